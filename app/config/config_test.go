@@ -1,0 +1,201 @@
+package config
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func envMap(m map[string]string) Getenv { return func(k string) string { return m[k] } }
+
+func TestLoadCreatesDefaultsPrivately(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "wisp.json")
+	f, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Config.Server.Port != DefaultPort || f.Config.Character.Name != "Wisp" {
+		t.Fatalf("defaults not applied: %+v", f.Config)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Mode().Perm() != 0o600 {
+		t.Fatalf("mode = %v, want 0600", st.Mode().Perm())
+	}
+	again, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Config.Server.Port != DefaultPort {
+		t.Fatalf("reload lost defaults: %+v", again.Config)
+	}
+}
+
+func TestPartialFileTakesDefaultsAndKeepsUnknownKeys(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "wisp.json")
+	in := `{"character":{"name":"Ada","mood":"curious"},"plugins":{"x":[1,2]},"server":{"port":3000}}`
+	if err := os.WriteFile(path, []byte(in), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Config.Character.Name != "Ada" || f.Config.Server.Port != 3000 {
+		t.Fatalf("file values lost: %+v", f.Config)
+	}
+	if f.Config.Server.Host != "127.0.0.1" || f.Config.Terminal.MaxConcurrent != 2 {
+		t.Fatalf("missing keys did not take defaults: %+v", f.Config)
+	}
+	f.Config.Character.Bio = "changed"
+	if err := f.Save(); err != nil {
+		t.Fatal(err)
+	}
+	var saved map[string]any
+	data, _ := os.ReadFile(path)
+	if err := json.Unmarshal(data, &saved); err != nil {
+		t.Fatal(err)
+	}
+	char := saved["character"].(map[string]any)
+	if char["mood"] != "curious" || char["bio"] != "changed" || char["name"] != "Ada" {
+		t.Fatalf("nested unknown key or change lost: %v", char)
+	}
+	if _, ok := saved["plugins"].(map[string]any)["x"]; !ok {
+		t.Fatalf("top-level unknown key lost: %v", saved)
+	}
+}
+
+func TestInvalidFiles(t *testing.T) {
+	cases := map[string]struct{ body, want string }{
+		"not json":       {`{"server":`, "not valid JSON"},
+		"wrong type":     {`{"server":{"port":"x"}}`, "server.port"},
+		"port range":     {`{"server":{"port":70000}}`, "server.port must be 0-65535"},
+		"provider":       {`{"model":{"provider":"acme"}}`, "model.provider"},
+		"terminal limit": {`{"terminal":{"maxConcurrent":17}}`, "terminal.maxConcurrent must be 1-16"},
+		"theme":          {`{"ui":{"theme":"neon"}}`, "ui.theme"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "wisp.json")
+			if err := os.WriteFile(path, []byte(tc.body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := Load(path)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want it to mention %q", err, tc.want)
+			}
+			after, _ := os.ReadFile(path)
+			if string(after) != tc.body {
+				t.Fatalf("an invalid file was rewritten: %q", after)
+			}
+		})
+	}
+}
+
+func TestEnvOverridesAreNotWrittenBack(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "wisp.json")
+	f, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := envMap(map[string]string{
+		"WISP_PORT": "4000", "WISP_API_TOKEN": "tok", "WISP_PROVIDER": "anthropic",
+		"ANTHROPIC_API_KEY": "ak", "OPENAI_API_KEY": "ok", "WISP_MODEL": "m",
+		"WISP_TERMINAL_MAX_CONCURRENT": "4", "WISP_TERMINAL_MAX_DURATION_MS": "5000",
+	})
+	eff, err := f.Config.WithEnv(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eff.Server.Port != 4000 || eff.API.Token != "tok" || eff.Model.Provider != "anthropic" ||
+		eff.Model.APIKey != "ak" || eff.Model.Name != "m" || eff.Terminal.MaxConcurrent != 4 ||
+		eff.Terminal.MaxDurationMs != 5000 {
+		t.Fatalf("overrides not applied: %+v", eff)
+	}
+	if err := f.Save(); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Config.API.Token != "" || back.Config.Server.Port != DefaultPort || back.Config.Model.APIKey != "" {
+		t.Fatalf("env values leaked into the file: %+v", back.Config)
+	}
+}
+
+func TestEnvErrors(t *testing.T) {
+	for _, env := range []map[string]string{
+		{"WISP_PORT": "abc"},
+		{"WISP_PORT": "99999"},
+		{"WISP_TERMINAL_MAX_DURATION_MS": "10"},
+	} {
+		if _, err := Default().WithEnv(envMap(env)); err == nil {
+			t.Errorf("env %v accepted", env)
+		}
+	}
+}
+
+func TestStateDirAndPath(t *testing.T) {
+	cases := []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"WISP_STATE_DIR": "/s", "XDG_STATE_HOME": "/x", "HOME": "/h"}, "/s"},
+		{map[string]string{"XDG_STATE_HOME": "/x", "HOME": "/h"}, "/x/wisp"},
+		{map[string]string{"HOME": "/h"}, "/h/.local/state/wisp"},
+	}
+	for _, tc := range cases {
+		got, err := StateDir(envMap(tc.env))
+		if err != nil || got != tc.want {
+			t.Errorf("StateDir(%v) = %q, %v; want %q", tc.env, got, err, tc.want)
+		}
+	}
+	if p := Path(envMap(nil), "/s"); p != "/s/wisp.json" {
+		t.Errorf("Path = %q", p)
+	}
+	if p := Path(envMap(map[string]string{"WISP_CONFIG_PATH": "/c.json"}), "/s"); p != "/c.json" {
+		t.Errorf("Path with override = %q", p)
+	}
+}
+
+func TestEveryFieldIsClassified(t *testing.T) {
+	want := map[string]Apply{
+		"server.host": Restart, "server.port": Restart, "server.allowedOrigins": Restart,
+		"api.token": Restart, "api.terminalToken": Restart,
+		"model.provider": Restart, "model.baseURL": Restart,
+		"model.name": Hot, "model.temperature": Hot, "model.maxTokens": Hot, "model.apiKey": Hot,
+		"character.name": Hot, "character.system": Hot, "character.bio": Hot,
+		"features.shellEnabled":  Restart,
+		"terminal.maxConcurrent": Restart, "terminal.maxDurationMs": Restart, "terminal.cwd": Restart,
+		"autonomy.enabled": Hot, "autonomy.intervalMs": Hot, "ui.theme": Hot,
+	}
+	seen := map[string]bool{}
+	for _, f := range Fields() {
+		seen[f.Path] = true
+		if f.Apply != Hot && f.Apply != Restart {
+			t.Errorf("%s has no apply tag", f.Path)
+		}
+		if w, ok := want[f.Path]; ok && w != f.Apply {
+			t.Errorf("%s is %s, want %s", f.Path, f.Apply, w)
+		}
+	}
+	for p := range want {
+		if !seen[p] {
+			t.Errorf("field %s missing from the schema", p)
+		}
+	}
+	secrets := 0
+	for _, f := range Fields() {
+		if f.Secret {
+			secrets++
+		}
+	}
+	if secrets != 3 {
+		t.Errorf("secret fields = %d, want 3 (api.token, api.terminalToken, model.apiKey)", secrets)
+	}
+}

@@ -1,0 +1,153 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// File is the config as found on disk: the typed settings plus every key of the file,
+// so that keys this version does not know survive a save.
+type File struct {
+	Path   string
+	Config Config
+	raw    map[string]any
+}
+
+// Load reads the config file at path. A missing file is created with the defaults
+// (mode 0600). Missing keys take defaults; a file that is not valid JSON, or whose
+// values fail validation, is an error and nothing is written.
+func Load(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		f := &File{Path: path, Config: Default(), raw: map[string]any{}}
+		if err := f.Save(); err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// Parse decodes a config file's bytes on top of the defaults and validates the result.
+func Parse(path string, data []byte) (*File, error) {
+	raw := map[string]any{}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("config %s is not valid JSON: %w", path, err)
+	}
+	cfg := Default()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&cfg); err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return &File{Path: path, Config: cfg, raw: raw}, nil
+}
+
+// Save writes the config atomically: a temporary file in the same folder, fsync,
+// mode 0600, rename over the old file, fsync of the folder. Unknown keys are kept.
+func (f *File) Save() error {
+	if err := f.Config.Validate(); err != nil {
+		return err
+	}
+	data, err := f.marshal()
+	if err != nil {
+		return err
+	}
+	return writeAtomic(f.Path, data)
+}
+
+func (f *File) marshal() ([]byte, error) {
+	known, err := toMap(f.Config)
+	if err != nil {
+		return nil, err
+	}
+	merged := mergeMaps(cloneMap(f.raw), known)
+	data, err := json.MarshalIndent(merged, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode config: %w", err)
+	}
+	return append(data, '\n'), nil
+}
+
+func toMap(cfg Config) (map[string]any, error) {
+	data, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("encode config: %w", err)
+	}
+	m := map[string]any{}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("encode config: %w", err)
+	}
+	return m, nil
+}
+
+// mergeMaps copies src over dst, descending into objects present on both sides, so
+// that unknown keys of dst at any depth are kept.
+func mergeMaps(dst, src map[string]any) map[string]any {
+	for k, v := range src {
+		sub, isMap := v.(map[string]any)
+		old, wasMap := dst[k].(map[string]any)
+		if isMap && wasMap {
+			dst[k] = mergeMaps(old, sub)
+			continue
+		}
+		dst[k] = v
+	}
+	return dst
+}
+
+func cloneMap(m map[string]any) map[string]any {
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		if sub, ok := v.(map[string]any); ok {
+			v = cloneMap(sub)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("create config folder: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("save config: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // harmless after the rename
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save config: %w", err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save config: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("save config: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("save config: %w", err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("save config: %w", err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+	return nil
+}

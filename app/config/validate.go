@@ -1,0 +1,41 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Validate reports every invalid value at once.
+func (c Config) Validate() error {
+	var errs []error
+	check := func(ok bool, format string, args ...any) {
+		if !ok {
+			errs = append(errs, fmt.Errorf(format, args...))
+		}
+	}
+	check(strings.TrimSpace(c.Server.Host) != "", "server.host must not be empty")
+	check(c.Server.Port >= 0 && c.Server.Port <= 65535, "server.port must be 0-65535, got %d", c.Server.Port)
+	check(oneOf(c.Model.Provider, "", "openai", "anthropic", "ollama"),
+		"model.provider must be openai, anthropic or ollama, got %q", c.Model.Provider)
+	check(c.Model.Temperature >= 0 && c.Model.Temperature <= 2, "model.temperature must be 0-2, got %g", c.Model.Temperature)
+	check(c.Model.MaxTokens >= 1, "model.maxTokens must be at least 1, got %d", c.Model.MaxTokens)
+	check(c.Terminal.MaxConcurrent >= 1 && c.Terminal.MaxConcurrent <= 16,
+		"terminal.maxConcurrent must be 1-16, got %d", c.Terminal.MaxConcurrent)
+	check(c.Terminal.MaxDurationMs >= 1000 && c.Terminal.MaxDurationMs <= 3600000,
+		"terminal.maxDurationMs must be 1000-3600000, got %d", c.Terminal.MaxDurationMs)
+	check(c.Autonomy.IntervalMs > 0, "autonomy.intervalMs must be positive, got %d", c.Autonomy.IntervalMs)
+	check(c.Autonomy.MaxPerHour >= 0, "autonomy.maxPerHour must not be negative, got %d", c.Autonomy.MaxPerHour)
+	check(c.Autonomy.CooldownMs >= 0, "autonomy.cooldownMs must not be negative, got %d", c.Autonomy.CooldownMs)
+	check(oneOf(c.UI.Theme, "system", "light", "dark"), "ui.theme must be system, light or dark, got %q", c.UI.Theme)
+	return errors.Join(errs...)
+}
+
+func oneOf(v string, allowed ...string) bool {
+	for _, a := range allowed {
+		if v == a {
+			return true
+		}
+	}
+	return false
+}
