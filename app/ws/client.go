@@ -1,0 +1,309 @@
+package ws
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/olahol/melody"
+)
+
+// Client is what the rest of Wisp may know about a connection.
+type Client struct {
+	ClientID           string // from ?clientId=, may be empty
+	ActiveConversation string // from the last active-conversation frame, may be empty
+}
+
+// client is a connection's state. Fields other than dropped are guarded by Hub.mu.
+type client struct {
+	session            *melody.Session
+	clientID           string
+	active             bool  // authenticated and caught up: receives broadcasts
+	after              int64 // replay starts after this event (when hasAfter)
+	hasAfter           bool
+	authTimer          *time.Timer
+	activeConversation string
+	activeSince        time.Time
+	dropped            atomic.Bool
+}
+
+func (c *client) info() Client {
+	return Client{ClientID: c.clientID, ActiveConversation: c.activeConversation}
+}
+
+var clientIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
+
+const clientKey = "wisp.client"
+
+// Handle upgrades a /ws request. Errors before the upgrade carry an HTTP status
+// (see HTTPError); once upgraded, problems are reported on the socket.
+func (h *Hub) Handle(w http.ResponseWriter, r *http.Request) error {
+	if !websocket.IsWebSocketUpgrade(r) {
+		return &HTTPError{http.StatusBadRequest, "this endpoint only accepts WebSocket upgrades"}
+	}
+	c, err := h.handshake(r)
+	if err != nil {
+		return err
+	}
+	h.mu.Lock()
+	closed := h.closed
+	if !closed {
+		h.wg.Add(1)
+	}
+	h.mu.Unlock()
+	if closed {
+		return &HTTPError{http.StatusServiceUnavailable, "server is shutting down"}
+	}
+	defer h.wg.Done()
+	if err := h.m.HandleRequestWithKeys(w, r, map[string]any{clientKey: c}); err != nil {
+		h.log.Debug("ws upgrade failed", "err", err)
+	}
+	return nil
+}
+
+// handshake validates the query and any credentials of the upgrade request.
+func (h *Hub) handshake(r *http.Request) (*client, error) {
+	q := r.URL.Query()
+	c := &client{clientID: q.Get("clientId")}
+	if c.clientID != "" && !clientIDPattern.MatchString(c.clientID) {
+		return nil, &HTTPError{http.StatusBadRequest, "clientId must match ^[A-Za-z0-9._-]{1,128}$"}
+	}
+	if last := q.Get("lastEventId"); last != "" {
+		n, err := ParseEventID(last)
+		if err != nil {
+			return nil, &HTTPError{http.StatusBadRequest, "lastEventId: " + err.Error()}
+		}
+		c.after, c.hasAfter = n, true
+	}
+	authed, err := h.credentials(r)
+	if err != nil {
+		return nil, err
+	}
+	c.active = authed // activation (status + replay) happens in onConnect
+	return c, nil
+}
+
+// credentials reports whether the upgrade itself carries a valid token.
+func (h *Hub) credentials(r *http.Request) (bool, error) {
+	required := h.opts.Required != nil && h.opts.Required()
+	if r.URL.Query().Has("token") {
+		if !h.opts.AllowQueryToken {
+			return false, &HTTPError{http.StatusUnauthorized,
+				"tokens in the query string are disabled: send an auth frame or an Authorization header"}
+		}
+		if required && !h.opts.Authorized(r.URL.Query().Get("token")) {
+			return false, &HTTPError{http.StatusUnauthorized, "invalid token"}
+		}
+		return true, nil
+	}
+	if !required {
+		return true, nil
+	}
+	auth := r.Header.Get("Authorization")
+	if auth == "" {
+		return false, nil // must send an auth frame first
+	}
+	token, ok := strings.CutPrefix(auth, "Bearer ")
+	if !ok || !h.opts.Authorized(token) {
+		return false, &HTTPError{http.StatusUnauthorized, "invalid token"}
+	}
+	return true, nil
+}
+
+func clientOf(s *melody.Session) *client {
+	v, _ := s.Get(clientKey)
+	c, _ := v.(*client)
+	return c
+}
+
+func (h *Hub) onConnect(s *melody.Session) {
+	c := clientOf(s)
+	c.session = s
+	status := h.opts.Status(false)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.clients[s] = c
+	if c.active {
+		h.activateLocked(c, status)
+		return
+	}
+	c.authTimer = time.AfterFunc(h.opts.AuthTimeout, func() {
+		h.mu.Lock()
+		late := !c.active
+		h.mu.Unlock()
+		if late {
+			h.closePolicy(s, "authentication timed out")
+		}
+	})
+}
+
+// activateLocked sends the initial status and the replay, then lets broadcasts in.
+// Holding h.mu makes the snapshot atomic with the subscription: no envelope is
+// missed or sent twice.
+func (h *Hub) activateLocked(c *client, status any) {
+	c.active = true
+	if data, err := json.Marshal(status); err == nil {
+		_ = c.session.Write(data)
+	}
+	var replay []entry
+	switch {
+	case c.hasAfter && c.after <= h.ring.last():
+		replay = h.ring.after(c.after)
+	default: // first connection, or an id from before this server's history
+		replay = h.ring.tail(h.opts.Replay)
+	}
+	for _, e := range replay {
+		_ = c.session.Write(e.data)
+	}
+}
+
+// inbound is every field a client frame may carry.
+type inbound struct {
+	Type           string          `json:"type"`
+	Token          string          `json:"token"`
+	ConversationID json.RawMessage `json:"conversationId"`
+}
+
+func (h *Hub) onMessage(s *melody.Session, data []byte) {
+	c := clientOf(s)
+	var msg inbound
+	err := json.Unmarshal(data, &msg)
+	h.mu.Lock()
+	active := c.active
+	h.mu.Unlock()
+	if !active {
+		h.authenticate(s, c, msg, err)
+		return
+	}
+	if err != nil {
+		h.reply(s, map[string]string{"type": "error", "message": "malformed frame: expected a JSON object with a type"})
+		return
+	}
+	switch msg.Type {
+	case "auth":
+		h.reply(s, map[string]string{"type": "auth-ok"})
+	case "ping":
+		h.reply(s, map[string]string{"type": "pong"})
+	case "active-conversation":
+		h.setActiveConversation(c, msg.ConversationID)
+	default:
+		h.reply(s, map[string]string{"type": "error", "message": "unknown message type: " + truncate(msg.Type, 64)})
+	}
+}
+
+func (h *Hub) onBinary(s *melody.Session, _ []byte) {
+	if c := clientOf(s); c != nil {
+		h.mu.Lock()
+		active := c.active
+		h.mu.Unlock()
+		if !active {
+			h.closePolicy(s, "authentication required")
+			return
+		}
+	}
+	h.reply(s, map[string]string{"type": "error", "message": "binary frames are not supported"})
+}
+
+// authenticate handles the first frame of a connection that still needs a token.
+func (h *Hub) authenticate(s *melody.Session, c *client, msg inbound, decodeErr error) {
+	if decodeErr != nil || msg.Type != "auth" {
+		h.closePolicy(s, "authentication required: the first frame must be {\"type\":\"auth\",\"token\":...}")
+		return
+	}
+	if !h.opts.Authorized(msg.Token) {
+		h.closePolicy(s, "invalid token")
+		return
+	}
+	status := h.opts.Status(false)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if c.authTimer != nil {
+		c.authTimer.Stop()
+	}
+	if data, err := json.Marshal(map[string]string{"type": "auth-ok"}); err == nil {
+		_ = s.Write(data)
+	}
+	h.activateLocked(c, status)
+}
+
+func (h *Hub) setActiveConversation(c *client, raw json.RawMessage) {
+	var id string
+	if err := json.Unmarshal(raw, &id); err != nil {
+		id = "" // a non-string clears it (seed 004)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	c.activeConversation = truncate(id, 256)
+	c.activeSince = time.Now()
+}
+
+func (h *Hub) reply(s *melody.Session, v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_ = s.Write(data)
+}
+
+func (h *Hub) onDisconnect(s *melody.Session) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if c := h.clients[s]; c != nil && c.authTimer != nil {
+		c.authTimer.Stop()
+	}
+	delete(h.clients, s)
+}
+
+func (h *Hub) onError(s *melody.Session, err error) {
+	if errors.Is(err, melody.ErrMessageBufferFull) {
+		h.dropLagging(s)
+		return
+	}
+	h.log.Debug("ws connection error", "err", err)
+}
+
+// dropLagging closes a client whose queue is full with 1013. It runs inside a send
+// while h.mu is held, so the close happens on its own goroutine.
+func (h *Hub) dropLagging(s *melody.Session) {
+	c := clientOf(s)
+	if c == nil || !c.dropped.CompareAndSwap(false, true) {
+		return
+	}
+	h.log.Warn("ws client too slow, disconnecting", "clientId", c.clientID, "queue", h.opts.QueueSize)
+	h.wg.Add(1)
+	go func() {
+		defer h.wg.Done()
+		closeConn(s, websocketClose(1013, "client too slow: reconnect to resume"))
+	}()
+}
+
+// closePolicy closes an unauthenticated client with 1008 through its (empty) queue.
+func (h *Hub) closePolicy(s *melody.Session, reason string) {
+	_ = s.CloseWithMsg(websocketClose(1008, reason))
+}
+
+func websocketClose(code int, reason string) []byte {
+	return websocket.FormatCloseMessage(code, truncate(reason, 120))
+}
+
+// closeConn sends a close frame straight on the connection (gorilla allows a control
+// write concurrent with the write pump) and closes it, ending the session's goroutines.
+func closeConn(s *melody.Session, closeFrame []byte) {
+	conn := s.WebsocketConnection()
+	_ = conn.WriteControl(websocket.CloseMessage, closeFrame, time.Now().Add(time.Second))
+	_ = conn.Close()
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}

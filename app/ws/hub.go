@@ -1,0 +1,261 @@
+// Package ws owns the /ws hub: the WebSocket handshake and its authentication, the
+// connected clients and their bounded send queues, the numbered envelope buffer with
+// replay on connect, periodic status, and broadcasts (seed 004).
+//
+// It is built on melody. It does not import the store or the API: persistence comes in
+// through the Journal interface and status through a function.
+package ws
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/olahol/melody"
+)
+
+// Options configure a Hub. Zero values take the documented defaults.
+type Options struct {
+	// Authorized reports whether a token is acceptable. Nil, or Required returning
+	// false, means no authentication is needed.
+	Authorized func(token string) bool
+	// Required reports whether a token is configured at all.
+	Required func() bool
+	// AllowQueryToken accepts ?token= on the upgrade (WISP_ALLOW_WS_QUERY_TOKEN=1).
+	AllowQueryToken bool
+	// CheckOrigin decides whether an upgrade's Origin header is acceptable. Required.
+	CheckOrigin func(r *http.Request) bool
+	// Status builds the status frame; periodic is true for the 5-second broadcast,
+	// which includes the pendingRestart fields.
+	Status func(periodic bool) any
+	// Journal persists envelopes so replay survives a restart. Optional.
+	Journal Journal
+	Logger  *slog.Logger
+
+	Replay       int           // envelopes replayed on connect; default 120
+	BufferSize   int           // envelopes kept; default 1500
+	QueueSize    int           // frames queued per client before it is dropped; default 2048
+	StatusEvery  time.Duration // default 5 s
+	AuthTimeout  time.Duration // how long a client may stay unauthenticated; default 10 s
+	MaxFrameSize int64         // largest frame a client may send; default 64 KiB
+}
+
+func (o *Options) setDefaults() {
+	setIfZero(&o.Replay, 120)
+	setIfZero(&o.BufferSize, 1500)
+	// A replay after ?lastEventId may be the whole buffer: it must fit in the queue.
+	setIfZero(&o.QueueSize, o.BufferSize+548)
+	setIfZero(&o.StatusEvery, 5*time.Second)
+	setIfZero(&o.AuthTimeout, 10*time.Second)
+	setIfZero(&o.MaxFrameSize, 64<<10)
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Status == nil {
+		o.Status = func(bool) any { return map[string]string{"type": "status"} }
+	}
+}
+
+func setIfZero[T comparable](p *T, v T) {
+	var zero T
+	if *p == zero {
+		*p = v
+	}
+}
+
+// ErrClosed is returned by Publish after Stop.
+var ErrClosed = errors.New("ws hub is closed")
+
+// Hub is the /ws endpoint and its clients.
+type Hub struct {
+	opts Options
+	log  *slog.Logger
+	m    *melody.Melody
+
+	mu      sync.Mutex // orders publishing, replay and activation
+	clients map[*melody.Session]*client
+	ring    *ring
+	nextID  int64
+	closed  bool
+
+	journal *journalWriter
+	stop    chan struct{}
+	wg      sync.WaitGroup // connections, closers and background loops
+}
+
+// New builds a hub. Call Start before serving and Stop when done.
+func New(opts Options) *Hub {
+	opts.setDefaults()
+	h := &Hub{
+		opts:    opts,
+		log:     opts.Logger,
+		clients: map[*melody.Session]*client{},
+		ring:    newRing(opts.BufferSize),
+		stop:    make(chan struct{}),
+	}
+	h.m = melody.New()
+	h.m.Config.MaxMessageSize = opts.MaxFrameSize
+	h.m.Config.MessageBufferSize = opts.QueueSize
+	h.m.Upgrader.CheckOrigin = opts.CheckOrigin
+	h.m.HandleConnect(h.onConnect)
+	h.m.HandleMessage(h.onMessage)
+	h.m.HandleMessageBinary(h.onBinary)
+	h.m.HandleDisconnect(h.onDisconnect)
+	h.m.HandleError(h.onError)
+	return h
+}
+
+// Start loads the journal into the replay buffer and starts the periodic status.
+func (h *Hub) Start() error {
+	if h.opts.Journal != nil {
+		records, err := h.opts.Journal.Load(h.opts.BufferSize)
+		if err != nil {
+			return err
+		}
+		for _, r := range records {
+			h.ring.push(entry{id: r.ID, data: r.Data})
+		}
+		h.nextID = h.ring.last()
+		h.journal = startJournal(h.opts.Journal, h.opts.BufferSize, h.log)
+	}
+	h.wg.Add(1)
+	go h.statusLoop()
+	return nil
+}
+
+// Stop closes every connection (1001), waits for their goroutines and flushes the journal.
+func (h *Hub) Stop() {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return
+	}
+	h.closed = true
+	sessions := make([]*melody.Session, 0, len(h.clients))
+	for s := range h.clients {
+		sessions = append(sessions, s)
+	}
+	h.mu.Unlock()
+	close(h.stop)
+	_ = h.m.Close()
+	for _, s := range sessions {
+		closeConn(s, websocketClose(1001, "server shutting down"))
+	}
+	h.wg.Wait()
+	if h.journal != nil {
+		h.journal.close()
+	}
+}
+
+func (h *Hub) statusLoop() {
+	defer h.wg.Done()
+	t := time.NewTicker(h.opts.StatusEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-h.stop:
+			return
+		case <-t.C:
+			h.Broadcast(h.opts.Status(true))
+		}
+	}
+}
+
+// Publish numbers a buffered envelope, keeps it for replay, persists it and sends it
+// to every active client. It never blocks on a client.
+func (h *Hub) Publish(env Envelope) (Envelope, error) {
+	if !isBufferedKind(env.Type) {
+		return env, errors.New("publish: type must be agent_event, heartbeat_event or training_event")
+	}
+	if len(env.Payload) == 0 {
+		env.Payload = json.RawMessage("{}")
+	}
+	env.Version = 1
+	if env.TS == 0 {
+		env.TS = time.Now().UnixMilli()
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return env, ErrClosed
+	}
+	h.nextID++
+	env.EventID = FormatEventID(h.nextID)
+	data, err := json.Marshal(env)
+	if err != nil {
+		h.nextID--
+		return env, err
+	}
+	h.ring.push(entry{id: h.nextID, data: data})
+	if h.journal != nil {
+		h.journal.add(Record{ID: h.nextID, Type: env.Type, TS: env.TS, Data: data})
+	}
+	h.sendLocked(data, nil)
+	return env, nil
+}
+
+// Broadcast sends an unbuffered event (status, restart-required, emote, ...) to every
+// active client.
+func (h *Hub) Broadcast(v any) {
+	h.SendWhere(v, nil)
+}
+
+// SendWhere sends an unbuffered event to the active clients that match, and reports
+// how many it was queued for. A nil match means everyone.
+func (h *Hub) SendWhere(v any, match func(Client) bool) int {
+	data, err := json.Marshal(v)
+	if err != nil {
+		h.log.Error("encode ws event", "err", err)
+		return 0
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return 0
+	}
+	return h.sendLocked(data, match)
+}
+
+func (h *Hub) sendLocked(data []byte, match func(Client) bool) int {
+	sent := 0
+	for s, c := range h.clients {
+		if !c.active || c.dropped.Load() || (match != nil && !match(c.info())) {
+			continue
+		}
+		_ = s.Write(data) // never blocks: a full queue drops the client via onError
+		sent++
+	}
+	return sent
+}
+
+// ActiveConversation returns the conversation most recently made active by any client.
+func (h *Hub) ActiveConversation() (string, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var best *client
+	for _, c := range h.clients {
+		if c.activeConversation != "" && (best == nil || c.activeSince.After(best.activeSince)) {
+			best = c
+		}
+	}
+	if best == nil {
+		return "", false
+	}
+	return best.activeConversation, true
+}
+
+// Clients returns a snapshot of the active clients.
+func (h *Hub) Clients() []Client {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []Client
+	for _, c := range h.clients {
+		if c.active {
+			out = append(out, c.info())
+		}
+	}
+	return out
+}

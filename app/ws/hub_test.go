@@ -1,0 +1,547 @@
+package ws
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"go.uber.org/goleak"
+)
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+const testToken = "s3cret"
+
+type harness struct {
+	hub *Hub
+	srv *httptest.Server
+	url string // ws://.../ws
+}
+
+func withToken(o *Options) {
+	o.Required = func() bool { return true }
+	o.Authorized = func(t string) bool { return t == testToken }
+}
+
+func newHarness(t *testing.T, mods ...func(*Options)) *harness {
+	t.Helper()
+	opts := Options{
+		CheckOrigin: func(r *http.Request) bool {
+			o := r.Header.Get("Origin")
+			return o == "" || o == "http://127.0.0.1"
+		},
+		Status: func(periodic bool) any {
+			m := map[string]any{"type": "status", "state": "running"}
+			if periodic {
+				m["pendingRestart"] = false
+				m["pendingRestartReasons"] = []string{}
+			}
+			return m
+		},
+	}
+	for _, mod := range mods {
+		mod(&opts)
+	}
+	h := New(opts)
+	if err := h.Start(); err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
+		if err := h.Handle(w, r); err != nil {
+			var he *HTTPError
+			if errors.As(err, &he) {
+				http.Error(w, he.Msg, he.Status)
+				return
+			}
+			http.Error(w, err.Error(), 500)
+		}
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() {
+		h.Stop()
+		srv.Close()
+	})
+	return &harness{hub: h, srv: srv, url: "ws" + strings.TrimPrefix(srv.URL, "http") + "/ws"}
+}
+
+func (h *harness) dial(t *testing.T, query string, hdr http.Header) (*websocket.Conn, *http.Response, error) {
+	t.Helper()
+	u := h.url
+	if query != "" {
+		u += "?" + query
+	}
+	c, resp, err := websocket.DefaultDialer.Dial(u, hdr)
+	if c != nil {
+		t.Cleanup(func() { c.Close() })
+	}
+	return c, resp, err
+}
+
+func (h *harness) mustDial(t *testing.T, query string, hdr http.Header) *websocket.Conn {
+	t.Helper()
+	c, resp, err := h.dial(t, query, hdr)
+	if err != nil {
+		status := 0
+		if resp != nil {
+			status = resp.StatusCode
+		}
+		t.Fatalf("dial %s: %v (status %d)", query, err, status)
+	}
+	return c
+}
+
+func bearer(tok string) http.Header { return http.Header{"Authorization": {"Bearer " + tok}} }
+
+func read(t *testing.T, c *websocket.Conn) map[string]any {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	var m map[string]any
+	if err := c.ReadJSON(&m); err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	return m
+}
+
+func expectType(t *testing.T, c *websocket.Conn, typ string) map[string]any {
+	t.Helper()
+	m := read(t, c)
+	if m["type"] != typ {
+		t.Fatalf("got %v, want type %q", m, typ)
+	}
+	return m
+}
+
+func expectClose(t *testing.T, c *websocket.Conn, code int) {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	for {
+		_, _, err := c.ReadMessage()
+		if err == nil {
+			continue
+		}
+		var ce *websocket.CloseError
+		if !errors.As(err, &ce) || ce.Code != code {
+			t.Fatalf("err = %v, want close %d", err, code)
+		}
+		return
+	}
+}
+
+func publish(t *testing.T, h *Hub, n int) {
+	t.Helper()
+	for i := 1; i <= n; i++ {
+		if _, err := h.Publish(Envelope{Type: KindAgent, Stream: "system", Payload: json.RawMessage(fmt.Sprintf(`{"n":%d}`, i))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// readEnvelopes reads n envelopes after the status frame and returns their event ids.
+func readEnvelopes(t *testing.T, c *websocket.Conn, n int) []string {
+	t.Helper()
+	ids := make([]string, 0, n)
+	for len(ids) < n {
+		m := read(t, c)
+		if m["type"] == KindAgent {
+			ids = append(ids, m["eventId"].(string))
+		}
+	}
+	return ids
+}
+
+func expectQuiet(t *testing.T, c *websocket.Conn) {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(150 * time.Millisecond))
+	var m map[string]any
+	if err := c.ReadJSON(&m); err == nil {
+		t.Fatalf("unexpected frame %v", m)
+	}
+}
+
+func TestAuthPaths(t *testing.T) {
+	cases := []struct {
+		name    string
+		mods    []func(*Options)
+		query   string
+		header  http.Header
+		first   any // frame sent after connecting, if any
+		status  int // expected HTTP refusal, 0 if the upgrade succeeds
+		close   int // expected close code, 0 if the connection becomes active
+		authOK  bool
+		noFrame bool
+	}{
+		{name: "no token configured", noFrame: true},
+		{name: "bearer header", mods: []func(*Options){withToken}, header: bearer(testToken), noFrame: true},
+		{name: "wrong bearer", mods: []func(*Options){withToken}, header: bearer("nope"), status: 401},
+		{name: "auth frame", mods: []func(*Options){withToken}, first: map[string]string{"type": "auth", "token": testToken}, authOK: true},
+		{name: "wrong token frame", mods: []func(*Options){withToken}, first: map[string]string{"type": "auth", "token": "nope"}, close: 1008},
+		{name: "other first frame", mods: []func(*Options){withToken}, first: map[string]string{"type": "ping"}, close: 1008},
+		{name: "garbage first frame", mods: []func(*Options){withToken}, first: "not json", close: 1008},
+		{name: "query token refused", mods: []func(*Options){withToken}, query: "token=" + testToken, status: 401},
+		{name: "query token refused without auth too", query: "token=x", status: 401},
+		{name: "query token allowed", mods: []func(*Options){withToken, func(o *Options) { o.AllowQueryToken = true }}, query: "token=" + testToken, noFrame: true},
+		{name: "wrong query token allowed mode", mods: []func(*Options){withToken, func(o *Options) { o.AllowQueryToken = true }}, query: "token=bad", status: 401},
+		{name: "bad clientId", query: "clientId=a/b", status: 400},
+		{name: "bad lastEventId", query: "lastEventId=42", status: 400},
+		{name: "foreign origin", header: http.Header{"Origin": {"http://evil.example"}}, status: 403},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, tc.mods...)
+			c, resp, err := h.dial(t, tc.query, tc.header)
+			if tc.status != 0 {
+				if err == nil || resp == nil || resp.StatusCode != tc.status {
+					t.Fatalf("err = %v, resp = %v; want HTTP %d", err, resp, tc.status)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch f := tc.first.(type) {
+			case nil:
+			case string:
+				c.WriteMessage(websocket.TextMessage, []byte(f))
+			default:
+				c.WriteJSON(f)
+			}
+			if tc.close != 0 {
+				expectClose(t, c, tc.close)
+				return
+			}
+			if tc.authOK {
+				expectType(t, c, "auth-ok")
+			}
+			st := expectType(t, c, "status")
+			if _, ok := st["pendingRestart"]; ok {
+				t.Fatalf("initial status carries pendingRestart: %v", st)
+			}
+			c.WriteJSON(map[string]string{"type": "ping"})
+			expectType(t, c, "pong")
+		})
+	}
+}
+
+func TestUnauthenticatedClientTimesOut(t *testing.T) {
+	h := newHarness(t, withToken, func(o *Options) { o.AuthTimeout = 50 * time.Millisecond })
+	c := h.mustDial(t, "", nil)
+	expectClose(t, c, 1008)
+}
+
+func TestPendingClientGetsNoBroadcasts(t *testing.T) {
+	h := newHarness(t, withToken)
+	c := h.mustDial(t, "", nil)
+	publish(t, h.hub, 3)
+	h.hub.Broadcast(map[string]string{"type": "emote"})
+	c.WriteJSON(map[string]string{"type": "auth", "token": testToken})
+	expectType(t, c, "auth-ok")
+	expectType(t, c, "status")
+	if ids := readEnvelopes(t, c, 3); ids[0] != "evt-1" || ids[2] != "evt-3" {
+		t.Fatalf("replay = %v", ids)
+	}
+	expectQuiet(t, c) // the emote broadcast before auth is not delivered
+}
+
+func TestReplay(t *testing.T) {
+	h := newHarness(t)
+	publish(t, h.hub, 200)
+
+	c := h.mustDial(t, "", nil)
+	expectType(t, c, "status")
+	ids := readEnvelopes(t, c, 120)
+	for i, id := range ids {
+		if want := FormatEventID(int64(81 + i)); id != want {
+			t.Fatalf("replay[%d] = %s, want %s", i, id, want)
+		}
+	}
+	expectQuiet(t, c)
+
+	c2 := h.mustDial(t, "lastEventId=evt-190", nil)
+	expectType(t, c2, "status")
+	if ids := readEnvelopes(t, c2, 10); ids[0] != "evt-191" || ids[9] != "evt-200" {
+		t.Fatalf("replay after evt-190 = %v", ids)
+	}
+	expectQuiet(t, c2)
+
+	c3 := h.mustDial(t, "lastEventId=evt-200", nil)
+	expectType(t, c3, "status")
+	expectQuiet(t, c3)
+
+	// An id from beyond this server's history (a wiped buffer) gets the normal replay.
+	c4 := h.mustDial(t, "lastEventId=evt-999", nil)
+	expectType(t, c4, "status")
+	if ids := readEnvelopes(t, c4, 120); ids[0] != "evt-81" {
+		t.Fatalf("replay after a future id starts at %s", ids[0])
+	}
+}
+
+func TestBufferCapsAt1500(t *testing.T) {
+	h := newHarness(t)
+	publish(t, h.hub, 1600)
+	c := h.mustDial(t, "lastEventId=evt-0", nil)
+	expectType(t, c, "status")
+	ids := readEnvelopes(t, c, 1500)
+	if ids[0] != "evt-101" || ids[1499] != "evt-1600" {
+		t.Fatalf("buffer holds %s..%s, want evt-101..evt-1600", ids[0], ids[1499])
+	}
+	expectQuiet(t, c)
+}
+
+func TestEnvelopeShape(t *testing.T) {
+	h := newHarness(t)
+	c := h.mustDial(t, "", nil)
+	expectType(t, c, "status")
+	seq := int64(7)
+	if _, err := h.hub.Publish(Envelope{Type: KindHeartbeat, RunID: "r1", Seq: &seq, Payload: json.RawMessage(`{"status":"thinking"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	m := expectType(t, c, KindHeartbeat)
+	if m["version"] != 1.0 || m["eventId"] != "evt-1" || m["runId"] != "r1" || m["seq"] != 7.0 {
+		t.Fatalf("envelope = %v", m)
+	}
+	if ts, _ := m["ts"].(float64); ts < float64(time.Now().Add(-time.Minute).UnixMilli()) {
+		t.Fatalf("ts = %v", m["ts"])
+	}
+	if p := m["payload"].(map[string]any); p["status"] != "thinking" {
+		t.Fatalf("payload = %v", p)
+	}
+	if _, err := h.hub.Publish(Envelope{Type: "status"}); err == nil {
+		t.Fatal("an unbuffered type was accepted as an envelope")
+	}
+}
+
+func TestMalformedFramesGetErrors(t *testing.T) {
+	h := newHarness(t)
+	c := h.mustDial(t, "", nil)
+	expectType(t, c, "status")
+	for _, frame := range []string{"{nope", `"string"`, `{"type":"dance"}`} {
+		c.WriteMessage(websocket.TextMessage, []byte(frame))
+		if m := expectType(t, c, "error"); m["message"] == "" {
+			t.Fatalf("error frame without message for %q", frame)
+		}
+	}
+	c.WriteMessage(websocket.BinaryMessage, []byte{1, 2})
+	expectType(t, c, "error")
+	c.WriteJSON(map[string]string{"type": "ping"})
+	expectType(t, c, "pong")
+}
+
+func TestOversizedFrameClosesOnlyThatClient(t *testing.T) {
+	h := newHarness(t, func(o *Options) { o.MaxFrameSize = 1024 })
+	c := h.mustDial(t, "", nil)
+	expectType(t, c, "status")
+	c.WriteMessage(websocket.TextMessage, []byte(`{"type":"ping","x":"`+strings.Repeat("a", 2048)+`"}`))
+	expectClose(t, c, 1009)
+}
+
+func TestActiveConversation(t *testing.T) {
+	h := newHarness(t)
+	a := h.mustDial(t, "clientId=tab-a", nil)
+	expectType(t, a, "status")
+	b := h.mustDial(t, "clientId=tab-b", nil)
+	expectType(t, b, "status")
+	a.WriteJSON(map[string]any{"type": "active-conversation", "conversationId": "conv-1"})
+	waitFor(t, func() bool { id, ok := h.hub.ActiveConversation(); return ok && id == "conv-1" })
+	b.WriteJSON(map[string]any{"type": "active-conversation", "conversationId": "conv-2"})
+	waitFor(t, func() bool { id, _ := h.hub.ActiveConversation(); return id == "conv-2" })
+	b.WriteJSON(map[string]any{"type": "active-conversation", "conversationId": 42})
+	waitFor(t, func() bool { id, _ := h.hub.ActiveConversation(); return id == "conv-1" })
+	a.WriteJSON(map[string]any{"type": "active-conversation", "conversationId": nil})
+	waitFor(t, func() bool { _, ok := h.hub.ActiveConversation(); return !ok })
+
+	n := h.hub.SendWhere(map[string]string{"type": "terminal-output"}, func(c Client) bool { return c.ClientID == "tab-b" })
+	if n != 1 {
+		t.Fatalf("scoped send reached %d clients", n)
+	}
+	expectType(t, b, "terminal-output")
+	expectQuiet(t, a)
+}
+
+func TestPeriodicStatus(t *testing.T) {
+	h := newHarness(t, func(o *Options) { o.StatusEvery = 30 * time.Millisecond })
+	c := h.mustDial(t, "", nil)
+	expectType(t, c, "status")
+	m := expectType(t, c, "status")
+	if _, ok := m["pendingRestartReasons"]; !ok {
+		t.Fatalf("periodic status lacks pendingRestartReasons: %v", m)
+	}
+}
+
+// A client that stops reading is closed with 1013; another keeps receiving everything.
+func TestStalledClientIsDropped(t *testing.T) {
+	h := newHarness(t, func(o *Options) { o.QueueSize = 256 })
+	stalled := h.mustDial(t, "clientId=stalled", nil)
+	healthy := h.mustDial(t, "clientId=healthy", nil)
+	expectType(t, healthy, "status")
+
+	// 3000 × 16 KiB is far more than the stalled client's queue plus the kernel's
+	// socket buffers, so its queue must overflow.
+	const total = 3000
+	payload := strings.Repeat("x", 16<<10)
+	var received atomic.Int64
+	var got []string
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		healthy.SetReadDeadline(time.Now().Add(60 * time.Second))
+		for len(got) < total {
+			var m map[string]any
+			if err := healthy.ReadJSON(&m); err != nil {
+				return
+			}
+			if m["type"] == KindAgent {
+				got = append(got, m["eventId"].(string))
+				received.Add(1)
+			}
+		}
+	}()
+	for i := 0; i < total; i++ {
+		// Publish at the pace the healthy reader sustains (at most 128 ahead of it).
+		for int64(i)-received.Load() > 128 {
+			select {
+			case <-done:
+				t.Fatalf("healthy client stopped after %d envelopes", received.Load())
+			case <-time.After(100 * time.Microsecond):
+			}
+		}
+		if _, err := h.hub.Publish(Envelope{Type: KindAgent, Payload: json.RawMessage(`{"p":"` + payload + `"}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-done
+	if len(got) != total || got[0] != "evt-1" || got[total-1] != FormatEventID(total) {
+		t.Fatalf("healthy client got %d envelopes", len(got))
+	}
+	waitFor(t, func() bool { return len(h.hub.Clients()) == 1 })
+	if c := h.hub.Clients(); c[0].ClientID != "healthy" {
+		t.Fatalf("the wrong client was dropped: %v", c)
+	}
+	// The stalled client finds the connection closed before it had everything. (Its
+	// send buffer was full, so the 1013 frame may not fit through: 1006 is as honest.)
+	stalled.SetReadDeadline(time.Now().Add(10 * time.Second))
+	n := 0
+	for {
+		if _, _, err := stalled.ReadMessage(); err != nil {
+			var ce *websocket.CloseError
+			if !errors.As(err, &ce) || (ce.Code != 1013 && ce.Code != 1006) {
+				t.Fatalf("stalled client ended with %v", err)
+			}
+			break
+		}
+		n++
+	}
+	if n >= total {
+		t.Fatalf("stalled client received all %d frames: it was not dropped", n)
+	}
+}
+
+// A burst larger than a live client's queue closes it with 1013 (try again later).
+func TestBurstBeyondQueueCloses1013(t *testing.T) {
+	h := newHarness(t, func(o *Options) { o.QueueSize = 8 })
+	c := h.mustDial(t, "", nil)
+	expectType(t, c, "status")
+	publish(t, h.hub, 2000)
+	expectClose(t, c, 1013)
+	waitFor(t, func() bool { return len(h.hub.Clients()) == 0 })
+}
+
+type memJournal struct {
+	mu   sync.Mutex
+	recs []Record
+}
+
+func (j *memJournal) Save(_ context.Context, batch []Record, keep int) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.recs = append(j.recs, batch...)
+	if len(j.recs) > keep {
+		j.recs = j.recs[len(j.recs)-keep:]
+	}
+	return nil
+}
+
+func (j *memJournal) Load(n int) ([]Record, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return append([]Record(nil), j.recs[max(0, len(j.recs)-n):]...), nil
+}
+
+func TestJournalSurvivesRestart(t *testing.T) {
+	j := &memJournal{}
+	first := New(Options{Journal: j, CheckOrigin: func(*http.Request) bool { return true }})
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	publish(t, first, 30)
+	first.Stop()
+	if _, err := first.Publish(Envelope{Type: KindAgent}); !errors.Is(err, ErrClosed) {
+		t.Fatalf("publish after stop: %v", err)
+	}
+
+	h := newHarness(t, func(o *Options) { o.Journal = j })
+	env, err := h.hub.Publish(Envelope{Type: KindAgent})
+	if err != nil || env.EventID != "evt-31" {
+		t.Fatalf("numbering did not continue: %s %v", env.EventID, err)
+	}
+	c := h.mustDial(t, "lastEventId=evt-25", nil)
+	expectType(t, c, "status")
+	if ids := readEnvelopes(t, c, 6); ids[0] != "evt-26" || ids[5] != "evt-31" {
+		t.Fatalf("replay after restart = %v", ids)
+	}
+}
+
+func TestStopClosesClients(t *testing.T) {
+	h := newHarness(t)
+	c := h.mustDial(t, "", nil)
+	expectType(t, c, "status")
+	h.hub.Stop()
+	expectClose(t, c, 1001)
+	h.hub.Stop() // idempotent
+}
+
+func TestParseEventID(t *testing.T) {
+	good := map[string]int64{"evt-0": 0, "evt-1": 1, "evt-123456789": 123456789}
+	for s, want := range good {
+		if n, err := ParseEventID(s); err != nil || n != want {
+			t.Errorf("ParseEventID(%q) = %d, %v", s, n, err)
+		}
+	}
+	for _, s := range []string{"", "evt-", "evt--1", "evt-01", "evt-1a", "42", "EVT-1", "evt-99999999999999999999"} {
+		if _, err := ParseEventID(s); err == nil {
+			t.Errorf("ParseEventID(%q) accepted", s)
+		}
+	}
+}
+
+func FuzzParseEventID(f *testing.F) {
+	for _, s := range []string{"evt-1", "evt-", "evt-007", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := ParseEventID(s)
+		if err == nil && FormatEventID(n) != s {
+			t.Fatalf("ParseEventID(%q) = %d, which formats as %q", s, n, FormatEventID(n))
+		}
+	})
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in 5s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

@@ -1,0 +1,79 @@
+package ws
+
+import (
+	"context"
+	"log/slog"
+	"time"
+)
+
+// Record is a numbered envelope as persisted.
+type Record struct {
+	ID   int64
+	Type string
+	TS   int64
+	Data []byte
+}
+
+// Journal persists envelopes. Save gets batches in id order and keeps only the newest
+// keep records; Load returns the newest n, oldest first.
+type Journal interface {
+	Save(ctx context.Context, batch []Record, keep int) error
+	Load(n int) ([]Record, error)
+}
+
+// journalWriter batches envelopes to the journal on one goroutine, so a publish
+// never waits for the disk.
+type journalWriter struct {
+	in   chan Record
+	done chan struct{}
+	log  *slog.Logger
+}
+
+const journalQueue = 4096
+
+func startJournal(j Journal, keep int, log *slog.Logger) *journalWriter {
+	w := &journalWriter{in: make(chan Record, journalQueue), done: make(chan struct{}), log: log}
+	go w.run(j, keep)
+	return w
+}
+
+// add queues a record; if the writer is that far behind, the record is kept in memory
+// only (and replay still has it) rather than blocking the producer.
+func (w *journalWriter) add(r Record) {
+	select {
+	case w.in <- r:
+	default:
+		w.log.Warn("ws journal behind, envelope not persisted", "eventId", FormatEventID(r.ID))
+	}
+}
+
+// close flushes what is queued and stops the writer. add must not be called after.
+func (w *journalWriter) close() {
+	close(w.in)
+	<-w.done
+}
+
+func (w *journalWriter) run(j Journal, keep int) {
+	defer close(w.done)
+	batch := make([]Record, 0, 256)
+	for r := range w.in {
+		batch = append(batch[:0], r)
+	drain:
+		for len(batch) < cap(batch) {
+			select {
+			case more, ok := <-w.in:
+				if !ok {
+					break drain
+				}
+				batch = append(batch, more)
+			default:
+				break drain
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		if err := j.Save(ctx, batch, keep); err != nil {
+			w.log.Error("save ws envelopes", "from", batch[0].ID, "count", len(batch), "err", err)
+		}
+		cancel()
+	}
+}
