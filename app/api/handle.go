@@ -1,0 +1,194 @@
+package api
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"mime"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"time"
+)
+
+// Error is a failure with the status code the client should see.
+type Error struct {
+	Status int
+	Msg    string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Errorf builds an Error.
+func Errorf(status int, format string, args ...any) *Error {
+	return &Error{Status: status, Msg: fmt.Sprintf(format, args...)}
+}
+
+// statusError is any error that knows its HTTP status (e.g. ws.HTTPError).
+type statusError interface {
+	error
+	HTTPStatus() int
+}
+
+// handlerFunc is the shape of every API handler.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+// MaxBodyBytes caps every request body.
+const MaxBodyBytes = 1 << 20
+
+// handle adapts a handlerFunc: it checks the token (unless public), enforces JSON
+// bodies on state-changing requests, and turns a returned error into a JSON body.
+func (s *Server) handle(fn handlerFunc) http.Handler { return s.adapt(fn, false) }
+
+// public is handle without the token check.
+func (s *Server) public(fn handlerFunc) http.Handler { return s.adapt(fn, true) }
+
+func (s *Server) adapt(fn handlerFunc, public bool) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		err := s.checkRequest(r, public)
+		if err == nil {
+			err = fn(w, r)
+		}
+		if err != nil {
+			s.writeError(w, r, err)
+		}
+	})
+}
+
+func (s *Server) checkRequest(r *http.Request, public bool) error {
+	if !public && !s.guard.authorizedRequest(r) {
+		return Errorf(http.StatusUnauthorized, "missing or invalid API token: send Authorization: Bearer <token> or X-Api-Key")
+	}
+	if r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch {
+		if r.ContentLength != 0 {
+			mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+			if err != nil || mt != "application/json" {
+				return Errorf(http.StatusUnsupportedMediaType, "request body must be application/json")
+			}
+		}
+		if r.ContentLength > MaxBodyBytes {
+			return Errorf(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", MaxBodyBytes)
+		}
+	}
+	return nil
+}
+
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	status := http.StatusInternalServerError
+	msg := "internal error"
+	var apiErr *Error
+	var se statusError
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &apiErr):
+		status, msg = apiErr.Status, apiErr.Msg
+	case errors.As(err, &se):
+		status, msg = se.HTTPStatus(), se.Error()
+	case errors.As(err, &tooBig):
+		status, msg = http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is larger than %d bytes", tooBig.Limit)
+	default:
+		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	if sw, ok := w.(*statusWriter); ok && sw.wrote {
+		return // headers are out (e.g. a stream or an upgrade): nothing more to say here
+	}
+	writeJSON(w, status, map[string]string{"error": msg})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	return json.NewEncoder(w).Encode(v)
+}
+
+// decodeJSON reads a JSON object body into v, rejecting unknown shapes with 400.
+func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
+	if r.ContentLength == 0 && r.Body == http.NoBody {
+		return Errorf(http.StatusBadRequest, "request body is required")
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	if err := dec.Decode(v); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return err
+		}
+		return Errorf(http.StatusBadRequest, "invalid JSON body: %v", err)
+	}
+	if dec.More() {
+		return Errorf(http.StatusBadRequest, "invalid JSON body: more than one value")
+	}
+	return nil
+}
+
+// statusWriter records what a handler wrote, for the request log line. It passes
+// Hijack (WebSocket upgrades) and Flush (streams) through.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+	wrote  bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.status, w.wrote = code, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		w.status, w.wrote = http.StatusOK, true
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
+}
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	h, ok := w.ResponseWriter.(http.Hijacker)
+	if !ok {
+		return nil, nil, errors.New("response writer cannot be hijacked")
+	}
+	w.status, w.wrote = http.StatusSwitchingProtocols, true
+	return h.Hijack()
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// observe is the outermost layer: panic recovery and one log line per request.
+func (s *Server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() {
+			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
+				s.log.Error("panic in handler", "method", r.Method, "path", r.URL.Path, "panic", p, "stack", string(debug.Stack()))
+				if !sw.wrote {
+					writeJSON(sw, http.StatusInternalServerError, map[string]string{"error": "internal error"})
+				}
+			}
+			level := slog.LevelInfo
+			if sw.status >= 500 {
+				level = slog.LevelError
+			} else if r.URL.Path == "/api/status" || r.URL.Path == "/api/health" || !isAPIPath(r.URL.Path) {
+				level = slog.LevelDebug // polled and static requests would drown the log
+			}
+			s.log.Log(r.Context(), level, "http request", "method", r.Method, "path", r.URL.Path,
+				"status", sw.status, "bytes", sw.bytes, "dur", time.Since(start).Round(time.Microsecond))
+		}()
+		next.ServeHTTP(sw, r)
+	})
+}

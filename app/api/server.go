@@ -1,0 +1,106 @@
+// Package api owns Wisp's local HTTP API: the route table, the middleware chain
+// (request log and panic recovery, Host/Origin/CORS protection, token check, JSON body
+// rules) and one file of handlers per area. It serves the embedded UI at / and hands
+// /ws to the hub.
+//
+// It does not touch SQLite or the runtime directly: the app passes in what it needs.
+package api
+
+import (
+	"io/fs"
+	"log/slog"
+	"net/http"
+
+	"github.com/wispapp/wisp/app/ws"
+)
+
+// Status is the agent's state as GET /api/status and the /ws status frame report it.
+type Status struct {
+	State                 string   `json:"state"`
+	AgentName             string   `json:"agentName"`
+	Model                 string   `json:"model"`
+	CanRespond            bool     `json:"canRespond"`
+	CanRespondReason      string   `json:"canRespondReason,omitempty"`
+	StartedAt             int64    `json:"startedAt"`
+	Uptime                int64    `json:"uptime"`
+	PendingRestart        bool     `json:"pendingRestart"`
+	PendingRestartReasons []string `json:"pendingRestartReasons"`
+}
+
+// Options are the services the API serves.
+type Options struct {
+	Guard  *Guard
+	Hub    *ws.Hub
+	Status func() Status
+	UI     fs.FS // the built frontend (index.html at its root)
+	Logger *slog.Logger
+}
+
+// Server is the HTTP API.
+type Server struct {
+	guard  *Guard
+	hub    *ws.Hub
+	status func() Status
+	ui     http.Handler
+	log    *slog.Logger
+}
+
+// New builds the API server.
+func New(o Options) *Server {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	return &Server{guard: o.Guard, hub: o.Hub, status: o.Status, ui: newUIHandler(o.UI), log: o.Logger}
+}
+
+// Handler returns the whole API behind its middleware chain.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	s.routes(mux)
+	return s.observe(s.protect(jsonFallback(mux)))
+}
+
+// routes is the one route table.
+func (s *Server) routes(mux *http.ServeMux) {
+	mux.Handle("GET /api/health", s.public(s.health))
+	mux.Handle("GET /api/status", s.handle(s.getStatus))
+	mux.Handle("POST /api/agent/event", s.handle(s.postAgentEvent))
+	mux.Handle("POST /api/ui/ready", s.handle(s.postUIReady))
+	mux.Handle("GET /ws", s.public(s.hub.Handle)) // the hub authenticates sockets itself
+	mux.Handle("GET /", s.ui)                     // also answers unknown /api/ paths with a JSON 404
+}
+
+// jsonFallback turns the mux's own plain-text 404 and 405 answers into JSON errors.
+func jsonFallback(mux *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h, pattern := mux.Handler(r)
+		if pattern != "" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		probe := &headerProbe{header: http.Header{}}
+		h.ServeHTTP(probe, r)
+		if allow := probe.header.Get("Allow"); allow != "" {
+			w.Header().Set("Allow", allow)
+		}
+		msg := "no such endpoint"
+		if probe.status == http.StatusMethodNotAllowed {
+			msg = "method not allowed"
+		}
+		writeJSON(w, probe.status, map[string]string{"error": msg})
+	})
+}
+
+// headerProbe captures the status and headers of the mux's fallback handler.
+type headerProbe struct {
+	header http.Header
+	status int
+}
+
+func (p *headerProbe) Header() http.Header         { return p.header }
+func (p *headerProbe) Write(b []byte) (int, error) { return len(b), nil }
+func (p *headerProbe) WriteHeader(code int)        { p.status = code }
+
+func isAPIPath(p string) bool {
+	return p == "/ws" || len(p) >= 5 && p[:5] == "/api/"
+}
