@@ -1,0 +1,176 @@
+// End to end: the real server binary, the built UI, headless Chromium.
+// Needs `npm run build` and the server binary (WISP_BIN, default ../build/bin/wisp-serve).
+
+import { existsSync, mkdirSync, rmSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { freePort, freshStateDir, startServer, wispBinary, type RunningServer } from './server'
+
+const ARTIFACTS = resolve(import.meta.dirname, 'artifacts')
+const UI_TIMEOUT = 45_000
+
+const launchArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+]
+
+async function withBrowser<T>(fn: (page: Page) => Promise<T>, colorScheme: 'dark' | 'light' = 'dark'): Promise<T> {
+  const browser: Browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: launchArgs,
+  })
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme })
+    const page = await context.newPage()
+    page.on('pageerror', (err) => console.error('[page error]', err))
+    page.on('console', (msg) => {
+      if (msg.type() === 'error' || msg.type() === 'warning') console.error(`[browser console ${msg.type()}]`, msg.text())
+    })
+    return await fn(page)
+  } finally {
+    await browser.close()
+  }
+}
+
+async function expectTestId(page: Page, testId: string, text: string): Promise<void> {
+  await page.waitForFunction(
+    ([id, want]) => document.querySelector(`[data-testid="${id}"]`)?.textContent === want,
+    [testId, text] as const,
+    { timeout: UI_TIMEOUT },
+  )
+}
+
+async function publish(server: RunningServer, body: unknown, token?: string): Promise<void> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json' }
+  if (token !== undefined) headers.Authorization = `Bearer ${token}`
+  const res = await fetch(`${server.url}/api/agent/event`, { method: 'POST', headers, body: JSON.stringify(body) })
+  expect(res.status, await res.clone().text()).toBe(200)
+  const json = (await res.json()) as { ok?: unknown; eventId?: unknown }
+  expect(json.ok).toBe(true)
+  expect(json.eventId).toMatch(/^evt-\d+$/)
+}
+
+describe('app shell', () => {
+  let server: RunningServer | null = null
+
+  beforeAll(() => {
+    if (!existsSync(wispBinary())) throw new Error(`server binary not found: ${wispBinary()} (set WISP_BIN)`)
+    if (!existsSync(resolve(import.meta.dirname, '../dist/index.html'))) {
+      throw new Error('dist/index.html missing: run `npm run build` (and rebuild the server) first')
+    }
+    mkdirSync(ARTIFACTS, { recursive: true })
+  })
+
+  afterEach(async () => {
+    await server?.stop()
+    server = null
+  })
+
+  it('connects, shows status and live activity, and the server exits 0 on SIGTERM', async () => {
+    const s = await startServer()
+    server = s
+    await withBrowser(async (page) => {
+      await page.goto(s.url)
+      expect(await page.title()).toBe('Wisp')
+      await expectTestId(page, 'conn-state', 'connected')
+      await expectTestId(page, 'agent-state', 'running')
+      await s.waitForOutput(/ui ready/, UI_TIMEOUT)
+
+      await publish(s, { stream: 'system', payload: { message: 'hello from e2e' } })
+      const item = page.locator('[data-testid="activity-item"]', { hasText: 'hello from e2e' })
+      await item.first().waitFor({ timeout: UI_TIMEOUT })
+      expect(await item.first().textContent()).toContain('system')
+
+      await page.screenshot({ path: resolve(ARTIFACTS, 'shell.png') })
+    })
+    const code = await s.stop()
+    expect(code, s.output()).toBe(0)
+  })
+
+  it('asks for the API token on 401 and connects once it is entered', async () => {
+    const s = await startServer({ env: { WISP_API_TOKEN: 'secret-e2e' } })
+    server = s
+    await withBrowser(async (page) => {
+      await page.goto(s.url)
+      const form = page.locator('[data-testid="token-form"]')
+      await form.waitFor({ timeout: UI_TIMEOUT })
+      expect(await page.locator('[data-testid="conn-state"]').textContent()).not.toBe('connected')
+      await page.screenshot({ path: resolve(ARTIFACTS, 'token-form.png') })
+
+      await page.fill('[data-testid="token-input"]', 'wrong-token')
+      await page.click('[data-testid="token-submit"]')
+      await page.getByText('The server refused that token.').waitFor({ timeout: UI_TIMEOUT })
+
+      await page.fill('[data-testid="token-input"]', 'secret-e2e')
+      await page.click('[data-testid="token-submit"]')
+      await expectTestId(page, 'conn-state', 'connected')
+      await expectTestId(page, 'agent-state', 'running')
+      await form.waitFor({ state: 'detached', timeout: UI_TIMEOUT })
+      expect(await page.evaluate(() => localStorage.getItem('wisp.token'))).toBe('secret-e2e')
+
+      await publish(s, { stream: 'system', payload: { message: 'authed event' } }, 'secret-e2e')
+      await page
+        .locator('[data-testid="activity-item"]', { hasText: 'authed event' })
+        .first()
+        .waitFor({ timeout: UI_TIMEOUT })
+    })
+    expect(await s.stop(), s.output()).toBe(0)
+  })
+
+  it('reconnects after a server restart without missing or repeating events', async () => {
+    const port = await freePort()
+    const stateDir = freshStateDir()
+    try {
+      let s = await startServer({ port, stateDir })
+      server = s
+      await withBrowser(async (page) => {
+        await page.goto(s.url)
+        await expectTestId(page, 'conn-state', 'connected')
+        await publish(s, { stream: 'system', payload: { message: 'before restart' } })
+        await page.locator('[data-testid="activity-item"]', { hasText: 'before restart' }).waitFor({ timeout: UI_TIMEOUT })
+
+        expect(await s.stop(), s.output()).toBe(0)
+        await expectTestId(page, 'conn-state', 'reconnecting')
+        s = await startServer({ port, stateDir })
+        server = s
+        await publish(s, { stream: 'system', payload: { message: 'while away' } })
+        await expectTestId(page, 'conn-state', 'connected')
+        await publish(s, { stream: 'system', payload: { message: 'after restart' } })
+        await page.locator('[data-testid="activity-item"]', { hasText: 'after restart' }).waitFor({ timeout: UI_TIMEOUT })
+
+        const texts = await page.locator('[data-testid="activity-item"] code').allTextContents()
+        expect(texts, s.output()).toEqual([
+          '{"message":"after restart"}',
+          '{"message":"while away"}',
+          '{"message":"before restart"}',
+        ])
+      })
+      expect(await s.stop(), s.output()).toBe(0)
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true })
+    }
+  })
+
+  it('takes the connection and token from the desktop binding when present', async () => {
+    const s = await startServer({ env: { WISP_API_TOKEN: 'desk-token' } })
+    server = s
+    await withBrowser(async (page) => {
+      const conn = { baseURL: s.url, wsURL: `${s.url.replace(/^http/, 'ws')}/ws`, token: 'desk-token' }
+      await page.addInitScript((c) => {
+        Object.assign(window, { go: { app: { Desktop: { GetConnection: () => Promise.resolve(c) } } } })
+      }, conn)
+      await page.goto(s.url)
+      await expectTestId(page, 'conn-state', 'connected')
+      await expectTestId(page, 'agent-state', 'running')
+      expect(await page.locator('[data-testid="token-form"]').count()).toBe(0)
+      expect(await page.evaluate(() => localStorage.getItem('wisp.token'))).toBeNull()
+      await s.waitForOutput(/ui ready/, UI_TIMEOUT)
+    })
+    expect(await s.stop(), s.output()).toBe(0)
+  })
+})

@@ -1,0 +1,144 @@
+// Runtime checks that turn untrusted JSON into the wire types of types.ts.
+// A frame that claims a known type but lacks its required fields is rejected
+// (null) rather than passed on with a lying type.
+
+import type {
+  AgentStatus,
+  EnvelopeType,
+  JsonObject,
+  KnownServerMessages,
+  ServerMessage,
+  StatusFields,
+  StreamEnvelope,
+} from './types'
+
+const AGENT_STATES = new Set([
+  'not_started',
+  'starting',
+  'running',
+  'paused',
+  'stopped',
+  'restarting',
+  'error',
+])
+
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+function isStringArray(v: unknown): v is string[] {
+  return Array.isArray(v) && v.every((s) => typeof s === 'string')
+}
+
+function optional<T>(v: unknown, check: (x: unknown) => x is T): T | undefined {
+  return check(v) ? v : undefined
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string'
+const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+
+export function decodeStatusFields(v: unknown): StatusFields | null {
+  if (!isObject(v)) return null
+  const { state, agentName, model, canRespond, startedAt, uptime } = v
+  if (!isString(state) || !AGENT_STATES.has(state)) return null
+  if (!isString(agentName) || !isString(model) || typeof canRespond !== 'boolean') return null
+  if (!isNumber(startedAt) || !isNumber(uptime)) return null
+  const fields: StatusFields = {
+    state: state as StatusFields['state'],
+    agentName,
+    model,
+    canRespond,
+    startedAt,
+    uptime,
+  }
+  const reason = optional(v.canRespondReason, isString)
+  if (reason !== undefined) fields.canRespondReason = reason
+  if (typeof v.pendingRestart === 'boolean') fields.pendingRestart = v.pendingRestart
+  if (isStringArray(v.pendingRestartReasons)) fields.pendingRestartReasons = v.pendingRestartReasons
+  return fields
+}
+
+export function decodeStatus(v: unknown): AgentStatus | null {
+  const fields = decodeStatusFields(v)
+  if (fields === null) return null
+  return {
+    ...fields,
+    pendingRestart: fields.pendingRestart ?? false,
+    pendingRestartReasons: fields.pendingRestartReasons ?? [],
+  }
+}
+
+function decodeEnvelope<T extends StreamEnvelope['type']>(
+  type: T,
+  v: JsonObject,
+): StreamEnvelope<T> | null {
+  if (!isString(v.eventId) || !isNumber(v.ts) || !isObject(v.payload)) return null
+  const env: StreamEnvelope<T> = {
+    type,
+    version: isNumber(v.version) ? v.version : 1,
+    eventId: v.eventId,
+    ts: v.ts,
+    payload: v.payload,
+  }
+  const runId = optional(v.runId, isString)
+  if (runId !== undefined) env.runId = runId
+  const seq = optional(v.seq, isNumber)
+  if (seq !== undefined) env.seq = seq
+  const stream = optional(v.stream, isString)
+  if (stream !== undefined) env.stream = stream
+  const sessionKey = optional(v.sessionKey, isString)
+  if (sessionKey !== undefined) env.sessionKey = sessionKey
+  const agentId = optional(v.agentId, isString)
+  if (agentId !== undefined) env.agentId = agentId
+  const roomId = optional(v.roomId, isString)
+  if (roomId !== undefined) env.roomId = roomId
+  return env
+}
+
+type Decoders = {
+  [K in keyof KnownServerMessages]: (v: JsonObject) => KnownServerMessages[K] | null
+}
+
+const decoders: Decoders = {
+  status: (v) => {
+    const fields = decodeStatusFields(v)
+    return fields === null ? null : { type: 'status', ...fields }
+  },
+  agent_event: (v) => decodeEnvelope('agent_event', v),
+  heartbeat_event: (v) => decodeEnvelope('heartbeat_event', v),
+  training_event: (v) => decodeEnvelope('training_event', v),
+  pong: () => ({ type: 'pong' }),
+  'auth-ok': () => ({ type: 'auth-ok' }),
+  error: (v) => ({ type: 'error', message: isString(v.message) ? v.message : 'unknown error' }),
+}
+
+function isKnownType(t: string): t is keyof KnownServerMessages {
+  return Object.prototype.hasOwnProperty.call(decoders, t)
+}
+
+/**
+ * Parses one text frame. Returns null for frames that are not JSON objects
+ * with a string "type", or known types with missing required fields.
+ * Unknown types come back as-is so later features can subscribe to them.
+ */
+export function decodeServerMessage(raw: string): ServerMessage | null {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw)
+  } catch {
+    return null
+  }
+  if (!isObject(parsed) || !isString(parsed.type)) return null
+  const type = parsed.type
+  if (isKnownType(type)) {
+    const decode = decoders[type] as (v: JsonObject) => ServerMessage | null
+    return decode(parsed)
+  }
+  return { ...parsed, type }
+}
+
+export function isEnvelope(msg: ServerMessage): msg is KnownServerMessages[EnvelopeType] {
+  return (
+    msg.type === 'agent_event' || msg.type === 'heartbeat_event' || msg.type === 'training_event'
+  )
+}

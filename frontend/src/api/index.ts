@@ -1,0 +1,11 @@
+// The one API layer of the UI: REST client, /ws client and connection lookup.
+export * from './types'
+export { ApiClient, ApiError, isUnauthorized } from './rest'
+export type { ApiClientOptions } from './rest'
+export { WispSocket, webSocketFactory, CLOSE_POLICY_VIOLATION } from './ws'
+export type { ConnectionState, CloseInfo, SocketFactory, SocketHandlers, SocketLike, Unsubscribe } from './ws'
+export { resolveConnection, saveToken, tabClientId, wsURLFromOrigin, TOKEN_STORAGE_KEY } from './connection'
+export type { ConnectionMode, ResolvedConnection } from './connection'
+export { backoffDelay } from './backoff'
+export { SendQueue } from './sendQueue'
+export { isEnvelope } from './decode'

@@ -1,0 +1,93 @@
+// Wire types for the Wisp HTTP API and the /ws WebSocket, as fixed by the
+// backend contract. Decoders live in decode.ts; nothing here has behaviour.
+
+export type AgentState =
+  | 'not_started'
+  | 'starting'
+  | 'running'
+  | 'paused'
+  | 'stopped'
+  | 'restarting'
+  | 'error'
+
+/** GET /api/status */
+export interface AgentStatus {
+  state: AgentState
+  agentName: string
+  model: string
+  canRespond: boolean
+  canRespondReason?: string
+  startedAt: number
+  uptime: number
+  pendingRestart: boolean
+  pendingRestartReasons: string[]
+}
+
+/** Fields of a status frame; the first frame after activation omits pendingRestart*. */
+export type StatusFields = Omit<AgentStatus, 'pendingRestart' | 'pendingRestartReasons'> &
+  Partial<Pick<AgentStatus, 'pendingRestart' | 'pendingRestartReasons'>>
+
+export type AgentStream = 'system' | 'autonomy' | 'assistant' | 'action' | 'terminal' | 'chat'
+export type AgentEventKind = 'agent' | 'heartbeat'
+
+export interface PublishResult {
+  ok: true
+  eventId: string
+}
+
+export interface OkResult {
+  ok: boolean
+}
+
+export type JsonObject = { [key: string]: unknown }
+
+export type EnvelopeType = 'agent_event' | 'heartbeat_event' | 'training_event'
+
+/** A buffered, numbered event; replayed after reconnects from lastEventId. */
+export interface StreamEnvelope<T extends EnvelopeType = EnvelopeType> {
+  type: T
+  version: number
+  eventId: string
+  ts: number
+  runId?: string
+  seq?: number
+  stream?: string
+  sessionKey?: string
+  agentId?: string
+  roomId?: string
+  payload: JsonObject
+}
+
+export type StatusMessage = { type: 'status' } & StatusFields
+
+/** Server → client frames this client understands. */
+export interface KnownServerMessages {
+  status: StatusMessage
+  agent_event: StreamEnvelope<'agent_event'>
+  heartbeat_event: StreamEnvelope<'heartbeat_event'>
+  training_event: StreamEnvelope<'training_event'>
+  pong: { type: 'pong' }
+  'auth-ok': { type: 'auth-ok' }
+  error: { type: 'error'; message: string }
+}
+
+export type KnownServerMessageType = keyof KnownServerMessages
+
+/** Any other frame (restart-required, proactive-message, emote, ...): passed through untouched. */
+export interface OtherServerMessage {
+  type: string
+  [key: string]: unknown
+}
+
+export type ServerMessage = KnownServerMessages[KnownServerMessageType] | OtherServerMessage
+
+/** Client → server frames. auth is sent by WispSocket itself, never queued. */
+export type ClientMessage =
+  | { type: 'ping' }
+  | { type: 'active-conversation'; conversationId: string | null }
+
+export interface ConnectionInfo {
+  baseURL: string
+  wsURL: string
+  token: string
+}

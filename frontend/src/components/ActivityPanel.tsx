@@ -1,0 +1,25 @@
+import { useWisp } from '../state/WispProvider'
+import { ActivityItem } from './ActivityItem'
+
+export function ActivityPanel() {
+  const { activity } = useWisp().state
+  return (
+    <aside className="activity" aria-label="Activity">
+      <h2 className="panel-title">
+        Activity <span className="count">{activity.length}</span>
+      </h2>
+      {activity.length === 0 ? (
+        <p className="empty">
+          No events yet. Agent, heartbeat and training events appear here as they happen, newest
+          first.
+        </p>
+      ) : (
+        <ol className="activity-list">
+          {activity.map((entry) => (
+            <ActivityItem key={entry.key} envelope={entry.envelope} />
+          ))}
+        </ol>
+      )}
+    </aside>
+  )
+}

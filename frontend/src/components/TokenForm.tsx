@@ -1,0 +1,45 @@
+import { useState, type FormEvent } from 'react'
+import { useWisp } from '../state/WispProvider'
+
+/** Asks for the API token when the server answers 401 (browser mode). */
+export function TokenForm() {
+  const { state, submitToken } = useWisp()
+  const [value, setValue] = useState('')
+  if (state.tokenPrompt === 'hidden') return null
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault()
+    if (value.trim() !== '') submitToken(value)
+  }
+
+  return (
+    <div className="token-backdrop">
+      <form className="token-form" data-testid="token-form" onSubmit={onSubmit}>
+        <h2>API token required</h2>
+        <p>
+          This Wisp server is protected by a token (<code>WISP_API_TOKEN</code>). Enter it to
+          connect; it is kept in this browser's local storage.
+        </p>
+        {state.tokenPrompt === 'rejected' ? (
+          <p className="notice notice-error" role="alert">
+            The server refused that token.
+          </p>
+        ) : null}
+        <label>
+          Token
+          <input
+            data-testid="token-input"
+            type="password"
+            autoComplete="off"
+            autoFocus
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+          />
+        </label>
+        <button type="submit" data-testid="token-submit" disabled={value.trim() === ''}>
+          Connect
+        </button>
+      </form>
+    </div>
+  )
+}

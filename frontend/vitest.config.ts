@@ -1,0 +1,9 @@
+import { defineConfig } from 'vitest/config'
+
+// Unit tests: pure logic next to the code, no DOM.
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts'],
+    environment: 'node',
+  },
+})
