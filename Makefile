@@ -1,0 +1,64 @@
+# Wisp: `make run` builds and opens Wisp; `make test` runs every test. Both install
+# what they need first (scripts/deps.sh) and are quick when it is already there.
+
+GO           ?= go
+DESKTOP_TAGS := desktop,production,webkit2_41
+VERSION      ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS      := -s -w -X main.version=$(VERSION)
+BIN          := build/bin
+
+.PHONY: run serve build build-serve frontend deps deps-build test test-go test-frontend e2e smoke bench clean
+
+## run: build the desktop app and open it (headless machines get `wisp serve`)
+run: build
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then exec $(BIN)/wisp; \
+	else echo "No display: running headless, open the URL below in a browser."; exec $(BIN)/wisp serve; fi
+
+## serve: build and run headless
+serve: build
+	exec $(BIN)/wisp serve
+
+deps-build:
+	@scripts/deps.sh build
+
+deps:
+	@scripts/deps.sh test
+
+frontend: deps-build
+	cd frontend && npm run build --silent
+
+## build: the desktop binary (GTK/WebKit) and the headless one (libc only)
+build: frontend
+	$(GO) build -tags $(DESKTOP_TAGS) -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)/wisp .
+
+build-serve: frontend
+	$(GO) build -tags headless -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)/wisp-serve .
+
+## test: everything CI runs
+test: deps
+	$(MAKE) --no-print-directory test-go test-frontend e2e smoke
+
+test-go: frontend
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) vet -tags $(DESKTOP_TAGS) ./app/...
+	$(GO) test -race -count=1 ./...
+
+test-frontend: deps
+	cd frontend && npm run typecheck --silent && npm test --silent
+
+e2e: build-serve
+	cd frontend && WISP_BIN=../$(BIN)/wisp-serve npm run e2e --silent
+
+smoke: build
+	scripts/desktop-smoke.sh $(BIN)/wisp
+
+## bench: start-up and idle RSS against the floor server; updates BENCHMARKS.md
+bench: build-serve
+	$(GO) build -trimpath -ldflags "-s -w" -o $(BIN)/wisp-floor ./bench/floor
+	$(GO) run ./bench/startup --wisp $(BIN)/wisp-serve --floor $(BIN)/wisp-floor --runs 15 --out BENCHMARKS.md
+
+clean:
+	rm -rf build/bin artifacts frontend/e2e/artifacts
+	find frontend/dist -mindepth 1 ! -name .keep -delete

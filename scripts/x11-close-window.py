@@ -1,0 +1,45 @@
+#!/usr/bin/python3
+"""Ask an X11 window to close, as a window manager's close button does.
+
+Sends WM_DELETE_WINDOW to the largest top-level window whose name is exactly
+argv[1]. Used by the desktop smoke test, where Xvfb runs without a window manager.
+Exits 1 if no such window exists.
+"""
+import sys
+
+from Xlib import X, display
+from Xlib.protocol import event
+
+
+def find(d, name):
+    best, area = None, 0
+    stack = [d.screen().root]
+    while stack:
+        w = stack.pop()
+        try:
+            if w.get_wm_name() == name:
+                g = w.get_geometry()
+                if g.width * g.height > area:
+                    best, area = w, g.width * g.height
+            stack.extend(w.query_tree().children)
+        except Exception:  # windows can vanish while we walk the tree
+            continue
+    return best
+
+
+def main():
+    d = display.Display()
+    w = find(d, sys.argv[1])
+    if w is None:
+        print("no window named %r" % sys.argv[1], file=sys.stderr)
+        return 1
+    protocols = d.intern_atom("WM_PROTOCOLS")
+    delete = d.intern_atom("WM_DELETE_WINDOW")
+    ev = event.ClientMessage(window=w, client_type=protocols, data=(32, [delete, X.CurrentTime, 0, 0, 0]))
+    w.send_event(ev, event_mask=X.NoEventMask)
+    d.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
