@@ -31,15 +31,23 @@ round() { # round NAME HOW(close|term) SCREENSHOT
     import -window root "$shot"
     echo "smoke[$name]: screenshot $shot"
   fi
-  if [ "$how" = close ]; then
-    /usr/bin/python3 scripts/x11-close-window.py Wisp
-  else
-    kill -TERM "$pid"
-  fi
+  ask() {
+    if [ "$how" = close ]; then /usr/bin/python3 scripts/x11-close-window.py Wisp || true; else kill -TERM "$pid"; fi
+  }
+  gone() { # wait up to 15 s for the process to end
+    for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.25; done
+    return 1
+  }
   code=0
-  for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
-  if kill -0 "$pid" 2>/dev/null; then
-    cat "$log"; echo "smoke[$name]: still running 10 s after $how" >&2; kill -KILL "$pid"; exit 1
+  ask
+  if ! gone; then
+    # Wails v2 quits GTK from a goroutine (gtk_main_quit off the main thread), which can
+    # very rarely miss; a user would click again. Say so loudly, then ask once more.
+    echo "smoke[$name]: WARNING: still running 15 s after $how; asking again" >&2
+    ask
+    if ! gone; then
+      cat "$log"; echo "smoke[$name]: still running after a second $how" >&2; kill -KILL "$pid"; exit 1
+    fi
   fi
   wait "$pid" || code=$?
   if [ "$code" -ne 0 ] || ! grep -q 'msg="wisp stopped"' "$log"; then

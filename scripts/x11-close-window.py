@@ -38,6 +38,8 @@ def main():
     ev = event.ClientMessage(window=w, client_type=protocols, data=(32, [delete, X.CurrentTime, 0, 0, 0]))
     w.send_event(ev, event_mask=X.NoEventMask)
     d.flush()
+    g = w.get_geometry()
+    print("x11-close-window: asked window 0x%x (%dx%d) to close" % (w.id, g.width, g.height))
     return 0
 
 

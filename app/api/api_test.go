@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -285,6 +286,44 @@ func TestIsLoopback(t *testing.T) {
 		"0.0.0.0": false, "::": false, "192.168.1.2": false, "wisp.lan": false} {
 		if IsLoopback(h) != want {
 			t.Errorf("IsLoopback(%q) = %v", h, !want)
+		}
+	}
+}
+
+// Real upgrades through the whole middleware chain: foreign origins and rebinding
+// hosts are refused before the hub sees them.
+func TestUpgradeRefusals(t *testing.T) {
+	e := newEnv(t)
+	wsURL := "ws" + strings.TrimPrefix(e.srv.URL, "http") + "/ws"
+	cases := map[string]struct {
+		header http.Header
+		want   int
+	}{
+		"foreign origin":  {http.Header{"Origin": {"http://evil.example"}}, 403},
+		"rebinding host":  {http.Header{"Host": {"evil.example:" + e.port}}, 403},
+		"own origin":      {http.Header{"Origin": {"http://127.0.0.1:" + e.port}}, 101},
+		"webview origin":  {http.Header{"Origin": {"wails://wails"}}, 101},
+		"no origin (cli)": {nil, 101},
+	}
+	for name, tc := range cases {
+		d := websocket.Dialer{}
+		u := wsURL
+		if h := tc.header.Get("Host"); h != "" {
+			// gorilla takes the Host header from the URL: dial the real address with a forged Host.
+			d.NetDial = func(network, _ string) (net.Conn, error) { return net.Dial(network, e.srv.Listener.Addr().String()) }
+			u = "ws://" + h + "/ws"
+			tc.header = nil
+		}
+		conn, resp, err := d.Dial(u, tc.header)
+		if conn != nil {
+			conn.Close()
+		}
+		got := 0
+		if resp != nil {
+			got = resp.StatusCode
+		}
+		if got != tc.want {
+			t.Errorf("%s: status %d (%v), want %d", name, got, err, tc.want)
 		}
 	}
 }

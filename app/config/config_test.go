@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -198,4 +199,43 @@ func TestEveryFieldIsClassified(t *testing.T) {
 	if secrets != 3 {
 		t.Errorf("secret fields = %d, want 3 (api.token, api.terminalToken, model.apiKey)", secrets)
 	}
+}
+
+// Whatever the file holds, Parse either refuses it or returns a config that validates
+// and survives a save and reload unchanged.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{`{}`, `{"server":{"port":3000}}`, `{"x":{"y":[1,{"z":null}]}}`,
+		`{"model":{"temperature":3}}`, `[]`, `null`, `{"ui":{"theme":"dark"},"character":{"name":"Ada"}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, err := Parse("fuzz.json", data)
+		if err != nil {
+			return
+		}
+		if err := file.Config.Validate(); err != nil {
+			t.Fatalf("Parse accepted an invalid config: %v", err)
+		}
+		file.Path = filepath.Join(t.TempDir(), "wisp.json")
+		if err := file.Save(); err != nil {
+			t.Fatalf("save: %v", err)
+		}
+		back, err := Load(file.Path)
+		if err != nil {
+			t.Fatalf("reload: %v", err)
+		}
+		if !reflect.DeepEqual(normalize(back.Config), normalize(file.Config)) {
+			t.Fatalf("round trip changed the config:\n%+v\n%+v", file.Config, back.Config)
+		}
+	})
+}
+
+// normalize treats nil and empty lists alike (JSON null and [] both mean "none").
+func normalize(c Config) Config {
+	for _, p := range []*[]string{&c.Server.AllowedOrigins, &c.Server.AllowedHosts} {
+		if len(*p) == 0 {
+			*p = nil
+		}
+	}
+	return c
 }
