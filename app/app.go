@@ -211,9 +211,9 @@ func (a *App) Connection() Connection {
 	if token == "" {
 		token = a.cfg.API.Token
 	}
-	base := "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(a.Port()))
-	if !api.IsLoopback(a.cfg.Server.Host) && a.cfg.Server.Host != "0.0.0.0" {
-		base = a.URL()
+	base := a.URL() // wildcard hosts already become 127.0.0.1
+	if api.IsLoopback(a.cfg.Server.Host) {
+		base = "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(a.Port()))
 	}
 	return Connection{BaseURL: base, WSURL: "ws" + base[len("http"):] + "/ws", Token: token}
 }

@@ -18,8 +18,8 @@ func (j journal) Save(ctx context.Context, batch []ws.Record, keep int) error {
 	return j.s.AppendStreamEvents(ctx, rows, keep)
 }
 
-func (j journal) Load(n int) ([]ws.Record, error) {
-	rows, err := j.s.RecentStreamEvents(context.Background(), n)
+func (j journal) Load(ctx context.Context, n int) ([]ws.Record, error) {
+	rows, err := j.s.RecentStreamEvents(ctx, n)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/wispapp/wisp/app/ws"
 )
@@ -102,5 +103,5 @@ func (p *headerProbe) Write(b []byte) (int, error) { return len(b), nil }
 func (p *headerProbe) WriteHeader(code int)        { p.status = code }
 
 func isAPIPath(p string) bool {
-	return p == "/ws" || len(p) >= 5 && p[:5] == "/api/"
+	return p == "/ws" || strings.HasPrefix(p, "/api/")
 }

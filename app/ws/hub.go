@@ -7,6 +7,7 @@
 package ws
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -111,7 +112,7 @@ func New(opts Options) *Hub {
 // Start loads the journal into the replay buffer and starts the periodic status.
 func (h *Hub) Start() error {
 	if h.opts.Journal != nil {
-		records, err := h.opts.Journal.Load(h.opts.BufferSize)
+		records, err := h.opts.Journal.Load(context.Background(), h.opts.BufferSize)
 		if err != nil {
 			return err
 		}

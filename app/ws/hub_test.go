@@ -470,7 +470,7 @@ func (j *memJournal) Save(_ context.Context, batch []Record, keep int) error {
 	return nil
 }
 
-func (j *memJournal) Load(n int) ([]Record, error) {
+func (j *memJournal) Load(_ context.Context, n int) ([]Record, error) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return append([]Record(nil), j.recs[max(0, len(j.recs)-n):]...), nil

@@ -18,7 +18,7 @@ type Record struct {
 // keep records; Load returns the newest n, oldest first.
 type Journal interface {
 	Save(ctx context.Context, batch []Record, keep int) error
-	Load(n int) ([]Record, error)
+	Load(ctx context.Context, n int) ([]Record, error)
 }
 
 // journalWriter batches envelopes to the journal on one goroutine, so a publish

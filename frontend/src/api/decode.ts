@@ -80,20 +80,16 @@ function decodeEnvelope<T extends StreamEnvelope['type']>(
     ts: v.ts,
     payload: v.payload,
   }
-  const runId = optional(v.runId, isString)
-  if (runId !== undefined) env.runId = runId
   const seq = optional(v.seq, isNumber)
   if (seq !== undefined) env.seq = seq
-  const stream = optional(v.stream, isString)
-  if (stream !== undefined) env.stream = stream
-  const sessionKey = optional(v.sessionKey, isString)
-  if (sessionKey !== undefined) env.sessionKey = sessionKey
-  const agentId = optional(v.agentId, isString)
-  if (agentId !== undefined) env.agentId = agentId
-  const roomId = optional(v.roomId, isString)
-  if (roomId !== undefined) env.roomId = roomId
+  for (const key of OPTIONAL_STRING_FIELDS) {
+    const value = optional(v[key], isString)
+    if (value !== undefined) env[key] = value
+  }
   return env
 }
+
+const OPTIONAL_STRING_FIELDS = ['runId', 'stream', 'sessionKey', 'agentId', 'roomId'] as const
 
 type Decoders = {
   [K in keyof KnownServerMessages]: (v: JsonObject) => KnownServerMessages[K] | null
