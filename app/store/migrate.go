@@ -15,6 +15,72 @@ var migrations = []string{
 		ts   INTEGER NOT NULL,
 		data BLOB    NOT NULL
 	) STRICT;`,
+
+	// 2: chat: conversations and their messages, runs with their numbered event logs
+	// (SSE resume), and the display messages the UI shows (tool calls with status).
+	`CREATE TABLE conversations (
+		id         TEXT    PRIMARY KEY,
+		title      TEXT    NOT NULL,
+		room_id    TEXT    NOT NULL,
+		metadata   TEXT,
+		created_at INTEGER NOT NULL,
+		updated_at INTEGER NOT NULL
+	) STRICT;
+	CREATE INDEX conversations_updated_at ON conversations (updated_at);
+
+	CREATE TABLE messages (
+		n                 INTEGER PRIMARY KEY,
+		id                TEXT    NOT NULL UNIQUE,
+		conversation_id   TEXT    NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+		role              TEXT    NOT NULL CHECK (role IN ('user', 'assistant')),
+		text              TEXT    NOT NULL,
+		source            TEXT,
+		run_id            TEXT,
+		segments          TEXT,
+		callback_history  TEXT,
+		client_message_id TEXT,
+		metadata          TEXT,
+		created_at        INTEGER NOT NULL
+	) STRICT;
+	CREATE INDEX messages_conversation_n ON messages (conversation_id, n);
+
+	CREATE TABLE runs (
+		id              TEXT    PRIMARY KEY,
+		conversation_id TEXT    REFERENCES conversations (id) ON DELETE CASCADE,
+		user_message_id TEXT,
+		status          TEXT    NOT NULL CHECK (status IN ('active', 'paused', 'ended', 'failed', 'interrupted')),
+		error           TEXT,
+		started_at      INTEGER NOT NULL,
+		ended_at        INTEGER
+	) STRICT;
+	CREATE INDEX runs_conversation_started_at ON runs (conversation_id, started_at);
+	CREATE INDEX runs_live ON runs (started_at, id) WHERE status IN ('active', 'paused');
+
+	CREATE TABLE run_events (
+		run_id TEXT    NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+		seq    INTEGER NOT NULL,
+		type   TEXT    NOT NULL,
+		data   TEXT    NOT NULL,
+		ts     INTEGER NOT NULL,
+		PRIMARY KEY (run_id, seq)
+	) STRICT, WITHOUT ROWID;
+
+	CREATE TABLE display_messages (
+		n               INTEGER PRIMARY KEY,
+		id              TEXT    NOT NULL UNIQUE,
+		conversation_id TEXT    NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+		run_id          TEXT,
+		message_type    TEXT    NOT NULL CHECK (message_type IN ('user', 'assistant', 'tool', 'system')),
+		content_type    TEXT    NOT NULL CHECK (content_type IN ('text', 'thinking', 'tool_call', 'tool_result', 'error', 'notification')),
+		content         TEXT    NOT NULL,
+		status          TEXT    CHECK (status IS NULL OR status IN ('pending', 'executing', 'completed', 'failed', 'interrupted', 'cancelled')),
+		tool_call_id    TEXT,
+		metadata        TEXT,
+		created_at      INTEGER NOT NULL,
+		updated_at      INTEGER NOT NULL
+	) STRICT;
+	CREATE INDEX display_messages_tool_call_id ON display_messages (tool_call_id) WHERE tool_call_id IS NOT NULL;
+	CREATE INDEX display_messages_conversation_n ON display_messages (conversation_id, n);`,
 }
 
 // SchemaVersion is the version a fully migrated database has.

@@ -1,0 +1,157 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Run statuses. A run is live while active or paused; the others are final.
+const (
+	RunActive      = "active"
+	RunPaused      = "paused"
+	RunEnded       = "ended"
+	RunFailed      = "failed"
+	RunInterrupted = "interrupted"
+)
+
+// ErrRunFinished reports an EndRun on a run that has already ended.
+var ErrRunFinished = errors.New("run already finished")
+
+// Run is one agent turn. An ephemeral run has no ConversationID.
+type Run struct {
+	ID, ConversationID, UserMessageID, Status, Error string
+
+	StartedAt time.Time
+	EndedAt   time.Time // zero while the run is live
+}
+
+const runColumns = "id, conversation_id, user_message_id, status, error, started_at, ended_at"
+
+// CreateRun saves a new run; an empty Status means active. ErrNotFound if its
+// conversation does not exist.
+func (s *Store) CreateRun(ctx context.Context, r Run) error {
+	if r.Status == "" {
+		r.Status = RunActive
+	}
+	if err := requireTime("started at", r.StartedAt); err != nil {
+		return fmt.Errorf("create run %s: %w", r.ID, err)
+	}
+	_, err := s.db.ExecContext(ctx, "INSERT INTO runs ("+runColumns+") VALUES (?, ?, ?, ?, ?, ?, ?)",
+		r.ID, optText(r.ConversationID), optText(r.UserMessageID), r.Status, optText(r.Error),
+		r.StartedAt.UnixMilli(), optMillis(r.EndedAt))
+	if err != nil {
+		return fmt.Errorf("create run %s: %w", r.ID, notFound(err))
+	}
+	return nil
+}
+
+// Run returns one run, or ErrNotFound.
+func (s *Store) Run(ctx context.Context, id string) (Run, error) {
+	r, err := scanRun(s.db.QueryRowContext(ctx, "SELECT "+runColumns+" FROM runs WHERE id = ?", id))
+	if err != nil {
+		return Run{}, fmt.Errorf("load run %s: %w", id, notFound(err))
+	}
+	return r, nil
+}
+
+// EndRun finishes a live run with a final status (ended, failed or interrupted), an
+// optional error and its end time and, when reply is not nil, saves the reply in the
+// same transaction: either both happen or neither. The reply's role defaults to
+// assistant, its conversation and run to the run's, and its time to at. ErrNotFound if the run does
+// not exist, ErrRunFinished if it is not live.
+func (s *Store) EndRun(ctx context.Context, id, status, errMsg string, at time.Time, reply *Message) error {
+	switch status {
+	case RunEnded, RunFailed, RunInterrupted:
+	default:
+		return fmt.Errorf("end run %s: %q is not a final status", id, status)
+	}
+	if err := requireTime("end time", at); err != nil {
+		return fmt.Errorf("end run %s: %w", id, err)
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("end run %s: %w", id, err)
+	}
+	defer tx.Rollback()
+	var conversationID sql.NullString
+	err = tx.QueryRowContext(ctx, `UPDATE runs SET status = ?, error = ?, ended_at = ?
+		WHERE id = ? AND status IN ('active', 'paused') RETURNING conversation_id`,
+		status, optText(errMsg), at.UnixMilli(), id).Scan(&conversationID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return whyNotLiveTx(ctx, tx, id)
+	}
+	if err != nil {
+		return fmt.Errorf("end run %s: %w", id, err)
+	}
+	if reply != nil {
+		m := *reply
+		if m.Role == "" {
+			m.Role = "assistant"
+		}
+		if m.ConversationID == "" {
+			m.ConversationID = conversationID.String
+		}
+		if m.RunID == "" {
+			m.RunID = id
+		}
+		if m.CreatedAt.IsZero() {
+			m.CreatedAt = at
+		}
+		if err := addMessageTx(ctx, tx, m); err != nil {
+			return fmt.Errorf("end run %s: %w", id, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("end run %s: %w", id, err)
+	}
+	return nil
+}
+
+// whyNotLiveTx explains why a run could not be ended.
+func whyNotLiveTx(ctx context.Context, tx *sql.Tx, id string) error {
+	var status string
+	err := tx.QueryRowContext(ctx, "SELECT status FROM runs WHERE id = ?", id).Scan(&status)
+	if err != nil {
+		return fmt.Errorf("end run %s: %w", id, notFound(err))
+	}
+	return fmt.Errorf("end run %s: %w (%s)", id, ErrRunFinished, status)
+}
+
+// ActiveRuns lists the live (active or paused) runs, oldest first: after a restart
+// these are the runs that were cut off.
+func (s *Store) ActiveRuns(ctx context.Context) ([]Run, error) {
+	rows, err := s.db.QueryContext(ctx,
+		"SELECT "+runColumns+" FROM runs WHERE status IN ('active', 'paused') ORDER BY started_at, id")
+	if err != nil {
+		return nil, fmt.Errorf("list active runs: %w", err)
+	}
+	defer rows.Close()
+	out := []Run{}
+	for rows.Next() {
+		r, err := scanRun(rows)
+		if err != nil {
+			return nil, fmt.Errorf("list active runs: %w", err)
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list active runs: %w", err)
+	}
+	return out, nil
+}
+
+func scanRun(r scanner) (Run, error) {
+	var run Run
+	var conversationID, userMessageID, errMsg sql.NullString
+	var started int64
+	var ended sql.NullInt64
+	if err := r.Scan(&run.ID, &conversationID, &userMessageID, &run.Status, &errMsg, &started, &ended); err != nil {
+		return Run{}, err
+	}
+	run.ConversationID, run.UserMessageID, run.Error = conversationID.String, userMessageID.String, errMsg.String
+	run.StartedAt, run.EndedAt = time.UnixMilli(started), fromOptMillis(ended)
+	return run, nil
+}
