@@ -1,0 +1,90 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"sync"
+
+	"github.com/wispapp/wisp/runtime/llm"
+)
+
+// CallbackFunc reports an action's progress to the user while it runs. An empty merge
+// means MergeReplace: the action's status line is replaced. MergeAppend extends it.
+type CallbackFunc func(text string, merge Merge)
+
+// Call is one invocation of an action by the model.
+type Call struct {
+	ID       string
+	Args     json.RawMessage // a JSON object
+	Callback CallbackFunc
+}
+
+// Action is something the model may ask Wisp to do.
+type Action struct {
+	Name        string
+	Description string
+	Parameters  json.RawMessage // JSON Schema of the arguments; nil means no arguments
+	// Handler runs the action; what it returns (or the error) is fed back to the model.
+	Handler func(ctx context.Context, call Call) (string, error)
+}
+
+var actionName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// emptySchema is the parameters of an action that takes none.
+var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// Registry holds the actions the agent offers. It is safe for concurrent use.
+type Registry struct {
+	mu      sync.RWMutex
+	actions map[string]Action
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry { return &Registry{actions: map[string]Action{}} }
+
+// Register adds an action; names are unique and made of letters, digits, _ and -.
+func (r *Registry) Register(a Action) error {
+	if !actionName.MatchString(a.Name) {
+		return fmt.Errorf("action name %q: use 1-64 letters, digits, _ or -", a.Name)
+	}
+	if a.Handler == nil {
+		return fmt.Errorf("action %s: no handler", a.Name)
+	}
+	if a.Parameters == nil {
+		a.Parameters = emptySchema
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(a.Parameters, &schema); err != nil {
+		return fmt.Errorf("action %s: parameters are not a JSON Schema object: %w", a.Name, err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.actions[a.Name]; dup {
+		return fmt.Errorf("action %s is already registered", a.Name)
+	}
+	r.actions[a.Name] = a
+	return nil
+}
+
+// Get returns the action with that name.
+func (r *Registry) Get(name string) (Action, bool) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	a, ok := r.actions[name]
+	return a, ok
+}
+
+// Tools describes the actions to the model, sorted by name.
+func (r *Registry) Tools() []llm.Tool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	tools := make([]llm.Tool, 0, len(r.actions))
+	for _, a := range r.actions {
+		tools = append(tools, llm.Tool{Name: a.Name, Description: a.Description, Parameters: a.Parameters})
+	}
+	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
+	return tools
+}

@@ -1,0 +1,229 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/wispapp/wisp/runtime/llm"
+	"github.com/wispapp/wisp/runtime/reply"
+)
+
+// DefaultMaxSteps bounds how many model calls one turn may make.
+const DefaultMaxSteps = 8
+
+// ErrNoProvider means no usable model is configured.
+var ErrNoProvider = errors.New("no model provider is configured")
+
+// Options configure an Agent. Provider and Settings are read at the start of every
+// turn, so the app can swap them while Wisp runs.
+type Options struct {
+	Provider func() (llm.Provider, error)
+	Settings func() Settings
+	Actions  *Registry
+	MaxSteps int
+	Logger   *slog.Logger
+}
+
+// Agent runs turns.
+type Agent struct {
+	opts Options
+}
+
+// New builds an agent.
+func New(opts Options) *Agent {
+	if opts.MaxSteps <= 0 {
+		opts.MaxSteps = DefaultMaxSteps
+	}
+	if opts.Actions == nil {
+		opts.Actions = NewRegistry()
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.Settings == nil {
+		opts.Settings = func() Settings { return Settings{} }
+	}
+	return &Agent{opts: opts}
+}
+
+// Actions is the agent's action registry.
+func (a *Agent) Actions() *Registry { return a.opts.Actions }
+
+// Settings returns the settings the next turn will use.
+func (a *Agent) Settings() Settings { return a.opts.Settings() }
+
+// Provider returns the model provider the next turn will use.
+func (a *Agent) Provider() (llm.Provider, error) {
+	if a.opts.Provider == nil {
+		return nil, ErrNoProvider
+	}
+	return a.opts.Provider()
+}
+
+// Input is what a turn starts from.
+type Input struct {
+	History []llm.Message // earlier messages of the conversation, oldest first
+	Text    string        // the user's new message
+}
+
+// Result is a finished turn.
+type Result struct {
+	FullText   string
+	History    []string // actionCallbackHistory
+	Segments   []reply.Segment
+	Usage      llm.Usage
+	StopReason string // the model's last stop reason, or "max_steps"
+	Steps      int
+}
+
+// turn is the state of one Turn call.
+type turn struct {
+	a     *Agent
+	emit  func(Event)
+	reply reply.Reply
+	usage llm.Usage
+}
+
+// Turn runs one user message to its end. emit is called synchronously, in order, for
+// every event; the terminal event (output, error, interrupted) is left to the caller,
+// which knows how the run ended. On failure the returned Result holds the partial reply.
+func (a *Agent) Turn(ctx context.Context, in Input, emit func(Event)) (Result, error) {
+	prov, err := a.Provider()
+	if err != nil {
+		return Result{}, err
+	}
+	set := a.opts.Settings()
+	t := &turn{a: a, emit: emit}
+	msgs := append(append([]llm.Message(nil), in.History...), llm.Message{Role: llm.RoleUser, Text: in.Text})
+	tools := a.opts.Actions.Tools()
+	res := Result{}
+	for step := 1; step <= a.opts.MaxSteps; step++ {
+		res.Steps = step
+		req := llm.Request{
+			Model: set.Model, System: set.Character.SystemPrompt(), Messages: msgs, Tools: tools,
+			Temperature: set.Temperature, MaxTokens: set.MaxTokens, ThinkingBudget: set.ThinkingBudget,
+		}
+		resp, err := prov.Stream(ctx, req, t.onDelta)
+		t.usage.InputTokens += resp.Usage.InputTokens
+		t.usage.OutputTokens += resp.Usage.OutputTokens
+		if err != nil {
+			return t.result(res), err
+		}
+		res.StopReason = resp.StopReason
+		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Text: resp.Text, Thinking: resp.Thinking, ToolCalls: resp.ToolCalls})
+		if len(resp.ToolCalls) == 0 {
+			return t.result(res), nil
+		}
+		if step == a.opts.MaxSteps {
+			a.opts.Logger.Warn("turn stopped at the step limit", "steps", step)
+			res.StopReason = "max_steps"
+			return t.result(res), nil
+		}
+		for _, call := range resp.ToolCalls {
+			msgs = append(msgs, t.runAction(ctx, call))
+			if err := ctx.Err(); err != nil {
+				return t.result(res), err
+			}
+		}
+	}
+	return t.result(res), nil
+}
+
+func (t *turn) result(r Result) Result {
+	r.FullText = t.reply.FullText()
+	r.History = t.reply.History()
+	r.Segments = t.reply.Segments()
+	r.Usage = t.usage
+	return r
+}
+
+func (t *turn) onDelta(d llm.Delta) {
+	switch d.Kind {
+	case llm.DeltaText:
+		if d.Text == "" {
+			return
+		}
+		t.reply.AppendText(d.Text)
+		t.emit(Event{Type: EventTextDelta, Data: TextDelta{Text: d.Text}})
+	case llm.DeltaThinking:
+		if d.Text != "" {
+			t.emit(Event{Type: EventThinking, Data: Thinking{Text: d.Text}})
+		}
+	case llm.DeltaToolCall:
+		// Calls run once the model's step is complete, in order (runAction).
+	}
+}
+
+// runAction runs one requested call and returns the tool message answering it.
+func (t *turn) runAction(ctx context.Context, tc llm.ToolCall) llm.Message {
+	args := tc.Arguments
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	t.reply.StartAction(tc.ID)
+	t.emit(Event{Type: EventToolStart, Data: ToolStart{CallID: tc.ID, Name: tc.Name, Arguments: args}})
+	result, err := t.invoke(ctx, tc.ID, tc.Name, args)
+	end := ToolEnd{CallID: tc.ID, Name: tc.Name, Result: result}
+	msg := llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, Text: result}
+	if err != nil {
+		end.Result, end.Error = "", err.Error()
+		msg.Text, msg.IsError = "Error: "+err.Error(), true
+	}
+	t.emit(Event{Type: EventToolEnd, Data: end})
+	return msg
+}
+
+// invoke runs the handler, turning bad arguments, unknown names and panics into errors
+// the model can read.
+func (t *turn) invoke(ctx context.Context, id, name string, args json.RawMessage) (result string, err error) {
+	act, ok := t.a.opts.Actions.Get(name)
+	if !ok {
+		return "", fmt.Errorf("there is no action named %q", name)
+	}
+	var obj map[string]any
+	if json.Unmarshal(args, &obj) != nil {
+		return "", fmt.Errorf("the arguments of %s must be a JSON object", name)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			t.a.opts.Logger.Error("action panicked", "action", name, "panic", p)
+			result, err = "", fmt.Errorf("action %s failed unexpectedly", name)
+		}
+	}()
+	cb := &callbackGate{t: t, id: id}
+	defer cb.close()
+	return act.Handler(ctx, Call{ID: id, Args: args, Callback: cb.call})
+}
+
+// callbackGate lets a handler call back from any goroutine while it runs; calls after
+// the handler returned are dropped, since the turn has moved on.
+type callbackGate struct {
+	mu     sync.Mutex
+	t      *turn
+	id     string
+	closed bool
+}
+
+func (g *callbackGate) call(text string, merge Merge) {
+	if merge != MergeAppend {
+		merge = MergeReplace
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		g.t.a.opts.Logger.Warn("action called back after it returned", "call", g.id)
+		return
+	}
+	g.t.reply.Callback(g.id, text, merge == MergeAppend)
+	g.t.emit(Event{Type: EventCallback, Data: Callback{CallID: g.id, Text: text, Merge: merge}})
+}
+
+func (g *callbackGate) close() {
+	g.mu.Lock()
+	g.closed = true
+	g.mu.Unlock()
+}

@@ -1,0 +1,90 @@
+package runtime
+
+import (
+	"encoding/json"
+
+	"github.com/wispapp/wisp/runtime/llm"
+)
+
+// EventType names a run event (the helix vocabulary of seed 001).
+type EventType string
+
+// The run event types. Data carries the matching *Data struct below.
+const (
+	EventTextDelta   EventType = "text_delta" // TextDelta
+	EventThinking    EventType = "thinking"   // Thinking
+	EventToolStart   EventType = "tool_start" // ToolStart
+	EventCallback    EventType = "callback"   // Callback
+	EventToolEnd     EventType = "tool_end"   // ToolEnd
+	EventError       EventType = "error"      // Error
+	EventOutput      EventType = "output"     // Output (the last event of a successful run)
+	EventInterrupted EventType = "run_interrupted"
+)
+
+// Event is one thing a run produced. The runtime fills Type and Data; whoever records
+// the run log numbers it.
+type Event struct {
+	Type EventType
+	Data any
+}
+
+// TextDelta is more visible text from the model, appended raw.
+type TextDelta struct {
+	Text string `json:"text"`
+}
+
+// Thinking is more of the model's reasoning in the current step.
+type Thinking struct {
+	Text string `json:"text"`
+}
+
+// ToolStart opens an action invocation; it owns one callback segment of the reply.
+type ToolStart struct {
+	CallID    string          `json:"callId"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// Merge says how a callback's text combines with its segment.
+type Merge string
+
+// The callback merge modes of the seed's plugin contract.
+const (
+	MergeReplace Merge = "replace" // the default
+	MergeAppend  Merge = "append"
+)
+
+// Callback is an action's progressive status.
+type Callback struct {
+	CallID string `json:"callId"`
+	Text   string `json:"text"`
+	Merge  Merge  `json:"merge"`
+}
+
+// ToolEnd closes an action invocation with what is fed back to the model.
+type ToolEnd struct {
+	CallID string `json:"callId"`
+	Name   string `json:"name"`
+	Result string `json:"result,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// Error is a failure; a recoverable one lets the run continue.
+type Error struct {
+	Message     string `json:"message"`
+	Recoverable bool   `json:"recoverable"`
+}
+
+// Output ends a successful run.
+type Output struct {
+	FullText   string    `json:"fullText"`
+	Usage      llm.Usage `json:"usage"`
+	StopReason string    `json:"stopReason"`
+	Steps      int       `json:"steps"`
+	MessageID  string    `json:"messageId,omitempty"` // where the caller saved the reply
+}
+
+// Interrupted ends a run that was stopped before it finished.
+type Interrupted struct {
+	Reason string `json:"reason"`
+}

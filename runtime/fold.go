@@ -1,0 +1,59 @@
+package runtime
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/wispapp/wisp/runtime/reply"
+)
+
+// Apply folds one run event into the visible reply. Replaying a run's events in order
+// through Apply rebuilds exactly the reply its clients saw.
+func Apply(r *reply.Reply, ev Event) {
+	switch d := ev.Data.(type) {
+	case TextDelta:
+		r.AppendText(d.Text)
+	case ToolStart:
+		r.StartAction(d.CallID)
+	case Callback:
+		r.Callback(d.CallID, d.Text, d.Merge == MergeAppend)
+	}
+}
+
+// DecodeEvent rebuilds an event from its logged type and JSON data.
+func DecodeEvent(typ string, data []byte) (Event, error) {
+	var (
+		v   any
+		err error
+	)
+	switch EventType(typ) {
+	case EventTextDelta:
+		v, err = decodeAs[TextDelta](data)
+	case EventThinking:
+		v, err = decodeAs[Thinking](data)
+	case EventToolStart:
+		v, err = decodeAs[ToolStart](data)
+	case EventCallback:
+		v, err = decodeAs[Callback](data)
+	case EventToolEnd:
+		v, err = decodeAs[ToolEnd](data)
+	case EventError:
+		v, err = decodeAs[Error](data)
+	case EventOutput:
+		v, err = decodeAs[Output](data)
+	case EventInterrupted:
+		v, err = decodeAs[Interrupted](data)
+	default:
+		v, err = decodeAs[json.RawMessage](data)
+	}
+	if err != nil {
+		return Event{}, fmt.Errorf("decode %s event: %w", typ, err)
+	}
+	return Event{Type: EventType(typ), Data: v}, nil
+}
+
+func decodeAs[T any](data []byte) (T, error) {
+	var v T
+	err := json.Unmarshal(data, &v)
+	return v, err
+}
