@@ -141,10 +141,11 @@ func (h *Hub) Stop() {
 	}
 	h.mu.Unlock()
 	close(h.stop)
-	_ = h.m.Close()
+	// Our 1001 goes first: melody's Close would send a close frame without a code.
 	for _, s := range sessions {
 		closeConn(s, websocketClose(1001, "server shutting down"))
 	}
+	_ = h.m.Close()
 	h.wg.Wait()
 	if h.journal != nil {
 		h.journal.close()
