@@ -49,7 +49,7 @@ func (s *Store) CreateConversation(ctx context.Context, c Conversation) error {
 // Conversations lists every conversation, the most recently updated first.
 func (s *Store) Conversations(ctx context.Context) ([]Conversation, error) {
 	rows, err := s.db.QueryContext(ctx,
-		"SELECT "+conversationColumns+" FROM conversations ORDER BY updated_at DESC, created_at DESC, id")
+		"SELECT "+conversationColumns+" FROM conversations ORDER BY updated_at DESC, created_at DESC, rowid DESC, id")
 	if err != nil {
 		return nil, fmt.Errorf("list conversations: %w", err)
 	}
