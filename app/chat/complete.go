@@ -1,0 +1,46 @@
+package chat
+
+import (
+	"context"
+	"net/http"
+	"strings"
+
+	"github.com/wispapp/wisp/runtime"
+	"github.com/wispapp/wisp/runtime/llm"
+	"github.com/wispapp/wisp/runtime/reply"
+)
+
+// Complete answers a stateless request (the Anthropic-compatible API): the caller
+// brings the whole conversation and nothing is stored. onText receives the reply as
+// append-only pieces: model text as it streams, and each action's status line once the
+// action is over (a callback that replaced another cannot be expressed by appending).
+func (s *Service) Complete(ctx context.Context, history []llm.Message, text string, onText func(string)) (runtime.Result, error) {
+	if ok, why := s.opts.CanRespond(); !ok {
+		return runtime.Result{}, errorf(http.StatusServiceUnavailable, "%s", why)
+	}
+	var (
+		rep     reply.Reply
+		sent    string // what onText was given so far
+		changed bool   // an action touched the reply since: sent may no longer be a prefix
+	)
+	flush := func() {
+		full := rep.FullText()
+		if changed && !strings.HasPrefix(full, sent) {
+			s.log.Warn("reply changed behind what was streamed; skipping", "sent", len(sent))
+			return
+		}
+		if len(full) > len(sent) {
+			onText(full[len(sent):])
+			sent, changed = full, false
+		}
+	}
+	return s.agent.Turn(ctx, runtime.Input{History: history, Text: text}, func(ev runtime.Event) {
+		runtime.Apply(&rep, ev)
+		switch ev.Type {
+		case runtime.EventCallback, runtime.EventToolStart:
+			changed = true // the action's status is sent once the action is over
+		case runtime.EventTextDelta, runtime.EventToolEnd:
+			flush()
+		}
+	})
+}

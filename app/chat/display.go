@@ -1,0 +1,155 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/runtime"
+)
+
+// DisplayMessage is a UI row of a conversation (seed 002).
+type DisplayMessage struct {
+	ID             string          `json:"id"`
+	ConversationID string          `json:"conversationId"`
+	RunID          string          `json:"runId,omitempty"`
+	MessageType    string          `json:"messageType"`
+	ContentType    string          `json:"contentType"`
+	Content        json.RawMessage `json:"content"`
+	Status         string          `json:"status,omitempty"`
+	ToolCallID     string          `json:"toolCallId,omitempty"`
+	CreatedAt      int64           `json:"createdAt"`
+	UpdatedAt      int64           `json:"updatedAt"`
+}
+
+func toDisplay(d store.DisplayMessage) DisplayMessage {
+	return DisplayMessage{
+		ID: d.ID, ConversationID: d.ConversationID, RunID: d.RunID, MessageType: d.MessageType,
+		ContentType: d.ContentType, Content: d.Content, Status: d.Status, ToolCallID: d.ToolCallID,
+		CreatedAt: d.CreatedAt.UnixMilli(), UpdatedAt: d.UpdatedAt.UnixMilli(),
+	}
+}
+
+// DisplayMessages lists a conversation's UI rows, oldest first.
+func (s *Service) DisplayMessages(ctx context.Context, convID string) ([]DisplayMessage, error) {
+	if _, err := s.conversation(ctx, convID); err != nil {
+		return nil, err
+	}
+	rows, err := s.store.DisplayMessages(ctx, convID, 1000)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]DisplayMessage, len(rows))
+	for i, r := range rows {
+		out[i] = toDisplay(r)
+	}
+	return out, nil
+}
+
+// displayRecorder turns one run's events into display messages: per model step a
+// thinking row and a text row, a tool_call row per action (pending → executing →
+// completed | failed, its latest status line as displayText) and its tool_result, and
+// an error row when the run fails. A failed write is logged; the run goes on.
+type displayRecorder struct {
+	s        *Service
+	run      *Run
+	text     strings.Builder
+	thinking strings.Builder
+	calls    map[string]runtime.ToolStart // open calls by id
+}
+
+func newDisplayRecorder(s *Service, run *Run) *displayRecorder {
+	return &displayRecorder{s: s, run: run, calls: map[string]runtime.ToolStart{}}
+}
+
+// user saves the user's bubble, timed like the user's message so a truncate at that
+// message treats both alike.
+func (d *displayRecorder) user(text string) {
+	d.saveAt(d.run.StartedAt, "user", "text", map[string]any{"text": text}, "", "")
+}
+
+func (d *displayRecorder) observe(ev runtime.Event) {
+	switch e := ev.Data.(type) {
+	case runtime.TextDelta:
+		d.text.WriteString(e.Text)
+	case runtime.Thinking:
+		d.thinking.WriteString(e.Text)
+	case runtime.ToolStart:
+		d.flushStep()
+		d.calls[e.CallID] = e
+		content := toolContent(e)
+		d.save("assistant", "tool_call", content, "pending", e.CallID)
+		d.update(e.CallID, "executing", content)
+	case runtime.Callback:
+		content := toolContent(d.calls[e.CallID])
+		content["displayText"] = e.Text
+		d.update(e.CallID, "executing", content)
+	case runtime.ToolEnd:
+		status := "completed"
+		if e.Error != "" {
+			status = "failed"
+		}
+		content := toolContent(d.calls[e.CallID])
+		content["result"], content["error"] = e.Result, e.Error
+		d.update(e.CallID, status, content)
+		delete(d.calls, e.CallID)
+		d.save("tool", "tool_result", map[string]any{"callId": e.CallID, "name": e.Name, "result": e.Result, "error": e.Error}, "", e.CallID)
+	}
+}
+
+// finish saves what the last step said and, if the run did not end well, why.
+func (d *displayRecorder) finish(status, errMsg string) {
+	d.flushStep()
+	switch status {
+	case StatusFailed:
+		d.save("system", "error", map[string]any{"text": errMsg}, "", "")
+	case StatusInterrupted:
+		for id, call := range d.calls {
+			d.update(id, "interrupted", toolContent(call))
+		}
+		d.save("system", "notification", map[string]any{"text": "The reply was interrupted: " + errMsg}, "", "")
+	}
+}
+
+func toolContent(t runtime.ToolStart) map[string]any {
+	return map[string]any{"callId": t.CallID, "name": t.Name, "arguments": t.Arguments}
+}
+
+func (d *displayRecorder) flushStep() {
+	if d.thinking.Len() > 0 {
+		d.save("assistant", "thinking", map[string]any{"text": d.thinking.String()}, "", "")
+		d.thinking.Reset()
+	}
+	if d.text.Len() > 0 {
+		d.save("assistant", "text", map[string]any{"text": d.text.String()}, "", "")
+		d.text.Reset()
+	}
+}
+
+func (d *displayRecorder) save(msgType, contentType string, content any, status, toolCallID string) {
+	d.saveAt(time.Now(), msgType, contentType, content, status, toolCallID)
+}
+
+func (d *displayRecorder) saveAt(now time.Time, msgType, contentType string, content any, status, toolCallID string) {
+	saved, err := d.s.store.SaveDisplayMessage(context.Background(), store.DisplayMessage{
+		ID: newID(), ConversationID: d.run.ConversationID, RunID: d.run.ID, MessageType: msgType,
+		ContentType: contentType, Content: mustJSON(content), Status: status, ToolCallID: toolCallID,
+		CreatedAt: now, UpdatedAt: now,
+	})
+	if err != nil {
+		d.s.log.Warn("save display message", "run", d.run.ID, "type", contentType, "err", err)
+		return
+	}
+	d.s.hub.Broadcast(map[string]any{"type": "display-message-saved", "conversationId": d.run.ConversationID, "message": toDisplay(saved)})
+}
+
+func (d *displayRecorder) update(callID, status string, content any) {
+	saved, err := d.s.store.UpdateToolStatus(context.Background(), callID, status, mustJSON(content), time.Now())
+	if err != nil {
+		d.s.log.Warn("update tool status", "run", d.run.ID, "call", callID, "err", err)
+		return
+	}
+	d.s.hub.Broadcast(map[string]any{"type": "display-message-updated", "conversationId": d.run.ConversationID, "message": toDisplay(saved)})
+}

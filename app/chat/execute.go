@@ -1,0 +1,96 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/runtime"
+)
+
+// execute runs the agent for one run and ends it: terminal event, status and reply
+// are written before any subscriber sees the end.
+func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input) {
+	defer s.release(run)
+	rec := newDisplayRecorder(s, run)
+	beat := newHeartbeats(s, run)
+	beat.thinking()
+	rec.user(in.Text)
+
+	emit := func(ev runtime.Event) {
+		rec.observe(ev)
+		beat.observe(ev)
+		s.append(run, ev, nil)
+	}
+	res, err := s.agent.Turn(ctx, in, emit)
+
+	status, errMsg := StatusEnded, ""
+	var terminal runtime.Event
+	switch {
+	case err == nil:
+		terminal = runtime.Event{Type: runtime.EventOutput, Data: runtime.Output{
+			FullText: res.FullText, Usage: res.Usage, StopReason: res.StopReason, Steps: res.Steps, MessageID: run.ReplyMessageID,
+		}}
+	case ctx.Err() != nil:
+		status, errMsg = StatusInterrupted, context.Cause(ctx).Error()
+		terminal = runtime.Event{Type: runtime.EventInterrupted, Data: runtime.Interrupted{Reason: errMsg}}
+	default:
+		status, errMsg = StatusFailed, err.Error()
+		if errors.Is(err, runtime.ErrNoProvider) {
+			errMsg = "No model is configured: set one up in Wisp's model settings."
+		}
+		terminal = runtime.Event{Type: runtime.EventError, Data: runtime.Error{Message: errMsg}}
+	}
+	rec.finish(status, errMsg)
+
+	reply := store.Message{
+		ID: run.ReplyMessageID, ConversationID: run.ConversationID, Role: "assistant", Text: res.FullText,
+		Source: "chat", RunID: run.ID, CallbackHistory: res.History, Segments: mustJSON(res.Segments),
+		Metadata: replyMeta(status, errMsg), CreatedAt: time.Now(),
+	}
+	outcome := Outcome{Status: status, Error: errMsg, FullText: res.FullText, History: res.History, Usage: res.Usage, MessageID: reply.ID}
+	s.append(run, terminal, func() error {
+		err := s.store.EndRun(context.Background(), run.ID, status, errMsg, reply.CreatedAt, &reply)
+		run.mu.Lock()
+		run.outcome = outcome
+		run.mu.Unlock()
+		return err
+	})
+	beat.end(status, res.FullText)
+	if status == StatusEnded {
+		s.maybeTitle(run, in.Text, res.FullText)
+	}
+}
+
+// append numbers an event and queues it for the run log. With end set (the terminal
+// event) it waits until the event was published, so the run is over when it returns.
+func (s *Service) append(run *Run, ev runtime.Event, end func() error) {
+	run.seq++
+	p := pending{run: run, item: Item{Seq: run.seq, Event: ev, Time: time.Now()}, data: encodeEvent(ev), end: end}
+	if end != nil {
+		p.published = make(chan struct{})
+	}
+	s.writer.add(p)
+	if p.published != nil {
+		<-p.published
+	}
+}
+
+// replyMeta is what the reply message records about its run.
+func replyMeta(status, errMsg string) json.RawMessage {
+	m := map[string]string{"status": status}
+	if errMsg != "" {
+		m["error"] = errMsg
+	}
+	return mustJSON(m)
+}
+
+func mustJSON(v any) json.RawMessage {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return data
+}

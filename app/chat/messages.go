@@ -1,0 +1,94 @@
+package chat
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/runtime/reply"
+)
+
+// MessageLimit is how many messages a conversation's reload returns.
+const MessageLimit = 200
+
+// Message is the API shape of a chat message.
+type Message struct {
+	ID                    string   `json:"id"`
+	Role                  string   `json:"role"`
+	Text                  string   `json:"text"`
+	Timestamp             int64    `json:"timestamp"`
+	Source                string   `json:"source,omitempty"`
+	RunID                 string   `json:"runId,omitempty"`
+	Status                string   `json:"status,omitempty"`
+	Error                 string   `json:"error,omitempty"`
+	ActionCallbackHistory []string `json:"actionCallbackHistory,omitempty"`
+}
+
+// Messages returns the last MessageLimit messages, oldest first, with assistant replies
+// rebuilt as the trail users saw live. A reply still being written is included with
+// status "active" and its text so far.
+func (s *Service) Messages(ctx context.Context, convID string) ([]Message, error) {
+	if _, err := s.conversation(ctx, convID); err != nil {
+		return nil, err
+	}
+	rows, err := s.store.Messages(ctx, convID, MessageLimit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Message, 0, len(rows)+1)
+	for _, m := range rows {
+		out = append(out, toMessage(m))
+	}
+	s.mu.Lock()
+	run := s.active[convID]
+	s.mu.Unlock()
+	if run != nil {
+		text, ended := run.snapshot()
+		if !ended {
+			out = append(out, Message{ID: run.ReplyMessageID, Role: "assistant", Text: text,
+				Timestamp: run.StartedAt.UnixMilli(), Source: "chat", RunID: run.ID, Status: StatusActive})
+		}
+	}
+	return out, nil
+}
+
+func toMessage(m store.Message) Message {
+	msg := Message{ID: m.ID, Role: m.Role, Text: m.Text, Timestamp: m.CreatedAt.UnixMilli(), Source: m.Source, RunID: m.RunID}
+	if m.Role != "assistant" {
+		return msg
+	}
+	var meta struct{ Status, Error string }
+	_ = json.Unmarshal(m.Metadata, &meta)
+	msg.Status, msg.Error = meta.Status, meta.Error
+	msg.ActionCallbackHistory = m.CallbackHistory
+	var segs []reply.Segment
+	if len(m.Segments) > 0 && json.Unmarshal(m.Segments, &segs) == nil && len(segs) > 0 {
+		msg.Text = reply.Trail(segs)
+	} else if len(m.CallbackHistory) > 0 {
+		msg.Text = reply.TrailFromHistory(m.Text, m.CallbackHistory)
+	}
+	return msg
+}
+
+// Truncate deletes a message and everything after it (or only what follows it).
+func (s *Service) Truncate(ctx context.Context, convID, messageID string, inclusive bool) (int, error) {
+	if messageID == "" {
+		return 0, errorf(http.StatusBadRequest, "messageId is required")
+	}
+	if _, err := s.conversation(ctx, convID); err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	_, busy := s.active[convID]
+	s.mu.Unlock()
+	if busy {
+		return 0, errorf(http.StatusConflict, "a reply is still being written in this conversation")
+	}
+	n, err := s.store.TruncateMessages(ctx, convID, messageID, inclusive)
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, errorf(http.StatusNotFound, "message not found in this conversation")
+	}
+	return n, err
+}

@@ -1,0 +1,79 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/runtime"
+	"github.com/wispapp/wisp/runtime/reply"
+)
+
+// recoverReason is why a run found active at start-up ended.
+const recoverReason = "Wisp stopped before the reply finished"
+
+// recover closes out the runs a previous process left active (it crashed or was
+// killed): each gets a run_interrupted event and its reply so far is saved, so nothing
+// the agent said is lost.
+func (s *Service) recover(ctx context.Context) error {
+	runs, err := s.store.ActiveRuns(ctx)
+	if err != nil {
+		return fmt.Errorf("find unfinished runs: %w", err)
+	}
+	for _, r := range runs {
+		if err := s.recoverRun(ctx, r); err != nil {
+			return fmt.Errorf("close unfinished run %s: %w", r.ID, err)
+		}
+		s.log.Info("closed an unfinished run", "run", r.ID, "conversation", r.ConversationID)
+	}
+	return nil
+}
+
+func (s *Service) recoverRun(ctx context.Context, r store.Run) error {
+	items, err := s.loadItems(ctx, r.ID)
+	if err != nil {
+		return err
+	}
+	var rep reply.Reply
+	var last int64
+	for _, it := range items {
+		runtime.Apply(&rep, it.Event)
+		last = it.Seq
+	}
+	now := time.Now()
+	if n := len(items); n > 0 && items[n-1].Terminal() {
+		// The end is on disk; only the bookkeeping after it was lost.
+		status, why := endOf(items[n-1].Event)
+		return s.store.EndRun(ctx, r.ID, status, why, now, s.recoveredReply(r, &rep, status, why, now))
+	}
+	ev := runtime.Event{Type: runtime.EventInterrupted, Data: runtime.Interrupted{Reason: recoverReason}}
+	if err := s.store.AppendRunEvents(ctx, []store.RunEvent{{
+		RunID: r.ID, Seq: last + 1, Type: string(ev.Type), Data: encodeEvent(ev), Time: now,
+	}}); err != nil {
+		return err
+	}
+	return s.store.EndRun(ctx, r.ID, StatusInterrupted, recoverReason, now, s.recoveredReply(r, &rep, StatusInterrupted, recoverReason, now))
+}
+
+func (s *Service) recoveredReply(r store.Run, rep *reply.Reply, status, why string, at time.Time) *store.Message {
+	if r.ConversationID == "" {
+		return nil
+	}
+	return &store.Message{
+		ID: newID(), ConversationID: r.ConversationID, Role: "assistant", Text: rep.FullText(),
+		Source: "chat", RunID: r.ID, CallbackHistory: rep.History(), Segments: mustJSON(rep.Segments()),
+		Metadata: replyMeta(status, why), CreatedAt: at,
+	}
+}
+
+// endOf maps a terminal event to the run's status and error.
+func endOf(ev runtime.Event) (status, why string) {
+	switch d := ev.Data.(type) {
+	case runtime.Error:
+		return StatusFailed, d.Message
+	case runtime.Interrupted:
+		return StatusInterrupted, d.Reason
+	}
+	return StatusEnded, ""
+}

@@ -1,0 +1,135 @@
+package chat
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/wispapp/wisp/runtime"
+	"github.com/wispapp/wisp/runtime/llm"
+	"github.com/wispapp/wisp/runtime/reply"
+)
+
+// Run statuses.
+const (
+	StatusActive      = "active"
+	StatusEnded       = "ended"
+	StatusFailed      = "failed"
+	StatusInterrupted = "interrupted"
+)
+
+// Item is one event of a run's log.
+type Item struct {
+	Seq   int64
+	Event runtime.Event
+	Time  time.Time
+}
+
+// Terminal reports whether the item ends its run.
+func (it Item) Terminal() bool {
+	switch it.Event.Type {
+	case runtime.EventOutput, runtime.EventInterrupted:
+		return true
+	case runtime.EventError:
+		e, _ := it.Event.Data.(runtime.Error)
+		return !e.Recoverable
+	}
+	return false
+}
+
+// Outcome is how a run ended.
+type Outcome struct {
+	Status    string
+	Error     string
+	FullText  string
+	History   []string
+	Usage     llm.Usage
+	MessageID string
+}
+
+// Run is a live run: the events already on disk, in order, for its subscribers.
+type Run struct {
+	ID             string
+	ConversationID string
+	UserMessageID  string
+	ReplyMessageID string
+	StartedAt      time.Time
+
+	cancel context.CancelCauseFunc
+	seq    int64 // last number handed out; only the run goroutine touches it
+
+	mu      sync.Mutex
+	items   []Item
+	reply   reply.Reply // the fold of items
+	notify  chan struct{}
+	ended   bool
+	outcome Outcome
+}
+
+func newRun(convID, userMsgID string, cancel context.CancelCauseFunc) *Run {
+	return &Run{
+		ID: newID(), ConversationID: convID, UserMessageID: userMsgID, ReplyMessageID: newID(),
+		StartedAt: time.Now(), cancel: cancel, notify: make(chan struct{}),
+	}
+}
+
+// Cancel interrupts the run; its partial reply is kept.
+func (r *Run) Cancel(cause error) { r.cancel(cause) }
+
+// publish appends an event that is on disk and wakes the subscribers.
+func (r *Run) publish(it Item) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.items = append(r.items, it)
+	runtime.Apply(&r.reply, it.Event)
+	if it.Terminal() {
+		r.ended = true
+	}
+	close(r.notify)
+	r.notify = make(chan struct{})
+}
+
+// snapshot is the reply so far, for a reload during the run.
+func (r *Run) snapshot() (text string, ended bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.reply.FullText(), r.ended
+}
+
+// Wait blocks until the run ended (or ctx is done) and returns how.
+func (r *Run) Wait(ctx context.Context) (Outcome, error) {
+	for {
+		r.mu.Lock()
+		ended, out, ch := r.ended, r.outcome, r.notify
+		r.mu.Unlock()
+		if ended {
+			return out, nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return Outcome{}, ctx.Err()
+		}
+	}
+}
+
+// next returns the items from index i on, waiting for some when there are none.
+// done is true when the run has ended and every item was returned.
+func (r *Run) next(ctx context.Context, i int) (items []Item, done bool, err error) {
+	for {
+		r.mu.Lock()
+		items, ended, ch := r.items[i:], r.ended, r.notify
+		r.mu.Unlock()
+		if len(items) > 0 {
+			return items, false, nil
+		}
+		if ended {
+			return nil, true, nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return nil, false, ctx.Err()
+		}
+	}
+}

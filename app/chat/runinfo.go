@@ -1,0 +1,56 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/wispapp/wisp/app/store"
+)
+
+// RunInfo is the API shape of a run.
+type RunInfo struct {
+	ID             string `json:"id"`
+	ConversationID string `json:"conversationId,omitempty"`
+	UserMessageID  string `json:"userMessageId,omitempty"`
+	Status         string `json:"status"`
+	Error          string `json:"error,omitempty"`
+	StartedAt      int64  `json:"startedAt"`
+	EndedAt        int64  `json:"endedAt,omitempty"`
+}
+
+// RunInfo returns a run's record.
+func (s *Service) RunInfo(ctx context.Context, id string) (RunInfo, error) {
+	r, err := s.store.Run(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return RunInfo{}, errRunNotFound
+	}
+	if err != nil {
+		return RunInfo{}, err
+	}
+	info := RunInfo{ID: r.ID, ConversationID: r.ConversationID, UserMessageID: r.UserMessageID,
+		Status: r.Status, Error: r.Error, StartedAt: r.StartedAt.UnixMilli()}
+	if !r.EndedAt.IsZero() {
+		info.EndedAt = r.EndedAt.UnixMilli()
+	}
+	return info, nil
+}
+
+// errStopped is why a run the user stopped ended.
+var errStopped = errors.New("stopped by the user")
+
+// CancelRun stops an active run; what it said so far is kept.
+func (s *Service) CancelRun(ctx context.Context, id string) error {
+	s.mu.Lock()
+	run := s.byID[id]
+	s.mu.Unlock()
+	if run == nil {
+		if _, err := s.RunInfo(ctx, id); err != nil {
+			return err
+		}
+		return errorf(http.StatusConflict, "the run has already ended")
+	}
+	run.Cancel(errStopped)
+	_, err := run.Wait(ctx)
+	return err
+}

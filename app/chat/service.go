@@ -1,0 +1,114 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/runtime"
+)
+
+// Hub is where chat's live events for /ws go. It must not block.
+type Hub interface {
+	Broadcast(v any)       // an unbuffered event (conversation-updated, display-message-*)
+	Heartbeat(payload any) // a buffered heartbeat_event envelope
+}
+
+// Options are what the service needs.
+type Options struct {
+	Store  *store.Store
+	Agent  *runtime.Agent
+	Hub    Hub
+	Logger *slog.Logger
+	// CanRespond says whether a model is usable now, and if not, why.
+	CanRespond func() (bool, string)
+	// NoTitles turns off automatic titles (tests that script every model request).
+	NoTitles bool
+	// HistoryLimit is how many earlier messages a turn sees (default 40).
+	HistoryLimit int
+}
+
+// Service runs chat.
+type Service struct {
+	opts   Options
+	store  *store.Store
+	agent  *runtime.Agent
+	hub    Hub
+	log    *slog.Logger
+	writer *logWriter
+
+	base   context.Context
+	cancel context.CancelCauseFunc
+
+	mu      sync.Mutex
+	active  map[string]*Run // by conversation id
+	byID    map[string]*Run // by run id
+	stopped bool
+	runs    sync.WaitGroup // run goroutines
+	bg      sync.WaitGroup // title generation
+
+	stopOnce sync.Once
+}
+
+// errShutdown is why runs stop when Wisp closes.
+var errShutdown = errors.New("Wisp is shutting down")
+
+// New builds the service; Start must be called before use.
+func New(opts Options) *Service {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.HistoryLimit <= 0 {
+		opts.HistoryLimit = 40
+	}
+	if opts.CanRespond == nil {
+		opts.CanRespond = func() (bool, string) { return true, "" }
+	}
+	base, cancel := context.WithCancelCause(context.Background())
+	return &Service{
+		opts: opts, store: opts.Store, agent: opts.Agent, hub: opts.Hub, log: opts.Logger,
+		base: base, cancel: cancel, active: map[string]*Run{}, byID: map[string]*Run{},
+	}
+}
+
+// Start closes out runs a previous process left active and starts the run log writer.
+func (s *Service) Start(ctx context.Context) error {
+	if err := s.recover(ctx); err != nil {
+		return err
+	}
+	s.writer = newLogWriter(s.store, s.log)
+	return nil
+}
+
+// Stop interrupts active runs (their partial replies are saved), waits for them and
+// for background work, and flushes the run log.
+func (s *Service) Stop() {
+	s.stopOnce.Do(s.stop)
+}
+
+func (s *Service) stop() {
+	s.mu.Lock()
+	s.stopped = true
+	s.mu.Unlock()
+	s.cancel(errShutdown)
+	waitTimeout(&s.runs, 15*time.Second)
+	waitTimeout(&s.bg, 5*time.Second)
+	if s.writer != nil {
+		s.writer.close()
+	}
+}
+
+func waitTimeout(wg *sync.WaitGroup, d time.Duration) {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
+}
+
+// AgentName is the character's current name.
+func (s *Service) AgentName() string { return s.agent.Settings().Character.Name }

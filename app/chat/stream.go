@@ -1,0 +1,137 @@
+package chat
+
+import (
+	"context"
+	"io"
+
+	"github.com/wispapp/wisp/runtime"
+	"github.com/wispapp/wisp/runtime/reply"
+)
+
+// Frame is one SSE frame of the dashboard dialect: the run event's sequence number
+// and its JSON.
+type Frame struct {
+	Seq  int64
+	Data []byte
+	// Final is set on the frame that ends the stream (done or error).
+	Final bool
+}
+
+// source yields a run's items in order.
+type source interface {
+	next(ctx context.Context, i int) ([]Item, bool, error)
+}
+
+// Subscription reads one run's frames, from a live run or from the log on disk.
+type Subscription struct {
+	s       *Service
+	runID   string
+	src     source
+	after   int64
+	i       int
+	queue   []Item
+	reply   reply.Reply
+	done    bool
+	scratch []byte
+}
+
+// Subscribe follows a run from the event after seq `after` (0: from the start).
+// Earlier events are folded silently so fullText is right from the first frame.
+func (s *Service) Subscribe(ctx context.Context, runID string, after int64) (*Subscription, error) {
+	s.mu.Lock()
+	run := s.byID[runID]
+	s.mu.Unlock()
+	sub := &Subscription{s: s, runID: runID, after: after}
+	if run != nil {
+		sub.src = run
+		return sub, nil
+	}
+	src, err := s.storedRun(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	sub.src = src
+	return sub, nil
+}
+
+// Next returns the next frame, or io.EOF after the final one.
+func (sub *Subscription) Next(ctx context.Context) (Frame, error) {
+	for {
+		if sub.done {
+			return Frame{}, io.EOF
+		}
+		if len(sub.queue) == 0 {
+			items, done, err := sub.src.next(ctx, sub.i)
+			if err != nil {
+				return Frame{}, err
+			}
+			if done {
+				sub.done = true
+				return Frame{}, io.EOF
+			}
+			sub.i += len(items)
+			sub.queue = items
+		}
+		it := sub.queue[0]
+		sub.queue = sub.queue[1:]
+		runtime.Apply(&sub.reply, it.Event)
+		if it.Seq <= sub.after {
+			continue
+		}
+		data, ok := sub.encode(it)
+		if !ok {
+			continue
+		}
+		final := it.Terminal()
+		sub.done = final
+		return Frame{Seq: it.Seq, Data: data, Final: final}, nil
+	}
+}
+
+// encode renders an event in the dashboard SSE dialect. The returned slice is reused
+// by the next call.
+func (sub *Subscription) encode(it Item) ([]byte, bool) {
+	b := sub.scratch[:0]
+	switch d := it.Event.Data.(type) {
+	case runtime.TextDelta:
+		b = append(b, `{"type":"token","text":`...)
+		b = appendJSONString(b, d.Text)
+		b = append(b, `,"fullText":`...)
+		b = appendJSONString(b, sub.reply.FullText())
+		b = append(b, '}')
+	case runtime.Callback:
+		full := sub.reply.FullText()
+		b = append(b, `{"type":"token","text":`...)
+		b = appendJSONString(b, full)
+		b = append(b, `,"fullText":`...)
+		b = appendJSONString(b, full)
+		b = append(b, `,"callback":true}`...)
+	case runtime.Output:
+		b = appendJSON(b, map[string]any{
+			"type": "done", "fullText": sub.reply.FullText(), "agentName": sub.s.AgentName(),
+			"runId": sub.runID, "messageId": d.MessageID,
+			"actionCallbackHistory": nonNil(sub.reply.History()), "usage": d.Usage,
+		})
+	case runtime.Error:
+		b = appendJSON(b, map[string]any{"type": "error", "message": d.Message, "recoverable": d.Recoverable})
+	case runtime.Interrupted:
+		b = appendJSON(b, map[string]any{"type": "error", "message": "The reply was interrupted: " + d.Reason, "interrupted": true})
+	case runtime.Thinking:
+		b = appendJSON(b, map[string]any{"type": "thinking", "text": d.Text})
+	case runtime.ToolStart:
+		b = appendJSON(b, map[string]any{"type": "tool_start", "callId": d.CallID, "name": d.Name, "arguments": d.Arguments})
+	case runtime.ToolEnd:
+		b = appendJSON(b, map[string]any{"type": "tool_end", "callId": d.CallID, "name": d.Name, "result": d.Result, "error": d.Error})
+	default:
+		return nil, false
+	}
+	sub.scratch = b
+	return b, true
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

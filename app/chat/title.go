@@ -1,0 +1,77 @@
+package chat
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/wispapp/wisp/runtime"
+)
+
+// titleTimeout bounds a title request to the model.
+const titleTimeout = 30 * time.Second
+
+// maybeTitle names a conversation after its first exchange, in the background.
+func (s *Service) maybeTitle(run *Run, userText, replyText string) {
+	if s.opts.NoTitles {
+		return
+	}
+	ctx := context.Background()
+	conv, err := s.store.Conversation(ctx, run.ConversationID)
+	if err != nil || conv.Title != DefaultTitle {
+		return
+	}
+	if n, err := s.store.MessageCount(ctx, run.ConversationID); err != nil || n != 2 {
+		return
+	}
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return
+	}
+	s.bg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.bg.Done()
+		ctx, cancel := context.WithTimeout(s.base, titleTimeout)
+		defer cancel()
+		title := s.agent.Title(ctx, userText, replyText)
+		cur, err := s.store.Conversation(ctx, run.ConversationID)
+		if err != nil || cur.Title != DefaultTitle {
+			return // deleted or renamed meanwhile: the user's choice wins
+		}
+		if _, err := s.setTitle(ctx, run.ConversationID, title); err != nil {
+			s.log.Warn("save generated title", "conversation", run.ConversationID, "err", err)
+		}
+	}()
+}
+
+// GenerateTitle names a conversation from its last user message now.
+func (s *Service) GenerateTitle(ctx context.Context, convID string) (Conversation, error) {
+	if _, err := s.conversation(ctx, convID); err != nil {
+		return Conversation{}, err
+	}
+	msgs, err := s.store.Messages(ctx, convID, MessageLimit)
+	if err != nil {
+		return Conversation{}, err
+	}
+	var userText, replyText string
+	for i := len(msgs) - 1; i >= 0 && userText == ""; i-- {
+		switch msgs[i].Role {
+		case "user":
+			userText = msgs[i].Text
+		case "assistant":
+			replyText = msgs[i].Text
+		}
+	}
+	if userText == "" {
+		return Conversation{}, errorf(http.StatusBadRequest, "the conversation has no message to name it after")
+	}
+	ctx, cancel := context.WithTimeout(ctx, titleTimeout)
+	defer cancel()
+	title := runtime.FallbackTitle(userText)
+	if ok, _ := s.opts.CanRespond(); ok {
+		title = s.agent.Title(ctx, userText, replyText)
+	}
+	return s.setTitle(ctx, convID, title)
+}
