@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/ws"
 )
 
@@ -20,6 +21,7 @@ type Status struct {
 	State                 string   `json:"state"`
 	AgentName             string   `json:"agentName"`
 	Model                 string   `json:"model"`
+	Provider              string   `json:"provider"`
 	CanRespond            bool     `json:"canRespond"`
 	CanRespondReason      string   `json:"canRespondReason,omitempty"`
 	StartedAt             int64    `json:"startedAt"`
@@ -35,6 +37,11 @@ type Options struct {
 	Status func() Status
 	UI     fs.FS // the built frontend (index.html at its root)
 	Logger *slog.Logger
+	Chat   *chat.Service
+	// Providers reads and changes the model settings (the setup screen).
+	Providers Providers
+	// CanRespond says whether a model is usable, and if not, why.
+	CanRespond func() (bool, string)
 }
 
 // Server is the HTTP API.
@@ -44,6 +51,10 @@ type Server struct {
 	status func() Status
 	ui     http.Handler
 	log    *slog.Logger
+
+	chat       *chat.Service
+	providers  Providers
+	canRespond func() (bool, string)
 }
 
 // New builds the API server.
@@ -51,7 +62,13 @@ func New(o Options) *Server {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
-	return &Server{guard: o.Guard, hub: o.Hub, status: o.Status, ui: newUIHandler(o.UI), log: o.Logger}
+	if o.CanRespond == nil {
+		o.CanRespond = func() (bool, string) { return false, "no model is configured" }
+	}
+	return &Server{
+		guard: o.Guard, hub: o.Hub, status: o.Status, ui: newUIHandler(o.UI), log: o.Logger,
+		chat: o.Chat, providers: o.Providers, canRespond: o.CanRespond,
+	}
 }
 
 // Handler returns the whole API behind its middleware chain.
@@ -67,8 +84,34 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("GET /api/status", s.handle(s.getStatus))
 	mux.Handle("POST /api/agent/event", s.handle(s.postAgentEvent))
 	mux.Handle("POST /api/ui/ready", s.handle(s.postUIReady))
+	if s.chat != nil {
+		s.chatRoutes(mux)
+	}
+	if s.providers != nil {
+		mux.Handle("GET /api/provider", s.handle(s.getProvider))
+		mux.Handle("PUT /api/provider", s.handle(s.putProvider))
+	}
 	mux.Handle("GET /ws", s.public(s.hub.Handle)) // the hub authenticates sockets itself
 	mux.Handle("GET /", s.ui)                     // also answers unknown /api/ paths with a JSON 404
+}
+
+// chatRoutes are the conversation, run and Anthropic-compatible routes.
+func (s *Server) chatRoutes(mux *http.ServeMux) {
+	mux.Handle("GET /api/conversations", s.handle(s.listConversations))
+	mux.Handle("POST /api/conversations", s.handle(s.createConversation))
+	mux.Handle("GET /api/conversations/{id}", s.handle(s.getConversation))
+	mux.Handle("PATCH /api/conversations/{id}", s.handle(s.patchConversation))
+	mux.Handle("DELETE /api/conversations/{id}", s.handle(s.deleteConversation))
+	mux.Handle("GET /api/conversations/{id}/messages", s.handle(s.listMessages))
+	mux.Handle("POST /api/conversations/{id}/messages", s.handle(s.sendMessage))
+	mux.Handle("POST /api/conversations/{id}/messages/stream", s.handle(s.streamMessage))
+	mux.Handle("POST /api/conversations/{id}/messages/truncate", s.handle(s.truncateMessages))
+	mux.Handle("GET /api/conversations/{id}/display-messages", s.handle(s.listDisplayMessages))
+	mux.Handle("GET /api/runs/{id}", s.handle(s.getRun))
+	mux.Handle("GET /api/runs/{id}/stream", s.handle(s.resumeRun))
+	mux.Handle("POST /api/runs/{id}/cancel", s.handle(s.cancelRun))
+	mux.Handle("POST /v1/messages", s.v1Handle(s.v1Messages))
+	mux.Handle("GET /v1/models", s.v1Handle(s.v1Models))
 }
 
 // jsonFallback turns the mux's own plain-text 404 and 405 answers into JSON errors.
@@ -76,7 +119,7 @@ func jsonFallback(mux *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h, pattern := mux.Handler(r)
 		if pattern != "" {
-			h.ServeHTTP(w, r)
+			mux.ServeHTTP(w, r) // (not h: only the mux sets the path values)
 			return
 		}
 		probe := &headerProbe{header: http.Header{}}

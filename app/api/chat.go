@@ -1,0 +1,131 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/wispapp/wisp/app/chat"
+)
+
+type chatRequest struct {
+	Text            string          `json:"text"`
+	ClientMessageID string          `json:"clientMessageId"`
+	Metadata        json.RawMessage `json:"metadata"`
+	Images          []any           `json:"images"`
+}
+
+func (s *Server) startRun(w http.ResponseWriter, r *http.Request) (*chat.Run, error) {
+	var req chatRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		return nil, err
+	}
+	if len(req.Images) > 0 {
+		return nil, Errorf(http.StatusBadRequest, "images are not supported yet")
+	}
+	if len(req.ClientMessageID) > 128 {
+		return nil, Errorf(http.StatusBadRequest, "clientMessageId is longer than 128 characters")
+	}
+	return s.chat.Send(r.Context(), r.PathValue("id"), chat.SendInput{
+		Text: req.Text, ClientMessageID: req.ClientMessageID, Metadata: req.Metadata,
+	})
+}
+
+// sendMessage answers once the run has ended. If the client leaves first the run
+// goes on and its reply is saved.
+func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request) error {
+	run, err := s.startRun(w, r)
+	if err != nil {
+		return err
+	}
+	out, err := run.Wait(r.Context())
+	if err != nil {
+		return nil // the client went away
+	}
+	if out.Status == chat.StatusFailed {
+		return Errorf(http.StatusBadGateway, "%s", out.Error)
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{
+		"text": out.FullText, "agentName": s.chat.AgentName(), "runId": run.ID, "messageId": out.MessageID,
+		"usage": out.Usage, "actionCallbackHistory": nonNil(out.History), "status": out.Status, "error": out.Error,
+	})
+}
+
+// streamMessage starts a run and streams it as SSE.
+func (s *Server) streamMessage(w http.ResponseWriter, r *http.Request) error {
+	run, err := s.startRun(w, r)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("X-Wisp-Run-Id", run.ID)
+	return s.streamRun(w, r, run.ID, 0)
+}
+
+// resumeRun streams a run from after the client's last event id.
+func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) error {
+	after := r.Header.Get("Last-Event-ID")
+	if q := r.URL.Query().Get("after"); q != "" {
+		after = q
+	}
+	var seq int64
+	if after != "" {
+		n, err := strconv.ParseInt(after, 10, 64)
+		if err != nil || n < 0 {
+			return Errorf(http.StatusBadRequest, "after / Last-Event-ID must be a non-negative event number")
+		}
+		seq = n
+	}
+	return s.streamRun(w, r, r.PathValue("id"), seq)
+}
+
+func (s *Server) streamRun(w http.ResponseWriter, r *http.Request, runID string, after int64) error {
+	sub, err := s.chat.Subscribe(r.Context(), runID, after)
+	if err != nil {
+		return err
+	}
+	sse, err := startSSE(w)
+	if err != nil {
+		return err
+	}
+	defer sse.stop()
+	for {
+		f, err := sub.Next(sse.ctx(r))
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if errors.Is(err, context.DeadlineExceeded) && r.Context().Err() == nil {
+			continue // time for a heartbeat
+		}
+		if err != nil {
+			return nil // the client went away; the run goes on
+		}
+		if err := sse.frame(f.Seq, f.Data); err != nil {
+			return nil
+		}
+	}
+}
+
+func (s *Server) getRun(w http.ResponseWriter, r *http.Request) error {
+	info, err := s.chat.RunInfo(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"run": info})
+}
+
+func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) error {
+	if err := s.chat.CancelRun(r.Context(), r.PathValue("id")); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"ok": true})
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

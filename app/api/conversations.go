@@ -1,0 +1,110 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+)
+
+func (s *Server) listConversations(w http.ResponseWriter, r *http.Request) error {
+	convs, err := s.chat.Conversations(r.Context())
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"conversations": convs})
+}
+
+type createConversationRequest struct {
+	Title    string          `json:"title"`
+	Metadata json.RawMessage `json:"metadata"`
+}
+
+func (s *Server) createConversation(w http.ResponseWriter, r *http.Request) error {
+	var req createConversationRequest
+	if r.ContentLength != 0 {
+		if err := decodeJSON(w, r, &req); err != nil {
+			return err
+		}
+	}
+	conv, err := s.chat.CreateConversation(r.Context(), req.Title, req.Metadata)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"conversation": conv})
+}
+
+func (s *Server) getConversation(w http.ResponseWriter, r *http.Request) error {
+	conv, err := s.chat.Conversation(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"conversation": conv})
+}
+
+type patchConversationRequest struct {
+	Title    *string `json:"title"`
+	Generate bool    `json:"generate"`
+}
+
+func (s *Server) patchConversation(w http.ResponseWriter, r *http.Request) error {
+	var req patchConversationRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		return err
+	}
+	id := r.PathValue("id")
+	var (
+		conv any
+		err  error
+	)
+	switch {
+	case req.Generate:
+		conv, err = s.chat.GenerateTitle(r.Context(), id)
+	case req.Title != nil:
+		conv, err = s.chat.Rename(r.Context(), id, *req.Title)
+	default:
+		return Errorf(http.StatusBadRequest, "send {\"title\": ...} or {\"generate\": true}")
+	}
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"conversation": conv})
+}
+
+func (s *Server) deleteConversation(w http.ResponseWriter, r *http.Request) error {
+	if err := s.chat.Delete(r.Context(), r.PathValue("id")); err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"ok": true})
+}
+
+func (s *Server) listMessages(w http.ResponseWriter, r *http.Request) error {
+	msgs, err := s.chat.Messages(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"messages": msgs})
+}
+
+type truncateRequest struct {
+	MessageID string `json:"messageId"`
+	Inclusive bool   `json:"inclusive"`
+}
+
+func (s *Server) truncateMessages(w http.ResponseWriter, r *http.Request) error {
+	var req truncateRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		return err
+	}
+	n, err := s.chat.Truncate(r.Context(), r.PathValue("id"), req.MessageID, req.Inclusive)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"ok": true, "deletedCount": n})
+}
+
+func (s *Server) listDisplayMessages(w http.ResponseWriter, r *http.Request) error {
+	rows, err := s.chat.DisplayMessages(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"displayMessages": rows})
+}
