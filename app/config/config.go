@@ -41,6 +41,8 @@ type Model struct {
 	Temperature float64 `json:"temperature" apply:"hot"`
 	MaxTokens   int     `json:"maxTokens" apply:"hot"`
 	APIKey      string  `json:"apiKey" apply:"hot" secret:"true"`
+	// ThinkingBudget turns on Anthropic extended thinking with that many tokens (0: off).
+	ThinkingBudget int `json:"thinkingBudget" apply:"hot"`
 }
 
 // Character is who the assistant is.

@@ -20,6 +20,8 @@ func (c Config) Validate() error {
 		"model.provider must be openai, anthropic or ollama, got %q", c.Model.Provider)
 	check(c.Model.Temperature >= 0 && c.Model.Temperature <= 2, "model.temperature must be 0-2, got %g", c.Model.Temperature)
 	check(c.Model.MaxTokens >= 1, "model.maxTokens must be at least 1, got %d", c.Model.MaxTokens)
+	check(c.Model.ThinkingBudget == 0 || c.Model.ThinkingBudget >= 1024,
+		"model.thinkingBudget must be 0 (off) or at least 1024, got %d", c.Model.ThinkingBudget)
 	check(c.Terminal.MaxConcurrent >= 1 && c.Terminal.MaxConcurrent <= 16,
 		"terminal.maxConcurrent must be 1-16, got %d", c.Terminal.MaxConcurrent)
 	check(c.Terminal.MaxDurationMs >= 1000 && c.Terminal.MaxDurationMs <= 3600000,
