@@ -24,9 +24,11 @@ import (
 	"time"
 
 	"github.com/wispapp/wisp/app/api"
+	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/ws"
+	"github.com/wispapp/wisp/runtime"
 )
 
 // Options are what the command line decides.
@@ -37,6 +39,12 @@ type Options struct {
 	Getenv   config.Getenv
 	UI       fs.FS
 	Logger   *slog.Logger
+	// OllamaURL is where a local Ollama is looked for (default http://127.0.0.1:11434).
+	OllamaURL string
+	// Actions are extra agent actions (tests register their own).
+	Actions []runtime.Action
+	// NoTitles turns off automatic conversation titles.
+	NoTitles bool
 	// Desktop generates a per-launch token and, if the configured port is taken,
 	// falls back to a free one (the window learns the port through a binding).
 	Desktop bool
@@ -58,6 +66,9 @@ type App struct {
 	cfg      config.Config // file + environment: what this process runs with
 
 	launchToken string
+	models      *models
+	actions     *runtime.Registry
+	chat        *chat.Service
 	store       *store.Store
 	hub         *ws.Hub
 	ln          net.Listener
@@ -84,6 +95,16 @@ func New(opts Options) (*App, error) {
 	}
 	if opts.Desktop {
 		a.launchToken = randomToken()
+	}
+	if opts.OllamaURL == "" {
+		opts.OllamaURL = opts.Getenv("WISP_OLLAMA_URL")
+	}
+	a.models = newModels(a.cfg.Model, opts.OllamaURL, a.log)
+	a.actions = runtime.NewRegistry()
+	for _, act := range opts.Actions {
+		if err := a.actions.Register(act); err != nil {
+			return nil, err
+		}
 	}
 	if !api.IsLoopback(a.cfg.Server.Host) && a.cfg.API.Token == "" && a.launchToken == "" {
 		return nil, fmt.Errorf("refusing to listen on %s without an API token: set WISP_API_TOKEN (or api.token in %s), or listen on 127.0.0.1",
@@ -158,7 +179,21 @@ func (a *App) Start(ctx context.Context) error {
 		a.state.Store("error")
 		return fmt.Errorf("start ws hub: %w", err)
 	}
-	handler := api.New(api.Options{Guard: guard, Hub: a.hub, Status: a.status, UI: a.opts.UI, Logger: a.log}).Handler()
+	a.chat = chat.New(chat.Options{
+		Store: st, Agent: a.newAgent(), Hub: chatHub{a.hub}, Logger: a.log.With("component", "chat"),
+		CanRespond: a.models.CanRespond, NoTitles: a.opts.NoTitles,
+	})
+	if err := a.chat.Start(ctx); err != nil {
+		a.hub.Stop()
+		a.ln.Close()
+		st.Close()
+		a.state.Store("error")
+		return fmt.Errorf("start chat: %w", err)
+	}
+	handler := api.New(api.Options{
+		Guard: guard, Hub: a.hub, Status: a.status, UI: a.opts.UI, Logger: a.log,
+		Chat: a.chat, Providers: providers{a}, CanRespond: a.models.CanRespond,
+	}).Handler()
 	a.srv = &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -226,6 +261,9 @@ func (a *App) Stop() error {
 			return
 		}
 		a.state.Store("stopped")
+		// Runs first: they end (status and reply saved), which also ends their streams,
+		// so the HTTP shutdown does not wait for them.
+		a.chat.Stop()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if e := a.srv.Shutdown(ctx); e != nil {

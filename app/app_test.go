@@ -21,8 +21,9 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 func testOptions(t *testing.T, dir string, env map[string]string) Options {
 	return Options{
 		Port: 0, StateDir: dir, Getenv: func(k string) string { return env[k] },
-		UI:     fstest.MapFS{"index.html": {Data: []byte("<title>Wisp</title>")}},
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		UI:        fstest.MapFS{"index.html": {Data: []byte("<title>Wisp</title>")}},
+		Logger:    slog.New(slog.NewTextHandler(io.Discard, nil)),
+		OllamaURL: "http://127.0.0.1:9", // nothing listens: no local Ollama in tests
 	}
 }
 

@@ -2,22 +2,26 @@ package app
 
 import (
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/wispapp/wisp/app/api"
 )
 
-// noRuntimeReason is said while Wisp has no agent runtime to answer chat.
-const noRuntimeReason = "Chat is not available yet: this build of Wisp has no agent runtime."
-
 func (a *App) status() api.Status {
+	state := a.state.Load().(string)
+	r := a.models.current()
 	s := api.Status{
-		State:                 a.state.Load().(string),
+		State:                 state,
 		AgentName:             a.cfg.Character.Name,
-		Model:                 a.cfg.Model.Name,
-		CanRespond:            false,
-		CanRespondReason:      noRuntimeReason,
+		Model:                 r.model,
+		Provider:              r.kind,
+		CanRespond:            r.reason == "" && state == "running",
+		CanRespondReason:      r.reason,
 		PendingRestartReasons: []string{},
+	}
+	if r.reason == "" && state != "running" {
+		s.CanRespondReason = "Wisp is " + strings.ReplaceAll(state, "_", " ")
 	}
 	if !a.startedAt.IsZero() {
 		s.StartedAt = a.startedAt.UnixMilli()
@@ -42,3 +46,5 @@ func (a *App) statusFrame(periodic bool) any {
 	}
 	return frame
 }
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

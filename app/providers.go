@@ -1,0 +1,60 @@
+package app
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/wispapp/wisp/app/api"
+)
+
+// providers serves the model setup screen.
+type providers struct{ a *App }
+
+var _ api.Providers = providers{}
+
+func (p providers) Info() api.ProviderInfo {
+	m := p.a.models
+	cfg := m.settings()
+	r := m.current()
+	info := api.ProviderInfo{
+		Provider: cfg.Provider, BaseURL: cfg.BaseURL, Model: cfg.Name, HasAPIKey: cfg.APIKey != "",
+		CanRespond: r.reason == "", Reason: r.reason,
+	}
+	if cfg.Provider == "" && r.reason == "" {
+		info.Provider, info.BaseURL, info.Model = r.kind, r.baseURL, r.model // the detected Ollama
+	}
+	info.Ollama.Detected, info.Ollama.Models = m.Detected()
+	if info.Ollama.Models == nil {
+		info.Ollama.Models = []string{}
+	}
+	for _, k := range []string{"WISP_PROVIDER", "WISP_BASE_URL", "WISP_MODEL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"} {
+		if p.a.opts.Getenv(k) != "" {
+			info.EnvOverrides = append(info.EnvOverrides, k)
+		}
+	}
+	return info
+}
+
+// Configure saves the model settings to the config file and applies them at once: the
+// setup screen is how a user gets chat working, so it must not wait for a restart.
+func (p providers) Configure(s api.ProviderSettings) (api.ProviderInfo, error) {
+	base := strings.TrimSpace(s.BaseURL)
+	if base != "" {
+		u, err := url.Parse(base)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return api.ProviderInfo{}, api.Errorf(http.StatusBadRequest, "base URL must be an http:// or https:// URL")
+		}
+	}
+	if err := p.a.updateModel(func(m *modelConfig) {
+		if k := strings.TrimSpace(s.APIKey); k != "" {
+			m.APIKey = k
+		} else if m.Provider != s.Provider {
+			m.APIKey = "" // a key belongs to its provider
+		}
+		m.Provider, m.BaseURL, m.Name = s.Provider, base, strings.TrimSpace(s.Model)
+	}); err != nil {
+		return api.ProviderInfo{}, err
+	}
+	return p.Info(), nil
+}
