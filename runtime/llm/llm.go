@@ -1,0 +1,109 @@
+// Package llm is Wisp's boundary with language models: one Provider interface for a
+// streaming chat turn with tools and reasoning, and two implementations on the official
+// SDKs: OpenAI-compatible (OpenAI, Ollama, LM Studio, llama.cpp server, OpenRouter) and
+// Anthropic (with extended thinking).
+//
+// It imports nothing from the rest of Wisp. Provider errors are returned as *Error so
+// callers can show a clear message without knowing which SDK produced them.
+package llm
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Role says who wrote a message.
+type Role string
+
+// The roles a conversation carries.
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool" // the result of one tool call, answering ToolCallID
+)
+
+// ToolCall is the model asking for one action.
+type ToolCall struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"` // a JSON object; "{}" when the model sent none
+}
+
+// Thinking is one reasoning block. Anthropic needs it sent back verbatim (with its
+// signature) when a turn continues after a tool call.
+type Thinking struct {
+	Text      string `json:"text"`
+	Signature string `json:"signature,omitempty"`
+	Redacted  string `json:"redacted,omitempty"` // opaque data of a redacted_thinking block
+}
+
+// Message is one entry of the context sent to the model.
+type Message struct {
+	Role       Role
+	Text       string
+	Thinking   []Thinking // assistant only
+	ToolCalls  []ToolCall // assistant only
+	ToolCallID string     // tool only
+	IsError    bool       // tool only: the action failed and Text says why
+}
+
+// Tool is an action the model may call.
+type Tool struct {
+	Name        string
+	Description string
+	Parameters  json.RawMessage // a JSON Schema object
+}
+
+// Request is one streaming chat turn.
+type Request struct {
+	Model       string
+	System      string
+	Messages    []Message
+	Tools       []Tool
+	Temperature *float64 // nil: the provider's default
+	MaxTokens   int      // 0: the provider's default
+	// ThinkingBudget enables Anthropic extended thinking with this many tokens (>= 1024);
+	// 0 disables it. OpenAI-compatible servers stream their reasoning when they have any.
+	ThinkingBudget int
+}
+
+// DeltaKind says what a Delta carries.
+type DeltaKind int
+
+// The kinds of streamed pieces.
+const (
+	DeltaText     DeltaKind = iota + 1 // Text is more of the visible answer
+	DeltaThinking                      // Text is more of the model's reasoning
+	DeltaToolCall                      // ToolCall is complete (arguments fully received)
+)
+
+// Delta is one streamed piece of a turn, in the order the model produced it.
+type Delta struct {
+	Kind     DeltaKind
+	Text     string
+	ToolCall *ToolCall
+}
+
+// Usage counts tokens.
+type Usage struct {
+	InputTokens  int `json:"inputTokens"`
+	OutputTokens int `json:"outputTokens"`
+}
+
+// Response is a finished turn: everything the deltas carried, assembled.
+type Response struct {
+	Text       string
+	Thinking   []Thinking
+	ToolCalls  []ToolCall
+	Usage      Usage
+	StopReason string // "end_turn", "tool_use", "max_tokens", ... (normalised to Anthropic's words)
+}
+
+// Provider streams one chat turn. Stream calls onDelta from the calling goroutine, in
+// order, and returns when the turn is complete, the context is cancelled, or the
+// provider fails. Failures are *Error. A stream that ends without its terminating
+// event is an error (KindStream), never a silent short answer.
+type Provider interface {
+	Name() string // "openai", "anthropic" or "ollama"
+	Stream(ctx context.Context, req Request, onDelta func(Delta)) (Response, error)
+}

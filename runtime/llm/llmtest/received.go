@@ -1,0 +1,55 @@
+package llmtest
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/wispapp/wisp/runtime/llm"
+)
+
+// The protocols a Received request came in.
+const (
+	ProtocolOpenAI    = "openai"
+	ProtocolAnthropic = "anthropic"
+)
+
+// Received is one chat request as the server understood it, decoded back from the wire
+// into llm types so tests can assert what a provider sent.
+type Received struct {
+	Protocol string // ProtocolOpenAI or ProtocolAnthropic
+	Model    string
+	System   string
+	// Messages are the conversation: OpenAI tool messages and Anthropic tool_result
+	// blocks become RoleTool messages; Anthropic thinking blocks become Thinking.
+	Messages       []llm.Message
+	Tools          []string // tool names, in order
+	Stream         bool
+	MaxTokens      int      // max_tokens, or max_completion_tokens (OpenAI)
+	Temperature    *float64 // nil when not sent
+	ThinkingBudget int      // Anthropic's thinking.budget_tokens; 0 when off
+	Header         http.Header
+	Body           json.RawMessage // the request body as sent
+}
+
+// LastUserText is the text of the last user message, or "".
+func (r Received) LastUserText() string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		if r.Messages[i].Role == llm.RoleUser {
+			return r.Messages[i].Text
+		}
+	}
+	return ""
+}
+
+// rawArguments keeps tool arguments as JSON: valid JSON as is, anything else as a
+// JSON string.
+func rawArguments(s string) json.RawMessage {
+	if s == "" {
+		return json.RawMessage("{}")
+	}
+	if json.Valid([]byte(s)) {
+		return json.RawMessage(s)
+	}
+	quoted, _ := json.Marshal(s)
+	return quoted
+}
