@@ -7,7 +7,7 @@ VERSION      ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo
 LDFLAGS      := -s -w -X main.version=$(VERSION)
 BIN          := build/bin
 
-.PHONY: run serve build build-serve frontend deps deps-build test test-go test-frontend e2e smoke bench clean
+.PHONY: run serve build build-serve fakellm frontend deps deps-build test test-go test-frontend e2e smoke bench clean
 
 ## run: build the desktop app and open it (headless machines get `wisp serve`)
 run: build
@@ -48,16 +48,21 @@ test-go: frontend
 test-frontend: deps
 	cd frontend && npm run typecheck --silent && npm test --silent
 
-e2e: build-serve
-	cd frontend && WISP_BIN=../$(BIN)/wisp-serve npm run e2e --silent
+## fakellm: the fake LLM (both wire protocols) for browser tests and trying Wisp without a key
+fakellm:
+	$(GO) build -trimpath -o $(BIN)/wisp-fakellm ./runtime/llm/llmtest/fakellm
+
+e2e: build-serve fakellm
+	cd frontend && WISP_BIN=../$(BIN)/wisp-serve WISP_FAKELLM_BIN=../$(BIN)/wisp-fakellm npm run e2e --silent
 
 smoke: build
 	scripts/desktop-smoke.sh $(BIN)/wisp
 
-## bench: start-up and idle RSS against the floor server; updates BENCHMARKS.md
+## bench: start-up, idle RSS and chat latency/throughput against their floors; updates BENCHMARKS.md
 bench: build-serve
 	$(GO) build -trimpath -ldflags "-s -w" -o $(BIN)/wisp-floor ./bench/floor
 	$(GO) run ./bench/startup --wisp $(BIN)/wisp-serve --floor $(BIN)/wisp-floor --runs 15 --out BENCHMARKS.md
+	$(GO) run ./bench/chat --out BENCHMARKS.md
 
 clean:
 	rm -rf build/bin artifacts frontend/e2e/artifacts
