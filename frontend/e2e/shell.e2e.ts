@@ -4,46 +4,8 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { ARTIFACTS, UI_TIMEOUT, expectTestId, withBrowser } from './browser'
 import { freePort, freshStateDir, startServer, wispBinary, type RunningServer } from './server'
-
-const ARTIFACTS = resolve(import.meta.dirname, 'artifacts')
-const UI_TIMEOUT = 45_000
-
-const launchArgs = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-]
-
-async function withBrowser<T>(fn: (page: Page) => Promise<T>, colorScheme: 'dark' | 'light' = 'dark'): Promise<T> {
-  const browser: Browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: launchArgs,
-  })
-  try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme })
-    const page = await context.newPage()
-    page.on('pageerror', (err) => console.error('[page error]', err))
-    page.on('console', (msg) => {
-      if (msg.type() === 'error' || msg.type() === 'warning') console.error(`[browser console ${msg.type()}]`, msg.text())
-    })
-    return await fn(page)
-  } finally {
-    await browser.close()
-  }
-}
-
-async function expectTestId(page: Page, testId: string, text: string): Promise<void> {
-  await page.waitForFunction(
-    ([id, want]) => document.querySelector(`[data-testid="${id}"]`)?.textContent === want,
-    [testId, text] as const,
-    { timeout: UI_TIMEOUT },
-  )
-}
 
 async function publish(server: RunningServer, body: unknown, token?: string): Promise<void> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' }

@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { Header } from './components/Header'
 import { Notices } from './components/Notices'
 import { Sidebar } from './components/Sidebar'
@@ -6,9 +7,11 @@ import { ActivityPanel } from './components/ActivityPanel'
 import { TokenForm } from './components/TokenForm'
 
 export function App() {
+  // Narrow windows hide the activity column; the header's Activity button shows it over the chat.
+  const [activityOpen, setActivityOpen] = useState(false)
   return (
-    <div className="app">
-      <Header />
+    <div className={`app${activityOpen ? ' activity-open' : ''}`}>
+      <Header activityOpen={activityOpen} onToggleActivity={() => setActivityOpen((o) => !o)} />
       <Notices />
       <div className="columns">
         <Sidebar />

@@ -11,6 +11,8 @@ import type {
   StatusFields,
   StreamEnvelope,
 } from './types'
+import { decodeConversationUpdated, decodeDisplayMessageEvent } from './chatDecode'
+import { isNumber, isObject, isString, isStringArray, optional } from './guards'
 
 const AGENT_STATES = new Set([
   'not_started',
@@ -22,20 +24,7 @@ const AGENT_STATES = new Set([
   'error',
 ])
 
-export function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
-}
-
-function isStringArray(v: unknown): v is string[] {
-  return Array.isArray(v) && v.every((s) => typeof s === 'string')
-}
-
-function optional<T>(v: unknown, check: (x: unknown) => x is T): T | undefined {
-  return check(v) ? v : undefined
-}
-
-const isString = (v: unknown): v is string => typeof v === 'string'
-const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v)
+export { isObject }
 
 export function decodeStatusFields(v: unknown): StatusFields | null {
   if (!isObject(v)) return null
@@ -106,6 +95,9 @@ const decoders: Decoders = {
   pong: () => ({ type: 'pong' }),
   'auth-ok': () => ({ type: 'auth-ok' }),
   error: (v) => ({ type: 'error', message: isString(v.message) ? v.message : 'unknown error' }),
+  'conversation-updated': decodeConversationUpdated,
+  'display-message-saved': (v) => decodeDisplayMessageEvent('display-message-saved', v),
+  'display-message-updated': (v) => decodeDisplayMessageEvent('display-message-updated', v),
 }
 
 function isKnownType(t: string): t is keyof KnownServerMessages {

@@ -1,7 +1,10 @@
 // The one API layer of the UI: REST client, /ws client and connection lookup.
 export * from './types'
-export { ApiClient, ApiError, isUnauthorized } from './rest'
-export type { ApiClientOptions } from './rest'
+export * from './chatTypes'
+export { ApiClient, ApiError, isUnauthorized, DEFAULT_STREAM_IDLE_MS } from './rest'
+export type { ApiClientOptions, StreamOptions } from './rest'
+export type { ChatStream } from './chatStream'
+export { decodeTurnHeartbeat } from './chatDecode'
 export { WispSocket, webSocketFactory, CLOSE_POLICY_VIOLATION } from './ws'
 export type { ConnectionState, CloseInfo, SocketFactory, SocketHandlers, SocketLike, Unsubscribe } from './ws'
 export { resolveConnection, saveToken, tabClientId, wsURLFromOrigin, TOKEN_STORAGE_KEY } from './connection'

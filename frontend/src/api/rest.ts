@@ -1,6 +1,31 @@
-// Typed client for the backend's JSON HTTP API. Every failure, including a
-// network error (status 0) or an unexpected body, is thrown as ApiError.
+// Typed client for the backend's HTTP API (README "API today" and
+// docs/chat.md). Every failure, including a network error (status 0) or an
+// unexpected body, is thrown as ApiError; an aborted stream rethrows the
+// abort as it is.
 
+import {
+  decodeConversationBody,
+  decodeConversationList,
+  decodeDisplayMessageList,
+  decodeMessageList,
+  decodeProvider,
+  decodeRunBody,
+  decodeSendResult,
+  decodeTruncate,
+} from './chatDecode'
+import { chatFrames, RUN_ID_HEADER, type ChatStream } from './chatStream'
+import type {
+  ChatRequest,
+  Conversation,
+  DisplayMessage,
+  Message,
+  ProviderInfo,
+  ProviderUpdate,
+  Run,
+  SendResult,
+  SeqFrame,
+  TruncateResult,
+} from './chatTypes'
 import { decodeStatus, isObject } from './decode'
 import type {
   AgentEventKind,
@@ -30,6 +55,18 @@ export interface ApiClientOptions {
   token?: string
   fetch?: typeof fetch
 }
+
+export interface StreamOptions {
+  signal?: AbortSignal
+  /** Fail when the stream is silent this long (the server sends a heartbeat every 5 s). */
+  idleTimeoutMs?: number
+}
+
+export const DEFAULT_STREAM_IDLE_MS = 30_000
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
+const seg = encodeURIComponent
 
 export class ApiClient {
   private readonly baseURL: string
@@ -73,9 +110,93 @@ export class ApiClient {
     return decodeOk(await this.request('POST', '/api/ui/ready', { api: true, ws: true }))
   }
 
-  private async request(method: 'GET' | 'POST', path: string, body?: JsonObject): Promise<unknown> {
-    const headers: Record<string, string> = { Accept: 'application/json' }
+  // Conversations
+
+  async listConversations(): Promise<Conversation[]> {
+    return decoded(await this.request('GET', '/api/conversations'), decodeConversationList, 'conversations')
+  }
+
+  async createConversation(body: { title?: string; metadata?: JsonObject } = {}): Promise<Conversation> {
+    return decoded(await this.request('POST', '/api/conversations', body), decodeConversationBody, 'conversation')
+  }
+
+  async getConversation(id: string): Promise<Conversation> {
+    return decoded(await this.request('GET', `/api/conversations/${seg(id)}`), decodeConversationBody, 'conversation')
+  }
+
+  async renameConversation(id: string, title: string): Promise<Conversation> {
+    const body = await this.request('PATCH', `/api/conversations/${seg(id)}`, { title })
+    return decoded(body, decodeConversationBody, 'conversation')
+  }
+
+  /** Asks the agent to title the conversation from its messages. */
+  async generateTitle(id: string): Promise<Conversation> {
+    const body = await this.request('PATCH', `/api/conversations/${seg(id)}`, { generate: true })
+    return decoded(body, decodeConversationBody, 'conversation')
+  }
+
+  async deleteConversation(id: string): Promise<OkResult> {
+    return decodeOk(await this.request('DELETE', `/api/conversations/${seg(id)}`))
+  }
+
+  // Messages and runs
+
+  /** The last 200 messages, oldest first. */
+  async listMessages(conversationId: string): Promise<Message[]> {
+    const body = await this.request('GET', `/api/conversations/${seg(conversationId)}/messages`)
+    return decoded(body, decodeMessageList, 'messages')
+  }
+
+  /** Sends and waits for the whole reply. */
+  async sendMessage(conversationId: string, req: ChatRequest): Promise<SendResult> {
+    const body = await this.request('POST', `/api/conversations/${seg(conversationId)}/messages`, { ...req })
+    return decoded(body, decodeSendResult, 'send')
+  }
+
+  /** Sends and streams the reply. Rejects with ApiError when the server refuses (409 busy, 503 no model). */
+  async streamMessage(conversationId: string, req: ChatRequest, opts: StreamOptions = {}): Promise<ChatStream> {
+    return this.openStream('POST', `/api/conversations/${seg(conversationId)}/messages/stream`, { ...req }, null, opts)
+  }
+
+  /** Streams a run's frames with a sequence number above `after` (0: from the start). */
+  async streamRun(runId: string, after: number, opts: StreamOptions = {}): Promise<ChatStream> {
+    const path = `/api/runs/${seg(runId)}/stream?after=${Math.max(0, Math.floor(after))}`
+    return this.openStream('GET', path, undefined, runId, opts)
+  }
+
+  async getRun(runId: string): Promise<Run> {
+    return decoded(await this.request('GET', `/api/runs/${seg(runId)}`), decodeRunBody, 'run')
+  }
+
+  /** Deletes messageId's successors, and messageId itself when inclusive. */
+  async truncateMessages(conversationId: string, messageId: string, inclusive = false): Promise<TruncateResult> {
+    const path = `/api/conversations/${seg(conversationId)}/messages/truncate`
+    return decoded(await this.request('POST', path, { messageId, inclusive }), decodeTruncate, 'truncate')
+  }
+
+  async listDisplayMessages(conversationId: string): Promise<DisplayMessage[]> {
+    const body = await this.request('GET', `/api/conversations/${seg(conversationId)}/display-messages`)
+    return decoded(body, decodeDisplayMessageList, 'display-messages')
+  }
+
+  // Provider
+
+  async getProvider(): Promise<ProviderInfo> {
+    return decoded(await this.request('GET', '/api/provider'), decodeProvider, 'provider')
+  }
+
+  async setProvider(update: ProviderUpdate): Promise<ProviderInfo> {
+    return decoded(await this.request('PUT', '/api/provider', { ...update }), decodeProvider, 'provider')
+  }
+
+  private headers(accept: string): Record<string, string> {
+    const headers: Record<string, string> = { Accept: accept }
     if (this.token !== '') headers.Authorization = `Bearer ${this.token}`
+    return headers
+  }
+
+  private async request(method: Method, path: string, body?: JsonObject): Promise<unknown> {
+    const headers = this.headers('application/json')
     const init: RequestInit = { method, headers }
     if (body !== undefined) {
       headers['Content-Type'] = 'application/json'
@@ -89,16 +210,69 @@ export class ApiClient {
     }
     const text = await res.text().catch(() => '')
     const parsed = parseJSON(text)
-    if (!res.ok) {
-      const message =
-        isObject(parsed) && typeof parsed.error === 'string'
-          ? parsed.error
-          : `${res.status} ${res.statusText}`.trim()
-      throw new ApiError(res.status, message)
-    }
+    if (!res.ok) throw errorFromBody(res, parsed)
     if (parsed === undefined) throw new ApiError(res.status, `${path}: response is not JSON`)
     return parsed
   }
+
+  private async openStream(
+    method: Method,
+    path: string,
+    body: JsonObject | undefined,
+    knownRunId: string | null,
+    opts: StreamOptions,
+  ): Promise<ChatStream> {
+    const headers = this.headers('text/event-stream')
+    const init: RequestInit = { method, headers, cache: 'no-store' }
+    if (opts.signal !== undefined) init.signal = opts.signal
+    if (body !== undefined) {
+      headers['Content-Type'] = 'application/json'
+      init.body = JSON.stringify(body)
+    }
+    let res: Response
+    try {
+      res = await this.fetchImpl(`${this.baseURL}${path}`, init)
+    } catch (err) {
+      if (opts.signal?.aborted) throw err
+      throw new ApiError(0, `cannot reach the Wisp server: ${errorText(err)}`)
+    }
+    if (!res.ok) {
+      const text = await res.text().catch(() => '')
+      throw errorFromBody(res, parseJSON(text))
+    }
+    const type = res.headers.get('Content-Type') ?? ''
+    if (!type.toLowerCase().startsWith('text/event-stream') || res.body === null) {
+      await res.body?.cancel().catch(() => undefined)
+      throw new ApiError(res.status, `${path}: expected an event stream, got "${type || 'no content type'}"`)
+    }
+    const frames = chatFrames(res.body, { idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS })
+    return { runId: res.headers.get(RUN_ID_HEADER) ?? knownRunId, frames: lostConnectionAsApiError(frames, opts.signal) }
+  }
+}
+
+/** Read failures become ApiError(0); an abort the caller asked for passes through. */
+async function* lostConnectionAsApiError(
+  frames: AsyncGenerator<SeqFrame, void, undefined>,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<SeqFrame, void, undefined> {
+  try {
+    yield* frames
+  } catch (err) {
+    if (signal?.aborted) throw err
+    throw new ApiError(0, `lost the connection to the server: ${errorText(err)}`)
+  }
+}
+
+function decoded<T>(body: unknown, decode: (v: unknown) => T | null, what: string): T {
+  const value = decode(body)
+  if (value === null) throw new ApiError(200, `malformed ${what} response`)
+  return value
+}
+
+function errorFromBody(res: Response, parsed: unknown): ApiError {
+  const message =
+    isObject(parsed) && typeof parsed.error === 'string' ? parsed.error : `${res.status} ${res.statusText}`.trim()
+  return new ApiError(res.status, message)
 }
 
 function decodeOk(body: unknown): OkResult {

@@ -1,5 +1,8 @@
 // Wire types for the Wisp HTTP API and the /ws WebSocket, as fixed by the
 // backend contract. Decoders live in decode.ts; nothing here has behaviour.
+// The chat API's types are in chatTypes.ts.
+
+import type { ConversationUpdatedMessage, DisplayMessageEvent } from './chatTypes'
 
 export type AgentState =
   | 'not_started'
@@ -69,6 +72,9 @@ export interface KnownServerMessages {
   pong: { type: 'pong' }
   'auth-ok': { type: 'auth-ok' }
   error: { type: 'error'; message: string }
+  'conversation-updated': ConversationUpdatedMessage
+  'display-message-saved': DisplayMessageEvent<'display-message-saved'>
+  'display-message-updated': DisplayMessageEvent<'display-message-updated'>
 }
 
 export type KnownServerMessageType = keyof KnownServerMessages

@@ -4,7 +4,7 @@ import { ActivityItem } from './ActivityItem'
 export function ActivityPanel() {
   const { activity } = useWisp().state
   return (
-    <aside className="activity" aria-label="Activity">
+    <aside className="activity" id="activity-panel" aria-label="Activity">
       <h2 className="panel-title">
         Activity <span className="count">{activity.length}</span>
       </h2>

@@ -1,38 +1,22 @@
 import { useWisp } from '../state/WispProvider'
-import { formatClock, formatDuration } from '../format'
+import { ChatView } from './ChatView'
+import { ProviderSetup } from './ProviderSetup'
 
+/** The middle column: the chat, or the provider form when the agent cannot respond (or the user asked for it). */
 export function ChatPanel() {
-  return (
-    <main className="chat">
+  const { state } = useWisp()
+  const { status, apiReady, providerSetupOpen } = state
+  let body
+  if (!apiReady || status === null) {
+    body = (
       <div className="chat-empty">
-        <h2>No chat yet</h2>
-        <p>
-          Chat is not part of this version of Wisp. Until it arrives, this window shows what the
-          agent is doing: its status above and its live activity on the right.
-        </p>
-        <StatusSummary />
+        <p className="muted">Waiting for the Wisp server…</p>
       </div>
-    </main>
-  )
-}
-
-function StatusSummary() {
-  const { status } = useWisp().state
-  if (status === null) return <p className="muted">Waiting for the server's status…</p>
-  return (
-    <dl className="status-summary">
-      <dt>Agent</dt>
-      <dd>{status.agentName || '—'}</dd>
-      <dt>State</dt>
-      <dd>{status.state}</dd>
-      <dt>Model</dt>
-      <dd>{status.model || 'none configured'}</dd>
-      <dt>Can respond</dt>
-      <dd>{status.canRespond ? 'yes' : `no — ${status.canRespondReason || 'no reason given'}`}</dd>
-      <dt>Started</dt>
-      <dd>{status.startedAt > 0 ? formatClock(status.startedAt) : '—'}</dd>
-      <dt>Uptime</dt>
-      <dd>{formatDuration(status.uptime)}</dd>
-    </dl>
-  )
+    )
+  } else if (!status.canRespond || providerSetupOpen) {
+    body = <ProviderSetup canClose={status.canRespond} />
+  } else {
+    body = <ChatView />
+  }
+  return <main className="chat">{body}</main>
 }

@@ -2,8 +2,14 @@ import { useWisp } from '../state/WispProvider'
 import { ConnectionBadge } from './ConnectionBadge'
 import { AgentStateBadge } from './AgentStateBadge'
 
-export function Header() {
-  const { status } = useWisp().state
+interface Props {
+  activityOpen: boolean
+  onToggleActivity(): void
+}
+
+export function Header({ activityOpen, onToggleActivity }: Props) {
+  const { state, setProviderSetupOpen } = useWisp()
+  const { status, providerSetupOpen } = state
   return (
     <header className="app-header">
       <div className="brand">
@@ -12,6 +18,28 @@ export function Header() {
         {status?.model ? <span className="model">{status.model}</span> : null}
       </div>
       <div className="header-badges">
+        {status?.canRespond ? (
+          <button
+            type="button"
+            className="header-button"
+            data-testid="model-button"
+            aria-pressed={providerSetupOpen}
+            title="Choose the model provider"
+            onClick={() => setProviderSetupOpen(!providerSetupOpen)}
+          >
+            Model
+          </button>
+        ) : null}
+        <button
+          type="button"
+          className="header-button activity-toggle"
+          data-testid="activity-toggle"
+          aria-pressed={activityOpen}
+          aria-controls="activity-panel"
+          onClick={onToggleActivity}
+        >
+          Activity
+        </button>
         <AgentStateBadge />
         <ConnectionBadge />
       </div>

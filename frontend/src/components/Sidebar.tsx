@@ -1,10 +1,39 @@
+import { useWisp } from '../state/WispProvider'
+import { ConversationItem } from './ConversationItem'
+import { Icon } from './Icon'
+
+/** The conversation list: newest first, a New chat button, rename and delete per row. */
 export function Sidebar() {
+  const { state, chat } = useWisp()
+  const list = state.conversations
+  const activeId = state.chat.conversationId
   return (
     <nav className="sidebar" aria-label="Conversations">
-      <h2 className="panel-title">Conversations</h2>
-      <p className="empty">
-        Conversations arrive with chat. There are none yet, so there is nothing to list.
-      </p>
+      <div className="sidebar-head">
+        <h2 className="panel-title">Chats</h2>
+        <button type="button" className="new-chat" data-testid="new-chat" onClick={() => chat.open(null)}>
+          <Icon name="plus" /> New chat
+        </button>
+      </div>
+      {list === null ? (
+        <p className="empty">{state.apiReady ? 'Loading…' : 'Waiting for the server…'}</p>
+      ) : list.length === 0 ? (
+        <p className="empty">No conversations yet. Send a message to start one.</p>
+      ) : (
+        <ul className="conversation-list">
+          {list.map((c) => (
+            <ConversationItem
+              key={c.id}
+              conversation={c}
+              active={c.id === activeId}
+              busy={state.turns[c.id] !== undefined}
+              onOpen={chat.open}
+              onRename={chat.rename}
+              onRemove={chat.remove}
+            />
+          ))}
+        </ul>
+      )}
     </nav>
   )
 }

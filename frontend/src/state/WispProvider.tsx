@@ -12,13 +12,22 @@ import {
   resolveConnection,
   saveToken,
   tabClientId,
+  type ClientMessage,
   type ResolvedConnection,
 } from '../api'
 import { initialState, reducer, type Action, type AppState } from './reducer'
+import { useChat, type ChatActions } from './useChat'
 
 export interface WispContextValue {
   state: AppState
+  /** The API client once the server is known (null before). */
+  api: ApiClient | null
   submitToken(token: string): void
+  /** Reloads /api/status now (after the provider changed). */
+  refreshStatus(): Promise<void>
+  /** Opens or closes the provider form from the header. */
+  setProviderSetupOpen(open: boolean): void
+  chat: ChatActions
 }
 
 const WispContext = createContext<WispContextValue | null>(null)
@@ -49,6 +58,18 @@ export function WispProvider({ children, resolve = resolveConnection }: WispProv
   )
   useStatusLoader(api, token, state, dispatch)
   useUiReady(api, state)
+  const sendWs = useCallback((msg: ClientMessage) => socket.current?.send(msg), [socket])
+  const chat = useChat(api, state, dispatch, sendWs)
+
+  const refreshStatus = useCallback(async () => {
+    if (api === null) return
+    try {
+      dispatch({ type: 'status-loaded', status: await api.getStatus() })
+    } catch (err) {
+      console.warn('wisp: status refresh failed', err)
+    }
+  }, [api])
+  const setProviderSetupOpen = useCallback((open: boolean) => dispatch({ type: 'provider-setup', open }), [])
 
   const submitToken = useCallback(
     (next: string) => {
@@ -62,7 +83,10 @@ export function WispProvider({ children, resolve = resolveConnection }: WispProv
     [endpoint, socket],
   )
 
-  const value = useMemo(() => ({ state, submitToken }), [state, submitToken])
+  const value = useMemo(
+    () => ({ state, api, submitToken, refreshStatus, setProviderSetupOpen, chat }),
+    [state, api, submitToken, refreshStatus, setProviderSetupOpen, chat],
+  )
   return <WispContext.Provider value={value}>{children}</WispContext.Provider>
 }
 
@@ -110,6 +134,9 @@ function useSocket(wsURL: string | null, token: string, dispatch: Dispatch) {
         if (isEnvelope(msg)) dispatch({ type: 'envelope', envelope: msg })
       }),
       sock.on('error', (msg) => console.warn('wisp ws: server error:', msg.message)),
+      sock.on('conversation-updated', (msg) => dispatch({ type: 'conversation-upserted', conversation: msg.conversation })),
+      sock.on('display-message-saved', (msg) => dispatch({ type: 'display-message', message: msg.message })),
+      sock.on('display-message-updated', (msg) => dispatch({ type: 'display-message', message: msg.message })),
       sock.onClose((info) => {
         if (info.authRejected) dispatch({ type: tokenRef.current === '' ? 'token-required' : 'token-rejected' })
       }),

@@ -1,0 +1,227 @@
+// End to end chat: the real server binary answering with the fake LLM, the
+// built UI, headless Chromium. Needs `npm run build`, the server binary
+// (WISP_BIN, default ../build/bin/wisp-serve) and the fake LLM
+// (WISP_FAKELLM_BIN, default ../build/bin/wisp-fakellm).
+
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { UI_TIMEOUT, artifact, withBrowser } from './browser'
+import { fakeLLMBinary, startFakeLLM, type RunningFakeLLM } from './fakellm'
+import { startServer, wispBinary, type RunningServer } from './server'
+import type { EnvOverrides } from './process'
+
+/** Model settings the test machine may have, which must not leak into the servers under test. */
+const NO_MODEL_ENV: EnvOverrides = {
+  WISP_PROVIDER: undefined,
+  WISP_BASE_URL: undefined,
+  WISP_MODEL: undefined,
+  OPENAI_API_KEY: undefined,
+  ANTHROPIC_API_KEY: undefined,
+  WISP_CONFIG_PATH: undefined,
+  WISP_OLLAMA_URL: undefined,
+}
+
+const ASSISTANT = '[data-testid="message"][data-role="assistant"]'
+
+interface Snapshot {
+  status: string | null
+  text: string
+}
+
+/** Records every state the last assistant bubble goes through, from now on. */
+async function recordReplies(page: Page): Promise<void> {
+  await page.evaluate((selector) => {
+    const log: Snapshot[] = []
+    Object.assign(window, { __replyLog: log })
+    const snap = () => {
+      const bubbles = document.querySelectorAll(selector)
+      const last = bubbles[bubbles.length - 1]
+      if (last === undefined) return
+      const entry = {
+        status: last.getAttribute('data-status'),
+        text: last.querySelector('[data-testid="message-text"]')?.textContent ?? '',
+      }
+      const prev = log[log.length - 1]
+      if (prev === undefined || prev.status !== entry.status || prev.text !== entry.text) log.push(entry)
+    }
+    new MutationObserver(snap).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true })
+  }, ASSISTANT)
+}
+
+async function replyLog(page: Page): Promise<Snapshot[]> {
+  return page.evaluate(() => (window as unknown as { __replyLog: Snapshot[] }).__replyLog)
+}
+
+async function waitForComposer(page: Page): Promise<void> {
+  await page.waitForSelector('[data-testid="composer"]:not([disabled])', { timeout: UI_TIMEOUT })
+}
+
+async function waitForReplies(page: Page, count: number): Promise<void> {
+  await page.waitForFunction(
+    ([selector, n]) => {
+      const bubbles = document.querySelectorAll(selector)
+      return bubbles.length === n && [...bubbles].every((b) => b.getAttribute('data-status') === 'done')
+    },
+    [ASSISTANT, count] as const,
+    { timeout: UI_TIMEOUT },
+  )
+}
+
+async function messages(page: Page): Promise<{ role: string | null; status: string | null; text: string }[]> {
+  return page.locator('[data-testid="message"]').evaluateAll((els) =>
+    els.map((el) => ({
+      role: el.getAttribute('data-role'),
+      status: el.getAttribute('data-status'),
+      text: el.querySelector('[data-testid="message-text"]')?.textContent ?? '',
+    })),
+  )
+}
+
+describe('chat', () => {
+  let server: RunningServer | null = null
+  let llm: RunningFakeLLM | null = null
+
+  beforeAll(() => {
+    if (!existsSync(wispBinary())) throw new Error(`server binary not found: ${wispBinary()} (set WISP_BIN)`)
+    if (!existsSync(fakeLLMBinary())) throw new Error(`fake LLM not found: ${fakeLLMBinary()} (set WISP_FAKELLM_BIN)`)
+    if (!existsSync(resolve(import.meta.dirname, '../dist/index.html'))) {
+      throw new Error('dist/index.html missing: run `npm run build` (and rebuild the server) first')
+    }
+  })
+
+  afterEach(async () => {
+    await server?.stop()
+    await llm?.stop()
+    server = null
+    llm = null
+  })
+
+  it('streams a reply, lists the conversation and reopens it after a reload', async () => {
+    const fake = await startFakeLLM()
+    llm = fake
+    const s = await startServer({
+      env: { ...NO_MODEL_ENV, WISP_PROVIDER: 'openai', WISP_BASE_URL: `${fake.url}/v1`, WISP_MODEL: 'fake', OPENAI_API_KEY: 'test' },
+    })
+    server = s
+    const text = 'please echo these few words back to me'
+    const want = `You said: ${text}`
+
+    await withBrowser(async (page) => {
+      await page.goto(s.url)
+      await waitForComposer(page)
+      expect(await page.locator('[data-testid="provider-setup"]').count()).toBe(0)
+      expect(await page.locator('[data-testid="conversation-item"]').count()).toBe(0)
+
+      await recordReplies(page)
+      await page.fill('[data-testid="composer"]', text)
+      await page.click('[data-testid="send"]')
+      await waitForReplies(page, 1)
+
+      // It streamed: "streaming" first, the text grew through partial replies, then "done".
+      const log = await replyLog(page)
+      const statuses = log.map((e) => e.status)
+      expect(statuses[0], JSON.stringify(log)).toBe('streaming')
+      const firstDone = statuses.indexOf('done')
+      expect(firstDone, JSON.stringify(log)).toBeGreaterThan(0)
+      expect(statuses.slice(firstDone).every((st) => st === 'done'), JSON.stringify(log)).toBe(true)
+      const partial = [...new Set(log.filter((e) => e.status === 'streaming' && e.text !== '').map((e) => e.text))]
+      expect(partial.length, JSON.stringify(log)).toBeGreaterThanOrEqual(2)
+      for (let i = 0; i < partial.length; i++) {
+        expect(want.startsWith(partial[i]!.trimEnd()), partial[i]).toBe(true)
+        if (i > 0) expect(partial[i]!.length).toBeGreaterThan(partial[i - 1]!.length)
+      }
+
+      expect(await messages(page)).toEqual([
+        { role: 'user', status: 'done', text },
+        { role: 'assistant', status: 'done', text: want },
+      ])
+      await waitForComposer(page)
+
+      // The new conversation is listed, selected, and named in the URL.
+      const rows = page.locator('[data-testid="conversation-item"]')
+      await rows.first().waitFor({ timeout: UI_TIMEOUT })
+      expect(await rows.count()).toBe(1)
+      expect(await rows.first().getAttribute('data-active')).toBe('true')
+      expect((await rows.first().textContent())?.trim()).not.toBe('')
+      const hash = await page.evaluate(() => location.hash)
+      expect(hash).toMatch(/^#\/c\/.+/)
+      await page.screenshot({ path: artifact('chat.png') })
+
+      await page.reload()
+      await waitForReplies(page, 1)
+      expect(await page.evaluate(() => location.hash)).toBe(hash)
+      expect(await messages(page)).toEqual([
+        { role: 'user', status: 'done', text },
+        { role: 'assistant', status: 'done', text: want },
+      ])
+      expect(await rows.count()).toBe(1)
+      expect(await rows.first().getAttribute('data-active')).toBe('true')
+      await waitForComposer(page)
+
+      // The desktop window's minimum size still shows the list, the reply and the composer.
+      await page.setViewportSize({ width: 720, height: 480 })
+      for (const id of ['composer', 'send', 'new-chat', 'conversation-item']) {
+        const box = await page.locator(`[data-testid="${id}"]`).first().boundingBox()
+        expect(box, id).not.toBeNull()
+        expect(box!.x >= 0 && box!.y >= 0 && box!.x + box!.width <= 720 && box!.y + box!.height <= 480, `${id} ${JSON.stringify(box)}`).toBe(true)
+      }
+      expect(await page.locator(ASSISTANT).first().isVisible()).toBe(true)
+      await page.screenshot({ path: artifact('chat-720x480.png') })
+    })
+    expect(await s.stop(), s.output()).toBe(0)
+  })
+
+  it('asks for a model provider when none is set, and chats once one is saved', async () => {
+    const fake = await startFakeLLM()
+    llm = fake
+    // No provider, and an Ollama URL nothing listens on, so detection finds none.
+    const s = await startServer({ env: { ...NO_MODEL_ENV, WISP_OLLAMA_URL: 'http://127.0.0.1:9' } })
+    server = s
+
+    await withBrowser(async (page) => {
+      await page.goto(s.url)
+      const form = page.locator('[data-testid="provider-setup"]')
+      await form.waitFor({ timeout: UI_TIMEOUT })
+      expect(await page.locator('[data-testid="composer"]').count()).toBe(0)
+      const key = page.locator('[data-testid="provider-api-key"]')
+      expect(await key.getAttribute('type')).toBe('password')
+
+      await page.selectOption('[data-testid="provider-kind"]', 'openai')
+      await page.fill('[data-testid="provider-base-url"]', `${fake.url}/v1`)
+      await page.fill('[data-testid="provider-model"]', 'fake')
+      await key.fill('k')
+      await page.screenshot({ path: artifact('provider-setup.png') })
+      await page.click('[data-testid="provider-save"]')
+
+      await waitForComposer(page)
+      await form.waitFor({ state: 'detached', timeout: UI_TIMEOUT })
+
+      const text = 'hello after setup'
+      await page.fill('[data-testid="composer"]', text)
+      await page.press('[data-testid="composer"]', 'Enter')
+      await waitForReplies(page, 1)
+      expect(await messages(page)).toEqual([
+        { role: 'user', status: 'done', text },
+        { role: 'assistant', status: 'done', text: `You said: ${text}` },
+      ])
+      await page.screenshot({ path: artifact('chat-after-setup.png') })
+
+      // The key was stored but is never handed back.
+      const res = await fetch(`${s.url}/api/provider`)
+      const body = (await res.json()) as Record<string, unknown>
+      expect(body).toMatchObject({ provider: 'openai', model: 'fake', hasApiKey: true, canRespond: true })
+      expect(JSON.stringify(body)).not.toContain('"k"')
+
+      // Reopened from the header, the form says a key is saved and does not show it.
+      await page.click('[data-testid="model-button"]')
+      await form.waitFor({ timeout: UI_TIMEOUT })
+      await page.locator('[data-testid="provider-key-state"]', { hasText: 'A key is saved' }).waitFor({ timeout: UI_TIMEOUT })
+      expect(await key.inputValue()).toBe('')
+      await page.click('[data-testid="provider-cancel"]')
+      await waitForComposer(page)
+    })
+    expect(await s.stop(), s.output()).toBe(0)
+  })
+})

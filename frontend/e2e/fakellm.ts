@@ -1,0 +1,30 @@
+// Starts the fake LLM (an OpenAI-compatible server that streams back
+// "You said: <text>" word by word) for browser tests, and stops it again.
+
+import { resolve } from 'node:path'
+import { spawnUntilReady, type RunningProcess } from './process'
+
+const FRONTEND_DIR = resolve(import.meta.dirname, '..')
+const LISTENING = /fake LLM listening on (http:\/\/\S+)/
+
+export function fakeLLMBinary(): string {
+  return resolve(FRONTEND_DIR, process.env.WISP_FAKELLM_BIN ?? '../build/bin/wisp-fakellm')
+}
+
+export type RunningFakeLLM = RunningProcess
+
+export interface FakeLLMOptions {
+  /** Pause between streamed words, as the binary's --delay flag takes it. */
+  delay?: string
+  timeoutMs?: number
+}
+
+export function startFakeLLM(opts: FakeLLMOptions = {}): Promise<RunningFakeLLM> {
+  const { delay = '30ms', timeoutMs = 30_000 } = opts
+  return spawnUntilReady(fakeLLMBinary(), ['--addr', '127.0.0.1:0', '--delay', delay], {
+    name: 'fake LLM',
+    env: {},
+    ready: LISTENING,
+    timeoutMs,
+  })
+}

@@ -1,0 +1,234 @@
+import { describe, expect, it } from 'vitest'
+import {
+  decodeChatFrame,
+  decodeConversationBody,
+  decodeConversationList,
+  decodeDisplayMessageList,
+  decodeMessageList,
+  decodeProvider,
+  decodeRunBody,
+  decodeSendResult,
+  decodeTruncate,
+  decodeTurnHeartbeat,
+} from './chatDecode'
+import { decodeServerMessage } from './decode'
+
+const conv = { id: 'c1', title: 'New Chat', roomId: 'r1', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-02T00:00:00Z' }
+const display = {
+  id: 'd1',
+  conversationId: 'c1',
+  runId: 'run-1',
+  messageType: 'tool',
+  contentType: 'tool_call',
+  content: { callId: 'k', name: 'shell', arguments: { cmd: 'ls' } },
+  status: 'executing',
+  toolCallId: 'k',
+  createdAt: 1,
+  updatedAt: 2,
+}
+
+describe('conversation decoders', () => {
+  it('decodes lists and {conversation} bodies', () => {
+    expect(decodeConversationList({ conversations: [conv, { ...conv, id: 'c2', metadata: { a: 1 } }] })).toEqual([
+      conv,
+      { ...conv, id: 'c2', metadata: { a: 1 } },
+    ])
+    expect(decodeConversationBody({ conversation: conv })).toEqual(conv)
+    const { roomId: _r, ...noRoom } = conv
+    expect(decodeConversationBody({ conversation: noRoom })).toEqual({ ...conv, roomId: '' })
+  })
+
+  it('rejects malformed bodies', () => {
+    expect(decodeConversationList({})).toBeNull()
+    expect(decodeConversationList({ conversations: [conv, { ...conv, title: 3 }] })).toBeNull()
+    expect(decodeConversationList([conv])).toBeNull()
+    expect(decodeConversationBody({ conversation: { ...conv, id: '' } })).toBeNull()
+    expect(decodeConversationBody({ conversation: { ...conv, updatedAt: 5 } })).toBeNull()
+    expect(decodeConversationBody(conv)).toBeNull()
+  })
+})
+
+describe('message decoders', () => {
+  const user = { id: 'm1', role: 'user', text: 'hi', timestamp: 10, source: 'chat' }
+  const assistant = {
+    id: 'm2',
+    role: 'assistant',
+    text: 'hello',
+    timestamp: 11,
+    runId: 'run-1',
+    status: 'failed',
+    error: 'boom',
+    actionCallbackHistory: ['a', 'b'],
+  }
+
+  it('keeps optional fields of the right type and drops the rest', () => {
+    expect(decodeMessageList({ messages: [user, assistant] })).toEqual([user, assistant])
+    expect(decodeMessageList({ messages: [{ ...assistant, status: 'weird', runId: 4 }] })).toEqual([
+      { id: 'm2', role: 'assistant', text: 'hello', timestamp: 11, error: 'boom', actionCallbackHistory: ['a', 'b'] },
+    ])
+  })
+
+  it('rejects a list with a bad message', () => {
+    expect(decodeMessageList({ messages: [user, { ...user, role: 'system' }] })).toBeNull()
+    expect(decodeMessageList({ messages: [{ ...user, timestamp: '10' }] })).toBeNull()
+    expect(decodeMessageList({ messages: [{ ...user, text: null }] })).toBeNull()
+    expect(decodeMessageList({ messages: 'x' })).toBeNull()
+  })
+
+  it('decodes send results, runs and truncation', () => {
+    expect(decodeSendResult({ text: 't', agentName: 'W', runId: 'r', messageId: 'm', usage: { inputTokens: 1, outputTokens: 2 } })).toEqual({
+      text: 't',
+      agentName: 'W',
+      runId: 'r',
+      messageId: 'm',
+      usage: { inputTokens: 1, outputTokens: 2 },
+      actionCallbackHistory: [],
+    })
+    expect(decodeSendResult({ text: 't' })).toBeNull()
+    const run = { id: 'r', conversationId: 'c', userMessageId: 'm', status: 'ended', startedAt: 1, endedAt: 2 }
+    expect(decodeRunBody({ run })).toEqual(run)
+    expect(decodeRunBody({ run: { ...run, startedAt: 'x' } })).toBeNull()
+    expect(decodeRunBody({ run: { id: 'r', status: 'active', startedAt: 1 } })).toEqual({ id: 'r', status: 'active', startedAt: 1 })
+    expect(decodeRunBody({ run: { ...run, id: '' } })).toBeNull()
+    expect(decodeTruncate({ ok: true, deletedCount: 3 })).toEqual({ ok: true, deletedCount: 3 })
+    expect(decodeTruncate({ ok: false })).toBeNull()
+  })
+})
+
+describe('decodeDisplayMessageList', () => {
+  it('decodes, skipping elements of kinds it does not know', () => {
+    expect(decodeDisplayMessageList({ displayMessages: [display, { ...display, id: 'd2', contentType: 'image' }] })).toEqual([
+      display,
+    ])
+  })
+
+  it('rejects a body that is not the right shape', () => {
+    expect(decodeDisplayMessageList({ displayMessages: [display, 'x'] })).toBeNull()
+    expect(decodeDisplayMessageList({})).toBeNull()
+  })
+})
+
+describe('decodeChatFrame', () => {
+  it('decodes every frame type', () => {
+    expect(decodeChatFrame({ type: 'token', text: 'a', fullText: 'ha' })).toEqual({ type: 'token', text: 'a', fullText: 'ha' })
+    expect(decodeChatFrame({ type: 'thinking', text: 'hm' })).toEqual({ type: 'thinking', text: 'hm' })
+    expect(decodeChatFrame({ type: 'tool_start', callId: 'k', name: 'n', arguments: { x: 1 } })).toEqual({
+      type: 'tool_start',
+      callId: 'k',
+      name: 'n',
+      arguments: { x: 1 },
+    })
+    expect(decodeChatFrame({ type: 'tool_end', callId: 'k', name: 'n', result: 'ok', error: '' })).toEqual({
+      type: 'tool_end',
+      callId: 'k',
+      name: 'n',
+      result: 'ok',
+    })
+    expect(decodeChatFrame({ type: 'tool_end', callId: 'k', name: 'n', error: 'bad' })).toEqual({
+      type: 'tool_end',
+      callId: 'k',
+      name: 'n',
+      error: 'bad',
+    })
+    expect(
+      decodeChatFrame({
+        type: 'done',
+        fullText: 'x',
+        agentName: 'W',
+        runId: 'r',
+        messageId: 'm',
+        actionCallbackHistory: ['s'],
+        usage: { inputTokens: 1, outputTokens: 2 },
+      }),
+    ).toEqual({
+      type: 'done',
+      fullText: 'x',
+      agentName: 'W',
+      runId: 'r',
+      messageId: 'm',
+      actionCallbackHistory: ['s'],
+      usage: { inputTokens: 1, outputTokens: 2 },
+    })
+    expect(decodeChatFrame({ type: 'error', message: 'no model' })).toEqual({ type: 'error', message: 'no model' })
+  })
+
+  it('never drops an error frame, but rejects other malformed or unknown frames', () => {
+    expect(decodeChatFrame({ type: 'error' })).toEqual({ type: 'error', message: 'the reply failed' })
+    expect(decodeChatFrame({ type: 'token', text: 'a' })).toBeNull()
+    expect(decodeChatFrame({ type: 'done' })).toBeNull()
+    expect(decodeChatFrame({ type: 'tool_start', name: 'n' })).toBeNull()
+    expect(decodeChatFrame({ type: 'sparkle' })).toBeNull()
+    expect(decodeChatFrame('token')).toBeNull()
+  })
+})
+
+describe('decodeProvider', () => {
+  const provider = {
+    provider: 'ollama',
+    baseURL: 'http://127.0.0.1:11434/v1',
+    model: 'llama3',
+    hasApiKey: false,
+    canRespond: false,
+    reason: 'model not found',
+    ollama: { detected: true, models: ['llama3', 'qwen'] },
+  }
+
+  it('decodes and defaults a missing ollama block', () => {
+    expect(decodeProvider(provider)).toEqual(provider)
+    const { ollama: _o, ...rest } = provider
+    expect(decodeProvider({ ...rest, provider: '', reason: '' })).toEqual({
+      ...rest,
+      provider: '',
+      reason: undefined,
+      ollama: { detected: false, models: [] },
+    })
+  })
+
+  it('keeps the settings the environment overrides, and a null model list', () => {
+    expect(decodeProvider({ ...provider, envOverrides: ['WISP_MODEL'], ollama: { detected: false, models: null } })).toMatchObject({
+      envOverrides: ['WISP_MODEL'],
+      ollama: { detected: false, models: [] },
+    })
+  })
+
+  it('rejects unknown providers and wrong types', () => {
+    expect(decodeProvider({ ...provider, provider: 'gemini' })).toBeNull()
+    expect(decodeProvider({ ...provider, hasApiKey: 'yes' })).toBeNull()
+    expect(decodeProvider({ ...provider, ollama: { detected: true, models: [1] } })).toBeNull()
+  })
+})
+
+describe('chat frames on /ws', () => {
+  it('decodes conversation-updated and display message events', () => {
+    expect(decodeServerMessage(JSON.stringify({ type: 'conversation-updated', conversation: conv }))).toEqual({
+      type: 'conversation-updated',
+      conversation: conv,
+    })
+    expect(decodeServerMessage(JSON.stringify({ type: 'display-message-saved', conversationId: 'c1', message: display }))).toEqual({
+      type: 'display-message-saved',
+      conversationId: 'c1',
+      message: display,
+    })
+    expect(decodeServerMessage(JSON.stringify({ type: 'display-message-updated', message: display }))).toMatchObject({
+      conversationId: 'c1',
+    })
+  })
+
+  it('rejects them without their payload', () => {
+    expect(decodeServerMessage('{"type":"conversation-updated","conversation":{"id":"x"}}')).toBeNull()
+    expect(decodeServerMessage('{"type":"display-message-saved","conversationId":"c1"}')).toBeNull()
+  })
+
+  it('reads turn heartbeats and ignores other heartbeats', () => {
+    expect(decodeTurnHeartbeat({ status: 'thinking', conversationId: 'c1', runId: 'r', preview: '', durationMs: 5 }, 99)).toEqual({
+      status: 'thinking',
+      conversationId: 'c1',
+      runId: 'r',
+      preview: '',
+      durationMs: 5,
+      ts: 99,
+    })
+    expect(decodeTurnHeartbeat({ status: 'ok', conversationId: 'c1' }, 1)).toBeNull()
+    expect(decodeTurnHeartbeat({ message: 'tick' }, 1)).toBeNull()
+  })
+})

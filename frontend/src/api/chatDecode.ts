@@ -1,0 +1,242 @@
+// Runtime checks for the chat API's JSON (docs/chat.md). Like decode.ts, a
+// value that lacks a required field, or has one of the wrong type, is
+// rejected (null) instead of being passed on with a lying type.
+
+import type {
+  ChatFrame,
+  Conversation,
+  ConversationUpdatedMessage,
+  DisplayMessage,
+  DisplayMessageEvent,
+  Message,
+  ProviderInfo,
+  Run,
+  SendResult,
+  TurnHeartbeat,
+  Usage,
+} from './chatTypes'
+import { isBoolean, isNumber, isObject, isString, isStringArray, oneOf, optional } from './guards'
+import type { JsonObject } from './types'
+
+const isRole = oneOf(['user', 'assistant'])
+const isMessageStatus = oneOf(['active', 'ended', 'failed', 'interrupted'])
+const isDisplayType = oneOf(['user', 'assistant', 'tool', 'system'])
+const isContentType = oneOf(['text', 'thinking', 'tool_call', 'tool_result', 'error', 'notification'])
+const isDisplayStatus = oneOf(['pending', 'executing', 'completed', 'failed', 'interrupted', 'cancelled'])
+const isProviderName = oneOf(['openai', 'anthropic', 'ollama', ''])
+const isTurnStatus = oneOf(['thinking', 'replying', 'sent', 'failed'])
+
+/** Copies the listed optional fields of src that pass check onto dst. */
+function copyOptional<T extends object>(
+  dst: T,
+  src: JsonObject,
+  keys: readonly (keyof T & string)[],
+  check: (v: unknown) => boolean,
+): void {
+  for (const key of keys) {
+    const value = src[key]
+    if (check(value)) (dst as Record<string, unknown>)[key] = value
+  }
+}
+
+/** Decodes every element or fails as a whole. */
+function decodeAll<T>(list: unknown, decode: (v: unknown) => T | null): T[] | null {
+  if (!Array.isArray(list)) return null
+  const out: T[] = []
+  for (const item of list) {
+    const decoded = decode(item)
+    if (decoded === null) return null
+    out.push(decoded)
+  }
+  return out
+}
+
+export function decodeConversation(v: unknown): Conversation | null {
+  if (!isObject(v)) return null
+  const { id, title, createdAt, updatedAt } = v
+  if (!isString(id) || id === '' || !isString(title) || !isString(createdAt) || !isString(updatedAt)) return null
+  const conv: Conversation = { id, title, roomId: optional(v.roomId, isString) ?? '', createdAt, updatedAt }
+  if (isObject(v.metadata)) conv.metadata = v.metadata
+  return conv
+}
+
+export function decodeConversationList(v: unknown): Conversation[] | null {
+  return isObject(v) ? decodeAll(v.conversations, decodeConversation) : null
+}
+
+/** {conversation} answers of POST, GET and PATCH. */
+export function decodeConversationBody(v: unknown): Conversation | null {
+  return isObject(v) ? decodeConversation(v.conversation) : null
+}
+
+export function decodeMessage(v: unknown): Message | null {
+  if (!isObject(v)) return null
+  const { id, role, text, timestamp } = v
+  if (!isString(id) || !isRole(role) || !isString(text) || !isNumber(timestamp)) return null
+  const msg: Message = { id, role, text, timestamp }
+  copyOptional(msg, v, ['source', 'runId', 'error'], isString)
+  const status = optional(v.status, isMessageStatus)
+  if (status !== undefined) msg.status = status
+  if (isStringArray(v.actionCallbackHistory)) msg.actionCallbackHistory = v.actionCallbackHistory
+  return msg
+}
+
+export function decodeMessageList(v: unknown): Message[] | null {
+  return isObject(v) ? decodeAll(v.messages, decodeMessage) : null
+}
+
+function decodeUsage(v: unknown): Usage | undefined {
+  if (!isObject(v) || !isNumber(v.inputTokens) || !isNumber(v.outputTokens)) return undefined
+  return { inputTokens: v.inputTokens, outputTokens: v.outputTokens }
+}
+
+export function decodeSendResult(v: unknown): SendResult | null {
+  if (!isObject(v)) return null
+  const { text, agentName, runId, messageId } = v
+  if (!isString(text) || !isString(runId) || !isString(messageId)) return null
+  const result: SendResult = {
+    text,
+    agentName: isString(agentName) ? agentName : '',
+    runId,
+    messageId,
+    actionCallbackHistory: isStringArray(v.actionCallbackHistory) ? v.actionCallbackHistory : [],
+  }
+  const usage = decodeUsage(v.usage)
+  if (usage !== undefined) result.usage = usage
+  return result
+}
+
+export function decodeRun(v: unknown): Run | null {
+  if (!isObject(v)) return null
+  const { id, status, startedAt } = v
+  if (!isString(id) || id === '' || !isString(status) || !isNumber(startedAt)) return null
+  const run: Run = { id, status, startedAt }
+  copyOptional(run, v, ['conversationId', 'userMessageId', 'error'], isString)
+  copyOptional(run, v, ['endedAt'], isNumber)
+  return run
+}
+
+export function decodeRunBody(v: unknown): Run | null {
+  return isObject(v) ? decodeRun(v.run) : null
+}
+
+export function decodeDisplayMessage(v: unknown): DisplayMessage | null {
+  if (!isObject(v)) return null
+  const { id, conversationId, messageType, contentType, content, createdAt, updatedAt } = v
+  if (!isString(id) || !isString(conversationId)) return null
+  if (!isDisplayType(messageType) || !isContentType(contentType) || !isObject(content)) return null
+  if (!isNumber(createdAt) || !isNumber(updatedAt)) return null
+  const msg: DisplayMessage = { id, conversationId, messageType, contentType, content, createdAt, updatedAt }
+  copyOptional(msg, v, ['runId', 'toolCallId'], isString)
+  const status = optional(v.status, isDisplayStatus)
+  if (status !== undefined) msg.status = status
+  return msg
+}
+
+/**
+ * {displayMessages:[...]}. Display messages are decoration, so an element
+ * this client does not understand (say a newer contentType) is skipped;
+ * a body that is not that shape is rejected.
+ */
+export function decodeDisplayMessageList(v: unknown): DisplayMessage[] | null {
+  if (!isObject(v) || !Array.isArray(v.displayMessages)) return null
+  const out: DisplayMessage[] = []
+  for (const item of v.displayMessages) {
+    if (!isObject(item)) return null
+    const decoded = decodeDisplayMessage(item)
+    if (decoded !== null) out.push(decoded)
+  }
+  return out
+}
+
+export function decodeTruncate(v: unknown): { ok: true; deletedCount: number } | null {
+  if (!isObject(v) || v.ok !== true) return null
+  return { ok: true, deletedCount: isNumber(v.deletedCount) ? v.deletedCount : 0 }
+}
+
+export function decodeProvider(v: unknown): ProviderInfo | null {
+  if (!isObject(v)) return null
+  const { provider, baseURL, model, hasApiKey, canRespond } = v
+  if (!isProviderName(provider) || !isString(baseURL) || !isString(model)) return null
+  if (!isBoolean(hasApiKey) || !isBoolean(canRespond)) return null
+  let ollama: ProviderInfo['ollama'] = { detected: false, models: [] }
+  if (v.ollama !== undefined) {
+    if (!isObject(v.ollama) || !isBoolean(v.ollama.detected)) return null
+    const models = v.ollama.models ?? []
+    if (!isStringArray(models)) return null
+    ollama = { detected: v.ollama.detected, models }
+  }
+  const info: ProviderInfo = { provider, baseURL, model, hasApiKey, canRespond, ollama }
+  const reason = optional(v.reason, isString)
+  if (reason !== undefined && reason !== '') info.reason = reason
+  if (isStringArray(v.envOverrides) && v.envOverrides.length > 0) info.envOverrides = v.envOverrides
+  return info
+}
+
+/** The JSON of one SSE data: field. Unknown or malformed frames are null. */
+export function decodeChatFrame(v: unknown): ChatFrame | null {
+  if (!isObject(v)) return null
+  switch (v.type) {
+    case 'token':
+      return isString(v.text) && isString(v.fullText) ? { type: 'token', text: v.text, fullText: v.fullText } : null
+    case 'thinking':
+      return isString(v.text) ? { type: 'thinking', text: v.text } : null
+    case 'tool_start':
+      if (!isString(v.callId) || !isString(v.name)) return null
+      return { type: 'tool_start', callId: v.callId, name: v.name, arguments: v.arguments ?? {} }
+    case 'tool_end': {
+      if (!isString(v.callId) || !isString(v.name)) return null
+      const frame: ChatFrame = { type: 'tool_end', callId: v.callId, name: v.name }
+      if (v.result !== undefined && v.result !== null) frame.result = v.result
+      if (isString(v.error) && v.error !== '') frame.error = v.error
+      return frame
+    }
+    case 'done':
+      return decodeDoneFrame(v)
+    case 'error':
+      // An error ends the stream whatever it carries, so never drop one.
+      return { type: 'error', message: isString(v.message) && v.message !== '' ? v.message : 'the reply failed' }
+    default:
+      return null
+  }
+}
+
+function decodeDoneFrame(v: JsonObject): ChatFrame | null {
+  if (!isString(v.fullText)) return null
+  const frame: ChatFrame = {
+    type: 'done',
+    fullText: v.fullText,
+    agentName: optional(v.agentName, isString) ?? '',
+    runId: optional(v.runId, isString) ?? '',
+    messageId: optional(v.messageId, isString) ?? '',
+    actionCallbackHistory: isStringArray(v.actionCallbackHistory) ? v.actionCallbackHistory : [],
+  }
+  const usage = decodeUsage(v.usage)
+  if (usage !== undefined) frame.usage = usage
+  return frame
+}
+
+export function decodeConversationUpdated(v: JsonObject): ConversationUpdatedMessage | null {
+  const conversation = decodeConversation(v.conversation)
+  return conversation === null ? null : { type: 'conversation-updated', conversation }
+}
+
+export function decodeDisplayMessageEvent<T extends 'display-message-saved' | 'display-message-updated'>(
+  type: T,
+  v: JsonObject,
+): DisplayMessageEvent<T> | null {
+  const message = decodeDisplayMessage(v.message)
+  if (message === null) return null
+  const conversationId = optional(v.conversationId, isString) ?? message.conversationId
+  return { type, conversationId, message }
+}
+
+/** The payload of a heartbeat_event about a chat turn; null for other heartbeats. */
+export function decodeTurnHeartbeat(payload: JsonObject, envelopeTs: number): TurnHeartbeat | null {
+  const { status, conversationId } = payload
+  if (!isTurnStatus(status) || !isString(conversationId) || conversationId === '') return null
+  const beat: TurnHeartbeat = { status, conversationId, ts: optional(payload.ts, isNumber) ?? envelopeTs }
+  copyOptional(beat, payload, ['runId', 'preview'], isString)
+  copyOptional(beat, payload, ['durationMs'], isNumber)
+  return beat
+}

@@ -1,0 +1,46 @@
+// The reply stream of a chat run: an SSE response turned into typed frames
+// with their sequence numbers (docs/chat.md, SSE).
+
+import { decodeChatFrame } from './chatDecode'
+import type { SeqFrame } from './chatTypes'
+import { readSse, type ReadSseOptions } from './sse'
+
+export interface ChatStream {
+  /** X-Wisp-Run-Id of a new run, or the run being resumed; null if the server did not say. */
+  runId: string | null
+  /** Frames in order; ends after done or error, or throws when the connection breaks. */
+  frames: AsyncGenerator<SeqFrame, void, undefined>
+}
+
+export const RUN_ID_HEADER = 'X-Wisp-Run-Id'
+
+/** The SSE id: of a frame as a sequence number, or null when it is not one. */
+export function parseSeq(id: string | null): number | null {
+  if (id === null || !/^\d+$/.test(id)) return null
+  const n = Number(id)
+  return Number.isSafeInteger(n) ? n : null
+}
+
+/** Frames of an event stream body. Unknown or malformed frames are skipped with a warning. */
+export async function* chatFrames(
+  body: ReadableStream<Uint8Array>,
+  opts: ReadSseOptions = {},
+): AsyncGenerator<SeqFrame, void, undefined> {
+  for await (const ev of readSse(body, opts)) {
+    if (ev.kind !== 'event') continue
+    let json: unknown
+    try {
+      json = JSON.parse(ev.data)
+    } catch {
+      console.warn('wisp chat: frame is not JSON', ev.data.slice(0, 200))
+      continue
+    }
+    const frame = decodeChatFrame(json)
+    if (frame === null) {
+      console.warn('wisp chat: ignored frame', ev.data.slice(0, 200))
+      continue
+    }
+    yield { seq: parseSeq(ev.id), frame }
+    if (frame.type === 'done' || frame.type === 'error') return
+  }
+}

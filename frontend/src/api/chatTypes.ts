@@ -1,0 +1,163 @@
+// Wire types of the chat API (docs/chat.md): conversations, messages, runs,
+// display messages, the SSE frames of a reply and the provider setup.
+// Decoders live in chatDecode.ts; nothing here has behaviour.
+
+import type { JsonObject } from './types'
+
+export interface Conversation {
+  id: string
+  title: string
+  roomId: string
+  /** ISO 8601 */
+  createdAt: string
+  /** ISO 8601 */
+  updatedAt: string
+  metadata?: JsonObject
+}
+
+export type MessageRole = 'user' | 'assistant'
+export type MessageStatus = 'active' | 'ended' | 'failed' | 'interrupted'
+
+export interface Message {
+  id: string
+  role: MessageRole
+  /** For assistant messages: the trail the user saw (see docs/chat.md, Reload). */
+  text: string
+  /** Epoch milliseconds. */
+  timestamp: number
+  source?: string
+  runId?: string
+  status?: MessageStatus
+  error?: string
+  actionCallbackHistory?: string[]
+}
+
+export interface ChatRequest {
+  text: string
+  clientMessageId?: string
+  metadata?: JsonObject
+  images?: unknown[]
+}
+
+export interface Usage {
+  inputTokens: number
+  outputTokens: number
+}
+
+/** POST /api/conversations/{id}/messages, answered when the run ends. */
+export interface SendResult {
+  text: string
+  agentName: string
+  runId: string
+  messageId: string
+  usage?: Usage
+  actionCallbackHistory: string[]
+}
+
+export interface Run {
+  id: string
+  /** May be absent for runs not started from a conversation. */
+  conversationId?: string
+  userMessageId?: string
+  /** active, ended, failed or interrupted */
+  status: string
+  error?: string
+  startedAt: number
+  endedAt?: number
+}
+
+export type DisplayMessageType = 'user' | 'assistant' | 'tool' | 'system'
+export type DisplayContentType = 'text' | 'thinking' | 'tool_call' | 'tool_result' | 'error' | 'notification'
+export type DisplayStatus = 'pending' | 'executing' | 'completed' | 'failed' | 'interrupted' | 'cancelled'
+
+export interface DisplayMessage {
+  id: string
+  conversationId: string
+  runId?: string
+  messageType: DisplayMessageType
+  contentType: DisplayContentType
+  /** text/thinking/error/notification: {text}; tool_call: {callId, name, arguments}; tool_result: {callId, name, result?, error?} */
+  content: JsonObject
+  status?: DisplayStatus
+  toolCallId?: string
+  createdAt: number
+  updatedAt: number
+}
+
+export interface TruncateResult {
+  ok: true
+  deletedCount: number
+}
+
+/** One SSE frame of a reply (the JSON of its data: field). */
+export type ChatFrame =
+  | { type: 'token'; text: string; fullText: string }
+  | { type: 'thinking'; text: string }
+  | { type: 'tool_start'; callId: string; name: string; arguments: unknown }
+  | { type: 'tool_end'; callId: string; name: string; result?: unknown; error?: string }
+  | {
+      type: 'done'
+      fullText: string
+      agentName: string
+      runId: string
+      messageId: string
+      actionCallbackHistory: string[]
+      usage?: Usage
+    }
+  | { type: 'error'; message: string }
+
+export type ChatFrameType = ChatFrame['type']
+
+/** A frame with its run sequence number (the SSE id:, null when absent). */
+export interface SeqFrame {
+  seq: number | null
+  frame: ChatFrame
+}
+
+export type ProviderKind = 'openai' | 'anthropic' | 'ollama'
+
+export interface ProviderInfo {
+  provider: ProviderKind | ''
+  baseURL: string
+  model: string
+  hasApiKey: boolean
+  canRespond: boolean
+  reason?: string
+  ollama: { detected: boolean; models: string[] }
+  /** Settings the environment overrides: saving changes the file, not the running process. */
+  envOverrides?: string[]
+}
+
+/** PUT /api/provider. An empty or missing apiKey keeps the stored one. */
+export interface ProviderUpdate {
+  provider: ProviderKind
+  baseURL?: string
+  model: string
+  apiKey?: string
+}
+
+/** heartbeat_event payload during a turn. */
+export type TurnStatus = 'thinking' | 'replying' | 'sent' | 'failed'
+
+export interface TurnHeartbeat {
+  status: TurnStatus
+  conversationId: string
+  runId?: string
+  preview?: string
+  ts: number
+  durationMs?: number
+}
+
+/** /ws: a conversation's title was generated or renamed. */
+export interface ConversationUpdatedMessage {
+  type: 'conversation-updated'
+  conversation: Conversation
+}
+
+/** /ws: a display message of a conversation was saved or changed. */
+export interface DisplayMessageEvent<T extends 'display-message-saved' | 'display-message-updated' =
+  'display-message-saved' | 'display-message-updated'> {
+  type: T
+  conversationId: string
+  message: DisplayMessage
+}

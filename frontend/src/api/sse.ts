@@ -1,0 +1,135 @@
+// A Server-Sent Events parser (the WHATWG event-stream format) that is fed
+// text in arbitrary chunks, and a reader that drives it from a fetch body.
+//
+// Lines end in CRLF, LF or CR, and a chunk may end anywhere, even between
+// the CR and LF of one line break. "data:" lines of one event are joined
+// with "\n"; a blank line dispatches the event; lines starting with ":" are
+// comments (the server's heartbeats). An event cut off by the end of the
+// stream is dropped, as the format says.
+
+export type SseEvent =
+  | { kind: 'event'; event: string; data: string; id: string | null }
+  | { kind: 'comment'; text: string }
+
+export class SseParser {
+  /** The unfinished last line (it holds no line break). */
+  private partial = ''
+  /** The previous chunk ended with CR, so a leading LF belongs to that break. */
+  private afterCR = false
+  private data = ''
+  private eventType = ''
+  private lastId: string | null = null
+
+  /** Feeds one chunk and returns the events and comments it completed, in order. */
+  push(chunk: string): SseEvent[] {
+    const out: SseEvent[] = []
+    if (chunk === '') return out
+    let start = 0
+    if (this.afterCR && chunk.startsWith('\n')) start = 1
+    this.afterCR = false
+    for (let i = start; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i)
+      if (c !== 10 && c !== 13) continue
+      const line = this.partial + chunk.slice(start, i)
+      this.partial = ''
+      if (c === 13) {
+        if (i + 1 === chunk.length) this.afterCR = true
+        else if (chunk.charCodeAt(i + 1) === 10) i++
+      }
+      start = i + 1
+      this.line(line, out)
+    }
+    this.partial += chunk.slice(start)
+    return out
+  }
+
+  private line(line: string, out: SseEvent[]): void {
+    if (line === '') {
+      this.dispatch(out)
+      return
+    }
+    const colon = line.indexOf(':')
+    if (colon === 0) {
+      out.push({ kind: 'comment', text: stripSpace(line.slice(1)) })
+      return
+    }
+    const field = colon < 0 ? line : line.slice(0, colon)
+    const value = colon < 0 ? '' : stripSpace(line.slice(colon + 1))
+    switch (field) {
+      case 'data':
+        this.data += `${value}\n`
+        break
+      case 'event':
+        this.eventType = value
+        break
+      case 'id':
+        if (!value.includes('\0')) this.lastId = value
+        break
+      default:
+      // "retry" and unknown fields are ignored.
+    }
+  }
+
+  private dispatch(out: SseEvent[]): void {
+    const data = this.data
+    const event = this.eventType || 'message'
+    this.data = ''
+    this.eventType = ''
+    if (data === '') return
+    out.push({ kind: 'event', event, data: data.slice(0, -1), id: this.lastId })
+  }
+}
+
+function stripSpace(value: string): string {
+  return value.startsWith(' ') ? value.slice(1) : value
+}
+
+export class StreamIdleError extends Error {
+  constructor(ms: number) {
+    super(`no data from the server for ${Math.round(ms / 1000)} s`)
+    this.name = 'StreamIdleError'
+  }
+}
+
+export interface ReadSseOptions {
+  /** Give up when nothing at all (not even a heartbeat comment) arrives for this long. */
+  idleTimeoutMs?: number
+}
+
+/**
+ * Reads an event stream body to its end. Read errors (a dropped connection,
+ * an aborted fetch) are thrown as they are. Stopping the iteration early
+ * cancels the body, which closes the connection.
+ */
+export async function* readSse(
+  body: ReadableStream<Uint8Array>,
+  opts: ReadSseOptions = {},
+): AsyncGenerator<SseEvent, void, undefined> {
+  const reader = body.getReader()
+  const decoder = new TextDecoder()
+  const parser = new SseParser()
+  let finished = false
+  try {
+    for (;;) {
+      const { value, done } = await readWithin(reader, opts.idleTimeoutMs)
+      if (done) break
+      yield* parser.push(decoder.decode(value, { stream: true }))
+    }
+    finished = true
+    yield* parser.push(decoder.decode())
+  } finally {
+    if (!finished) reader.cancel().catch(() => undefined)
+  }
+}
+
+function readWithin(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  timeoutMs: number | undefined,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  if (timeoutMs === undefined || timeoutMs <= 0) return reader.read()
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const idle = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new StreamIdleError(timeoutMs)), timeoutMs)
+  })
+  return Promise.race([reader.read(), idle]).finally(() => clearTimeout(timer))
+}

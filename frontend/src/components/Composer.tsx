@@ -1,0 +1,99 @@
+import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
+
+/** The server takes 1..32000 characters. */
+export const MAX_MESSAGE_CHARS = 32_000
+const MAX_HEIGHT_PX = 180
+
+interface Props {
+  /** A reply is streaming: nothing can be sent until it ends. */
+  busy: boolean
+  /** Returns false when the message could not be sent now (the text is then kept). */
+  onSend(text: string): boolean
+}
+
+/** What is sent for a draft: leading blank lines and trailing whitespace dropped. */
+export function messageText(draft: string): string {
+  return draft.replace(/^(?:[ \t]*\r?\n)+/, '').trimEnd()
+}
+
+/** True for an Enter that should send: not with Shift, and not one that ends an IME composition. */
+export function isSendKey(e: { key: string; shiftKey: boolean; isComposing: boolean; keyCode: number }, composing: boolean): boolean {
+  // WebKit reports the Enter that confirms a composition with keyCode 229 and, sometimes, after compositionend.
+  return e.key === 'Enter' && !e.shiftKey && !e.isComposing && !composing && e.keyCode !== 229
+}
+
+export function Composer({ busy, onSend }: Props) {
+  const [draft, setDraft] = useState('')
+  const area = useRef<HTMLTextAreaElement>(null)
+  const composing = useRef(false)
+  const text = messageText(draft)
+  const tooLong = text.length > MAX_MESSAGE_CHARS
+  const canSend = !busy && text !== '' && !tooLong
+
+  useLayoutEffect(() => {
+    const el = area.current
+    if (el === null) return
+    el.style.height = 'auto'
+    el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT_PX)}px`
+  }, [draft])
+
+  // Disabling the textarea drops its focus; give it back when the reply is done,
+  // unless the user has moved on to something else meanwhile.
+  useEffect(() => {
+    const focused = document.activeElement
+    if (!busy && (focused === null || focused === document.body)) area.current?.focus()
+  }, [busy])
+
+  const submit = () => {
+    if (!canSend) return
+    if (onSend(text)) setDraft('')
+  }
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    const native = e.nativeEvent
+    if (!isSendKey({ key: e.key, shiftKey: e.shiftKey, isComposing: native.isComposing, keyCode: native.keyCode }, composing.current)) return
+    e.preventDefault()
+    submit()
+  }
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault()
+    submit()
+  }
+
+  return (
+    <form className="composer" onSubmit={onSubmit}>
+      <textarea
+        ref={area}
+        data-testid="composer"
+        aria-label="Message"
+        placeholder={busy ? 'Waiting for the reply…' : 'Message (Enter to send, Shift+Enter for a new line)'}
+        rows={1}
+        value={draft}
+        disabled={busy}
+        autoFocus
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={onKeyDown}
+        onCompositionStart={() => {
+          composing.current = true
+        }}
+        onCompositionEnd={() => {
+          // Let the keydown of the confirming Enter (which may follow) see the composition as still open.
+          setTimeout(() => {
+            composing.current = false
+          }, 0)
+        }}
+      />
+      <div className="composer-side">
+        {tooLong ? (
+          <span className="too-long" role="alert">
+            {text.length - MAX_MESSAGE_CHARS} characters too long
+          </span>
+        ) : null}
+        <button type="submit" className="send" data-testid="send" disabled={!canSend}>
+          Send
+        </button>
+      </div>
+    </form>
+  )
+}

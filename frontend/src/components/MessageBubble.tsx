@@ -1,0 +1,81 @@
+import { memo } from 'react'
+import type { ChatMessageView, RunExtras } from '../state/chat'
+import { Markdown } from './Markdown'
+import { ThinkingBlock } from './ThinkingBlock'
+import { ToolCard } from './ToolCard'
+
+interface Props {
+  message: ChatMessageView
+  agentName: string
+  /** Thinking and tools of a past reply, from display messages (live replies carry their own). */
+  extras: RunExtras | undefined
+  canRetry: boolean
+  onRetry(key: string): void
+}
+
+export const MessageBubble = memo(function MessageBubble({ message: m, agentName, extras, canRetry, onRetry }: Props) {
+  const when = new Date(m.timestamp)
+  const who = m.role === 'user' ? 'You' : agentName
+  return (
+    <li
+      className={`message role-${m.role} status-${m.status}`}
+      data-testid="message"
+      data-role={m.role}
+      data-status={m.status}
+      title={`${who}, ${when.toLocaleString()}`}
+    >
+      {m.role === 'user' ? (
+        <div className="message-text user-text" data-testid="message-text">
+          {m.text}
+        </div>
+      ) : (
+        <ReplyBody message={m} extras={extras} canRetry={canRetry} onRetry={onRetry} />
+      )}
+    </li>
+  )
+})
+
+function ReplyBody({ message: m, extras, canRetry, onRetry }: Omit<Props, 'agentName'>) {
+  const thinking = extras?.thinking ?? m.thinking
+  const tools = extras?.tools ?? m.tools
+  const streaming = m.status === 'streaming'
+  const working = streaming && tools.some((t) => t.status === 'executing' || t.status === 'pending')
+  return (
+    <>
+      {thinking !== '' ? <ThinkingBlock text={thinking} active={streaming && m.text === '' && !working} /> : null}
+      {tools.length > 0 ? (
+        <div className="tool-cards">
+          {tools.map((t) => (
+            <ToolCard key={t.callId} tool={t} />
+          ))}
+        </div>
+      ) : null}
+      {m.text !== '' ? (
+        <div className="message-text" data-testid="message-text">
+          <Markdown text={m.text} />
+        </div>
+      ) : streaming && !working ? (
+        <span className="typing-dots" role="status" aria-label="Writing a reply">
+          <span />
+          <span />
+          <span />
+        </span>
+      ) : null}
+      {working ? (
+        <p className="working" role="status">
+          <span className="spinner" aria-hidden="true" /> working…
+        </p>
+      ) : null}
+      {m.status === 'error' ? (
+        <div className="message-error" role="alert" data-testid="message-error">
+          <span>{m.error || 'The reply failed.'}</span>
+          {canRetry ? (
+            <button type="button" data-testid="retry" onClick={() => onRetry(m.key)}>
+              Retry
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+    </>
+  )
+}

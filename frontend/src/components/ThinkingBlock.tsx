@@ -1,0 +1,9 @@
+/** The model's reasoning, collapsed unless the user opens it. */
+export function ThinkingBlock({ text, active }: { text: string; active: boolean }) {
+  return (
+    <details className={`thinking${active ? ' active' : ''}`} data-testid="thinking">
+      <summary>{active ? 'Thinking…' : 'Thought process'}</summary>
+      <div className="thinking-text">{text}</div>
+    </details>
+  )
+}

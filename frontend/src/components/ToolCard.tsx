@@ -1,0 +1,67 @@
+import type { ToolView } from '../state/chat'
+
+const STATUS_LABEL: Record<ToolView['status'], string> = {
+  pending: 'waiting',
+  executing: 'running',
+  completed: 'done',
+  failed: 'failed',
+  interrupted: 'interrupted',
+  cancelled: 'cancelled',
+}
+
+const MAX_SHOWN = 20_000
+
+/** Strings as they are, anything else as indented JSON; cut when huge. */
+export function showValue(value: unknown): string {
+  let text: string
+  if (typeof value === 'string') text = value
+  else {
+    try {
+      text = JSON.stringify(value, null, 2) ?? String(value)
+    } catch {
+      text = String(value)
+    }
+  }
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}\n… (${text.length - MAX_SHOWN} more characters)` : text
+}
+
+function isEmpty(value: unknown): boolean {
+  if (value === undefined || value === null || value === '') return true
+  return typeof value === 'object' && Object.keys(value).length === 0
+}
+
+/** One action call of a reply: name and state in the summary, arguments and result inside. */
+export function ToolCard({ tool }: { tool: ToolView }) {
+  return (
+    <details className={`tool-card tool-${tool.status}`} data-testid="tool-card" data-status={tool.status}>
+      <summary>
+        <span className="tool-state" aria-hidden="true" />
+        <span className="tool-name">{tool.name}</span>
+        <span className="tool-status">{STATUS_LABEL[tool.status]}</span>
+      </summary>
+      <div className="tool-body">
+        {isEmpty(tool.arguments) ? null : (
+          <section>
+            <h4>Arguments</h4>
+            <pre>{showValue(tool.arguments)}</pre>
+          </section>
+        )}
+        {tool.result === undefined ? null : (
+          <section>
+            <h4>Result</h4>
+            <pre>{showValue(tool.result)}</pre>
+          </section>
+        )}
+        {tool.error === undefined ? null : (
+          <section className="tool-error">
+            <h4>Error</h4>
+            <pre>{tool.error}</pre>
+          </section>
+        )}
+        {isEmpty(tool.arguments) && tool.result === undefined && tool.error === undefined ? (
+          <p className="muted">No details.</p>
+        ) : null}
+      </div>
+    </details>
+  )
+}

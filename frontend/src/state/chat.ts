@@ -1,0 +1,291 @@
+// The open conversation: its messages as bubbles, how frames of a streaming
+// reply change a bubble, and the display messages (tool calls, thinking)
+// saved for past replies. Pure, so it is tested without React.
+
+import type { ChatFrame, DisplayMessage, DisplayStatus, Message, MessageRole } from '../api'
+
+export type BubbleStatus = 'streaming' | 'done' | 'error'
+
+export interface ToolView {
+  callId: string
+  name: string
+  arguments: unknown
+  status: DisplayStatus
+  result?: unknown
+  error?: string
+}
+
+export interface ChatMessageView {
+  /** Stable React key: the server id for loaded messages, a local id for new ones. */
+  key: string
+  /** Server message id, once known. */
+  id: string | null
+  role: MessageRole
+  text: string
+  status: BubbleStatus
+  error?: string
+  runId?: string
+  timestamp: number
+  /** Thinking and tools below came from this page's stream (else from display messages). */
+  live: boolean
+  /** Highest frame sequence number applied; frames at or below it are repeats. */
+  lastSeq: number
+  thinking: string
+  tools: ToolView[]
+  /** For replies: the user text it answers (what Retry sends again). */
+  prompt?: string
+}
+
+export interface ChatState {
+  /** null: a new chat that has no conversation yet. */
+  conversationId: string | null
+  /** Changes whenever another conversation (or a new chat) is opened; late results of an older one are dropped. */
+  session: number
+  loading: boolean
+  loadError: string | null
+  messages: ChatMessageView[]
+  display: DisplayMessage[]
+}
+
+export const initialChat: ChatState = {
+  conversationId: null,
+  session: 0,
+  loading: false,
+  loadError: null,
+  messages: [],
+  display: [],
+}
+
+export type ChatAction =
+  | { type: 'chat-open'; session: number; conversationId: string | null }
+  | { type: 'chat-loaded'; session: number; messages: Message[]; display: DisplayMessage[] }
+  | { type: 'chat-load-failed'; session: number; message: string }
+  | { type: 'chat-sent'; session: number; userKey: string; replyKey: string; text: string; ts: number }
+  | { type: 'chat-assigned'; session: number; conversationId: string }
+  | { type: 'chat-run'; session: number; key: string; runId: string }
+  | { type: 'chat-frame'; session: number; key: string; seq: number | null; frame: ChatFrame }
+  | { type: 'chat-failed'; session: number; key: string; message: string }
+  | { type: 'chat-resume'; session: number; key: string; fromStart: boolean }
+  | { type: 'chat-retry'; session: number; key: string }
+  | { type: 'display-message'; message: DisplayMessage }
+
+const FAILED_TEXT = 'The reply failed.'
+const INTERRUPTED_TEXT = 'The reply was interrupted.'
+
+/** Bubbles for messages loaded from the server. */
+export function bubblesFromMessages(messages: readonly Message[]): ChatMessageView[] {
+  let prompt: string | undefined
+  return messages.map((m) => {
+    const view: ChatMessageView = {
+      key: m.id,
+      id: m.id,
+      role: m.role,
+      text: m.text,
+      status: 'done',
+      timestamp: m.timestamp,
+      live: false,
+      lastSeq: 0,
+      thinking: '',
+      tools: [],
+    }
+    if (m.runId !== undefined) view.runId = m.runId
+    if (m.role === 'user') {
+      prompt = m.text
+      return view
+    }
+    if (prompt !== undefined) view.prompt = prompt
+    if (m.status === 'active') view.status = 'streaming'
+    if (m.status === 'failed' || m.status === 'interrupted') {
+      view.status = 'error'
+      view.error = m.error || (m.status === 'failed' ? FAILED_TEXT : INTERRUPTED_TEXT)
+    }
+    return view
+  })
+}
+
+function newBubble(key: string, role: MessageRole, text: string, status: BubbleStatus, ts: number): ChatMessageView {
+  return { key, id: null, role, text, status, timestamp: ts, live: role === 'assistant', lastSeq: 0, thinking: '', tools: [] }
+}
+
+function upsertTool(tools: ToolView[], callId: string, change: (prev: ToolView | undefined) => ToolView): ToolView[] {
+  const i = tools.findIndex((t) => t.callId === callId)
+  if (i < 0) return [...tools, change(undefined)]
+  const next = tools.slice()
+  next[i] = change(tools[i])
+  return next
+}
+
+function stopRunningTools(tools: ToolView[]): ToolView[] {
+  return tools.some((t) => t.status === 'executing' || t.status === 'pending')
+    ? tools.map((t) => (t.status === 'executing' || t.status === 'pending' ? { ...t, status: 'interrupted' } : t))
+    : tools
+}
+
+/** One frame applied to a reply bubble. fullText replaces the text; repeats (by seq) are ignored. */
+export function applyFrame(bubble: ChatMessageView, seq: number | null, frame: ChatFrame): ChatMessageView {
+  if (seq !== null && seq <= bubble.lastSeq) return bubble
+  const b: ChatMessageView = { ...bubble, live: true, lastSeq: seq ?? bubble.lastSeq }
+  switch (frame.type) {
+    case 'token':
+      b.text = frame.fullText
+      break
+    case 'thinking':
+      b.thinking += frame.text
+      break
+    case 'tool_start':
+      b.tools = upsertTool(b.tools, frame.callId, (prev) => ({
+        ...prev,
+        callId: frame.callId,
+        name: frame.name,
+        arguments: frame.arguments,
+        status: 'executing',
+      }))
+      break
+    case 'tool_end':
+      b.tools = upsertTool(b.tools, frame.callId, (prev) => {
+        const tool: ToolView = {
+          callId: frame.callId,
+          name: frame.name,
+          arguments: prev?.arguments ?? {},
+          status: frame.error === undefined ? 'completed' : 'failed',
+        }
+        if (frame.result !== undefined) tool.result = frame.result
+        if (frame.error !== undefined) tool.error = frame.error
+        return tool
+      })
+      break
+    case 'done':
+      b.text = frame.fullText
+      b.status = 'done'
+      delete b.error
+      if (frame.messageId !== '') b.id = frame.messageId
+      if (frame.runId !== '') b.runId = frame.runId
+      break
+    case 'error':
+      b.status = 'error'
+      b.error = frame.message
+      b.tools = stopRunningTools(b.tools)
+      break
+  }
+  return b
+}
+
+/** True while some reply of the open conversation is still streaming. */
+export function isReplying(chat: ChatState): boolean {
+  return chat.messages.some((m) => m.status === 'streaming')
+}
+
+function updateBubble(chat: ChatState, key: string, change: (b: ChatMessageView) => ChatMessageView): ChatState {
+  const i = chat.messages.findIndex((m) => m.key === key)
+  const current = chat.messages[i]
+  if (current === undefined) return chat
+  const next = change(current)
+  if (next === current) return chat
+  const messages = chat.messages.slice()
+  messages[i] = next
+  return { ...chat, messages }
+}
+
+function upsertDisplay(list: DisplayMessage[], msg: DisplayMessage): DisplayMessage[] {
+  const i = list.findIndex((d) => d.id === msg.id)
+  if (i < 0) return [...list, msg]
+  const next = list.slice()
+  next[i] = msg
+  return next
+}
+
+export function chatReducer(chat: ChatState, action: ChatAction): ChatState {
+  if (action.type === 'chat-open') {
+    return { ...initialChat, session: action.session, conversationId: action.conversationId, loading: action.conversationId !== null }
+  }
+  if (action.type === 'display-message') {
+    if (action.message.conversationId !== chat.conversationId) return chat
+    return { ...chat, display: upsertDisplay(chat.display, action.message) }
+  }
+  if (action.session !== chat.session) return chat
+  switch (action.type) {
+    case 'chat-loaded':
+      return { ...chat, loading: false, loadError: null, messages: bubblesFromMessages(action.messages), display: action.display }
+    case 'chat-load-failed':
+      return { ...chat, loading: false, loadError: action.message }
+    case 'chat-sent': {
+      const user = newBubble(action.userKey, 'user', action.text, 'done', action.ts)
+      const reply = { ...newBubble(action.replyKey, 'assistant', '', 'streaming', action.ts), prompt: action.text }
+      return { ...chat, messages: [...chat.messages, user, reply] }
+    }
+    case 'chat-assigned':
+      return chat.conversationId === null ? { ...chat, conversationId: action.conversationId } : chat
+    case 'chat-run':
+      return updateBubble(chat, action.key, (b) => (b.runId === action.runId ? b : { ...b, runId: action.runId }))
+    case 'chat-frame':
+      return updateBubble(chat, action.key, (b) => applyFrame(b, action.seq, action.frame))
+    case 'chat-failed':
+      return updateBubble(chat, action.key, (b) =>
+        b.status === 'streaming' ? { ...b, status: 'error', error: action.message, tools: stopRunningTools(b.tools) } : b,
+      )
+    case 'chat-resume':
+      return updateBubble(chat, action.key, (b) => {
+        const { error: _e, ...rest } = b
+        return action.fromStart
+          ? { ...rest, status: 'streaming', live: true, lastSeq: 0, thinking: '', tools: [] }
+          : { ...rest, status: 'streaming' }
+      })
+    case 'chat-retry':
+      return { ...chat, messages: withoutExchange(chat.messages, action.key) }
+  }
+}
+
+/** Removes a reply and the user message right before it. */
+function withoutExchange(messages: ChatMessageView[], replyKey: string): ChatMessageView[] {
+  const i = messages.findIndex((m) => m.key === replyKey)
+  if (i < 0) return messages
+  const start = i > 0 && messages[i - 1]?.role === 'user' ? i - 1 : i
+  return [...messages.slice(0, start), ...messages.slice(i + 1)]
+}
+
+/** The failed reply that Retry may resend: only the last bubble, and only when it knows its prompt. */
+export function retryable(chat: ChatState, key: string): boolean {
+  const last = chat.messages[chat.messages.length - 1]
+  return last !== undefined && last.key === key && last.status === 'error' && last.prompt !== undefined
+}
+
+export interface RunExtras {
+  thinking: string
+  tools: ToolView[]
+}
+
+/** Thinking and tool calls of past replies, from the saved display messages, by run id. */
+export function extrasByRun(display: readonly DisplayMessage[]): Map<string, RunExtras> {
+  const byRun = new Map<string, RunExtras>()
+  for (const d of display) {
+    if (d.runId === undefined) continue
+    let extras = byRun.get(d.runId)
+    if (extras === undefined) {
+      extras = { thinking: '', tools: [] }
+      byRun.set(d.runId, extras)
+    }
+    const c = d.content
+    if (d.contentType === 'thinking' && typeof c.text === 'string') {
+      extras.thinking += c.text
+      continue
+    }
+    if (d.contentType !== 'tool_call' && d.contentType !== 'tool_result') continue
+    const callId = typeof c.callId === 'string' ? c.callId : (d.toolCallId ?? d.id)
+    extras.tools = upsertTool(extras.tools, callId, (prev) => {
+      const tool: ToolView = {
+        ...(prev ?? { callId, arguments: {} }),
+        callId,
+        name: typeof c.name === 'string' ? c.name : (prev?.name ?? 'tool'),
+        status: d.status ?? prev?.status ?? (d.contentType === 'tool_result' ? 'completed' : 'executing'),
+      }
+      if (d.contentType === 'tool_call' && c.arguments !== undefined) tool.arguments = c.arguments
+      if (c.result !== undefined && c.result !== null) tool.result = c.result
+      if (typeof c.error === 'string' && c.error !== '') {
+        tool.error = c.error
+        if (d.status === undefined) tool.status = 'failed'
+      }
+      return tool
+    })
+  }
+  return byRun
+}

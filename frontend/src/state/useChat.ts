@@ -1,0 +1,290 @@
+// The chat controller of WispProvider: opens conversations (and keeps the
+// URL hash and the socket's active-conversation in step), sends messages,
+// drives their reply streams (chatRunner.ts), resumes a reply that was
+// still running when the page loaded, retries failed replies, and renames
+// or deletes conversations. Its results go through the reducer like
+// everything else.
+
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react'
+import { ApiError, type ApiClient, type ClientMessage } from '../api'
+import { isReplying, retryable } from './chat'
+import { errorMessage, runReply, type ReplyStart } from './chatRunner'
+import { conversationFromHash, hashForConversation } from './hashRoute'
+import type { Action, AppState } from './reducer'
+
+export interface ChatActions {
+  /** Opens a conversation, or a new chat for null. */
+  open(conversationId: string | null): void
+  /** Sends text in the open conversation (creating it first for a new chat); false when it cannot now. */
+  send(text: string): boolean
+  /** Sends the prompt of a failed last reply again (or picks up its run if it is still going). */
+  retry(replyKey: string): void
+  /** Renames; rejects with ApiError for the caller to show. */
+  rename(conversationId: string, title: string): Promise<void>
+  /** Deletes; rejects with ApiError for the caller to show. */
+  remove(conversationId: string): Promise<void>
+}
+
+type Dispatch = (action: Action) => void
+
+interface Current {
+  session: number
+  conversationId: string | null
+}
+
+function writeHash(id: string | null): void {
+  if (conversationFromHash(location.hash) === id) return
+  const url = id === null ? `${location.pathname}${location.search}` : hashForConversation(id)
+  history.replaceState(history.state, '', url)
+}
+
+export function useChat(
+  api: ApiClient | null,
+  state: AppState,
+  dispatch: Dispatch,
+  sendWs: (msg: ClientMessage) => void,
+): ChatActions {
+  const apiRef = useRef(api)
+  const stateRef = useRef(state)
+  const sendWsRef = useRef(sendWs)
+  useLayoutEffect(() => {
+    apiRef.current = api
+    stateRef.current = state
+    sendWsRef.current = sendWs
+  })
+  const current = useRef<Current>({ session: 0, conversationId: null })
+  const controllers = useRef(new Set<AbortController>())
+  const sending = useRef(false)
+
+  const actions = useMemo<ChatActions>(() => {
+    let keyCounter = 0
+    const localKey = () => `local-${Date.now().toString(36)}-${++keyCounter}`
+    const isCurrent = (session: number) => current.current.session === session
+
+    const announce = (id: string | null) => sendWsRef.current({ type: 'active-conversation', conversationId: id })
+
+    const drive = async (session: number, key: string, start: ReplyStart, ctrl: AbortController) => {
+      const client = apiRef.current
+      if (client === null) return
+      controllers.current.add(ctrl)
+      try {
+        await runReply({
+          api: client,
+          start,
+          signal: ctrl.signal,
+          findRunId: start.kind === 'send' ? () => activeRunOf(client, start.conversationId) : undefined,
+          report: (r) => {
+            if (ctrl.signal.aborted) return
+            if (r.type === 'run') dispatch({ type: 'chat-run', session, key, runId: r.runId })
+            else if (r.type === 'frame') dispatch({ type: 'chat-frame', session, key, seq: r.seq, frame: r.frame })
+            else dispatch({ type: 'chat-failed', session, key, message: r.message })
+          },
+        })
+      } finally {
+        controllers.current.delete(ctrl)
+      }
+    }
+
+    const resume = (session: number, key: string, runId: string, after: number) => {
+      dispatch({ type: 'chat-resume', session, key, fromStart: after === 0 })
+      void drive(session, key, { kind: 'resume', runId, after }, new AbortController())
+    }
+
+    const load = async (session: number, id: string) => {
+      const client = apiRef.current
+      if (client === null) return
+      try {
+        const [messages, display] = await Promise.all([
+          client.listMessages(id),
+          client.listDisplayMessages(id).catch((err: unknown) => {
+            console.warn('wisp chat: display messages unavailable', err)
+            return []
+          }),
+        ])
+        if (!isCurrent(session)) return
+        dispatch({ type: 'chat-loaded', session, messages, display })
+        for (const m of messages) {
+          // The page was reloaded while this reply was being written: pick it up.
+          if (m.role === 'assistant' && m.status === 'active' && m.runId !== undefined) resume(session, m.id, m.runId, 0)
+        }
+      } catch (err) {
+        if (!isCurrent(session)) return
+        if (err instanceof ApiError && err.status === 404) {
+          dispatch({ type: 'conversation-removed', id })
+          open(null)
+          return
+        }
+        dispatch({ type: 'chat-load-failed', session, message: errorMessage(err) })
+      }
+    }
+
+    const open = (id: string | null) => {
+      for (const ctrl of controllers.current) ctrl.abort()
+      controllers.current.clear()
+      sending.current = false
+      const session = current.current.session + 1
+      current.current = { session, conversationId: id }
+      dispatch({ type: 'chat-open', session, conversationId: id })
+      writeHash(id)
+      announce(id)
+      if (id !== null) void load(session, id)
+    }
+
+    const sendNow = async (text: string) => {
+      const client = apiRef.current
+      const session = current.current.session
+      const userKey = localKey()
+      const replyKey = localKey()
+      const ctrl = new AbortController()
+      controllers.current.add(ctrl)
+      sending.current = true
+      dispatch({ type: 'chat-sent', session, userKey, replyKey, text, ts: Date.now() })
+      try {
+        if (client === null) throw new ApiError(0, 'not connected to the Wisp server yet')
+        let conversationId = current.current.conversationId
+        if (conversationId === null) {
+          const conv = await client.createConversation()
+          if (ctrl.signal.aborted || !isCurrent(session)) return
+          dispatch({ type: 'conversation-upserted', conversation: conv })
+          dispatch({ type: 'chat-assigned', session, conversationId: conv.id })
+          current.current = { session, conversationId: conv.id }
+          writeHash(conv.id)
+          announce(conv.id)
+          conversationId = conv.id
+        }
+        dispatch({ type: 'conversation-touched', id: conversationId, at: Date.now() })
+        await drive(session, replyKey, { kind: 'send', conversationId, request: { text, clientMessageId: userKey } }, ctrl)
+      } catch (err) {
+        if (!ctrl.signal.aborted) dispatch({ type: 'chat-failed', session, key: replyKey, message: errorMessage(err) })
+      } finally {
+        controllers.current.delete(ctrl)
+        if (isCurrent(session)) sending.current = false
+      }
+    }
+
+    const send = (text: string) => {
+      const chat = stateRef.current.chat
+      // While a conversation loads, its arriving messages would replace the new ones.
+      if (sending.current || chat.loading || isReplying(chat) || text.trim() === '') return false
+      void sendNow(text)
+      return true
+    }
+
+    const retry = async (key: string) => {
+      const chat = stateRef.current.chat
+      const bubble = chat.messages.find((m) => m.key === key)
+      const client = apiRef.current
+      if (bubble?.prompt === undefined || !retryable(chat, key) || client === null || sending.current) return
+      const session = current.current.session
+      const conversationId = current.current.conversationId
+      sending.current = true
+      try {
+        if (bubble.runId !== undefined && conversationId !== null) {
+          const run = await client.getRun(bubble.runId).catch(() => null)
+          if (!isCurrent(session)) return
+          if (run?.status === 'active') {
+            resume(session, key, run.id, bubble.lastSeq)
+            return
+          }
+          // Replace the failed exchange rather than repeat it in the history.
+          if (run?.userMessageId) {
+            await client
+              .truncateMessages(conversationId, run.userMessageId, true)
+              .catch((err: unknown) => console.warn('wisp chat: could not remove the failed exchange', err))
+          }
+        }
+      } finally {
+        if (isCurrent(session)) sending.current = false
+      }
+      if (!isCurrent(session)) return
+      dispatch({ type: 'chat-retry', session, key })
+      void sendNow(bubble.prompt)
+    }
+
+    const rename = async (id: string, title: string) => {
+      const client = apiRef.current
+      if (client === null) throw new ApiError(0, 'not connected to the Wisp server yet')
+      dispatch({ type: 'conversation-upserted', conversation: await client.renameConversation(id, title) })
+    }
+
+    const remove = async (id: string) => {
+      const client = apiRef.current
+      if (client === null) throw new ApiError(0, 'not connected to the Wisp server yet')
+      try {
+        await client.deleteConversation(id)
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === 404)) throw err
+      }
+      dispatch({ type: 'conversation-removed', id })
+      if (current.current.conversationId === id) open(null)
+    }
+
+    return { open, send, retry: (key) => void retry(key), rename, remove }
+  }, [dispatch])
+
+  useChatLoader(api, state.apiReady, dispatch, actions, current)
+  useHashFollower(actions, current)
+  useReannounce(state.connection === 'connected', sendWs, current)
+  useEffect(() => {
+    const all = controllers.current
+    return () => {
+      for (const ctrl of all) ctrl.abort()
+    }
+  }, [])
+  return actions
+}
+
+/** The run of the conversation's reply in progress, from its "active" assistant message. */
+async function activeRunOf(api: ApiClient, conversationId: string): Promise<string | null> {
+  const messages = await api.listMessages(conversationId)
+  const active = messages.findLast((m) => m.role === 'assistant' && m.status === 'active' && m.runId !== undefined)
+  return active?.runId ?? null
+}
+
+/** Loads the list and (re)opens the conversation whenever the API becomes usable. */
+function useChatLoader(
+  api: ApiClient | null,
+  apiReady: boolean,
+  dispatch: Dispatch,
+  actions: ChatActions,
+  current: { current: Current },
+): void {
+  const started = useRef(false)
+  useEffect(() => {
+    if (api === null || !apiReady) return
+    let cancelled = false
+    api.listConversations().then(
+      (conversations) => {
+        if (!cancelled) dispatch({ type: 'conversations-loaded', conversations })
+      },
+      (err: unknown) => {
+        if (!cancelled) dispatch({ type: 'error', message: `cannot load conversations: ${errorMessage(err)}` })
+      },
+    )
+    const target = started.current ? current.current.conversationId : conversationFromHash(location.hash)
+    started.current = true
+    actions.open(target)
+    return () => {
+      cancelled = true
+    }
+  }, [api, apiReady, dispatch, actions, current])
+}
+
+/** Follows hand-edited hashes and back/forward between #/c/<id> URLs. */
+function useHashFollower(actions: ChatActions, current: { current: Current }): void {
+  useEffect(() => {
+    const onHash = () => {
+      const id = conversationFromHash(location.hash)
+      if (id !== current.current.conversationId) actions.open(id)
+    }
+    window.addEventListener('hashchange', onHash)
+    return () => window.removeEventListener('hashchange', onHash)
+  }, [actions, current])
+}
+
+/** A new /ws connection knows nothing of the open conversation: tell it again. */
+function useReannounce(connected: boolean, sendWs: (msg: ClientMessage) => void, current: { current: Current }): void {
+  useEffect(() => {
+    if (connected) sendWs({ type: 'active-conversation', conversationId: current.current.conversationId })
+  }, [connected, sendWs, current])
+}
