@@ -102,7 +102,8 @@ func (s *Server) streamRun(w http.ResponseWriter, r *http.Request, runID string,
 		if err != nil {
 			return nil // the client went away; the run goes on
 		}
-		if err := sse.frame(f.Seq, f.Data); err != nil {
+		// Flush once a burst is out: frames that were ready together go in one write.
+		if err := sse.frame(f.Seq, f.Data, !sub.Buffered()); err != nil {
 			return nil
 		}
 	}

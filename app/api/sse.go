@@ -59,14 +59,21 @@ func (s *sseWriter) comment(text string) error {
 	return s.flush()
 }
 
-// frame writes `id: <seq>` and one `data:` line (data is JSON, so it has no newline).
-func (s *sseWriter) frame(seq int64, data []byte) error {
+// frame writes `id: <seq>` and one `data:` line (data is JSON, so it has no newline),
+// flushing it to the client when flush is set.
+func (s *sseWriter) frame(seq int64, data []byte, flush bool) error {
 	b := append(s.buf[:0], "id: "...)
 	b = strconv.AppendInt(b, seq, 10)
 	b = append(b, "\ndata: "...)
 	b = append(b, data...)
 	s.buf = append(b, "\n\n"...)
-	return s.flush()
+	if _, err := s.w.Write(s.buf); err != nil {
+		return err
+	}
+	if !flush {
+		return nil
+	}
+	return s.rc.Flush()
 }
 
 // event writes a named event (the Anthropic dialect).

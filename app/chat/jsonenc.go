@@ -12,6 +12,11 @@ const hexDigits = "0123456789abcdef"
 // becomes U+FFFD; U+2028 and U+2029 are escaped for JavaScript's sake.
 func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
+	return append(appendJSONBody(b, s), '"')
+}
+
+// appendJSONBody appends s escaped as the inside of a JSON string.
+func appendJSONBody(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -54,8 +59,7 @@ func appendJSONString(b []byte, s string) []byte {
 		}
 		i += size
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, s[start:]...)
 }
 
 // appendJSON appends v encoded by encoding/json (for the rarer frames).

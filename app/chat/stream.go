@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"io"
+	"unicode/utf8"
 
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/reply"
@@ -33,6 +34,12 @@ type Subscription struct {
 	reply   reply.Reply
 	done    bool
 	scratch []byte
+	// escFull is the JSON-escaped fullText (no quotes) of rawLen bytes of reply text.
+	// Model text only ever extends fullText, so a token frame escapes only its delta
+	// instead of the whole reply again.
+	escFull []byte
+	rawLen  int
+	escOK   bool
 }
 
 // Subscribe follows a run from the event after seq `after` (0: from the start).
@@ -75,6 +82,9 @@ func (sub *Subscription) Next(ctx context.Context) (Frame, error) {
 		it := sub.queue[0]
 		sub.queue = sub.queue[1:]
 		runtime.Apply(&sub.reply, it.Event)
+		if it.Event.Type != runtime.EventTextDelta {
+			sub.escOK = false // a callback may have changed any part of the reply
+		}
 		if it.Seq <= sub.after {
 			continue
 		}
@@ -96,9 +106,9 @@ func (sub *Subscription) encode(it Item) ([]byte, bool) {
 	case runtime.TextDelta:
 		b = append(b, `{"type":"token","text":`...)
 		b = appendJSONString(b, d.Text)
-		b = append(b, `,"fullText":`...)
-		b = appendJSONString(b, sub.reply.FullText())
-		b = append(b, '}')
+		b = append(b, `,"fullText":"`...)
+		b = append(b, sub.escapedFullText(d.Text)...)
+		b = append(b, `"}`...)
 	case runtime.Callback:
 		full := sub.reply.FullText()
 		b = append(b, `{"type":"token","text":`...)
@@ -128,6 +138,23 @@ func (sub *Subscription) encode(it Item) ([]byte, bool) {
 	sub.scratch = b
 	return b, true
 }
+
+// escapedFullText returns the escaped fullText after a text delta, extending the cached
+// escape by the new suffix when it can.
+func (sub *Subscription) escapedFullText(delta string) []byte {
+	full := sub.reply.FullText()
+	if sub.escOK && len(full) >= sub.rawLen && utf8.ValidString(delta) {
+		sub.escFull = appendJSONBody(sub.escFull, full[sub.rawLen:])
+	} else {
+		sub.escFull = appendJSONBody(sub.escFull[:0], full)
+	}
+	sub.rawLen, sub.escOK = len(full), true
+	return sub.escFull
+}
+
+// Buffered reports whether Next can return a frame without waiting, so a writer can
+// hold its flush until the burst is out.
+func (sub *Subscription) Buffered() bool { return len(sub.queue) > 0 }
 
 func nonNil(s []string) []string {
 	if s == nil {
