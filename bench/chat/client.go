@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// seen is what the client saw of one SSE response, timed from just before the
+// request was sent.
+type seen struct {
+	firstToken time.Duration // → first `{"type":"token"` frame
+	final      time.Duration // → the done (or error) frame, or the end of the body
+	tokens     int           // token frames
+	frames     int           // data frames of any type
+	lastID     int64         // the last `id:` line
+	done       bool          // a done frame arrived
+	fullText   string        // the done frame's fullText
+	failure    string        // an error frame's message
+	runID      string        // X-Wisp-Run-Id
+}
+
+var tokenPrefix = []byte(`{"type":"token"`)
+
+// newClient is the one client every measurement uses: keep-alive, no proxy,
+// no compression, so Wisp and the floors are read the same way.
+func newClient() *http.Client {
+	return &http.Client{Transport: &http.Transport{
+		Proxy: nil, MaxIdleConnsPerHost: 4, DisableCompression: true, IdleConnTimeout: time.Minute,
+	}}
+}
+
+// stream POSTs body to url and reads the SSE answer to its end. Token frames
+// are only counted (a client that decodes every one would measure itself);
+// other frames are decoded, the done frame for its fullText.
+func stream(ctx context.Context, c *http.Client, url string, body []byte) (seen, error) {
+	var s seen
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return s, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	start := time.Now()
+	resp, err := c.Do(req)
+	if err != nil {
+		return s, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
+		return s, fmt.Errorf("POST %s: status %d: %s", url, resp.StatusCode, bytes.TrimSpace(msg))
+	}
+	s.runID = resp.Header.Get("X-Wisp-Run-Id")
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		if id, ok := bytes.CutPrefix(line, []byte("id: ")); ok {
+			if s.lastID, err = strconv.ParseInt(string(id), 10, 64); err != nil {
+				return s, fmt.Errorf("bad id line %q", line)
+			}
+			continue
+		}
+		data, ok := bytes.CutPrefix(line, []byte("data: "))
+		if !ok {
+			continue // blank separator or a `:` comment
+		}
+		s.frames++
+		if bytes.HasPrefix(data, tokenPrefix) { // Wisp writes token frames type first
+			if s.tokens++; s.tokens == 1 {
+				s.firstToken = time.Since(start)
+			}
+			continue
+		}
+		at := time.Since(start)
+		if !bytes.Contains(data, []byte(`"type":"done"`)) && !bytes.Contains(data, []byte(`"type":"error"`)) {
+			continue // another kind of frame, or not Wisp's dialect (the fake model's chunks)
+		}
+		var f struct{ Type, FullText, Message string }
+		if err := json.Unmarshal(data, &f); err != nil {
+			return s, fmt.Errorf("frame is not JSON: %.200q", data)
+		}
+		switch f.Type {
+		case "done":
+			s.final, s.done, s.fullText = at, true, f.FullText
+		case "error":
+			s.final, s.failure = at, f.Message
+		}
+	}
+	if s.final == 0 {
+		s.final = time.Since(start)
+	}
+	return s, sc.Err()
+}
+
+// postJSON sends a JSON request and decodes a 200 answer into out.
+func postJSON(ctx context.Context, c *http.Client, url string, in, out any) error {
+	body, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("POST %s: status %d: %s", url, resp.StatusCode, bytes.TrimSpace(data))
+	}
+	return json.Unmarshal(data, out)
+}
