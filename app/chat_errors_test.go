@@ -198,3 +198,29 @@ func TestRunsSurviveStopAndCrash(t *testing.T) {
 		t.Fatalf("recovered run log %+v", frames)
 	}
 }
+
+// With nothing configured Wisp uses a local Ollama that answers, with its first model.
+func TestOllamaDetectedWhenNothingConfigured(t *testing.T) {
+	ollama := llmtest.New() // speaks Ollama's /api/tags and the OpenAI dialect under /v1
+	defer ollama.Close()
+	ollama.SetModels("llama3.2:latest", "qwen3:8b")
+	opts := testOptions(t, t.TempDir(), nil)
+	opts.OllamaURL = ollama.URL
+	opts.NoTitles = true
+	a := startApp(t, opts)
+	t.Cleanup(func() { a.Stop() })
+	c := &chatApp{App: a, t: t, fake: ollama}
+	var st map[string]any
+	c.call("GET", "/api/status", nil, &st)
+	if st["canRespond"] != true || st["provider"] != "ollama" || st["model"] != "llama3.2:latest" {
+		t.Fatalf("status %v", st)
+	}
+	ollama.Script(llmtest.TextTurn("Hi from Ollama", 0))
+	frames := c.stream(c.newConversation(), "hello").all(t)
+	if last := frames[len(frames)-1]; last.str("fullText") != "Hi from Ollama" {
+		t.Fatalf("last frame %s", last.Raw)
+	}
+	if got := ollama.Requests()[0].Model; got != "llama3.2:latest" {
+		t.Fatalf("model sent %q", got)
+	}
+}
