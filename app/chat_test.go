@@ -83,8 +83,12 @@ func TestMusicExampleOverSSE(t *testing.T) {
 // A scripted turn gives exactly the golden frames, ids strictly increase, and the
 // run log replayed from disk is identical to what was streamed live.
 func TestChatStreamGolden(t *testing.T) {
-	c := startChat(t, t.TempDir())
-	c.fake.Script(llmtest.Turn{Text: []string{"Hello", " there", "...", "\nBye \"friend\""}, Thinking: []string{"The user greets me."}})
+	c := startChat(t, t.TempDir(), musicAction())
+	c.fake.Script(
+		llmtest.Turn{Text: []string{"Hello", " there", "...", "\nBye \"friend\""}, Thinking: []string{"The user greets me."},
+			ToolCalls: []llm.ToolCall{llmtest.Call("call_7", "PLAY_MUSIC", map[string]string{"song": "Song"})}},
+		llmtest.Turn{Text: []string{"Enjoy ", "🎵"}},
+	)
 	conv := c.newConversation()
 	s := c.stream(conv, "hi")
 	if ct := s.resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") ||

@@ -2,10 +2,12 @@ package chat
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"unicode/utf8"
 
 	"github.com/wispapp/wisp/runtime"
+	"github.com/wispapp/wisp/runtime/llm"
 	"github.com/wispapp/wisp/runtime/reply"
 )
 
@@ -117,27 +119,57 @@ func (sub *Subscription) encode(it Item) ([]byte, bool) {
 		b = appendJSONString(b, full)
 		b = append(b, `,"callback":true}`...)
 	case runtime.Output:
-		b = appendJSON(b, map[string]any{
-			"type": "done", "fullText": sub.reply.FullText(), "agentName": sub.s.AgentName(),
-			"runId": sub.runID, "messageId": d.MessageID,
-			"actionCallbackHistory": nonNil(sub.reply.History()), "usage": d.Usage,
+		b = appendJSON(b, doneFrame{
+			Type: "done", FullText: sub.reply.FullText(), AgentName: sub.s.AgentName(), RunID: sub.runID,
+			MessageID: d.MessageID, ActionCallbackHistory: nonNil(sub.reply.History()), Usage: d.Usage,
 		})
 	case runtime.Error:
-		b = appendJSON(b, map[string]any{"type": "error", "message": d.Message, "recoverable": d.Recoverable})
+		b = appendJSON(b, errorFrame{Type: "error", Message: d.Message, Recoverable: d.Recoverable})
 	case runtime.Interrupted:
-		b = appendJSON(b, map[string]any{"type": "error", "message": "The reply was interrupted: " + d.Reason, "interrupted": true})
+		b = appendJSON(b, errorFrame{Type: "error", Message: "The reply was interrupted: " + d.Reason, Interrupted: true})
 	case runtime.Thinking:
-		b = appendJSON(b, map[string]any{"type": "thinking", "text": d.Text})
+		b = appendJSON(b, thinkingFrame{Type: "thinking", Text: d.Text})
 	case runtime.ToolStart:
-		b = appendJSON(b, map[string]any{"type": "tool_start", "callId": d.CallID, "name": d.Name, "arguments": d.Arguments})
+		b = appendJSON(b, toolFrame{Type: "tool_start", CallID: d.CallID, Name: d.Name, Arguments: d.Arguments})
 	case runtime.ToolEnd:
-		b = appendJSON(b, map[string]any{"type": "tool_end", "callId": d.CallID, "name": d.Name, "result": d.Result, "error": d.Error})
+		b = appendJSON(b, toolFrame{Type: "tool_end", CallID: d.CallID, Name: d.Name, Result: &d.Result, Error: &d.Error})
 	default:
 		return nil, false
 	}
 	sub.scratch = b
 	return b, true
 }
+
+// The frames other than token, with "type" first.
+type (
+	doneFrame struct {
+		Type                  string    `json:"type"`
+		FullText              string    `json:"fullText"`
+		AgentName             string    `json:"agentName"`
+		RunID                 string    `json:"runId"`
+		MessageID             string    `json:"messageId"`
+		ActionCallbackHistory []string  `json:"actionCallbackHistory"`
+		Usage                 llm.Usage `json:"usage"`
+	}
+	errorFrame struct {
+		Type        string `json:"type"`
+		Message     string `json:"message"`
+		Recoverable bool   `json:"recoverable"`
+		Interrupted bool   `json:"interrupted,omitempty"`
+	}
+	thinkingFrame struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}
+	toolFrame struct {
+		Type      string          `json:"type"`
+		CallID    string          `json:"callId"`
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments,omitempty"`
+		Result    *string         `json:"result,omitempty"`
+		Error     *string         `json:"error,omitempty"`
+	}
+)
 
 // escapedFullText returns the escaped fullText after a text delta, extending the cached
 // escape by the new suffix when it can.
