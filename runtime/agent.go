@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/wispapp/wisp/runtime/llm"
 	"github.com/wispapp/wisp/runtime/reply"
@@ -14,6 +15,10 @@ import (
 
 // DefaultMaxSteps bounds how many model calls one turn may make.
 const DefaultMaxSteps = 8
+
+// DefaultIdleTimeout is how long a model may send nothing at all (not even reasoning)
+// before the step fails: a provider that stops talking must not hang a reply.
+const DefaultIdleTimeout = 2 * time.Minute
 
 // ErrNoProvider means no usable model is configured.
 var ErrNoProvider = errors.New("no model provider is configured")
@@ -25,7 +30,9 @@ type Options struct {
 	Settings func() Settings
 	Actions  *Registry
 	MaxSteps int
-	Logger   *slog.Logger
+	// IdleTimeout bounds the silence within one model call (default DefaultIdleTimeout).
+	IdleTimeout time.Duration
+	Logger      *slog.Logger
 }
 
 // Agent runs turns.
@@ -37,6 +44,9 @@ type Agent struct {
 func New(opts Options) *Agent {
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = DefaultMaxSteps
+	}
+	if opts.IdleTimeout <= 0 {
+		opts.IdleTimeout = DefaultIdleTimeout
 	}
 	if opts.Actions == nil {
 		opts.Actions = NewRegistry()
@@ -107,7 +117,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, emit func(Event)) (Result, e
 			Model: set.Model, System: set.Character.SystemPrompt(), Messages: msgs, Tools: tools,
 			Temperature: set.Temperature, MaxTokens: set.MaxTokens, ThinkingBudget: set.ThinkingBudget,
 		}
-		resp, err := prov.Stream(ctx, req, t.onDelta)
+		resp, err := t.stream(ctx, prov, req)
 		t.usage.InputTokens += resp.Usage.InputTokens
 		t.usage.OutputTokens += resp.Usage.OutputTokens
 		if err != nil {
@@ -131,6 +141,25 @@ func (a *Agent) Turn(ctx context.Context, in Input, emit func(Event)) (Result, e
 		}
 	}
 	return t.result(res), nil
+}
+
+// stream makes one model call, failing it if the model goes silent for IdleTimeout.
+func (t *turn) stream(ctx context.Context, prov llm.Provider, req llm.Request) (llm.Response, error) {
+	idle := t.a.opts.IdleTimeout
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	silent := &llm.Error{Kind: llm.KindStream, Provider: prov.Name(),
+		Message: fmt.Sprintf("the model sent nothing for %s", idle)}
+	timer := time.AfterFunc(idle, func() { cancel(silent) })
+	defer timer.Stop()
+	resp, err := prov.Stream(ctx, req, func(d llm.Delta) {
+		timer.Reset(idle)
+		t.onDelta(d)
+	})
+	if err != nil && context.Cause(ctx) == silent {
+		return resp, silent
+	}
+	return resp, err
 }
 
 func (t *turn) result(r Result) Result {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/wispapp/wisp/runtime/llm"
 )
@@ -325,5 +326,29 @@ func TestRegistryRejectsBadActions(t *testing.T) {
 	tools := reg.Tools()
 	if len(tools) != 1 || string(tools[0].Parameters) != string(emptySchema) {
 		t.Fatalf("tools = %+v", tools)
+	}
+}
+
+// hangingProvider sends one delta and then nothing until cancelled.
+type hangingProvider struct{}
+
+func (hangingProvider) Name() string { return "openai" }
+
+func (hangingProvider) Stream(ctx context.Context, _ llm.Request, on func(llm.Delta)) (llm.Response, error) {
+	on(llm.Delta{Kind: llm.DeltaText, Text: "Hm"})
+	<-ctx.Done()
+	return llm.Response{}, ctx.Err()
+}
+
+func TestSilentModelFailsTheTurn(t *testing.T) {
+	a := newTestAgent(t, hangingProvider{})
+	a.opts.IdleTimeout = 50 * time.Millisecond
+	res, err := a.Turn(context.Background(), Input{Text: "x"}, func(Event) {})
+	var le *llm.Error
+	if !errors.As(err, &le) || le.Kind != llm.KindStream || !strings.Contains(err.Error(), "sent nothing for 50ms") {
+		t.Fatalf("err = %v", err)
+	}
+	if res.FullText != "Hm" {
+		t.Fatalf("partial = %q", res.FullText)
 	}
 }
