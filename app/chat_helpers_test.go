@@ -208,6 +208,7 @@ func (c *chatApp) dialWS() *wsClient {
 		}
 	}()
 	c.t.Cleanup(func() { conn.Close() })
+	w.waitFor(c.t, ofType("status")) // the client is active: broadcasts reach it from now on
 	return w
 }
 
