@@ -48,24 +48,8 @@ func (s *Store) CreateConversation(ctx context.Context, c Conversation) error {
 
 // Conversations lists every conversation, the most recently updated first.
 func (s *Store) Conversations(ctx context.Context) ([]Conversation, error) {
-	rows, err := s.db.QueryContext(ctx,
+	return queryAll(ctx, s.db, "list conversations", scanConversation,
 		"SELECT "+conversationColumns+" FROM conversations ORDER BY updated_at DESC, created_at DESC, rowid DESC, id")
-	if err != nil {
-		return nil, fmt.Errorf("list conversations: %w", err)
-	}
-	defer rows.Close()
-	out := []Conversation{}
-	for rows.Next() {
-		c, err := scanConversation(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list conversations: %w", err)
-		}
-		out = append(out, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list conversations: %w", err)
-	}
-	return out, nil
 }
 
 // Conversation returns one conversation, or ErrNotFound.
@@ -205,4 +189,25 @@ func mustAffect(res sql.Result) error {
 		return ErrNotFound
 	}
 	return nil
+}
+
+// queryAll runs a query and scans every row; what names the query in errors.
+func queryAll[T any](ctx context.Context, db *sql.DB, what string, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	out := []T{}
+	for rows.Next() {
+		v, err := scan(rows)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return out, nil
 }

@@ -88,26 +88,10 @@ func (s *Store) UpdateToolStatus(ctx context.Context, toolCallID, status string,
 // DisplayMessages returns a conversation's last limit display messages, oldest
 // first; limit <= 0 returns them all. An unknown conversation has none.
 func (s *Store) DisplayMessages(ctx context.Context, conversationID string, limit int) ([]DisplayMessage, error) {
-	rows, err := s.db.QueryContext(ctx,
+	return queryAll(ctx, s.db, "load display messages", scanDisplayMessage,
 		"SELECT "+displayMessageColumns+" FROM (SELECT n, "+displayMessageColumns+" FROM display_messages"+
 			" WHERE conversation_id = ? ORDER BY n DESC LIMIT ?) ORDER BY n",
 		conversationID, sqlLimit(limit))
-	if err != nil {
-		return nil, fmt.Errorf("load display messages: %w", err)
-	}
-	defer rows.Close()
-	out := []DisplayMessage{}
-	for rows.Next() {
-		d, err := scanDisplayMessage(rows)
-		if err != nil {
-			return nil, fmt.Errorf("load display messages: %w", err)
-		}
-		out = append(out, d)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("load display messages: %w", err)
-	}
-	return out, nil
 }
 
 func scanDisplayMessage(r scanner) (DisplayMessage, error) {

@@ -81,26 +81,10 @@ func messageArgs(m Message) ([]any, error) {
 // Messages returns a conversation's last limit messages, oldest first; limit <= 0
 // returns them all. An unknown conversation has none.
 func (s *Store) Messages(ctx context.Context, conversationID string, limit int) ([]Message, error) {
-	rows, err := s.db.QueryContext(ctx,
+	return queryAll(ctx, s.db, "load messages", scanMessage,
 		"SELECT "+messageColumns+" FROM (SELECT n, "+messageColumns+" FROM messages"+
 			" WHERE conversation_id = ? ORDER BY n DESC LIMIT ?) ORDER BY n",
 		conversationID, sqlLimit(limit))
-	if err != nil {
-		return nil, fmt.Errorf("load messages: %w", err)
-	}
-	defer rows.Close()
-	out := []Message{}
-	for rows.Next() {
-		m, err := scanMessage(rows)
-		if err != nil {
-			return nil, fmt.Errorf("load messages: %w", err)
-		}
-		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("load messages: %w", err)
-	}
-	return out, nil
 }
 
 // MessageCount is the number of messages in a conversation.

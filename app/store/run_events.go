@@ -90,26 +90,18 @@ func (s *Store) AppendRunEvents(ctx context.Context, events []RunEvent) error {
 // RunEvents returns a run's events after afterSeq in order, at most limit of them
 // (limit <= 0: all). An unknown run has none.
 func (s *Store) RunEvents(ctx context.Context, runID string, afterSeq int64, limit int) ([]RunEvent, error) {
-	rows, err := s.db.QueryContext(ctx,
+	return queryAll(ctx, s.db, "load run events", scanRunEvent,
 		"SELECT run_id, seq, type, data, ts FROM run_events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?",
 		runID, afterSeq, sqlLimit(limit))
-	if err != nil {
-		return nil, fmt.Errorf("load run events: %w", err)
+}
+
+func scanRunEvent(r scanner) (RunEvent, error) {
+	var e RunEvent
+	var data []byte
+	var ts int64
+	if err := r.Scan(&e.RunID, &e.Seq, &e.Type, &data, &ts); err != nil {
+		return RunEvent{}, err
 	}
-	defer rows.Close()
-	out := []RunEvent{}
-	for rows.Next() {
-		var e RunEvent
-		var data []byte
-		var ts int64
-		if err := rows.Scan(&e.RunID, &e.Seq, &e.Type, &data, &ts); err != nil {
-			return nil, fmt.Errorf("load run events: %w", err)
-		}
-		e.Data, e.Time = data, time.UnixMilli(ts)
-		out = append(out, e)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("load run events: %w", err)
-	}
-	return out, nil
+	e.Data, e.Time = data, time.UnixMilli(ts)
+	return e, nil
 }

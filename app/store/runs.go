@@ -123,24 +123,8 @@ func whyNotLiveTx(ctx context.Context, tx *sql.Tx, id string) error {
 // ActiveRuns lists the live (active or paused) runs, oldest first: after a restart
 // these are the runs that were cut off.
 func (s *Store) ActiveRuns(ctx context.Context) ([]Run, error) {
-	rows, err := s.db.QueryContext(ctx,
+	return queryAll(ctx, s.db, "list active runs", scanRun,
 		"SELECT "+runColumns+" FROM runs WHERE status IN ('active', 'paused') ORDER BY started_at, id")
-	if err != nil {
-		return nil, fmt.Errorf("list active runs: %w", err)
-	}
-	defer rows.Close()
-	out := []Run{}
-	for rows.Next() {
-		r, err := scanRun(rows)
-		if err != nil {
-			return nil, fmt.Errorf("list active runs: %w", err)
-		}
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list active runs: %w", err)
-	}
-	return out, nil
 }
 
 func scanRun(r scanner) (Run, error) {
