@@ -69,6 +69,31 @@ async function waitForReplies(page: Page, count: number): Promise<void> {
   )
 }
 
+/** Waits until the last assistant bubble, still streaming, shows at least `words` words of its reply. */
+async function waitForPartialReply(page: Page, words: number): Promise<void> {
+  await page.waitForFunction(
+    ([selector, n]) => {
+      const bubbles = document.querySelectorAll(selector)
+      const last = bubbles[bubbles.length - 1]
+      const text = last?.querySelector('[data-testid="message-text"]')?.textContent ?? ''
+      return last?.getAttribute('data-status') === 'streaming' && text.trim().split(/\s+/).length >= n && text.trim() !== ''
+    },
+    [ASSISTANT, words] as const,
+    { timeout: UI_TIMEOUT },
+  )
+}
+
+async function waitForLastStatus(page: Page, status: string): Promise<void> {
+  await page.waitForFunction(
+    ([selector, want]) => {
+      const bubbles = document.querySelectorAll(selector)
+      return bubbles[bubbles.length - 1]?.getAttribute('data-status') === want
+    },
+    [ASSISTANT, status] as const,
+    { timeout: UI_TIMEOUT },
+  )
+}
+
 async function messages(page: Page): Promise<{ role: string | null; status: string | null; text: string }[]> {
   return page.locator('[data-testid="message"]').evaluateAll((els) =>
     els.map((el) => ({
@@ -221,6 +246,88 @@ describe('chat', () => {
       expect(await key.inputValue()).toBe('')
       await page.click('[data-testid="provider-cancel"]')
       await waitForComposer(page)
+    })
+    expect(await s.stop(), s.output()).toBe(0)
+  })
+
+  it('stops a streaming reply, keeps what it said, and shows it stopped after a reload', async () => {
+    const fake = await startFakeLLM({ delay: '150ms' })
+    llm = fake
+    const s = await startServer({
+      env: { ...NO_MODEL_ENV, WISP_PROVIDER: 'openai', WISP_BASE_URL: `${fake.url}/v1`, WISP_MODEL: 'fake', OPENAI_API_KEY: 'test' },
+    })
+    server = s
+    const text =
+      'please echo this rather long message back to me one word at a time so that there is plenty of time to stop it halfway'
+    const want = `You said: ${text}`
+    const stoppedBubble = `${ASSISTANT}[data-status="stopped"]`
+
+    await withBrowser(async (page) => {
+      await page.goto(s.url)
+      await waitForComposer(page)
+      expect(await page.locator('[data-testid="stop"]').count()).toBe(0)
+
+      await page.fill('[data-testid="composer"]', text)
+      await page.click('[data-testid="send"]')
+      await waitForPartialReply(page, 3)
+      expect(await page.locator('[data-testid="send"]').count()).toBe(0)
+      await page.click('[data-testid="stop"]')
+      await waitForLastStatus(page, 'stopped')
+
+      // The partial reply is kept and marked stopped, calmly: no failure, no alert.
+      const after = await messages(page)
+      expect(after.map((m) => [m.role, m.status])).toEqual([
+        ['user', 'done'],
+        ['assistant', 'stopped'],
+      ])
+      expect(after[0]!.text).toBe(text)
+      const partial = after[1]!.text
+      expect(partial.trim()).not.toBe('')
+      expect(partial.length, partial).toBeLessThan(want.length)
+      expect(want.startsWith(partial.trimEnd()), partial).toBe(true)
+      const bubble = page.locator(stoppedBubble)
+      expect(await bubble.locator('[data-testid="message-stopped"]').textContent()).toContain('Stopped')
+      expect(await bubble.locator('[data-testid="message-error"], [role="alert"]').count()).toBe(0)
+      expect(await bubble.locator('[data-testid="retry"]').count()).toBe(1)
+
+      // The composer sends again.
+      await waitForComposer(page)
+      await page.locator('[data-testid="send"]').waitFor({ timeout: UI_TIMEOUT })
+      expect(await page.locator('[data-testid="stop"]').count()).toBe(0)
+      await page.fill('[data-testid="composer"]', 'next')
+      expect(await page.locator('[data-testid="send"]').isEnabled()).toBe(true)
+      await page.screenshot({ path: artifact('chat-stopped.png') })
+
+      // The run ended as interrupted on the server, with the same text.
+      const hash = await page.evaluate(() => location.hash)
+      await page.reload()
+      await page.locator(stoppedBubble).waitFor({ timeout: UI_TIMEOUT })
+      expect(await page.evaluate(() => location.hash)).toBe(hash)
+      expect(await messages(page)).toEqual([
+        { role: 'user', status: 'done', text },
+        { role: 'assistant', status: 'stopped', text: partial },
+      ])
+      expect(await page.locator(`${stoppedBubble} [data-testid="message-stopped"]`).textContent()).toContain('Stopped')
+      expect(await page.locator('[data-testid="message-error"]').count()).toBe(0)
+      await waitForComposer(page)
+
+      // Escape in the composer stops too.
+      const second = `${text} once more`
+      await page.fill('[data-testid="composer"]', second)
+      await page.press('[data-testid="composer"]', 'Enter')
+      await waitForPartialReply(page, 1)
+      await page.press('[data-testid="composer"]', 'Escape')
+      await waitForLastStatus(page, 'stopped')
+      const all = await messages(page)
+      expect(all.map((m) => [m.role, m.status])).toEqual([
+        ['user', 'done'],
+        ['assistant', 'stopped'],
+        ['user', 'done'],
+        ['assistant', 'stopped'],
+      ])
+      expect(all[3]!.text.length).toBeLessThan(`You said: ${second}`.length)
+      await waitForComposer(page)
+      await page.locator('[data-testid="send"]').waitFor({ timeout: UI_TIMEOUT })
     })
     expect(await s.stop(), s.output()).toBe(0)
   })

@@ -113,6 +113,32 @@ describe('ApiClient chat routes', () => {
   })
 })
 
+describe('ApiClient.cancelRun', () => {
+  it('posts an empty body to the run\'s cancel route with the token', async () => {
+    const { fetch, calls } = fakeFetch(() => json(200, { ok: true }))
+    const api = new ApiClient({ baseURL: 'http://h', token: 't', fetch })
+    await expect(api.cancelRun('r/1')).resolves.toEqual({ ok: true })
+    expect(calls.map((c) => [c.method, c.url, c.body, c.headers.Authorization, c.headers['Content-Type']])).toEqual([
+      ['POST', 'http://h/api/runs/r%2F1/cancel', {}, 'Bearer t', 'application/json'],
+    ])
+  })
+
+  it('rejects with the status and message of a run that already ended or does not exist', async () => {
+    const { fetch } = fakeFetch((c) =>
+      c.url.includes('/gone/') ? json(404, { error: 'no such run' }) : json(409, { error: 'the run has already ended' }),
+    )
+    const api = new ApiClient({ baseURL: 'http://h', fetch })
+    await expect(api.cancelRun('done')).rejects.toMatchObject({ status: 409, message: 'the run has already ended' })
+    await expect(api.cancelRun('gone')).rejects.toMatchObject({ status: 404, message: 'no such run' })
+    await expect(api.cancelRun('done')).rejects.toBeInstanceOf(ApiError)
+  })
+
+  it('rejects a malformed answer', async () => {
+    const { fetch } = fakeFetch(() => json(200, { stopped: true }))
+    await expect(new ApiClient({ baseURL: 'http://h', fetch }).cancelRun('r')).rejects.toMatchObject({ status: 200 })
+  })
+})
+
 describe('ApiClient.streamMessage', () => {
   it('posts JSON with the token and yields typed frames with their sequence numbers', async () => {
     const { fetch, calls } = fakeFetch(() =>

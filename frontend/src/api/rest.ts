@@ -168,6 +168,15 @@ export class ApiClient {
     return decoded(await this.request('GET', `/api/runs/${seg(runId)}`), decodeRunBody, 'run')
   }
 
+  /**
+   * Stops an active run and resolves once it has ended (its stream then ends
+   * with an "interrupted" error frame). Rejects with ApiError 409 when the
+   * run had already ended, 404 when there is no such run.
+   */
+  async cancelRun(runId: string): Promise<OkResult> {
+    return decodeOk(await this.request('POST', `/api/runs/${seg(runId)}/cancel`, {}))
+  }
+
   /** Deletes messageId's successors, and messageId itself when inclusive. */
   async truncateMessages(conversationId: string, messageId: string, inclusive = false): Promise<TruncateResult> {
     const path = `/api/conversations/${seg(conversationId)}/messages/truncate`

@@ -1,4 +1,4 @@
-import { isReplying } from '../state/chat'
+import { streamingReply } from '../state/chat'
 import { turnLabel } from '../state/turns'
 import { useWisp } from '../state/WispProvider'
 import { Composer } from './Composer'
@@ -10,6 +10,7 @@ export function ChatView() {
   const turn = c.conversationId === null ? undefined : state.turns[c.conversationId]
   const label = turnLabel(turn)
   const agent = state.status?.agentName || 'Wisp'
+  const reply = streamingReply(c)
   return (
     <section className="chat-view" aria-label="Chat">
       <MessageList chat={c} agentName={agent} onRetry={chat.retry} onReload={() => chat.open(c.conversationId)} />
@@ -17,7 +18,14 @@ export function ChatView() {
         <p className="turn-status" data-testid="turn-status" aria-live="polite">
           {label === null ? '' : `${agent} is ${label}`}
         </p>
-        <Composer key={c.session} busy={c.loading || isReplying(c)} onSend={chat.send} />
+        <Composer
+          key={c.session}
+          disabled={c.loading}
+          replying={reply !== undefined}
+          stopping={reply?.stopping === true}
+          onSend={chat.send}
+          onStop={chat.stop}
+        />
       </div>
     </section>
   )

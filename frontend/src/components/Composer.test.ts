@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isSendKey, messageText } from './Composer'
+import { isSendKey, isStopKey, messageText } from './Composer'
 
 const key = (over: Partial<Parameters<typeof isSendKey>[0]> = {}) => ({ key: 'Enter', shiftKey: false, isComposing: false, keyCode: 13, ...over })
 
@@ -14,6 +14,17 @@ describe('isSendKey', () => {
     expect(isSendKey(key({ isComposing: true }), false)).toBe(false)
     expect(isSendKey(key({ keyCode: 229 }), false)).toBe(false)
     expect(isSendKey(key(), true)).toBe(false)
+  })
+})
+
+describe('isStopKey', () => {
+  it('stops on Escape, but not on the Escape that cancels an IME composition', () => {
+    const esc = { key: 'Escape', isComposing: false, keyCode: 27 }
+    expect(isStopKey(esc, false)).toBe(true)
+    expect(isStopKey({ ...esc, key: 'Enter', keyCode: 13 }, false)).toBe(false)
+    expect(isStopKey({ ...esc, isComposing: true }, false)).toBe(false)
+    expect(isStopKey({ ...esc, keyCode: 229 }, false)).toBe(false)
+    expect(isStopKey(esc, true)).toBe(false)
   })
 })
 

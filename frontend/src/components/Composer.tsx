@@ -5,10 +5,16 @@ export const MAX_MESSAGE_CHARS = 32_000
 const MAX_HEIGHT_PX = 180
 
 interface Props {
-  /** A reply is streaming: nothing can be sent until it ends. */
-  busy: boolean
+  /** Nothing can be typed (the conversation is loading). */
+  disabled: boolean
+  /** A reply is streaming: the next message can be written but not sent, and Send becomes Stop. */
+  replying: boolean
+  /** Stop was pressed and the reply has not ended yet. */
+  stopping: boolean
   /** Returns false when the message could not be sent now (the text is then kept). */
   onSend(text: string): boolean
+  /** Stops the streaming reply (the Stop button, or Escape in the composer). */
+  onStop(): void
 }
 
 /** What is sent for a draft: leading blank lines and trailing whitespace dropped. */
@@ -22,13 +28,18 @@ export function isSendKey(e: { key: string; shiftKey: boolean; isComposing: bool
   return e.key === 'Enter' && !e.shiftKey && !e.isComposing && !composing && e.keyCode !== 229
 }
 
-export function Composer({ busy, onSend }: Props) {
+/** True for an Escape that should stop the reply: not one that cancels an IME composition. */
+export function isStopKey(e: { key: string; isComposing: boolean; keyCode: number }, composing: boolean): boolean {
+  return e.key === 'Escape' && !e.isComposing && !composing && e.keyCode !== 229
+}
+
+export function Composer({ disabled, replying, stopping, onSend, onStop }: Props) {
   const [draft, setDraft] = useState('')
   const area = useRef<HTMLTextAreaElement>(null)
   const composing = useRef(false)
   const text = messageText(draft)
   const tooLong = text.length > MAX_MESSAGE_CHARS
-  const canSend = !busy && text !== '' && !tooLong
+  const canSend = !disabled && !replying && text !== '' && !tooLong
 
   useLayoutEffect(() => {
     const el = area.current
@@ -37,12 +48,13 @@ export function Composer({ busy, onSend }: Props) {
     el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT_PX)}px`
   }, [draft])
 
-  // Disabling the textarea drops its focus; give it back when the reply is done,
-  // unless the user has moved on to something else meanwhile.
+  // Disabling the textarea, or the Stop button going away, drops the focus; give it
+  // back when the composer can send again, unless the user has moved on meanwhile.
+  const ready = !disabled && !replying
   useEffect(() => {
     const focused = document.activeElement
-    if (!busy && (focused === null || focused === document.body)) area.current?.focus()
-  }, [busy])
+    if (ready && (focused === null || focused === document.body)) area.current?.focus()
+  }, [ready])
 
   const submit = () => {
     if (!canSend) return
@@ -51,6 +63,11 @@ export function Composer({ busy, onSend }: Props) {
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     const native = e.nativeEvent
+    if (replying && isStopKey({ key: e.key, isComposing: native.isComposing, keyCode: native.keyCode }, composing.current)) {
+      e.preventDefault()
+      if (!stopping) onStop()
+      return
+    }
     if (!isSendKey({ key: e.key, shiftKey: e.shiftKey, isComposing: native.isComposing, keyCode: native.keyCode }, composing.current)) return
     e.preventDefault()
     submit()
@@ -67,10 +84,12 @@ export function Composer({ busy, onSend }: Props) {
         ref={area}
         data-testid="composer"
         aria-label="Message"
-        placeholder={busy ? 'Waiting for the reply…' : 'Message (Enter to send, Shift+Enter for a new line)'}
+        placeholder={
+          replying ? 'Writing a reply… (Esc to stop)' : 'Message (Enter to send, Shift+Enter for a new line)'
+        }
         rows={1}
         value={draft}
-        disabled={busy}
+        disabled={disabled}
         autoFocus
         onChange={(e) => setDraft(e.target.value)}
         onKeyDown={onKeyDown}
@@ -90,9 +109,23 @@ export function Composer({ busy, onSend }: Props) {
             {text.length - MAX_MESSAGE_CHARS} characters too long
           </span>
         ) : null}
-        <button type="submit" className="send" data-testid="send" disabled={!canSend}>
-          Send
-        </button>
+        {replying ? (
+          <button
+            key="stop"
+            type="button"
+            className="send stop"
+            data-testid="stop"
+            title="Stop the reply (Esc)"
+            disabled={stopping}
+            onClick={onStop}
+          >
+            {stopping ? 'Stopping…' : 'Stop'}
+          </button>
+        ) : (
+          <button key="send" type="submit" className="send" data-testid="send" disabled={!canSend}>
+            Send
+          </button>
+        )}
       </div>
     </form>
   )

@@ -6,6 +6,7 @@ const PATHS = {
   trash: 'M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3',
   check: 'M5 12l5 5L20 7',
   x: 'M6 6l12 12M18 6L6 18',
+  stop: 'M7 7h10v10H7z',
 } as const
 
 export type IconName = keyof typeof PATHS

@@ -1,5 +1,6 @@
 import { memo } from 'react'
-import type { ChatMessageView, RunExtras } from '../state/chat'
+import { USER_STOP_REASON, type ChatMessageView, type RunExtras } from '../state/chat'
+import { Icon } from './Icon'
 import { Markdown } from './Markdown'
 import { ThinkingBlock } from './ThinkingBlock'
 import { ToolCard } from './ToolCard'
@@ -71,6 +72,22 @@ function ReplyBody({ message: m, extras, canRetry, onRetry }: Omit<Props, 'agent
           <span>{m.error || 'The reply failed.'}</span>
           {canRetry ? (
             <button type="button" data-testid="retry" onClick={() => onRetry(m.key)}>
+              Retry
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+      {m.status === 'stopped' ? (
+        <div className="message-stopped" data-testid="message-stopped">
+          <span className="message-stopped-label">
+            <Icon name="stop" />
+            Stopped
+            {m.stopReason !== undefined && m.stopReason !== USER_STOP_REASON ? (
+              <span className="muted">: {m.stopReason}</span>
+            ) : null}
+          </span>
+          {canRetry ? (
+            <button type="button" className="link-button" data-testid="retry" onClick={() => onRetry(m.key)}>
               Retry
             </button>
           ) : null}

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import type { ChatFrame, DisplayMessage, Message } from '../api'
-import { applyFrame, bubblesFromMessages, chatReducer, extrasByRun, initialChat, retryable, type ChatState } from './chat'
+import {
+  applyFrame,
+  bubblesFromMessages,
+  chatReducer,
+  extrasByRun,
+  initialChat,
+  interruptionReason,
+  isReplying,
+  retryable,
+  streamingReply,
+  type ChatState,
+} from './chat'
 import { initialState, reducer } from './reducer'
 
 const messages: Message[] = [
@@ -36,9 +47,18 @@ describe('bubblesFromMessages', () => {
       ['a2', 'assistant', 'error', 'second', 'model down'],
       ['u3', 'user', 'done', undefined, undefined],
       ['a3', 'assistant', 'streaming', 'third', undefined],
-      ['a4', 'assistant', 'error', 'third', 'The reply was interrupted.'],
+      ['a4', 'assistant', 'stopped', 'third', undefined],
     ])
     expect(views[5]).toMatchObject({ runId: 'r3', text: 'so far', live: false, lastSeq: 0 })
+  })
+
+  it('shows an interrupted reply as stopped with its text and reason', () => {
+    const views = bubblesFromMessages([
+      { id: 'u', role: 'user', text: 'tell me', timestamp: 1 },
+      { id: 'a', role: 'assistant', text: 'Once upon', timestamp: 2, runId: 'r', status: 'interrupted', error: 'stopped by the user' },
+    ])
+    expect(views[1]).toMatchObject({ status: 'stopped', text: 'Once upon', stopReason: 'stopped by the user', prompt: 'tell me' })
+    expect(views[1]?.error).toBeUndefined()
   })
 })
 
@@ -83,6 +103,69 @@ describe('applyFrame', () => {
     s = frame(s, 2, { type: 'error', message: 'interrupted' })
     expect(reply(s)).toMatchObject({ status: 'error', error: 'interrupted', tools: [{ status: 'interrupted' }] })
     expect(retryable(s, 'l2')).toBe(true)
+  })
+})
+
+describe('stopping a reply', () => {
+  const userStop = 'The reply was interrupted: stopped by the user'
+
+  it('reads the reason of an interrupted run from the error frame', () => {
+    expect(interruptionReason(userStop)).toBe('stopped by the user')
+    expect(interruptionReason('The reply was interrupted: Wisp stopped before the reply finished')).toBe(
+      'Wisp stopped before the reply finished',
+    )
+    expect(interruptionReason('model down')).toBeNull()
+  })
+
+  it('marks the streaming reply as stopping, then stopped with its partial text when the run ends', () => {
+    let s = frame(sent(), 1, { type: 'token', text: 'You said', fullText: 'You said' })
+    s = frame(s, 2, { type: 'tool_start', callId: 'k', name: 'n', arguments: {} })
+    expect(streamingReply(s)?.key).toBe('l2')
+    s = chatReducer(s, { type: 'chat-stopping', session: 1, key: 'l2' })
+    expect(reply(s)).toMatchObject({ status: 'streaming', stopping: true })
+    expect(chatReducer(s, { type: 'chat-stopping', session: 1, key: 'l2' })).toBe(s)
+
+    s = frame(s, 3, { type: 'error', message: userStop })
+    const b = reply(s)
+    expect(b).toMatchObject({ status: 'stopped', text: 'You said', stopReason: 'stopped by the user', tools: [{ status: 'interrupted' }] })
+    expect(b.stopping).toBeUndefined()
+    expect(b.error).toBeUndefined()
+    expect(isReplying(s)).toBe(false)
+    expect(streamingReply(s)).toBeUndefined()
+    expect(retryable(s, 'l2')).toBe(true)
+    // A repeat of the frame changes nothing.
+    expect(frame(s, 3, { type: 'error', message: userStop })).toBe(s)
+  })
+
+  it('ends the stopping state when the reply finishes first or the stop fails', () => {
+    let s = chatReducer(sent(), { type: 'chat-stopping', session: 1, key: 'l2' })
+    const done = frame(s, 1, { type: 'done', fullText: 'all', agentName: 'W', runId: 'r', messageId: 'm', actionCallbackHistory: [] })
+    expect(reply(done)).toMatchObject({ status: 'done', text: 'all' })
+    expect(reply(done).stopping).toBeUndefined()
+
+    const failed = frame(s, 1, { type: 'error', message: 'model down' })
+    expect(reply(failed)).toMatchObject({ status: 'error', error: 'model down' })
+    expect(reply(failed).stopping).toBeUndefined()
+
+    s = chatReducer(s, { type: 'chat-stop-failed', session: 1, key: 'l2' })
+    expect(reply(s)).toMatchObject({ status: 'streaming' })
+    expect(reply(s).stopping).toBeUndefined()
+    expect(chatReducer(s, { type: 'chat-stop-failed', session: 1, key: 'l2' })).toBe(s)
+  })
+
+  it('only marks a streaming reply as stopping, and ignores other sessions', () => {
+    const s = frame(sent(), 1, { type: 'error', message: 'model down' })
+    expect(chatReducer(s, { type: 'chat-stopping', session: 1, key: 'l2' })).toBe(s)
+    const other = sent()
+    expect(chatReducer(other, { type: 'chat-stopping', session: 2, key: 'l2' })).toBe(other)
+  })
+
+  it('retries a stopped reply by removing the exchange, and resuming clears the stop', () => {
+    const s = frame(sent(), 1, { type: 'error', message: userStop })
+    expect(chatReducer(s, { type: 'chat-retry', session: 1, key: 'l2' }).messages).toEqual([])
+    const resumed = reply(chatReducer(s, { type: 'chat-resume', session: 1, key: 'l2', fromStart: false }))
+    expect(resumed.status).toBe('streaming')
+    expect(resumed.stopReason).toBeUndefined()
   })
 })
 

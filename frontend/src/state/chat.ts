@@ -4,7 +4,8 @@
 
 import type { ChatFrame, DisplayMessage, DisplayStatus, Message, MessageRole } from '../api'
 
-export type BubbleStatus = 'streaming' | 'done' | 'error'
+/** stopped: the run was interrupted (by the user's Stop, or it could not finish); what it said is kept. */
+export type BubbleStatus = 'streaming' | 'done' | 'error' | 'stopped'
 
 export interface ToolView {
   callId: string
@@ -24,6 +25,10 @@ export interface ChatMessageView {
   text: string
   status: BubbleStatus
   error?: string
+  /** Why a stopped reply stopped, as the server said it (USER_STOP_REASON for the Stop button). */
+  stopReason?: string
+  /** Stop was asked for and the run has not ended yet. */
+  stopping?: boolean
   runId?: string
   timestamp: number
   /** Thinking and tools below came from this page's stream (else from display messages). */
@@ -67,10 +72,27 @@ export type ChatAction =
   | { type: 'chat-failed'; session: number; key: string; message: string }
   | { type: 'chat-resume'; session: number; key: string; fromStart: boolean }
   | { type: 'chat-retry'; session: number; key: string }
+  | { type: 'chat-stopping'; session: number; key: string }
+  | { type: 'chat-stop-failed'; session: number; key: string }
   | { type: 'display-message'; message: DisplayMessage }
 
 const FAILED_TEXT = 'The reply failed.'
-const INTERRUPTED_TEXT = 'The reply was interrupted.'
+/** How the server's error frame for an interrupted run begins (docs/chat.md, SSE). */
+const INTERRUPTED_PREFIX = 'The reply was interrupted: '
+/** The reason of a run ended by POST /api/runs/{id}/cancel. */
+export const USER_STOP_REASON = 'stopped by the user'
+
+/** The reason of an error frame that reports an interrupted run, or null for a real failure. */
+export function interruptionReason(message: string): string | null {
+  return message.startsWith(INTERRUPTED_PREFIX) ? message.slice(INTERRUPTED_PREFIX.length).trim() : null
+}
+
+function stopped(b: ChatMessageView, reason: string | undefined): ChatMessageView {
+  const { error: _e, stopping: _s, stopReason: _r, ...rest } = b
+  const view: ChatMessageView = { ...rest, status: 'stopped', tools: stopRunningTools(b.tools) }
+  if (reason !== undefined && reason !== '') view.stopReason = reason
+  return view
+}
 
 /** Bubbles for messages loaded from the server. */
 export function bubblesFromMessages(messages: readonly Message[]): ChatMessageView[] {
@@ -95,10 +117,11 @@ export function bubblesFromMessages(messages: readonly Message[]): ChatMessageVi
     }
     if (prompt !== undefined) view.prompt = prompt
     if (m.status === 'active') view.status = 'streaming'
-    if (m.status === 'failed' || m.status === 'interrupted') {
+    if (m.status === 'failed') {
       view.status = 'error'
-      view.error = m.error || (m.status === 'failed' ? FAILED_TEXT : INTERRUPTED_TEXT)
+      view.error = m.error || FAILED_TEXT
     }
+    if (m.status === 'interrupted') return stopped(view, m.error)
     return view
   })
 }
@@ -124,6 +147,10 @@ function stopRunningTools(tools: ToolView[]): ToolView[] {
 /** One frame applied to a reply bubble. fullText replaces the text; repeats (by seq) are ignored. */
 export function applyFrame(bubble: ChatMessageView, seq: number | null, frame: ChatFrame): ChatMessageView {
   if (seq !== null && seq <= bubble.lastSeq) return bubble
+  if (frame.type === 'error') {
+    const reason = interruptionReason(frame.message)
+    if (reason !== null) return stopped({ ...bubble, live: true, lastSeq: seq ?? bubble.lastSeq }, reason)
+  }
   const b: ChatMessageView = { ...bubble, live: true, lastSeq: seq ?? bubble.lastSeq }
   switch (frame.type) {
     case 'token':
@@ -158,6 +185,7 @@ export function applyFrame(bubble: ChatMessageView, seq: number | null, frame: C
       b.text = frame.fullText
       b.status = 'done'
       delete b.error
+      delete b.stopping
       if (frame.messageId !== '') b.id = frame.messageId
       if (frame.runId !== '') b.runId = frame.runId
       break
@@ -165,6 +193,7 @@ export function applyFrame(bubble: ChatMessageView, seq: number | null, frame: C
       b.status = 'error'
       b.error = frame.message
       b.tools = stopRunningTools(b.tools)
+      delete b.stopping
       break
   }
   return b
@@ -173,6 +202,11 @@ export function applyFrame(bubble: ChatMessageView, seq: number | null, frame: C
 /** True while some reply of the open conversation is still streaming. */
 export function isReplying(chat: ChatState): boolean {
   return chat.messages.some((m) => m.status === 'streaming')
+}
+
+/** The reply that is streaming now (the one Stop stops), if any. */
+export function streamingReply(chat: ChatState): ChatMessageView | undefined {
+  return chat.messages.findLast((m) => m.role === 'assistant' && m.status === 'streaming')
 }
 
 function updateBubble(chat: ChatState, key: string, change: (b: ChatMessageView) => ChatMessageView): ChatState {
@@ -220,12 +254,22 @@ export function chatReducer(chat: ChatState, action: ChatAction): ChatState {
     case 'chat-frame':
       return updateBubble(chat, action.key, (b) => applyFrame(b, action.seq, action.frame))
     case 'chat-failed':
-      return updateBubble(chat, action.key, (b) =>
-        b.status === 'streaming' ? { ...b, status: 'error', error: action.message, tools: stopRunningTools(b.tools) } : b,
-      )
+      return updateBubble(chat, action.key, (b) => {
+        if (b.status !== 'streaming') return b
+        const { stopping: _s, ...rest } = b
+        return { ...rest, status: 'error', error: action.message, tools: stopRunningTools(b.tools) }
+      })
+    case 'chat-stopping':
+      return updateBubble(chat, action.key, (b) => (b.status === 'streaming' && !b.stopping ? { ...b, stopping: true } : b))
+    case 'chat-stop-failed':
+      return updateBubble(chat, action.key, (b) => {
+        if (!b.stopping) return b
+        const { stopping: _s, ...rest } = b
+        return rest
+      })
     case 'chat-resume':
       return updateBubble(chat, action.key, (b) => {
-        const { error: _e, ...rest } = b
+        const { error: _e, stopReason: _r, stopping: _s, ...rest } = b
         return action.fromStart
           ? { ...rest, status: 'streaming', live: true, lastSeq: 0, thinking: '', tools: [] }
           : { ...rest, status: 'streaming' }
@@ -243,10 +287,12 @@ function withoutExchange(messages: ChatMessageView[], replyKey: string): ChatMes
   return [...messages.slice(0, start), ...messages.slice(i + 1)]
 }
 
-/** The failed reply that Retry may resend: only the last bubble, and only when it knows its prompt. */
+/** The failed or stopped reply that Retry may resend: only the last bubble, and only when it knows its prompt. */
 export function retryable(chat: ChatState, key: string): boolean {
   const last = chat.messages[chat.messages.length - 1]
-  return last !== undefined && last.key === key && last.status === 'error' && last.prompt !== undefined
+  return (
+    last !== undefined && last.key === key && (last.status === 'error' || last.status === 'stopped') && last.prompt !== undefined
+  )
 }
 
 export interface RunExtras {

@@ -1,13 +1,15 @@
 // The chat controller of WispProvider: opens conversations (and keeps the
 // URL hash and the socket's active-conversation in step), sends messages,
 // drives their reply streams (chatRunner.ts), resumes a reply that was
-// still running when the page loaded, retries failed replies, and renames
+// still running when the page loaded, stops the streaming reply (its run is
+// cancelled on the server, and the stream then ends with an "interrupted"
+// frame), retries failed or stopped replies, and renames
 // or deletes conversations. Its results go through the reducer like
 // everything else.
 
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import { ApiError, type ApiClient, type ClientMessage } from '../api'
-import { isReplying, retryable } from './chat'
+import { isReplying, retryable, streamingReply } from './chat'
 import { errorMessage, runReply, type ReplyStart } from './chatRunner'
 import { conversationFromHash, hashForConversation } from './hashRoute'
 import type { Action, AppState } from './reducer'
@@ -19,6 +21,8 @@ export interface ChatActions {
   send(text: string): boolean
   /** Sends the prompt of a failed last reply again (or picks up its run if it is still going). */
   retry(replyKey: string): void
+  /** Stops the reply that is streaming: cancels its run, at once or as soon as the run is known. */
+  stop(): void
   /** Renames; rejects with ApiError for the caller to show. */
   rename(conversationId: string, title: string): Promise<void>
   /** Deletes; rejects with ApiError for the caller to show. */
@@ -55,6 +59,10 @@ export function useChat(
   const current = useRef<Current>({ session: 0, conversationId: null })
   const controllers = useRef(new Set<AbortController>())
   const sending = useRef(false)
+  /** Run ids of the replies this page drives, by bubble key (known before the state has them). */
+  const runOf = useRef(new Map<string, string>())
+  /** Replies whose Stop came before their run id: cancelled once it arrives. */
+  const stopWhenKnown = useRef(new Set<string>())
 
   const actions = useMemo<ChatActions>(() => {
     let keyCounter = 0
@@ -63,10 +71,30 @@ export function useChat(
 
     const announce = (id: string | null) => sendWsRef.current({ type: 'active-conversation', conversationId: id })
 
+    /** Cancels a run; its stream then reports how it ended (stopped, or done if it won the race). */
+    const cancel = async (session: number, key: string, runId: string) => {
+      const client = apiRef.current
+      try {
+        if (client === null) throw new ApiError(0, 'not connected to the Wisp server')
+        await client.cancelRun(runId)
+      } catch (err) {
+        // 409: the run ended meanwhile, and its stream says how.
+        if ((err instanceof ApiError && err.status === 409) || !isCurrent(session)) return
+        dispatch({ type: 'chat-stop-failed', session, key })
+        dispatch({ type: 'error', message: `Could not stop the reply: ${errorMessage(err)}` })
+      }
+    }
+
+    const learnRun = (session: number, key: string, runId: string) => {
+      runOf.current.set(key, runId)
+      if (stopWhenKnown.current.delete(key)) void cancel(session, key, runId)
+    }
+
     const drive = async (session: number, key: string, start: ReplyStart, ctrl: AbortController) => {
       const client = apiRef.current
       if (client === null) return
       controllers.current.add(ctrl)
+      if (start.kind === 'resume') learnRun(session, key, start.runId)
       try {
         await runReply({
           api: client,
@@ -75,13 +103,16 @@ export function useChat(
           findRunId: start.kind === 'send' ? () => activeRunOf(client, start.conversationId) : undefined,
           report: (r) => {
             if (ctrl.signal.aborted) return
-            if (r.type === 'run') dispatch({ type: 'chat-run', session, key, runId: r.runId })
-            else if (r.type === 'frame') dispatch({ type: 'chat-frame', session, key, seq: r.seq, frame: r.frame })
+            if (r.type === 'run') {
+              dispatch({ type: 'chat-run', session, key, runId: r.runId })
+              learnRun(session, key, r.runId)
+            } else if (r.type === 'frame') dispatch({ type: 'chat-frame', session, key, seq: r.seq, frame: r.frame })
             else dispatch({ type: 'chat-failed', session, key, message: r.message })
           },
         })
       } finally {
         controllers.current.delete(ctrl)
+        stopWhenKnown.current.delete(key)
       }
     }
 
@@ -121,6 +152,8 @@ export function useChat(
     const open = (id: string | null) => {
       for (const ctrl of controllers.current) ctrl.abort()
       controllers.current.clear()
+      runOf.current.clear()
+      stopWhenKnown.current.clear()
       sending.current = false
       const session = current.current.session + 1
       current.current = { session, conversationId: id }
@@ -157,6 +190,7 @@ export function useChat(
       } catch (err) {
         if (!ctrl.signal.aborted) dispatch({ type: 'chat-failed', session, key: replyKey, message: errorMessage(err) })
       } finally {
+        stopWhenKnown.current.delete(replyKey)
         controllers.current.delete(ctrl)
         if (isCurrent(session)) sending.current = false
       }
@@ -201,6 +235,16 @@ export function useChat(
       void sendNow(bubble.prompt)
     }
 
+    const stop = () => {
+      const reply = streamingReply(stateRef.current.chat)
+      if (reply === undefined || reply.stopping) return
+      const session = current.current.session
+      dispatch({ type: 'chat-stopping', session, key: reply.key })
+      const runId = runOf.current.get(reply.key) ?? reply.runId
+      if (runId === undefined) stopWhenKnown.current.add(reply.key)
+      else void cancel(session, reply.key, runId)
+    }
+
     const rename = async (id: string, title: string) => {
       const client = apiRef.current
       if (client === null) throw new ApiError(0, 'not connected to the Wisp server yet')
@@ -219,7 +263,7 @@ export function useChat(
       if (current.current.conversationId === id) open(null)
     }
 
-    return { open, send, retry: (key) => void retry(key), rename, remove }
+    return { open, send, retry: (key) => void retry(key), stop, rename, remove }
   }, [dispatch])
 
   useChatLoader(api, state.apiReady, dispatch, actions, current)
