@@ -1,8 +1,13 @@
+import { useMemo } from 'react'
 import { useWisp } from '../state/WispProvider'
 import { ActivityItem } from './ActivityItem'
 
 export function ActivityPanel() {
-  const { activity } = useWisp().state
+  const { activity, conversations } = useWisp().state
+  const titleOf = useMemo(() => {
+    const titles = new Map((conversations ?? []).map((c) => [c.id, c.title]))
+    return (id: string) => titles.get(id)
+  }, [conversations])
   return (
     <aside className="activity" id="activity-panel" aria-label="Activity">
       <h2 className="panel-title">
@@ -16,7 +21,7 @@ export function ActivityPanel() {
       ) : (
         <ol className="activity-list">
           {activity.map((entry) => (
-            <ActivityItem key={entry.key} envelope={entry.envelope} />
+            <ActivityItem key={entry.key} envelope={entry.envelope} titleOf={titleOf} />
           ))}
         </ol>
       )}

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest'
-import type { StreamEnvelope } from '../api'
-import { addActivity, type ActivityEntry } from './activity'
+import type { EnvelopeType, JsonObject, StreamEnvelope } from '../api'
+import {
+  addActivity,
+  describeActivity,
+  formatMs,
+  JSON_INLINE_MAX,
+  PREVIEW_MAX,
+  type ActivityEntry,
+  type ActivityView,
+} from './activity'
 
 const env = (n: number, ts = n): StreamEnvelope => ({
   type: 'agent_event',
@@ -23,5 +31,166 @@ describe('addActivity', () => {
     expect(same).toBe(list)
     list = addActivity(list, env(1, 200))
     expect(list).toHaveLength(2)
+  })
+})
+
+const of = (type: EnvelopeType, payload: JsonObject): StreamEnvelope => ({
+  type,
+  version: 1,
+  eventId: 'evt-1',
+  ts: 1,
+  stream: 'chat',
+  payload,
+})
+
+const beat = (extra: JsonObject): JsonObject => ({
+  ts: 1,
+  to: 'chat',
+  hasMedia: false,
+  conversationId: 'c1',
+  runId: 'r1',
+  ...extra,
+})
+
+const titles: Record<string, string> = { c1: 'Trip plans', blank: '  ' }
+const titleOf = (id: string): string | undefined => titles[id]
+
+const longPayload = { message: 'x'.repeat(JSON_INLINE_MAX) }
+
+describe('describeActivity', () => {
+  const cases: { name: string; env: StreamEnvelope; want: ActivityView }[] = [
+    {
+      name: 'thinking ignores its placeholder preview',
+      env: of('heartbeat_event', beat({ status: 'thinking', preview: 'Thinking…', durationMs: 0 })),
+      want: { kind: 'text', text: 'Thinking…', status: 'thinking', conversation: 'Trip plans' },
+    },
+    {
+      name: 'replying shows the preview without a duration',
+      env: of('heartbeat_event', beat({ status: 'replying', preview: 'You', durationMs: 5 })),
+      want: { kind: 'text', text: 'Replying — You', status: 'replying', conversation: 'Trip plans' },
+    },
+    {
+      name: 'sent shows the duration and preview',
+      env: of('heartbeat_event', beat({ status: 'sent', preview: 'You said: hi', durationMs: 352 })),
+      want: { kind: 'text', text: 'Sent in 352 ms — You said: hi', status: 'sent', conversation: 'Trip plans' },
+    },
+    {
+      name: 'failed shows the duration and preview',
+      env: of('heartbeat_event', beat({ status: 'failed', preview: 'interrupted', durationMs: 352 })),
+      want: { kind: 'text', text: 'Failed after 352 ms — interrupted', status: 'failed', conversation: 'Trip plans' },
+    },
+    {
+      name: 'seconds for longer turns',
+      env: of('heartbeat_event', beat({ status: 'sent', preview: 'ok', durationMs: 4_370 })),
+      want: { kind: 'text', text: 'Sent in 4.3 s — ok', status: 'sent', conversation: 'Trip plans' },
+    },
+    {
+      name: 'no duration and an empty preview leave just the word',
+      env: of('heartbeat_event', beat({ status: 'sent', preview: '' })),
+      want: { kind: 'text', text: 'Sent', status: 'sent', conversation: 'Trip plans' },
+    },
+    {
+      name: 'a non-numeric duration is ignored',
+      env: of('heartbeat_event', beat({ status: 'failed', preview: 'error', durationMs: '352' })),
+      want: { kind: 'text', text: 'Failed — error', status: 'failed', conversation: 'Trip plans' },
+    },
+    {
+      name: 'an unknown status is shown as its word',
+      env: of('heartbeat_event', beat({ status: 'queued', preview: 'waiting', durationMs: 10 })),
+      want: { kind: 'text', text: 'queued — waiting', status: 'queued', conversation: 'Trip plans' },
+    },
+    {
+      name: 'multi-line previews become one line',
+      env: of('heartbeat_event', beat({ status: 'replying', preview: 'Hello\n\n  world ' })),
+      want: { kind: 'text', text: 'Replying — Hello world', status: 'replying', conversation: 'Trip plans' },
+    },
+    {
+      name: 'long previews are cut',
+      env: of('heartbeat_event', beat({ status: 'replying', preview: 'y'.repeat(PREVIEW_MAX + 20) })),
+      want: {
+        kind: 'text',
+        text: `Replying — ${'y'.repeat(PREVIEW_MAX - 1)}…`,
+        status: 'replying',
+        conversation: 'Trip plans',
+      },
+    },
+    {
+      name: 'an unknown conversation has no title',
+      env: of('heartbeat_event', beat({ status: 'thinking', conversationId: 'other' })),
+      want: { kind: 'text', text: 'Thinking…', status: 'thinking' },
+    },
+    {
+      name: 'a blank title is left out',
+      env: of('heartbeat_event', beat({ status: 'thinking', conversationId: 'blank' })),
+      want: { kind: 'text', text: 'Thinking…', status: 'thinking' },
+    },
+    {
+      name: 'a heartbeat without a status stays JSON',
+      env: of('heartbeat_event', { message: 'tick' }),
+      want: { kind: 'json', compact: '{"message":"tick"}' },
+    },
+    {
+      name: 'a heartbeat with a blank status stays JSON',
+      env: of('heartbeat_event', { status: ' ' }),
+      want: { kind: 'json', compact: '{"status":" "}' },
+    },
+    {
+      name: 'an agent event with text shows the text',
+      env: of('agent_event', { text: 'Looking at the logs now', extra: 1 }),
+      want: { kind: 'text', text: 'Looking at the logs now' },
+    },
+    {
+      name: 'an agent event with non-string text stays JSON',
+      env: of('agent_event', { text: 42 }),
+      want: { kind: 'json', compact: '{"text":42}' },
+    },
+    {
+      name: 'an agent event without text stays JSON',
+      env: of('agent_event', { message: 'hello from e2e' }),
+      want: { kind: 'json', compact: '{"message":"hello from e2e"}' },
+    },
+    {
+      name: 'a training event with text stays JSON',
+      env: of('training_event', { text: 'epoch 1' }),
+      want: { kind: 'json', compact: '{"text":"epoch 1"}' },
+    },
+    {
+      name: 'a status on a non-heartbeat stays JSON',
+      env: of('agent_event', { status: 'sent' }),
+      want: { kind: 'json', compact: '{"status":"sent"}' },
+    },
+    {
+      name: 'long JSON gets an indented expansion',
+      env: of('training_event', longPayload),
+      want: {
+        kind: 'json',
+        compact: JSON.stringify(longPayload),
+        full: JSON.stringify(longPayload, null, 2),
+      },
+    },
+  ]
+
+  it.each(cases)('$name', ({ env, want }) => {
+    expect(describeActivity(env, titleOf)).toEqual(want)
+  })
+
+  it('works without a title lookup', () => {
+    const env = of('heartbeat_event', beat({ status: 'sent', preview: 'hi', durationMs: 7 }))
+    expect(describeActivity(env)).toEqual({ kind: 'text', text: 'Sent in 7 ms — hi', status: 'sent' })
+  })
+})
+
+describe('formatMs', () => {
+  it.each([
+    [0, '0 ms'],
+    [352, '352 ms'],
+    [999.4, '999 ms'],
+    [999.6, '1.0 s'],
+    [1_000, '1.0 s'],
+    [59_999, '59.9 s'],
+    [59_999.6, '1m 0s'],
+    [61_000, '1m 1s'],
+  ])('%d → %s', (ms, want) => {
+    expect(formatMs(ms)).toBe(want)
   })
 })
