@@ -39,6 +39,8 @@ import (
 	"runtime/pprof"
 	"strings"
 	"syscall"
+
+	"github.com/wispapp/wisp/bench/benchkit"
 )
 
 type config struct {
@@ -128,7 +130,7 @@ func run(ctx context.Context, cfg config) (err error) {
 	block := b.res.markdown()
 	fmt.Println(block)
 	if cfg.out != "" {
-		if err := replaceSection(cfg.out, block); err != nil {
+		if err := benchkit.ReplaceSection(cfg.out, "chat", sectionIntro, block); err != nil {
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "wrote %s\n", cfg.out)

@@ -2,26 +2,23 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/wispapp/wisp/bench/benchkit"
 )
 
 const (
-	beginMarker = "<!-- bench:chat:begin -->"
-	endMarker   = "<!-- bench:chat:end -->"
-
 	targetFirstMs = 5.0     // p50 request → first token
 	targetTPS     = 20000.0 // median tokens/s through one stream
 	elizaFirstMs  = 125.0   // elizaOS on this machine kind, for context
 )
 
-// sectionIntro is written above the markers when the section is new.
+// sectionIntro is written above the chat section of BENCHMARKS.md
+// (<!-- bench:chat:begin --> … <!-- bench:chat:end -->) when it is new.
 const sectionIntro = "## Chat: first token and streaming throughput\n\n" +
 	"A real Wisp App started inside the driver's process, answered by the fake model (`runtime/llm/llmtest`, " +
 	"OpenAI dialect, no delay between chunks) and reached over loopback by one keep-alive HTTP client. " +
@@ -82,8 +79,8 @@ func (r *results) markdown() string {
 
 // firstTokenTable writes the latency table and returns both p50s.
 func (r *results) firstTokenTable(b *strings.Builder) (wp50, fp50 float64) {
-	wp50, wp95 := percentile(r.firstWisp, 50), percentile(r.firstWisp, 95)
-	fp50, fp95 := percentile(r.firstFloor, 50), percentile(r.firstFloor, 95)
+	wp50, wp95 := benchkit.Percentile(r.firstWisp, 50), benchkit.Percentile(r.firstWisp, 95)
+	fp50, fp95 := benchkit.Percentile(r.firstFloor, 50), benchkit.Percentile(r.firstFloor, 95)
 	b.WriteString("| Figure | wisp p50 | wisp p95 | floor p50 | floor p95 | wisp / floor (p50) | Target | Result |\n")
 	b.WriteString("|---|--:|--:|--:|--:|--:|:-:|---|\n")
 	fmt.Fprintf(b, "| POST `…/messages/stream` → first `token` frame (fresh conversation each) | %s | %s | %s | %s | **%.1f×** | p50 ≤ %.0f ms | %s |\n\n",
@@ -96,16 +93,17 @@ func (r *results) firstTokenTable(b *strings.Builder) (wp50, fp50 float64) {
 func (r *results) throughputTable(b *strings.Builder) (wisp, sse, batch float64) {
 	c := r.cfg
 	long := longReply(c.tokens)
-	wisp, sse, batch = median(r.wispTPS), median(r.sseFPS), median(r.sqlBatch)
+	wisp, sse, batch = benchkit.Median(r.wispTPS), benchkit.Median(r.sseFPS), benchkit.Median(r.sqlBatch)
 	fmt.Fprintf(b, "Throughput: one reply of %s one-word chunks (%.1f KB of text). Every token frame carries the text so far (`fullText`), "+
 		"so one stream is %.1f MB of SSE; the reply is kept moderate for that reason.\n\n",
 		count(float64(c.tokens)), float64(len(strings.Join(long, "")))/1e3, float64(sseBytes(long))/1e6)
 	b.WriteString("| Figure | median | p10 (slow end) | wisp / this |\n|---|--:|--:|--:|\n")
 	row := func(name, unit string, xs []float64) {
-		fmt.Fprintf(b, "| %s | %s %s | %s %s | %.2f× |\n", name, count(median(xs)), unit, count(percentile(xs, 10)), unit, wisp/median(xs))
+		med := benchkit.Median(xs)
+		fmt.Fprintf(b, "| %s | %s %s | %s %s | %.2f× |\n", name, count(med), unit, count(benchkit.Percentile(xs, 10)), unit, wisp/med)
 	}
 	fmt.Fprintf(b, "| **Wisp**: tokens/s, every event in `run_events` before its frame is sent | %s tokens/s | %s tokens/s | — |\n",
-		count(wisp), count(percentile(r.wispTPS, 10)))
+		count(wisp), count(benchkit.Percentile(r.wispTPS, 10)))
 	row("Floor: bare SSE server, the same frames, a flush per frame", "frames/s", r.sseFPS)
 	row("Floor: SQLite insert, one row per commit", "rows/s", r.sqlOne)
 	row(fmt.Sprintf("Floor: SQLite insert, %d rows per commit", c.batch), "rows/s", r.sqlBatch)
@@ -153,7 +151,7 @@ func (r *results) interpretation(wp50, fp50, wisp, sse, batch float64) string {
 	}
 	return fmt.Sprintf("Reading: Wisp adds %.2f ms to the first token over a bare SSE reply. It streams at %.0f%% of the bare SSE rate; %s), "+
 		"while reading the model's stream alone (fake model + `runtime/llm`) takes %.0f%% of it.",
-		wp50-fp50, 100*wisp/sse, persist, 100*wisp/median(r.modelDPS))
+		wp50-fp50, 100*wisp/sse, persist, 100*wisp/benchkit.Median(r.modelDPS))
 }
 
 func verdict(ok bool) string {
@@ -177,49 +175,4 @@ func count(v float64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
-}
-
-// replaceSection replaces the text between the chat markers in the Markdown
-// file at path, or appends the section when the markers are missing, and
-// keeps everything else.
-func replaceSection(path, block string) error {
-	doc := "# Benchmarks\n"
-	b, err := os.ReadFile(path)
-	switch {
-	case err == nil:
-		doc = string(b)
-	case !errors.Is(err, fs.ErrNotExist):
-		return err
-	}
-	section := beginMarker + "\n" + block + "\n" + endMarker
-	i, j := strings.Index(doc, beginMarker), strings.Index(doc, endMarker)
-	switch {
-	case i >= 0 && j > i:
-		doc = doc[:i] + section + doc[j+len(endMarker):]
-	case i < 0 && j < 0:
-		doc = strings.TrimRight(doc, "\n") + "\n\n" + sectionIntro + section + "\n"
-	default:
-		return fmt.Errorf("%s: chat markers are unbalanced; fix them by hand", path)
-	}
-	return writeAtomic(path, []byte(doc))
-}
-
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".bench-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

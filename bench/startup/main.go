@@ -30,6 +30,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/wispapp/wisp/bench/benchkit"
 )
 
 func main() {
@@ -130,7 +132,7 @@ func run(ctx context.Context, cfg config) error {
 
 	var errs []error
 	if cfg.out != "" {
-		if err := replaceSection(cfg.out, block); err != nil {
+		if err := benchkit.ReplaceSection(cfg.out, "startup", sectionIntro, block); err != nil {
 			errs = append(errs, err)
 		} else {
 			fmt.Fprintf(os.Stderr, "wrote %s\n", cfg.out)

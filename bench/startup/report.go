@@ -4,20 +4,20 @@ import (
 	"bufio"
 	"debug/buildinfo"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/wispapp/wisp/bench/benchkit"
 )
 
-const (
-	beginMarker = "<!-- bench:startup:begin -->"
-	endMarker   = "<!-- bench:startup:end -->"
+// sectionIntro is written above the start-up section of BENCHMARKS.md
+// (<!-- bench:startup:begin --> … <!-- bench:startup:end -->) when it is new.
+const sectionIntro = "## Start-up and footprint\n\n"
 
+const (
 	// targetRatio is the highest acceptable wisp/floor ratio for both figures.
 	targetRatio = 3.0
 
@@ -183,31 +183,6 @@ func (r *result) verdicts() []string {
 	return out
 }
 
-// replaceSection replaces the text between the start-up markers in the
-// Markdown file at path (creating the file, or appending the section, when
-// the markers are missing) and keeps everything else.
-func replaceSection(path, block string) error {
-	doc := "# Benchmarks\n\n## Start-up and footprint\n\n" + beginMarker + "\n" + endMarker + "\n"
-	b, err := os.ReadFile(path)
-	switch {
-	case err == nil:
-		doc = string(b)
-	case !errors.Is(err, fs.ErrNotExist):
-		return err
-	}
-	section := beginMarker + "\n" + block + "\n" + endMarker
-	i, j := strings.Index(doc, beginMarker), strings.Index(doc, endMarker)
-	switch {
-	case i >= 0 && j > i:
-		doc = doc[:i] + section + doc[j+len(endMarker):]
-	case i < 0 && j < 0:
-		doc = strings.TrimRight(doc, "\n") + "\n\n## Start-up and footprint\n\n" + section + "\n"
-	default:
-		return fmt.Errorf("%s: start-up markers are unbalanced; fix them by hand", path)
-	}
-	return writeAtomic(path, []byte(doc))
-}
-
 func writeJSON(path string, r result) error {
 	out := struct {
 		Env      env      `json:"env"`
@@ -223,27 +198,7 @@ func writeJSON(path string, r result) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, append(b, '\n'))
-}
-
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".bench-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return benchkit.WriteAtomic(path, append(b, '\n'))
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

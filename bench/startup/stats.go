@@ -1,36 +1,6 @@
 package main
 
-import (
-	"math"
-	"slices"
-)
-
-// median returns the middle value of xs (the mean of the two middle values
-// when len(xs) is even), or NaN for an empty slice. xs is not modified.
-func median(xs []float64) float64 {
-	n := len(xs)
-	if n == 0 {
-		return math.NaN()
-	}
-	s := slices.Sorted(slices.Values(xs))
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
-}
-
-// percentile returns the p-th percentile (0 < p <= 100) of xs by the
-// nearest-rank method: the smallest value such that at least p% of the
-// samples are less than or equal to it. It returns NaN for an empty slice.
-func percentile(xs []float64, p float64) float64 {
-	n := len(xs)
-	if n == 0 {
-		return math.NaN()
-	}
-	s := slices.Sorted(slices.Values(xs))
-	rank := int(math.Ceil(p / 100 * float64(n)))
-	return s[min(max(rank, 1), n)-1]
-}
+import "github.com/wispapp/wisp/bench/benchkit"
 
 // summary is the median and p90 of one series of samples.
 type summary struct {
@@ -39,5 +9,5 @@ type summary struct {
 }
 
 func summarize(xs []float64) summary {
-	return summary{Median: median(xs), P90: percentile(xs, 90)}
+	return summary{Median: benchkit.Median(xs), P90: benchkit.Percentile(xs, 90)}
 }

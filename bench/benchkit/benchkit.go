@@ -1,0 +1,99 @@
+// Package benchkit holds helpers shared by Wisp's benchmark drivers
+// (bench/startup and bench/chat): summary statistics over samples, and
+// writing results into a marked section of BENCHMARKS.md. It imports nothing
+// from Wisp.
+package benchkit
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Median returns the middle value of xs (the mean of the two middle values
+// when len(xs) is even), or NaN for an empty slice. xs is not modified.
+func Median(xs []float64) float64 {
+	n := len(xs)
+	if n == 0 {
+		return math.NaN()
+	}
+	s := slices.Sorted(slices.Values(xs))
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// Percentile returns the p-th percentile (0 < p <= 100) of xs by the
+// nearest-rank method: the smallest value such that at least p% of the
+// samples are less than or equal to it. It returns NaN for an empty slice.
+// xs is not modified.
+func Percentile(xs []float64, p float64) float64 {
+	n := len(xs)
+	if n == 0 {
+		return math.NaN()
+	}
+	s := slices.Sorted(slices.Values(xs))
+	rank := int(math.Ceil(p / 100 * float64(n)))
+	return s[min(max(rank, 1), n)-1]
+}
+
+// ReplaceSection puts block between the markers
+//
+//	<!-- bench:NAME:begin -->
+//	<!-- bench:NAME:end -->
+//
+// in the Markdown file at path and keeps everything else. A missing file
+// starts as "# Benchmarks"; when the markers are missing, intro and the
+// marked section are appended. Only one marker, or the end marker before the
+// begin marker, is an error, and the file is left as it was.
+func ReplaceSection(path, name, intro, block string) error {
+	begin, end := "<!-- bench:"+name+":begin -->", "<!-- bench:"+name+":end -->"
+	doc := "# Benchmarks\n"
+	b, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		doc = string(b)
+	case !errors.Is(err, fs.ErrNotExist):
+		return err
+	}
+	section := begin + "\n" + block + "\n" + end
+	i, j := strings.Index(doc, begin), strings.Index(doc, end)
+	switch {
+	case i >= 0 && j > i:
+		doc = doc[:i] + section + doc[j+len(end):]
+	case i < 0 && j < 0:
+		doc = strings.TrimRight(doc, "\n") + "\n\n" + intro + section + "\n"
+	default:
+		return fmt.Errorf("%s: %s markers are unbalanced; fix them by hand", path, name)
+	}
+	return WriteAtomic(path, []byte(doc))
+}
+
+// WriteAtomic writes data to path with mode 0644 through a temporary file in
+// the same directory, renamed over path, so that readers see either the old
+// contents or the new, never a partial file.
+func WriteAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".bench-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
