@@ -51,6 +51,7 @@ func TestV1MessagesWithAnthropicSDK(t *testing.T) {
 		llmtest.Turn{Text: []string{"Enjoy!"}},
 	)
 	stream := client.Messages.NewStreaming(ctx, v1Params("play Song"))
+	defer stream.Close()
 	var types []string
 	var text strings.Builder
 	for stream.Next() {
@@ -81,10 +82,11 @@ func TestV1MessagesWithAnthropicSDK(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 	c.fake.Script(llmtest.ErrorTurn(500, "boom"))
-	stream = client.Messages.NewStreaming(ctx, v1Params("hi"))
-	for stream.Next() {
+	failing := client.Messages.NewStreaming(ctx, v1Params("hi"))
+	defer failing.Close()
+	for failing.Next() {
 	}
-	if err := stream.Err(); err == nil || !strings.Contains(err.Error(), "server_error") {
+	if err := failing.Err(); err == nil || !strings.Contains(err.Error(), "server_error") {
 		t.Fatalf("stream error %v", err)
 	}
 
@@ -107,6 +109,7 @@ func TestV1MessagesWithoutProvider(t *testing.T) {
 			for s.Next() {
 			}
 			err = s.Err()
+			s.Close()
 		} else {
 			_, err = client.Messages.New(context.Background(), v1Params("hi"))
 		}
