@@ -167,11 +167,30 @@ func Call(id, name string, args any) llm.ToolCall {
 }
 
 // Echo is a responder replying "You said: <last user text>" in word chunks with delay
-// between them. It is the default fallback.
+// between them. It is the default fallback. A request whose system prompt asks for a
+// title gets the first words of the conversation's first line instead, so trying an
+// app against the fake does not name every conversation "You said: …".
 func Echo(delay time.Duration) func(Received) Turn {
 	return func(r Received) Turn {
-		return TextTurn("You said: "+r.LastUserText(), delay)
+		text := r.LastUserText()
+		if strings.Contains(strings.ToLower(r.System), "title") {
+			return TextTurn(titleFrom(text), delay)
+		}
+		return TextTurn("You said: "+text, delay)
 	}
+}
+
+// titleFrom is the first five words of text's first line, without a "Name:" prefix.
+func titleFrom(text string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
+	if head, rest, ok := strings.Cut(line, ": "); ok && !strings.Contains(head, " ") {
+		line = rest
+	}
+	words := strings.Fields(line)
+	if len(words) > 5 {
+		words = words[:5]
+	}
+	return strings.Join(words, " ")
 }
 
 // stopReason is the turn's stop reason in Anthropic's words.

@@ -119,3 +119,17 @@ func sameTurn(a, b Turn) bool {
 	y, _ := json.Marshal(b)
 	return string(x) == string(y) && a.Delay == b.Delay
 }
+
+func TestEchoAnswersTitleRequests(t *testing.T) {
+	cases := []struct{ system, user, want string }{
+		{"Be nice.", "hello there", "You said: hello there"},
+		{"Reply with a short title for this.", "User: plan a trip to Lisbon next May please\n\nAssistant: Sure", "plan a trip to Lisbon"},
+		{"TITLE it", "just words", "just words"},
+	}
+	for _, tc := range cases {
+		turn := Echo(0)(Received{System: tc.system, Messages: []llm.Message{{Role: llm.RoleUser, Text: tc.user}}})
+		if got := strings.Join(turn.Text, ""); got != tc.want {
+			t.Errorf("Echo(%q, %q) = %q, want %q", tc.system, tc.user, got, tc.want)
+		}
+	}
+}
