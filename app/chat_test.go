@@ -172,3 +172,27 @@ func TestDisconnectedClientFindsFullReply(t *testing.T) {
 		t.Fatalf("messages = %+v", msgs)
 	}
 }
+
+// The conversation is free for the next message as soon as a client sees `done`.
+func TestNextMessageRightAfterDone(t *testing.T) {
+	c := startChat(t, t.TempDir())
+	conv := c.newConversation()
+	for i := 0; i < 10; i++ {
+		s := c.stream(conv, "message "+strconv.Itoa(i))
+		if s.resp.StatusCode != 200 {
+			t.Fatalf("message %d: status %d", i, s.resp.StatusCode)
+		}
+		for {
+			f, ok := s.next(t)
+			if !ok {
+				t.Fatalf("message %d: no done frame", i)
+			}
+			if f.typ() == "done" {
+				break
+			}
+		}
+	}
+	if n := len(c.messages(conv)); n != 20 {
+		t.Fatalf("%d messages saved", n)
+	}
+}

@@ -13,7 +13,7 @@ import (
 // execute runs the agent for one run and ends it: terminal event, status and reply
 // are written before any subscriber sees the end.
 func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input) {
-	defer s.release(run)
+	defer s.runs.Done()
 	rec := newDisplayRecorder(s, run)
 	beat := newHeartbeats(s, run)
 	beat.thinking()
@@ -56,6 +56,8 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input) {
 		run.mu.Lock()
 		run.outcome = outcome
 		run.mu.Unlock()
+		// Before anyone sees the end: a client may send its next message at once.
+		s.unregister(run)
 		return err
 	})
 	beat.end(status, res.FullText)

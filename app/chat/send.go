@@ -51,7 +51,8 @@ func (s *Service) Send(ctx context.Context, convID string, in SendInput) (*Run, 
 		return nil, err
 	}
 	if err := s.begin(ctx, run, text, in); err != nil {
-		s.release(run)
+		s.unregister(run)
+		s.runs.Done()
 		cancel(nil)
 		return nil, err
 	}
@@ -76,14 +77,15 @@ func (s *Service) reserve(convID string, cancel context.CancelCauseFunc) (*Run, 
 	return run, nil
 }
 
-func (s *Service) release(run *Run) {
+// unregister frees the conversation for its next run. From then on the run is read
+// from the log on disk.
+func (s *Service) unregister(run *Run) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.active[run.ConversationID] == run {
 		delete(s.active, run.ConversationID)
 	}
 	delete(s.byID, run.ID)
-	s.runs.Done()
 }
 
 // begin saves the user's message and the run record.
