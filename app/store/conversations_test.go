@@ -105,17 +105,9 @@ func TestConversationsNewestFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"old", "new", "tie-newer-created", "tie-older", "tie-newer"}
-	if ids := conversationIDs(got); !reflect.DeepEqual(ids, want) {
+	if ids := pluck(func(c Conversation) string { return c.ID }, got); !reflect.DeepEqual(ids, want) {
 		t.Fatalf("order = %v, want %v", ids, want)
 	}
-}
-
-func conversationIDs(cs []Conversation) []string {
-	ids := make([]string, len(cs))
-	for i, c := range cs {
-		ids[i] = c.ID
-	}
-	return ids
 }
 
 func TestSetConversationTitle(t *testing.T) {

@@ -19,14 +19,6 @@ func mustSaveDisplay(t *testing.T, s *Store, d DisplayMessage) DisplayMessage {
 	return saved
 }
 
-func displayIDs(ds []DisplayMessage) []string {
-	ids := make([]string, len(ds))
-	for i, d := range ds {
-		ids[i] = d.ID
-	}
-	return ids
-}
-
 func TestDisplayMessageRoundTrip(t *testing.T) {
 	tests := []struct {
 		name string
@@ -78,7 +70,7 @@ func TestSaveDisplayMessageAgainUpdatesInPlace(t *testing.T) {
 		t.Fatalf("saved again = %+v", again)
 	}
 	all, _ := s.DisplayMessages(ctx, "c", 0)
-	if ids := displayIDs(all); !reflect.DeepEqual(ids, []string{"think", "later"}) {
+	if ids := pluck(func(d DisplayMessage) string { return d.ID }, all); !reflect.DeepEqual(ids, []string{"think", "later"}) {
 		t.Fatalf("order after re-save = %v, want the original place kept", ids)
 	}
 	if _, err := s.SaveDisplayMessage(ctx, DisplayMessage{ID: "think", ConversationID: "other", MessageType: "assistant", ContentType: "text",
@@ -195,7 +187,7 @@ func TestDisplayMessagesLastNAscending(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ids := displayIDs(got); !reflect.DeepEqual(ids, tt.want) {
+		if ids := pluck(func(d DisplayMessage) string { return d.ID }, got); !reflect.DeepEqual(ids, tt.want) {
 			t.Errorf("limit %d: %v, want %v", tt.limit, ids, tt.want)
 		}
 	}

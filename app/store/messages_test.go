@@ -16,14 +16,6 @@ func mustAddMessage(t *testing.T, s *Store, m Message) {
 	}
 }
 
-func messageIDs(ms []Message) []string {
-	ids := make([]string, len(ms))
-	for i, m := range ms {
-		ids[i] = m.ID
-	}
-	return ids
-}
-
 func TestMessageRoundTrip(t *testing.T) {
 	tests := []struct {
 		name string
@@ -119,7 +111,7 @@ func TestMessagesLastNAscending(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ids := messageIDs(got); !reflect.DeepEqual(ids, tt.want) {
+		if ids := pluck(func(m Message) string { return m.ID }, got); !reflect.DeepEqual(ids, tt.want) {
 			t.Errorf("limit %d: %v, want %v", tt.limit, ids, tt.want)
 		}
 	}
@@ -197,14 +189,14 @@ func TestTruncateMessages(t *testing.T) {
 				t.Errorf("deleted %d, want %d", n, tt.deleted)
 			}
 			msgs, _ := s.Messages(ctx, "c", 0)
-			if ids := messageIDs(msgs); !reflect.DeepEqual(ids, tt.wantMsgs) {
+			if ids := pluck(func(m Message) string { return m.ID }, msgs); !reflect.DeepEqual(ids, tt.wantMsgs) {
 				t.Errorf("messages %v, want %v", ids, tt.wantMsgs)
 			}
 			if runs := columnOf(t, s, "SELECT id FROM runs WHERE conversation_id = 'c' ORDER BY started_at"); !reflect.DeepEqual(runs, tt.wantRuns) {
 				t.Errorf("runs %v, want %v", runs, tt.wantRuns)
 			}
 			display, _ := s.DisplayMessages(ctx, "c", 0)
-			if ids := displayIDs(display); !reflect.DeepEqual(ids, tt.wantDisplay) {
+			if ids := pluck(func(d DisplayMessage) string { return d.ID }, display); !reflect.DeepEqual(ids, tt.wantDisplay) {
 				t.Errorf("display messages %v, want %v", ids, tt.wantDisplay)
 			}
 			var orphans int

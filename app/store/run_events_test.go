@@ -21,14 +21,6 @@ func tokenEvents(run string, first int64, n int) []RunEvent {
 	return evs
 }
 
-func seqs(evs []RunEvent) []int64 {
-	out := make([]int64, len(evs))
-	for i, e := range evs {
-		out[i] = e.Seq
-	}
-	return out
-}
-
 func TestInsertRunEventsSQL(t *testing.T) {
 	for _, n := range []int{1, 2, runEventChunk - 1, runEventChunk} {
 		q := insertRunEventsSQL(n)
@@ -120,8 +112,8 @@ func TestRunEventsAfterAndLimit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(seqs(got), tt.want) {
-			t.Errorf("after %d limit %d: %v, want %v", tt.after, tt.limit, seqs(got), tt.want)
+		if !reflect.DeepEqual(pluck(func(e RunEvent) int64 { return e.Seq }, got), tt.want) {
+			t.Errorf("after %d limit %d: %v, want %v", tt.after, tt.limit, pluck(func(e RunEvent) int64 { return e.Seq }, got), tt.want)
 		}
 	}
 	if got, err := s.RunEvents(ctx, "missing", 0, 0); err != nil || got == nil || len(got) != 0 {
@@ -157,8 +149,8 @@ func TestAppendRunEventsAllOrNothing(t *testing.T) {
 				t.Fatalf("err = %v, want an error (ErrNotFound: %v)", err, tt.notFound)
 			}
 			got, _ := s.RunEvents(ctx, "r", 0, 0)
-			if want := []int64{1, 2, 3, 4, 5}; !reflect.DeepEqual(seqs(got), want) {
-				t.Fatalf("after the failed batch: %v, want %v", seqs(got), want)
+			if want := []int64{1, 2, 3, 4, 5}; !reflect.DeepEqual(pluck(func(e RunEvent) int64 { return e.Seq }, got), want) {
+				t.Fatalf("after the failed batch: %v, want %v", pluck(func(e RunEvent) int64 { return e.Seq }, got), want)
 			}
 		})
 	}

@@ -151,3 +151,12 @@ func TestStreamEventsKeepTheNewest(t *testing.T) {
 		t.Fatalf("recent 3 = %v %s", ids, last3[2].Data)
 	}
 }
+
+// pluck maps xs through f (the ids of rows, say).
+func pluck[T, V any](f func(T) V, xs []T) []V {
+	out := make([]V, len(xs))
+	for i, x := range xs {
+		out[i] = f(x)
+	}
+	return out
+}
