@@ -42,7 +42,9 @@ func TestProviderErrorsBecomeChatErrors(t *testing.T) {
 			if len(msgs) != 2 || msgs[1].Status != "failed" || msgs[1].Error != last.str("message") {
 				t.Fatalf("messages %+v", msgs)
 			}
-			var rows struct{ DisplayMessages []struct{ ContentType, MessageType string } }
+			var rows struct {
+				DisplayMessages []struct{ ContentType, MessageType string }
+			}
 			c.call("GET", "/api/conversations/"+conv+"/display-messages", nil, &rows)
 			if n := len(rows.DisplayMessages); n == 0 || rows.DisplayMessages[n-1].ContentType != "error" {
 				t.Fatalf("display rows %+v", rows.DisplayMessages)
