@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/config"
@@ -13,9 +12,6 @@ import (
 
 // modelConfig is the model section of the config.
 type modelConfig = config.Model
-
-// fileMu serialises changes to the config file made through the API.
-var fileMu sync.Mutex
 
 // newAgent builds the agent runtime on the app's model settings and character.
 func (a *App) newAgent() *runtime.Agent {
@@ -42,8 +38,8 @@ func (a *App) agentSettings() runtime.Settings {
 // updateModel changes the model settings in the config file and applies the result
 // (file plus environment) at once.
 func (a *App) updateModel(change func(*modelConfig)) error {
-	fileMu.Lock()
-	defer fileMu.Unlock()
+	a.fileMu.Lock()
+	defer a.fileMu.Unlock()
 	next := a.file.Config
 	change(&next.Model)
 	eff, err := next.WithEnv(a.opts.Getenv)

@@ -63,6 +63,7 @@ type App struct {
 	log      *slog.Logger
 	stateDir string
 	file     *config.File
+	fileMu   sync.Mutex    // serialises changes to the config file made through the API
 	cfg      config.Config // file + environment: what this process runs with
 
 	launchToken string
