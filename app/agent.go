@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/wispapp/wisp/app/chat"
@@ -65,7 +66,7 @@ var _ chat.Hub = chatHub{}
 func (c chatHub) Broadcast(v any) { c.h.Broadcast(v) }
 
 func (c chatHub) Heartbeat(payload any) {
-	data, err := jsonMarshal(payload)
+	data, err := json.Marshal(payload)
 	if err != nil {
 		return
 	}

@@ -46,5 +46,3 @@ func (a *App) statusFrame(periodic bool) any {
 	}
 	return frame
 }
-
-func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

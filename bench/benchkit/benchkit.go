@@ -5,6 +5,7 @@
 package benchkit
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -96,4 +97,25 @@ func WriteAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// Host returns the kernel release and CPU model of this machine ("unknown" when
+// /proc cannot say).
+func Host() (kernel, cpu string) {
+	kernel, cpu = "unknown", "unknown"
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		kernel = strings.TrimSpace(string(b))
+	}
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return kernel, cpu
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
+			return kernel, strings.TrimSpace(v)
+		}
+	}
+	return kernel, cpu
 }

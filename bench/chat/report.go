@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -44,21 +42,9 @@ type env struct {
 func environment() env {
 	e := env{
 		Date: time.Now().UTC().Format("2006-01-02 15:04 UTC"), Go: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
-		Kernel: "unknown", CPU: "unknown", CPUs: runtime.NumCPU(),
+		CPUs: runtime.NumCPU(),
 	}
-	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
-		e.Kernel = strings.TrimSpace(string(b))
-	}
-	if f, err := os.Open("/proc/cpuinfo"); err == nil {
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
-				e.CPU = strings.TrimSpace(v)
-				break
-			}
-		}
-	}
+	e.Kernel, e.CPU = benchkit.Host()
 	return e
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"debug/buildinfo"
 	"encoding/json"
 	"fmt"
@@ -69,8 +68,6 @@ func environment(targets []*target) env {
 		Built:   map[string]string{},
 		SizeMiB: map[string]float64{},
 		Paths:   map[string]string{},
-		Kernel:  "unknown",
-		CPU:     "unknown",
 		CPUs:    runtime.NumCPU(),
 	}
 	for _, t := range targets {
@@ -82,19 +79,7 @@ func environment(targets []*target) env {
 			e.SizeMiB[t.name] = float64(fi.Size()) / (1 << 20)
 		}
 	}
-	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
-		e.Kernel = strings.TrimSpace(string(b))
-	}
-	if f, err := os.Open("/proc/cpuinfo"); err == nil {
-		defer f.Close()
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			if k, v, ok := strings.Cut(sc.Text(), ":"); ok && strings.TrimSpace(k) == "model name" {
-				e.CPU = strings.TrimSpace(v)
-				break
-			}
-		}
-	}
+	e.Kernel, e.CPU = benchkit.Host()
 	return e
 }
 
