@@ -1,0 +1,8 @@
+// Package terminal runs shell commands in pseudo-terminals for Wisp: the run registry
+// and its limits (concurrency, duration), the PTY and process-group lifecycle, batched
+// UTF-8-safe output with a scrollback ring, captured output, keystrokes and resizes,
+// and the terminal-output events of seed 004.
+//
+// It is a leaf: it must not import app/ or runtime/. Events leave through a Sink
+// function, which the app connects to the /ws hub.
+package terminal

@@ -1,0 +1,237 @@
+package terminal
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options configure a Manager. Zero values take the documented defaults.
+type Options struct {
+	// Shell runs each command as Shell -c <command>; default $SHELL, else /bin/sh.
+	Shell string
+	// Dir is the working directory; default the user's home. "~/" is expanded.
+	Dir string
+	// Env is the environment of every run; default Wisp's own without its tokens.
+	// TERM=xterm-256color is always set.
+	Env           []string
+	MaxConcurrent int           // runs at once; default 2
+	MaxDuration   time.Duration // per run; default 5 minutes
+	KillGrace     time.Duration // SIGTERM → SIGKILL; default 1 s
+	// DrainTimeout bounds the wait for output after the command's group is gone, in
+	// case an escaped process still holds the terminal; default 1 s.
+	DrainTimeout time.Duration
+	Scrollback   int // bytes of output kept per run; default 256 KiB
+	CaptureLimit int // bytes kept per captured stream; default 128 KiB
+	KeepFinished int // finished runs listed; default 20
+	// Sink receives every event in order. It must not block: it runs under the run's lock.
+	Sink   func(Event)
+	Logger *slog.Logger
+}
+
+func (o *Options) setDefaults() {
+	if o.Shell == "" {
+		o.Shell = defaultShell()
+	}
+	if o.Dir == "" || o.Dir == "~" {
+		o.Dir, _ = os.UserHomeDir()
+	} else if rest, ok := strings.CutPrefix(o.Dir, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			o.Dir = filepath.Join(home, rest)
+		}
+	}
+	if o.Env == nil {
+		o.Env = os.Environ()
+	}
+	o.Env = runEnv(o.Env)
+	defaultTo(&o.MaxConcurrent, 2)
+	defaultTo(&o.MaxDuration, 5*time.Minute)
+	defaultTo(&o.KillGrace, time.Second)
+	defaultTo(&o.DrainTimeout, time.Second)
+	defaultTo(&o.Scrollback, 256<<10)
+	defaultTo(&o.CaptureLimit, 128<<10)
+	defaultTo(&o.KeepFinished, 20)
+	if o.Sink == nil {
+		o.Sink = func(Event) {}
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+}
+
+func defaultTo[T comparable](p *T, v T) {
+	var zero T
+	if *p == zero {
+		*p = v
+	}
+}
+
+// defaultShell is the user's login shell if it is an absolute path that exists.
+func defaultShell() string {
+	if sh := os.Getenv("SHELL"); filepath.IsAbs(sh) {
+		if st, err := os.Stat(sh); err == nil && !st.IsDir() {
+			return sh
+		}
+	}
+	return "/bin/sh"
+}
+
+// runEnv drops Wisp's own secrets and sets the terminal type.
+func runEnv(env []string) []string {
+	out := make([]string, 0, len(env)+2)
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "WISP_API_TOKEN", "WISP_TERMINAL_RUN_TOKEN", "TERM", "COLORTERM":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "TERM=xterm-256color", "COLORTERM=truecolor")
+}
+
+// Errors of Manager.Start and lookups.
+var (
+	ErrBusy     = errors.New("too many terminal runs")
+	ErrStopped  = errors.New("the terminal manager is stopped")
+	ErrNotFound = errors.New("no such terminal run")
+)
+
+// Manager starts runs within the limits and keeps the active and recent ones.
+type Manager struct {
+	opts Options
+	log  *slog.Logger
+
+	mu       sync.Mutex
+	runs     map[string]*Run
+	active   int
+	finished []*Run // oldest first, at most KeepFinished
+	stopped  bool
+	wg       sync.WaitGroup // one per run until it is done
+}
+
+// NewManager builds a manager.
+func NewManager(opts Options) *Manager {
+	opts.setDefaults()
+	return &Manager{opts: opts, log: opts.Logger, runs: map[string]*Run{}}
+}
+
+// MaxConcurrent is the number of runs allowed at once.
+func (m *Manager) MaxConcurrent() int { return m.opts.MaxConcurrent }
+
+// MaxDuration is how long a run may take.
+func (m *Manager) MaxDuration() time.Duration { return m.opts.MaxDuration }
+
+// checkSize validates a terminal size.
+func checkSize(cols, rows int) error {
+	if cols < 1 || cols > 500 || rows < 1 || rows > 500 {
+		return fmt.Errorf("cols and rows must be 1-500, got %d×%d", cols, rows)
+	}
+	return nil
+}
+
+// Start spawns a run. It fails with ErrBusy when MaxConcurrent runs are active. A
+// shell that cannot be started is not an error here: the run ends at once with an
+// error event and status "error".
+func (m *Manager) Start(spec Spec) (*Run, error) {
+	if spec.Cols == 0 && spec.Rows == 0 {
+		spec.Cols, spec.Rows = 80, 24
+	}
+	if err := checkSize(spec.Cols, spec.Rows); err != nil {
+		return nil, err
+	}
+	m.mu.Lock()
+	if m.stopped {
+		m.mu.Unlock()
+		return nil, ErrStopped
+	}
+	if m.active >= m.opts.MaxConcurrent {
+		m.mu.Unlock()
+		return nil, fmt.Errorf("%w: at most %d at once", ErrBusy, m.opts.MaxConcurrent)
+	}
+	now := time.Now()
+	id := newRunID(now)
+	for m.runs[id] != nil {
+		id = newRunID(now)
+	}
+	r := &Run{
+		id: id, spec: spec, m: m, status: StatusRunning, started: now, cols: spec.Cols, rows: spec.Rows,
+		scroll: scrollback{limit: m.opts.Scrollback},
+		stdout: capture{limit: m.opts.CaptureLimit}, stderr: capture{limit: m.opts.CaptureLimit},
+		done: make(chan struct{}),
+	}
+	m.runs[id] = r
+	m.active++
+	m.wg.Add(1)
+	m.mu.Unlock()
+	m.log.Info("terminal run started", "run", id, "client", spec.Owner, "capture", spec.Capture)
+	r.start()
+	return r, nil
+}
+
+// release moves a run from active to finished; it is called once per run.
+func (m *Manager) release(r *Run) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.active--
+	m.finished = append(m.finished, r)
+	if len(m.finished) > m.opts.KeepFinished {
+		delete(m.runs, m.finished[0].id)
+		m.finished[0] = nil
+		m.finished = m.finished[1:]
+	}
+	m.wg.Done()
+}
+
+// Get finds an active or recent run.
+func (m *Manager) Get(id string) (*Run, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if r := m.runs[id]; r != nil {
+		return r, nil
+	}
+	return nil, ErrNotFound
+}
+
+// List describes the active and recent runs, newest first.
+func (m *Manager) List() []Info {
+	m.mu.Lock()
+	runs := make([]*Run, 0, len(m.runs))
+	for _, r := range m.runs {
+		runs = append(runs, r)
+	}
+	m.mu.Unlock()
+	out := make([]Info, 0, len(runs))
+	for _, r := range runs {
+		out = append(out, r.Info())
+	}
+	slices.SortFunc(out, func(a, b Info) int {
+		if a.StartedAt != b.StartedAt {
+			return int(b.StartedAt - a.StartedAt)
+		}
+		return strings.Compare(b.RunID, a.RunID)
+	})
+	return out
+}
+
+// Stop refuses new runs, ends the active ones (SIGTERM, then SIGKILL after the grace)
+// and waits until each has sent its exit event.
+func (m *Manager) Stop() {
+	m.mu.Lock()
+	m.stopped = true
+	var active []*Run
+	for _, r := range m.runs {
+		active = append(active, r)
+	}
+	m.mu.Unlock()
+	for _, r := range active {
+		_ = r.stop(stopShutdown)
+	}
+	m.wg.Wait()
+}

@@ -1,0 +1,294 @@
+package terminal
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+func TestRunOutput(t *testing.T) {
+	m, rec := newTestManager(t, Options{})
+	tests := []struct {
+		name    string
+		spec    Spec
+		stdout  string // must be contained in stdout
+		stderr  string // must equal stderr
+		code    int
+		noStart bool
+	}{
+		{name: "echo", spec: Spec{Command: "echo hello"}, stdout: "hello\r\n"},
+		{name: "stdout is a terminal", spec: Spec{Command: "test -t 1 && echo tty"}, stdout: "tty"},
+		{name: "stderr is a pipe", spec: Spec{Command: "test -t 2 || echo pipe >&2"}, stderr: "pipe\n"},
+		{name: "colours pass through", spec: Spec{Command: `printf '\033[31mred\033[0m\n'`}, stdout: "\x1b[31mred\x1b[0m\r\n"},
+		{name: "stderr", spec: Spec{Command: "echo oops >&2; echo fine"}, stdout: "fine", stderr: "oops\n"},
+		{name: "captured output keeps plain newlines", spec: Spec{Command: "printf 'a\\nb\\n'", Capture: true}, stdout: "a\nb\n"},
+		{name: "exit code", spec: Spec{Command: "exit 3"}, code: 3},
+		{name: "killed by SIGKILL", spec: Spec{Command: "kill -KILL $$"}, code: 128 + 9},
+		{name: "killed by SIGTERM", spec: Spec{Command: "kill -TERM $$"}, code: 128 + 15},
+		{name: "terminal type", spec: Spec{Command: "echo $TERM"}, stdout: "xterm-256color"},
+		{name: "size", spec: Spec{Command: "stty size", Cols: 99, Rows: 33}, stdout: "33 99"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := start(t, m, tt.spec)
+			exit := wait(t, rec, r)
+			if exit.Kind != KindExit || exit.Code != tt.code {
+				t.Fatalf("ended with %+v, want exit %d", exit, tt.code)
+			}
+			if out := rec.text(r.ID(), KindStdout); !strings.Contains(out, tt.stdout) {
+				t.Errorf("stdout %q does not contain %q", out, tt.stdout)
+			}
+			if errOut := rec.text(r.ID(), KindStderr); errOut != tt.stderr {
+				t.Errorf("stderr %q, want %q", errOut, tt.stderr)
+			}
+			checkSequence(t, rec.of(r.ID()), tt.spec.Command)
+		})
+	}
+}
+
+// checkSequence: start first, numbered 1, 2, 3…, exit last, nothing else but output.
+func checkSequence(t *testing.T, evs []Event, command string) {
+	t.Helper()
+	if len(evs) < 2 || evs[0].Kind != KindStart || evs[0].Command != command {
+		t.Fatalf("first event %+v, want start of %q", evs[0], command)
+	}
+	for i, e := range evs {
+		if e.Seq != int64(i+1) {
+			t.Fatalf("event %d has seq %d", i, e.Seq)
+		}
+		inner := e.Kind == KindStdout || e.Kind == KindStderr || e.Kind == KindTimeout
+		if i > 0 && i < len(evs)-1 && !inner {
+			t.Fatalf("event %d is %q in the middle of the run", i, e.Kind)
+		}
+	}
+}
+
+func TestTimeoutKillsTheGroup(t *testing.T) {
+	m, rec := newTestManager(t, Options{MaxDuration: 300 * time.Millisecond, KillGrace: 200 * time.Millisecond})
+	for _, cmd := range []string{
+		"sleep 1000 & echo $!; wait",                     // dies of SIGTERM
+		"trap '' TERM; sleep 1000 & echo $!; wait; wait", // needs the SIGKILL
+	} {
+		t.Run(cmd, func(t *testing.T) {
+			r := start(t, m, Spec{Command: cmd})
+			exit := wait(t, rec, r)
+			if exit.Code != ExitTimeout {
+				t.Fatalf("exit code %d, want 124", exit.Code)
+			}
+			evs := rec.of(r.ID())
+			if i := slices.IndexFunc(evs, func(e Event) bool { return e.Kind == KindTimeout }); i < 0 || evs[i].MaxDurationMs != 300 {
+				t.Fatalf("no timeout event with maxDurationMs 300: %+v", evs)
+			}
+			child := firstLineInt(t, rec.text(r.ID(), KindStdout))
+			eventually(t, "the background child to die", func() bool { return processGone(child) })
+			if info := r.Info(); info.Status != StatusTimeout || *info.ExitCode != ExitTimeout {
+				t.Fatalf("info %+v", info)
+			}
+			res := r.Result()
+			if !res.TimedOut || res.OK || res.ExitCode != ExitTimeout {
+				t.Fatalf("result %+v", res)
+			}
+		})
+	}
+}
+
+func TestBackgroundChildDiesWithTheCommand(t *testing.T) {
+	m, rec := newTestManager(t, Options{})
+	r := start(t, m, Spec{Command: "sleep 1000 & echo $!"})
+	if exit := wait(t, rec, r); exit.Code != 0 {
+		t.Fatalf("exit %d", exit.Code)
+	}
+	child := firstLineInt(t, rec.text(r.ID(), KindStdout))
+	eventually(t, "the background child to die", func() bool { return processGone(child) })
+}
+
+func TestConcurrencyLimit(t *testing.T) {
+	m, rec := newTestManager(t, Options{MaxConcurrent: 1})
+	first := start(t, m, Spec{Command: "sleep 1000"})
+	if _, err := m.Start(Spec{Command: "true"}); !errors.Is(err, ErrBusy) {
+		t.Fatalf("second run: %v, want ErrBusy", err)
+	}
+	if err := first.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if exit := wait(t, rec, first); exit.Code != 128+15 {
+		t.Fatalf("killed run exited %d, want 143", exit.Code)
+	}
+	if first.Info().Status != StatusKilled {
+		t.Fatalf("status %q", first.Info().Status)
+	}
+	if err := first.Kill(); !errors.Is(err, ErrEnded) {
+		t.Fatalf("kill after the end: %v", err)
+	}
+	wait(t, rec, start(t, m, Spec{Command: "true"}))
+}
+
+func TestInteractive(t *testing.T) {
+	m, rec := newTestManager(t, Options{})
+	r := start(t, m, Spec{Command: "read x; echo got:$x", Owner: "tab-1"})
+	if err := r.Input("tab-2", "no\r"); !errors.Is(err, ErrNotOwner) {
+		t.Fatalf("input from another client: %v", err)
+	}
+	if err := r.Input("tab-1", "hi\r"); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, rec, r)
+	if out := rec.text(r.ID(), KindStdout); !strings.Contains(out, "got:hi") {
+		t.Fatalf("stdout %q", out)
+	}
+	if err := r.Input("tab-1", "late\r"); !errors.Is(err, ErrEnded) {
+		t.Fatalf("input after the end: %v", err)
+	}
+	agent := start(t, m, Spec{Command: "true"})
+	if err := agent.Input("", "x"); !errors.Is(err, ErrNotOwner) {
+		t.Fatalf("input into an agent run: %v", err)
+	}
+	wait(t, rec, agent)
+}
+
+func TestResize(t *testing.T) {
+	m, rec := newTestManager(t, Options{})
+	r := start(t, m, Spec{Command: "read x; stty size", Owner: "tab-1", Cols: 80, Rows: 24})
+	if err := r.Resize("tab-1", 0, 10); err == nil {
+		t.Fatal("accepted 0 columns")
+	}
+	if err := r.Resize("tab-2", 100, 40); !errors.Is(err, ErrNotOwner) {
+		t.Fatalf("resize by another client: %v", err)
+	}
+	if err := r.Resize("tab-1", 100, 40); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Input("tab-1", "\r"); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, rec, r)
+	if out := rec.text(r.ID(), KindStdout); !strings.Contains(out, "40 100") {
+		t.Fatalf("stty size printed %q, want 40 100", out)
+	}
+	if info := r.Info(); info.Cols != 100 || info.Rows != 40 {
+		t.Fatalf("info size %d×%d", info.Cols, info.Rows)
+	}
+}
+
+func TestMultibyteOutputStaysWhole(t *testing.T) {
+	m, rec := newTestManager(t, Options{})
+	// 3000 × 7 bytes: PTY reads of a few KiB end inside characters.
+	r := start(t, m, Spec{Command: `i=0; while [ $i -lt 3000 ]; do printf '€😀'; i=$((i+1)); done`, Capture: true})
+	wait(t, rec, r)
+	for _, e := range rec.of(r.ID()) {
+		if !utf8.ValidString(e.Data) {
+			t.Fatalf("event %d splits a character: % x…", e.Seq, e.Data[:min(8, len(e.Data))])
+		}
+	}
+	if got, want := rec.text(r.ID(), KindStdout), strings.Repeat("€😀", 3000); got != want {
+		t.Fatalf("got %d bytes, want %d", len(got), len(want))
+	}
+}
+
+func TestCapture(t *testing.T) {
+	m, rec := newTestManager(t, Options{CaptureLimit: 1000})
+	r := start(t, m, Spec{Command: "head -c 5000 /dev/zero | tr '\\0' a; echo err >&2; exit 2", Capture: true})
+	wait(t, rec, r)
+	res := r.Result()
+	if len(res.Stdout) != 1000 || strings.Trim(res.Stdout, "a") != "" || !res.Truncated {
+		t.Fatalf("stdout of %d bytes, truncated %v", len(res.Stdout), res.Truncated)
+	}
+	if res.Stderr != "err\n" || res.ExitCode != 2 || res.OK || res.TimedOut || res.RunID != r.ID() {
+		t.Fatalf("result %+v", res)
+	}
+	uncaptured := start(t, m, Spec{Command: "echo hi"})
+	wait(t, rec, uncaptured)
+	if res := uncaptured.Result(); res.Stdout != "" || !res.OK {
+		t.Fatalf("uncaptured result %+v", res)
+	}
+}
+
+func TestScrollbackForALateSubscriber(t *testing.T) {
+	m, rec := newTestManager(t, Options{Scrollback: 1000})
+	r := start(t, m, Spec{Command: "head -c 3000 /dev/zero | tr '\\0' a; echo; echo mark; read x; echo after", Owner: "tab-1"})
+	eventually(t, "the mark", func() bool { return strings.Contains(rec.text(r.ID(), KindStdout), "mark") })
+	snap := r.Snapshot()
+	var replay strings.Builder
+	for _, c := range snap.Scrollback {
+		replay.WriteString(c.Data)
+	}
+	if !snap.ScrollbackTruncated || replay.Len() != 1000 || !strings.HasSuffix(replay.String(), "mark\r\n") {
+		t.Fatalf("scrollback: %d bytes, truncated %v, ends %q", replay.Len(), snap.ScrollbackTruncated, replay.String()[max(0, replay.Len()-10):])
+	}
+	if err := r.Input("tab-1", "\r"); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, rec, r)
+	// The scrollback plus the events after LastSeq is the whole tail, nothing twice.
+	for _, e := range rec.of(r.ID()) {
+		if e.Seq > snap.LastSeq {
+			replay.WriteString(e.Data)
+		}
+	}
+	all := rec.text(r.ID(), KindStdout)
+	if !strings.HasSuffix(all, replay.String()) || !strings.HasSuffix(replay.String(), "after\r\n") {
+		t.Fatalf("scrollback + live = …%q, full output ends …%q", tail(replay.String()), tail(all))
+	}
+	if snap.Info.Status != StatusRunning || snap.Info.ExitCode != nil {
+		t.Fatalf("snapshot info %+v", snap.Info)
+	}
+}
+
+func tail(s string) string { return s[max(0, len(s)-20):] }
+
+func TestSpawnFailure(t *testing.T) {
+	m, rec := newTestManager(t, Options{Dir: "/nonexistent/wisp"})
+	r := start(t, m, Spec{Command: "echo never"})
+	last := wait(t, rec, r)
+	if evs := rec.of(r.ID()); len(evs) != 1 || last.Kind != KindError || !strings.Contains(last.Data, "/nonexistent/wisp") {
+		t.Fatalf("events %+v, want one error naming the folder", evs)
+	}
+	if info := r.Info(); info.Status != StatusError || *info.ExitCode != exitSpawnFailed || info.Error == "" {
+		t.Fatalf("info %+v", info)
+	}
+	// The slot was given back.
+	wait(t, rec, start(t, m, Spec{Command: "true"}))
+}
+
+func TestStopEndsEveryRun(t *testing.T) {
+	rec := &recorder{}
+	m := NewManager(Options{Sink: rec.sink, Dir: t.TempDir(), KillGrace: 100 * time.Millisecond, Logger: quiet})
+	r := start(t, m, Spec{Command: "trap '' TERM; echo ready; sleep 1000"})
+	eventually(t, "the trap", func() bool { return strings.Contains(rec.text(r.ID(), KindStdout), "ready") })
+	m.Stop()
+	select {
+	case <-r.Done():
+	default:
+		t.Fatal("Stop returned before the run ended")
+	}
+	if info := r.Info(); info.Status != StatusKilled || *info.ExitCode != 128+9 {
+		t.Fatalf("info %+v, exit code %d", info, *info.ExitCode)
+	}
+	if _, err := m.Start(Spec{Command: "true"}); !errors.Is(err, ErrStopped) {
+		t.Fatalf("start after stop: %v", err)
+	}
+}
+
+func TestListAndGet(t *testing.T) {
+	m, rec := newTestManager(t, Options{KeepFinished: 2})
+	var ids []string
+	for i := range 3 {
+		r := start(t, m, Spec{Command: "true", Owner: "tab-1"})
+		wait(t, rec, r)
+		ids = append(ids, r.ID())
+		_ = i
+	}
+	list := m.List()
+	if len(list) != 2 || list[0].RunID != ids[2] || list[1].RunID != ids[1] {
+		t.Fatalf("list %+v, want the two newest, newest first", list)
+	}
+	if _, err := m.Get(ids[0]); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("oldest run still found: %v", err)
+	}
+	if r, err := m.Get(ids[2]); err != nil || r.Info().ClientID != "tab-1" {
+		t.Fatalf("get: %v", err)
+	}
+}
