@@ -29,6 +29,7 @@ import (
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/ws"
 	"github.com/wispapp/wisp/runtime"
+	"github.com/wispapp/wisp/terminal"
 )
 
 // Options are what the command line decides.
@@ -55,6 +56,8 @@ type Connection struct {
 	BaseURL string `json:"baseURL"`
 	WSURL   string `json:"wsURL"`
 	Token   string `json:"token"`
+	// TerminalToken is the terminal token, when one is needed (see api.TerminalGate).
+	TerminalToken string `json:"terminalToken,omitempty"`
 }
 
 // App owns Wisp's services.
@@ -70,6 +73,8 @@ type App struct {
 	models      *models
 	actions     *runtime.Registry
 	chat        *chat.Service
+	term        *terminal.Manager
+	termGate    *api.TerminalGate
 	store       *store.Store
 	hub         *ws.Hub
 	ln          net.Listener
@@ -173,7 +178,9 @@ func (a *App) Start(ctx context.Context) error {
 		Authorized: guard.Authorized, Required: guard.Required, CheckOrigin: guard.OriginAllowed,
 		AllowQueryToken: a.opts.Getenv("WISP_ALLOW_WS_QUERY_TOKEN") == "1",
 		Status:          a.statusFrame, Journal: journal{st}, Logger: a.log,
+		Handlers: a.terminalFrames(),
 	})
+	a.term, a.termGate = a.newTerminal()
 	if err := a.hub.Start(); err != nil {
 		a.ln.Close()
 		st.Close()
@@ -194,6 +201,7 @@ func (a *App) Start(ctx context.Context) error {
 	handler := api.New(api.Options{
 		Guard: guard, Hub: a.hub, Status: a.status, UI: a.opts.UI, Logger: a.log,
 		Chat: a.chat, Providers: providers{a}, CanRespond: a.models.CanRespond,
+		Terminal: &api.Terminal{Manager: a.term, Gate: a.termGate, ConfigPath: a.file.Path},
 	}).Handler()
 	a.srv = &http.Server{
 		Handler:           handler,
@@ -251,7 +259,11 @@ func (a *App) Connection() Connection {
 	if api.IsLoopback(a.cfg.Server.Host) {
 		base = "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(a.Port()))
 	}
-	return Connection{BaseURL: base, WSURL: "ws" + base[len("http"):] + "/ws", Token: token}
+	c := Connection{BaseURL: base, WSURL: "ws" + base[len("http"):] + "/ws", Token: token}
+	if a.cfg.API.Token != "" && a.cfg.Features.ShellEnabled {
+		c.TerminalToken = a.cfg.API.TerminalToken // the window is ours: it may run commands
+	}
+	return c
 }
 
 // Stop stops accepting, closes every connection, flushes and closes the store.
@@ -265,6 +277,7 @@ func (a *App) Stop() error {
 		// Runs first: they end (status and reply saved), which also ends their streams,
 		// so the HTTP shutdown does not wait for them.
 		a.chat.Stop()
+		a.term.Stop() // shell runs end with their process groups; captured answers go out
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if e := a.srv.Shutdown(ctx); e != nil {

@@ -190,13 +190,35 @@ type wsClient struct {
 	frames chan map[string]any
 }
 
-func (c *chatApp) dialWS() *wsClient {
-	c.t.Helper()
-	conn, _, err := websocket.DefaultDialer.Dial(strings.Replace(c.URL(), "http", "ws", 1)+"/ws", nil)
-	if err != nil {
-		c.t.Fatal(err)
+func (c *chatApp) dialWS() *wsClient { return dialSocket(c.t, c.App, "") }
+
+// dialSocket connects to /ws with an optional query (e.g. "clientId=tab-1") and waits
+// until the client is active: broadcasts reach it from then on.
+func dialSocket(t *testing.T, a *App, query string) *wsClient {
+	t.Helper()
+	u := strings.Replace(a.URL(), "http", "ws", 1) + "/ws"
+	if query != "" {
+		u += "?" + query
 	}
-	w := &wsClient{conn: conn, frames: make(chan map[string]any, 1024)}
+	return dialSocketHeader(t, u, nil)
+}
+
+// dialSocketHeader is dialSocket with request headers.
+func dialSocketHeader(t *testing.T, u string, h http.Header) *wsClient {
+	t.Helper()
+	conn, _, err := websocket.DefaultDialer.Dial(u, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := newWSClient(conn)
+	t.Cleanup(func() { conn.Close() })
+	w.waitFor(t, ofType("status"))
+	return w
+}
+
+// newWSClient reads every frame of conn into a channel.
+func newWSClient(conn *websocket.Conn) *wsClient {
+	w := &wsClient{conn: conn, frames: make(chan map[string]any, 4096)}
 	go func() {
 		defer close(w.frames)
 		for {
@@ -207,8 +229,6 @@ func (c *chatApp) dialWS() *wsClient {
 			w.frames <- m
 		}
 	}()
-	c.t.Cleanup(func() { conn.Close() })
-	w.waitFor(c.t, ofType("status")) // the client is active: broadcasts reach it from now on
 	return w
 }
 

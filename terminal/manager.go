@@ -113,7 +113,7 @@ type Manager struct {
 	active   int
 	finished []*Run // oldest first, at most KeepFinished
 	stopped  bool
-	wg       sync.WaitGroup // one per run until it is done
+	wg       sync.WaitGroup // one per run until its last event is sent
 }
 
 // NewManager builds a manager.
@@ -186,7 +186,6 @@ func (m *Manager) release(r *Run) {
 		m.finished[0] = nil
 		m.finished = m.finished[1:]
 	}
-	m.wg.Done()
 }
 
 // Get finds an active or recent run.

@@ -183,6 +183,7 @@ func (r *Run) fail(err error) {
 	r.emitLocked(Event{Kind: KindError, Data: err.Error()})
 	r.mu.Unlock()
 	close(r.done)
+	r.m.wg.Done()
 }
 
 // supervise waits for the shell, kills what it left behind, drains the output and
@@ -245,6 +246,7 @@ func (r *Run) finish(code int) {
 	r.emitLocked(Event{Kind: KindExit, Code: code})
 	r.mu.Unlock()
 	close(r.done)
+	r.m.wg.Done()
 }
 
 // exitCode maps a wait status: the exit status, or 128+n after signal n.

@@ -42,6 +42,8 @@ type Options struct {
 	Providers Providers
 	// CanRespond says whether a model is usable, and if not, why.
 	CanRespond func() (bool, string)
+	// Terminal serves the shell runs; nil leaves their routes out.
+	Terminal *Terminal
 }
 
 // Server is the HTTP API.
@@ -55,6 +57,7 @@ type Server struct {
 	chat       *chat.Service
 	providers  Providers
 	canRespond func() (bool, string)
+	term       *Terminal
 }
 
 // New builds the API server.
@@ -67,7 +70,7 @@ func New(o Options) *Server {
 	}
 	return &Server{
 		guard: o.Guard, hub: o.Hub, status: o.Status, ui: newUIHandler(o.UI), log: o.Logger,
-		chat: o.Chat, providers: o.Providers, canRespond: o.CanRespond,
+		chat: o.Chat, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
 	}
 }
 
@@ -86,6 +89,12 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("POST /api/ui/ready", s.handle(s.postUIReady))
 	if s.chat != nil {
 		s.chatRoutes(mux)
+	}
+	if s.term != nil {
+		mux.Handle("POST /api/terminal/run", s.handle(s.runTerminal))
+		mux.Handle("GET /api/terminal/runs", s.handle(s.listTerminalRuns))
+		mux.Handle("GET /api/terminal/runs/{id}", s.handle(s.getTerminalRun))
+		mux.Handle("POST /api/terminal/runs/{id}/kill", s.handle(s.killTerminalRun))
 	}
 	if s.providers != nil {
 		mux.Handle("GET /api/provider", s.handle(s.getProvider))

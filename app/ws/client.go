@@ -192,6 +192,15 @@ func (h *Hub) onMessage(s *melody.Session, data []byte) {
 	case "active-conversation":
 		h.setActiveConversation(c, msg.ConversationID)
 	default:
+		if handle, ok := h.opts.Handlers[msg.Type]; ok {
+			h.mu.Lock()
+			info := c.info()
+			h.mu.Unlock()
+			if err := handle(info, data); err != nil {
+				h.reply(s, map[string]string{"type": "error", "message": err.Error()})
+			}
+			return
+		}
 		h.reply(s, map[string]string{"type": "error", "message": "unknown message type: " + truncate(msg.Type, 64)})
 	}
 }
@@ -259,6 +268,7 @@ func (h *Hub) onDisconnect(s *melody.Session) {
 		c.authTimer.Stop()
 	}
 	delete(h.clients, s)
+	h.signalGoneLocked()
 }
 
 func (h *Hub) onError(s *melody.Session, err error) {

@@ -34,7 +34,9 @@ type Options struct {
 	Status func(periodic bool) any
 	// Journal persists envelopes so replay survives a restart. Optional.
 	Journal Journal
-	Logger  *slog.Logger
+	// Handlers take client frames of other types (e.g. terminal-input), by type.
+	Handlers map[string]FrameHandler
+	Logger   *slog.Logger
 
 	Replay       int           // envelopes replayed on connect; default 120
 	BufferSize   int           // envelopes kept; default 1500
@@ -67,6 +69,11 @@ func setIfZero[T comparable](p *T, v T) {
 	}
 }
 
+// FrameHandler handles one client frame (the raw JSON object). It runs on the
+// connection's read loop, so it must return quickly; an error is sent back to that
+// client as {"type":"error","message":…}.
+type FrameHandler func(c Client, frame []byte) error
+
 // ErrClosed is returned by Publish after Stop.
 var ErrClosed = errors.New("ws hub is closed")
 
@@ -76,11 +83,13 @@ type Hub struct {
 	log  *slog.Logger
 	m    *melody.Melody
 
-	mu      sync.Mutex // orders publishing, replay and activation
-	clients map[*melody.Session]*client
-	ring    *ring
-	nextID  int64
-	closed  bool
+	mu         sync.Mutex // orders publishing, replay and activation
+	clients    map[*melody.Session]*client
+	ring       *ring
+	nextID     int64
+	closed     bool
+	gone       chan struct{} // closed when the last client has gone after Stop
+	goneClosed bool
 
 	journal *journalWriter
 	stop    chan struct{}
@@ -127,7 +136,12 @@ func (h *Hub) Start() error {
 	return nil
 }
 
-// Stop closes every connection (1001), waits for their goroutines and flushes the journal.
+// stopFlush is how long Stop lets clients receive what is already queued for them.
+const stopFlush = time.Second
+
+// Stop closes every connection with 1001 after what is queued for it (a client that
+// does not take it within a second is cut off), waits for their goroutines and
+// flushes the journal.
 func (h *Hub) Stop() {
 	h.mu.Lock()
 	if h.closed {
@@ -135,21 +149,45 @@ func (h *Hub) Stop() {
 		return
 	}
 	h.closed = true
-	sessions := make([]*melody.Session, 0, len(h.clients))
-	for s := range h.clients {
-		sessions = append(sessions, s)
-	}
+	h.gone = make(chan struct{})
+	sessions := h.sessionsLocked()
+	h.signalGoneLocked()
 	h.mu.Unlock()
 	close(h.stop)
-	// Our 1001 goes first: melody's Close would send a close frame without a code.
 	for _, s := range sessions {
-		closeConn(s, websocketClose(1001, "server shutting down"))
+		_ = s.CloseWithMsg(websocketClose(1001, "server shutting down"))
+	}
+	select {
+	case <-h.gone:
+	case <-time.After(stopFlush):
+		h.mu.Lock()
+		late := h.sessionsLocked()
+		h.mu.Unlock()
+		for _, s := range late {
+			closeConn(s, websocketClose(1001, "server shutting down"))
+		}
 	}
 	_ = h.m.Close()
 	h.wg.Wait()
 	if h.journal != nil {
 		h.journal.close()
 	}
+}
+
+// signalGoneLocked closes h.gone once no client is left after Stop.
+func (h *Hub) signalGoneLocked() {
+	if h.closed && len(h.clients) == 0 && !h.goneClosed {
+		h.goneClosed = true
+		close(h.gone)
+	}
+}
+
+func (h *Hub) sessionsLocked() []*melody.Session {
+	out := make([]*melody.Session, 0, len(h.clients))
+	for s := range h.clients {
+		out = append(out, s)
+	}
+	return out
 }
 
 func (h *Hub) statusLoop() {
@@ -213,6 +251,12 @@ func (h *Hub) SendWhere(v any, match func(Client) bool) int {
 		h.log.Error("encode ws event", "err", err)
 		return 0
 	}
+	return h.SendRaw(data, match)
+}
+
+// SendRaw is SendWhere for an event that is already encoded. The hub keeps data:
+// the caller must not change it afterwards.
+func (h *Hub) SendRaw(data []byte, match func(Client) bool) int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {

@@ -504,7 +504,9 @@ func TestStopClosesClients(t *testing.T) {
 	h := newHarness(t)
 	c := h.mustDial(t, "", nil)
 	expectType(t, c, "status")
+	h.hub.Broadcast(map[string]string{"type": "last-words"})
 	h.hub.Stop()
+	expectType(t, c, "last-words") // what was queued goes out before the close
 	expectClose(t, c, 1001)
 	h.hub.Stop() // idempotent
 }
@@ -544,4 +546,36 @@ func waitFor(t *testing.T, cond func() bool) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+}
+
+func TestFrameHandlers(t *testing.T) {
+	got := make(chan string, 2)
+	h := newHarness(t, func(o *Options) {
+		o.Handlers = map[string]FrameHandler{
+			"terminal-input": func(c Client, frame []byte) error {
+				got <- c.ClientID + " " + string(frame)
+				if strings.Contains(string(frame), "bad") {
+					return errors.New("bad input")
+				}
+				return nil
+			},
+		}
+	})
+	c := h.mustDial(t, "clientId=tab-a", nil)
+	expectType(t, c, "status")
+	c.WriteMessage(websocket.TextMessage, []byte(`{"type":"terminal-input","data":"ok"}`))
+	if s := <-got; s != `tab-a {"type":"terminal-input","data":"ok"}` {
+		t.Fatalf("handler got %q", s)
+	}
+	c.WriteJSON(map[string]string{"type": "ping"})
+	expectType(t, c, "pong") // no error frame came first
+	c.WriteMessage(websocket.TextMessage, []byte(`{"type":"terminal-input","data":"bad"}`))
+	<-got
+	if m := expectType(t, c, "error"); m["message"] != "bad input" {
+		t.Fatalf("error frame %v", m)
+	}
+	if n := h.hub.SendRaw([]byte(`{"type":"terminal-output"}`), func(c Client) bool { return c.ClientID == "tab-a" }); n != 1 {
+		t.Fatalf("raw send reached %d clients", n)
+	}
+	expectType(t, c, "terminal-output")
 }

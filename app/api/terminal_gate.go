@@ -1,0 +1,61 @@
+package api
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"net/http"
+
+	"github.com/wispapp/wisp/terminal"
+)
+
+// Terminal is what the terminal routes serve.
+type Terminal struct {
+	Manager *terminal.Manager
+	Gate    *TerminalGate
+	// ConfigPath is shown to the user who has to turn shell access on.
+	ConfigPath string
+}
+
+// TerminalGate decides whether shell runs may start and be typed into: shell access
+// must be on, and when the API has a configured token, a terminal token is needed too.
+type TerminalGate struct {
+	enabled     bool
+	tokenNeeded bool
+	hasToken    bool
+	token       [sha256.Size]byte
+}
+
+// NewTerminalGate builds the gate. apiTokenSet is whether the user configured an API
+// token (the desktop window's per-launch token does not count: it never leaves the app).
+func NewTerminalGate(enabled, apiTokenSet bool, terminalToken string) *TerminalGate {
+	return &TerminalGate{
+		enabled: enabled, tokenNeeded: apiTokenSet,
+		hasToken: terminalToken != "", token: sha256.Sum256([]byte(terminalToken)),
+	}
+}
+
+// Enabled reports whether shell access is on.
+func (g *TerminalGate) Enabled() bool { return g.enabled }
+
+// TokenRequired reports whether a terminal token must accompany runs and keystrokes.
+func (g *TerminalGate) TokenRequired() bool { return g.enabled && g.tokenNeeded }
+
+// Check lets a run or a keystroke through, or says why not (403 or 401).
+func (g *TerminalGate) Check(token string) error {
+	if !g.enabled {
+		return Errorf(http.StatusForbidden,
+			`shell access is disabled: set "features": {"shellEnabled": true} in the config file and restart Wisp`)
+	}
+	if !g.tokenNeeded {
+		return nil
+	}
+	if !g.hasToken {
+		return Errorf(http.StatusForbidden,
+			"shell access through a token-protected API also needs a terminal token: set WISP_TERMINAL_RUN_TOKEN (or api.terminalToken) and restart Wisp")
+	}
+	sum := sha256.Sum256([]byte(token))
+	if token == "" || subtle.ConstantTimeCompare(sum[:], g.token[:]) != 1 {
+		return Errorf(http.StatusUnauthorized, "missing or invalid terminal token: send X-Terminal-Token")
+	}
+	return nil
+}

@@ -1,0 +1,84 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/wispapp/wisp/app/api"
+	"github.com/wispapp/wisp/app/ws"
+	"github.com/wispapp/wisp/terminal"
+)
+
+// newTerminal builds the shell runner from the config. Its events go to the sockets
+// of the run's client (or to everyone for the agent's runs).
+func (a *App) newTerminal() (*terminal.Manager, *api.TerminalGate) {
+	t := a.cfg.Terminal
+	m := terminal.NewManager(terminal.Options{
+		Dir:           t.Cwd,
+		MaxConcurrent: t.MaxConcurrent,
+		MaxDuration:   time.Duration(t.MaxDurationMs) * time.Millisecond,
+		Sink:          a.sendTerminalEvent,
+		Logger:        a.log.With("component", "terminal"),
+	})
+	gate := api.NewTerminalGate(a.cfg.Features.ShellEnabled, a.cfg.API.Token != "", a.cfg.API.TerminalToken)
+	return m, gate
+}
+
+// sendTerminalEvent is the terminal's sink: it never blocks (the hub queues).
+func (a *App) sendTerminalEvent(e terminal.Event) {
+	data := e.AppendJSON(make([]byte, 0, len(e.Data)+len(e.Command)+128))
+	owner := e.Owner
+	a.hub.SendRaw(data, func(c ws.Client) bool { return owner == "" || c.ClientID == owner })
+}
+
+// terminalFrames are the /ws frames that drive a run: keystrokes and resizes.
+func (a *App) terminalFrames() map[string]ws.FrameHandler {
+	return map[string]ws.FrameHandler{
+		"terminal-input":  a.terminalInput,
+		"terminal-resize": a.terminalResize,
+	}
+}
+
+type terminalFrame struct {
+	RunID         string `json:"runId"`
+	Data          string `json:"data"`
+	TerminalToken string `json:"terminalToken"`
+	Cols          int    `json:"cols"`
+	Rows          int    `json:"rows"`
+}
+
+func (a *App) terminalFrameRun(frame []byte) (terminalFrame, *terminal.Run, error) {
+	var f terminalFrame
+	if err := json.Unmarshal(frame, &f); err != nil {
+		return f, nil, errors.New("malformed terminal frame: want {runId, data} or {runId, cols, rows}")
+	}
+	if !a.termGate.Enabled() {
+		return f, nil, errors.New("shell access is disabled")
+	}
+	run, err := a.term.Get(f.RunID)
+	if err != nil {
+		return f, nil, fmt.Errorf("no such terminal run: %.64s", f.RunID)
+	}
+	return f, run, nil
+}
+
+func (a *App) terminalInput(c ws.Client, frame []byte) error {
+	f, run, err := a.terminalFrameRun(frame)
+	if err != nil {
+		return err
+	}
+	if err := a.termGate.Check(f.TerminalToken); err != nil {
+		return err
+	}
+	return run.Input(c.ClientID, f.Data)
+}
+
+func (a *App) terminalResize(c ws.Client, frame []byte) error {
+	f, run, err := a.terminalFrameRun(frame)
+	if err != nil {
+		return err
+	}
+	return run.Resize(c.ClientID, f.Cols, f.Rows)
+}
