@@ -198,8 +198,8 @@ func (r *Run) supervise() {
 		}()
 	}
 	pid := r.cmd.Process.Pid
-	waitExited(pid) // the leader is a zombie now: its pid still names the group
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	waitExited(pid) // the leader is a zombie now: its pid still names the session
+	signalSession(pid, syscall.SIGKILL)
 	drained := make(chan struct{})
 	go func() {
 		pumps.Wait()
@@ -260,8 +260,8 @@ func exitCode(ps *os.ProcessState) int {
 	return ps.ExitCode()
 }
 
-// stop ends a run on Wisp's initiative: SIGTERM to the whole group now, SIGKILL after
-// the grace period. The first reason wins.
+// stop ends a run on Wisp's initiative: SIGTERM to its whole session now, SIGKILL
+// after the grace period. The first reason wins.
 func (r *Run) stop(reason stopReason) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -286,9 +286,9 @@ func (r *Run) stop(reason stopReason) error {
 
 func (r *Run) signalLocked(sig syscall.Signal) {
 	if r.reaped || r.cmd == nil {
-		return // the group id may belong to someone else now
+		return // the session id may belong to someone else now
 	}
-	_ = syscall.Kill(-r.cmd.Process.Pid, sig)
+	signalSession(r.cmd.Process.Pid, sig)
 }
 
 // Kill ends the run: SIGTERM to its process group, SIGKILL after a grace period.

@@ -2,6 +2,8 @@ package terminal
 
 import (
 	"errors"
+	"golang.org/x/sys/unix"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -71,6 +73,7 @@ func TestTimeoutKillsTheGroup(t *testing.T) {
 	for _, cmd := range []string{
 		"sleep 1000 & echo $!; wait",                     // dies of SIGTERM
 		"trap '' TERM; sleep 1000 & echo $!; wait; wait", // needs the SIGKILL
+		"set -m; sleep 1000 & echo $!; wait",             // a job in a process group of its own
 	} {
 		t.Run(cmd, func(t *testing.T) {
 			r := start(t, m, Spec{Command: cmd})
@@ -103,6 +106,26 @@ func TestBackgroundChildDiesWithTheCommand(t *testing.T) {
 	}
 	child := firstLineInt(t, rec.text(r.ID(), KindStdout))
 	eventually(t, "the background child to die", func() bool { return processGone(child) })
+
+	// With job control the child gets a process group of its own: the session is killed.
+	r = start(t, m, Spec{Command: "set -m; sleep 1000 & echo $!; cut -d' ' -f5 /proc/$!/stat; echo $$"})
+	wait(t, rec, r)
+	lines := strings.Fields(rec.text(r.ID(), KindStdout))
+	if len(lines) != 3 || lines[1] == lines[2] {
+		t.Fatalf("want the child's pid, its group and the shell's pid, all different groups: %q", lines)
+	}
+	child = firstLineInt(t, lines[0])
+	eventually(t, "the job-control child to die", func() bool { return processGone(child) })
+}
+
+func TestSessionOf(t *testing.T) {
+	sid, ok := sessionOf(os.Getpid())
+	if want, _ := unix.Getsid(0); !ok || sid != want {
+		t.Fatalf("sessionOf(self) = %d, %v; want %d", sid, ok, want)
+	}
+	if _, ok := sessionOf(1 << 30); ok {
+		t.Fatal("a session for a process that does not exist")
+	}
 }
 
 func TestConcurrencyLimit(t *testing.T) {
