@@ -30,6 +30,13 @@ type client struct {
 	activeConversation string
 	activeSince        time.Time
 	dropped            atomic.Bool
+	queued             atomic.Int64 // bytes handed to melody and not yet written
+}
+
+// write queues a text frame, counting its bytes until melody has written it.
+func (c *client) write(data []byte) error {
+	c.queued.Add(int64(len(data)))
+	return c.session.Write(data)
 }
 
 func (c *client) info() Client {
@@ -148,7 +155,7 @@ func (h *Hub) onConnect(s *melody.Session) {
 func (h *Hub) activateLocked(c *client, status any) {
 	c.active = true
 	if data, err := json.Marshal(status); err == nil {
-		_ = c.session.Write(data)
+		_ = c.write(data)
 	}
 	var replay []entry
 	switch {
@@ -158,7 +165,7 @@ func (h *Hub) activateLocked(c *client, status any) {
 		replay = h.ring.tail(h.opts.Replay)
 	}
 	for _, e := range replay {
-		_ = c.session.Write(e.data)
+		_ = c.write(e.data)
 	}
 }
 
@@ -235,7 +242,7 @@ func (h *Hub) authenticate(s *melody.Session, c *client, msg inbound, decodeErr 
 		c.authTimer.Stop()
 	}
 	if data, err := json.Marshal(map[string]string{"type": "auth-ok"}); err == nil {
-		_ = s.Write(data)
+		_ = c.write(data)
 	}
 	h.activateLocked(c, status)
 }
@@ -258,6 +265,10 @@ func (h *Hub) reply(s *melody.Session, v any) {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if c := clientOf(s); c != nil {
+		_ = c.write(data)
+		return
+	}
 	_ = s.Write(data)
 }
 

@@ -41,6 +41,7 @@ type Options struct {
 	Replay       int           // envelopes replayed on connect; default 120
 	BufferSize   int           // envelopes kept; default 1500
 	QueueSize    int           // frames queued per client before it is dropped; default 2048
+	QueueBytes   int64         // bytes queued per client before it is dropped; default 16 MiB
 	StatusEvery  time.Duration // default 5 s
 	AuthTimeout  time.Duration // how long a client may stay unauthenticated; default 10 s
 	MaxFrameSize int64         // largest frame a client may send; default 64 KiB
@@ -51,6 +52,7 @@ func (o *Options) setDefaults() {
 	setIfZero(&o.BufferSize, 1500)
 	// A replay after ?lastEventId may be the whole buffer: it must fit in the queue.
 	setIfZero(&o.QueueSize, o.BufferSize+548)
+	setIfZero(&o.QueueBytes, 16<<20)
 	setIfZero(&o.StatusEvery, 5*time.Second)
 	setIfZero(&o.AuthTimeout, 10*time.Second)
 	setIfZero(&o.MaxFrameSize, 64<<10)
@@ -114,6 +116,11 @@ func New(opts Options) *Hub {
 	h.m.HandleMessage(h.onMessage)
 	h.m.HandleMessageBinary(h.onBinary)
 	h.m.HandleDisconnect(h.onDisconnect)
+	h.m.HandleSentMessage(func(s *melody.Session, msg []byte) {
+		if c := clientOf(s); c != nil {
+			c.queued.Add(-int64(len(msg)))
+		}
+	})
 	h.m.HandleError(h.onError)
 	return h
 }
@@ -271,7 +278,11 @@ func (h *Hub) sendLocked(data []byte, match func(Client) bool) int {
 		if !c.active || c.dropped.Load() || (match != nil && !match(c.info())) {
 			continue
 		}
-		_ = s.Write(data) // never blocks: a full queue drops the client via onError
+		if c.queued.Load()+int64(len(data)) > h.opts.QueueBytes {
+			h.dropLagging(s) // megabytes it has not taken yet: it cannot keep up
+			continue
+		}
+		_ = c.write(data) // never blocks: a full queue drops the client via onError
 		sent++
 	}
 	return sent

@@ -579,3 +579,20 @@ func TestFrameHandlers(t *testing.T) {
 	}
 	expectType(t, c, "terminal-output")
 }
+
+// A client that does not read is dropped once megabytes wait for it, long before its
+// frame count would: big frames (terminal output) must not pile up in memory.
+func TestQueuedBytesAreBounded(t *testing.T) {
+	h := newHarness(t, func(o *Options) { o.QueueBytes = 1 << 20 })
+	c := h.mustDial(t, "clientId=stalled", nil)
+	expectType(t, c, "status")
+	frame := []byte(`{"type":"terminal-output","data":"` + strings.Repeat("x", 32<<10) + `"}`)
+	sent := 0
+	for range 1000 { // 32 MiB: more than the socket buffers take
+		sent += h.hub.SendRaw(frame, nil)
+	}
+	if sent == 1000 {
+		t.Fatal("every frame was queued: the byte limit did not apply")
+	}
+	waitFor(t, func() bool { return len(h.hub.Clients()) == 0 })
+}
