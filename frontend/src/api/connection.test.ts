@@ -35,6 +35,17 @@ describe('resolveConnection', () => {
     })
   })
 
+  it('takes the terminal token from the desktop binding when it has one', async () => {
+    const answer = { baseURL: 'http://a:1', wsURL: 'ws://a:1/ws', token: 't', terminalToken: 'tt' }
+    const withToken = { GetConnection: async () => answer }
+    await expect(resolveConnection(env({ desktop: () => withToken }))).resolves.toMatchObject({ terminalToken: 'tt' })
+    for (const odd of ['', 7, null]) {
+      const desktop = { GetConnection: async () => ({ ...answer, terminalToken: odd }) }
+      const resolved = await resolveConnection(env({ desktop: () => desktop }))
+      expect(resolved).not.toHaveProperty('terminalToken')
+    }
+  })
+
   it('waits for a late Wails binding when served from wails://', async () => {
     let polls = 0
     const desktop = { GetConnection: async () => ({ baseURL: 'http://a:1', wsURL: 'ws://a:1/ws', token: '' }) }

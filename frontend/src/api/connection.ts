@@ -70,11 +70,13 @@ function decodeDesktopConnection(v: unknown): ConnectionInfo {
   if (!isObject(v) || typeof v.baseURL !== 'string' || typeof v.wsURL !== 'string') {
     throw new Error('desktop GetConnection returned an unexpected value')
   }
-  return {
+  const info: ConnectionInfo = {
     baseURL: v.baseURL.replace(/\/+$/, ''),
     wsURL: v.wsURL,
     token: typeof v.token === 'string' ? v.token : '',
   }
+  if (typeof v.terminalToken === 'string' && v.terminalToken !== '') info.terminalToken = v.terminalToken
+  return info
 }
 
 const BINDING_WAIT_MS = 5_000

@@ -12,6 +12,7 @@ import type {
   StreamEnvelope,
 } from './types'
 import { decodeConversationUpdated, decodeDisplayMessageEvent } from './chatDecode'
+import { decodeTerminalOutput } from './terminalDecode'
 import { isNumber, isObject, isString, isStringArray, optional } from './guards'
 
 const AGENT_STATES = new Set([
@@ -98,6 +99,7 @@ const decoders: Decoders = {
   'conversation-updated': decodeConversationUpdated,
   'display-message-saved': (v) => decodeDisplayMessageEvent('display-message-saved', v),
   'display-message-updated': (v) => decodeDisplayMessageEvent('display-message-updated', v),
+  'terminal-output': decodeTerminalOutput,
 }
 
 function isKnownType(t: string): t is keyof KnownServerMessages {

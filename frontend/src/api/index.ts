@@ -1,6 +1,7 @@
 // The one API layer of the UI: REST client, /ws client and connection lookup.
 export * from './types'
 export * from './chatTypes'
+export * from './terminalTypes'
 export { ApiClient, ApiError, isUnauthorized, DEFAULT_STREAM_IDLE_MS } from './rest'
 export type { ApiClientOptions, StreamOptions } from './rest'
 export type { ChatStream } from './chatStream'
@@ -12,3 +13,10 @@ export type { ConnectionMode, ResolvedConnection } from './connection'
 export { backoffDelay } from './backoff'
 export { SendQueue } from './sendQueue'
 export { isEnvelope } from './decode'
+export {
+  decodeTerminalOutput,
+  decodeTerminalRun,
+  decodeTerminalRunDetail,
+  decodeTerminalRunList,
+  isTerminalRunId,
+} from './terminalDecode'

@@ -27,6 +27,18 @@ import type {
   TruncateResult,
 } from './chatTypes'
 import { decodeStatus, isObject } from './decode'
+import {
+  decodeStartTerminalRun,
+  decodeTerminalRunDetail,
+  decodeTerminalRunList,
+} from './terminalDecode'
+import type {
+  StartTerminalRunRequest,
+  StartTerminalRunResult,
+  TerminalAuth,
+  TerminalRunDetail,
+  TerminalRunList,
+} from './terminalTypes'
 import type {
   AgentEventKind,
   AgentStatus,
@@ -198,14 +210,52 @@ export class ApiClient {
     return decoded(await this.request('PUT', '/api/provider', { ...update }), decodeProvider, 'provider')
   }
 
+  // Terminal (docs/terminal.md)
+
+  /** Shell access settings and the active and recent runs, newest first. */
+  async listTerminalRuns(): Promise<TerminalRunList> {
+    return decoded(await this.request('GET', '/api/terminal/runs'), decodeTerminalRunList, 'terminal runs')
+  }
+
+  /** A run with its scrollback. */
+  async getTerminalRun(runId: string): Promise<TerminalRunDetail> {
+    const body = await this.request('GET', `/api/terminal/runs/${seg(runId)}`)
+    return decoded(body, decodeTerminalRunDetail, 'terminal run')
+  }
+
+  /**
+   * Starts `$SHELL -c command` in a pseudo-terminal; its output goes to the
+   * sockets of auth.clientId. Rejects with ApiError 400 (bad command or
+   * size), 401 (terminal token missing or wrong), 403 (shell access off or
+   * refused) and 429 (too many runs).
+   */
+  async startTerminalRun(req: StartTerminalRunRequest, auth: TerminalAuth): Promise<StartTerminalRunResult> {
+    const extra: Record<string, string> = { 'X-Client-Id': auth.clientId }
+    if (auth.terminalToken) extra['X-Terminal-Token'] = auth.terminalToken
+    const body: JsonObject = { command: req.command, clientId: auth.clientId }
+    if (req.cols !== undefined) body.cols = req.cols
+    if (req.rows !== undefined) body.rows = req.rows
+    return decoded(await this.request('POST', '/api/terminal/run', body, extra), decodeStartTerminalRun, 'terminal run')
+  }
+
+  /** SIGTERM (then SIGKILL) to the run's process group. 404 unknown run, 409 already ended. */
+  async killTerminalRun(runId: string): Promise<OkResult> {
+    return decodeOk(await this.request('POST', `/api/terminal/runs/${seg(runId)}/kill`, {}))
+  }
+
   private headers(accept: string): Record<string, string> {
     const headers: Record<string, string> = { Accept: accept }
     if (this.token !== '') headers.Authorization = `Bearer ${this.token}`
     return headers
   }
 
-  private async request(method: Method, path: string, body?: JsonObject): Promise<unknown> {
-    const headers = this.headers('application/json')
+  private async request(
+    method: Method,
+    path: string,
+    body?: JsonObject,
+    extraHeaders?: Record<string, string>,
+  ): Promise<unknown> {
+    const headers = { ...this.headers('application/json'), ...extraHeaders }
     const init: RequestInit = { method, headers }
     if (body !== undefined) {
       headers['Content-Type'] = 'application/json'

@@ -72,3 +72,17 @@ describe('SendQueue', () => {
     expect(q.drain()).toEqual([ping, conv('new')])
   })
 })
+
+describe('SendQueue terminal frames', () => {
+  it('keeps every keystroke but only the latest resize per run', () => {
+    const q = new SendQueue()
+    const resize = (runId: string, cols: number): ClientMessage => ({ type: 'terminal-resize', runId, cols, rows: 24 })
+    const input = (data: string): ClientMessage => ({ type: 'terminal-input', runId: 'a', data })
+    q.push(input('h'))
+    q.push(resize('a', 80))
+    q.push(resize('b', 90))
+    q.push(input('i'))
+    q.push(resize('a', 100))
+    expect(q.drain()).toEqual([input('h'), resize('b', 90), input('i'), resize('a', 100)])
+  })
+})

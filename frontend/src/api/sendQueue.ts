@@ -5,6 +5,7 @@
 // with a console warning naming its type. Only the latest active-conversation
 // is kept: an earlier one is removed and the new one goes to the tail, so it
 // is delivered after everything queued before it (it is the newest intent).
+// The same goes for terminal-resize, per run: only the latest size matters.
 
 import type { ClientMessage } from './types'
 
@@ -35,6 +36,8 @@ export class SendQueue {
   push(msg: ClientMessage): ClientMessage | undefined {
     if (msg.type === 'active-conversation') {
       this.items = this.items.filter((m) => m.type !== 'active-conversation')
+    } else if (msg.type === 'terminal-resize') {
+      this.items = this.items.filter((m) => m.type !== 'terminal-resize' || m.runId !== msg.runId)
     }
     this.items.push(msg)
     if (this.items.length <= this.capacity) return undefined

@@ -3,6 +3,7 @@
 // The chat API's types are in chatTypes.ts.
 
 import type { ConversationUpdatedMessage, DisplayMessageEvent } from './chatTypes'
+import type { TerminalOutputMessage } from './terminalTypes'
 
 export type AgentState =
   | 'not_started'
@@ -75,6 +76,7 @@ export interface KnownServerMessages {
   'conversation-updated': ConversationUpdatedMessage
   'display-message-saved': DisplayMessageEvent<'display-message-saved'>
   'display-message-updated': DisplayMessageEvent<'display-message-updated'>
+  'terminal-output': TerminalOutputMessage
 }
 
 export type KnownServerMessageType = keyof KnownServerMessages
@@ -91,9 +93,28 @@ export type ServerMessage = KnownServerMessages[KnownServerMessageType] | OtherS
 export type ClientMessage =
   | { type: 'ping' }
   | { type: 'active-conversation'; conversationId: string | null }
+  | TerminalInputMessage
+  | TerminalResizeMessage
+
+/** Keystrokes for a run this tab started (docs/terminal.md). */
+export interface TerminalInputMessage {
+  type: 'terminal-input'
+  runId: string
+  data: string
+  terminalToken?: string
+}
+
+export interface TerminalResizeMessage {
+  type: 'terminal-resize'
+  runId: string
+  cols: number
+  rows: number
+}
 
 export interface ConnectionInfo {
   baseURL: string
   wsURL: string
   token: string
+  /** The terminal token (X-Terminal-Token); the desktop window gets it from GetConnection() when configured. */
+  terminalToken?: string
 }

@@ -269,4 +269,41 @@ describe('WispSocket', () => {
     sockets[0]!.receive(status)
     expect(sockets[0]!.sent).toEqual([{ type: 'active-conversation', conversationId: 'b' }])
   })
+  it('decodes terminal-output frames into typed events and drops malformed ones', () => {
+    const { ws, last } = setup('')
+    const got: unknown[] = []
+    ws.on('terminal-output', (m) => got.push(m))
+    ws.start()
+    last().open()
+    last().receive({ type: 'terminal-output', runId: 'run-1', seq: 1, event: 'start', command: 'ls', maxDurationMs: 5000 })
+    last().receive({ type: 'terminal-output', runId: 'run-1', seq: 2, event: 'stdout', data: 'a\r\n' })
+    last().receive({ type: 'terminal-output', runId: 'run-1', seq: 3, event: 'stdout' }) // no data
+    last().receive({ type: 'terminal-output', runId: '../x', seq: 3, event: 'stdout', data: 'x' })
+    last().receive({ type: 'terminal-output', runId: 'run-1', seq: 3, event: 'exit', code: 0 })
+    expect(got).toEqual([
+      { type: 'terminal-output', runId: 'run-1', seq: 1, event: 'start', command: 'ls', maxDurationMs: 5000 },
+      { type: 'terminal-output', runId: 'run-1', seq: 2, event: 'stdout', data: 'a\r\n' },
+      { type: 'terminal-output', runId: 'run-1', seq: 3, event: 'exit', code: 0 },
+    ])
+  })
+
+  it('sends terminal input and resizes, keeping only the latest queued resize per run', () => {
+    const { ws, last } = setup('')
+    ws.start()
+    ws.sendTerminalInput('run-1', 'h')
+    ws.sendTerminalResize('run-1', 80, 24)
+    ws.sendTerminalResize('run-2', 90, 30)
+    ws.sendTerminalResize('run-1', 100, 40)
+    ws.sendTerminalInput('run-1', 'i\r', 'tt')
+    last().open()
+    last().receive(status)
+    expect(last().sent).toEqual([
+      { type: 'terminal-input', runId: 'run-1', data: 'h' },
+      { type: 'terminal-resize', runId: 'run-2', cols: 90, rows: 30 },
+      { type: 'terminal-resize', runId: 'run-1', cols: 100, rows: 40 },
+      { type: 'terminal-input', runId: 'run-1', data: 'i\r', terminalToken: 'tt' },
+    ])
+    ws.sendTerminalInput('run-1', 'x')
+    expect(last().sent[4]).toEqual({ type: 'terminal-input', runId: 'run-1', data: 'x' })
+  })
 })

@@ -16,6 +16,7 @@ import type {
   KnownServerMessageType,
   OtherServerMessage,
   ServerMessage,
+  TerminalInputMessage,
 } from './types'
 
 export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'offline'
@@ -167,6 +168,18 @@ export class WispSocket {
       return
     }
     this.queue.push(msg)
+  }
+
+  /** Keystrokes for a run this tab started; queued like any message while not connected. */
+  sendTerminalInput(runId: string, data: string, terminalToken?: string): void {
+    const msg: TerminalInputMessage = { type: 'terminal-input', runId, data }
+    if (terminalToken) msg.terminalToken = terminalToken
+    this.send(msg)
+  }
+
+  /** The new size of the view of a run this tab started. */
+  sendTerminalResize(runId: string, cols: number, rows: number): void {
+    this.send({ type: 'terminal-resize', runId, cols, rows })
   }
 
   on<K extends KnownServerMessageType>(type: K, fn: Listener<KnownServerMessages[K]>): Unsubscribe

@@ -5,9 +5,11 @@ import { AgentStateBadge } from './AgentStateBadge'
 interface Props {
   activityOpen: boolean
   onToggleActivity(): void
+  terminalOpen: boolean
+  onToggleTerminal(): void
 }
 
-export function Header({ activityOpen, onToggleActivity }: Props) {
+export function Header({ activityOpen, onToggleActivity, terminalOpen, onToggleTerminal }: Props) {
   const { state, setProviderSetupOpen } = useWisp()
   const { status, providerSetupOpen } = state
   return (
@@ -30,6 +32,17 @@ export function Header({ activityOpen, onToggleActivity }: Props) {
             Model
           </button>
         ) : null}
+        <button
+          type="button"
+          className="header-button"
+          data-testid="terminal-toggle"
+          aria-pressed={terminalOpen}
+          aria-controls="terminal-panel"
+          title={terminalOpen ? 'Close the terminal' : 'Open the terminal'}
+          onClick={onToggleTerminal}
+        >
+          Terminal
+        </button>
         <button
           type="button"
           className="header-button activity-toggle"

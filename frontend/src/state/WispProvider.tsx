@@ -14,8 +14,10 @@ import {
   tabClientId,
   type ClientMessage,
   type ResolvedConnection,
+  type TerminalOutputMessage,
 } from '../api'
 import { initialState, reducer, type Action, type AppState } from './reducer'
+import { Emitter, type TerminalBridge } from './terminalBridge'
 import { useChat, type ChatActions } from './useChat'
 
 export interface WispContextValue {
@@ -28,6 +30,8 @@ export interface WispContextValue {
   /** Opens or closes the provider form from the header. */
   setProviderSetupOpen(open: boolean): void
   chat: ChatActions
+  /** /ws traffic of terminal runs for the terminal panel. */
+  terminal: TerminalBridge
 }
 
 const WispContext = createContext<WispContextValue | null>(null)
@@ -51,7 +55,8 @@ export function WispProvider({ children, resolve = resolveConnection }: WispProv
   const [token, setToken] = useState('')
 
   useResolveConnection(resolve, dispatch, setEndpoint, setToken)
-  const socket = useSocket(endpoint?.wsURL ?? null, token, dispatch)
+  const terminalEvents = useTerminalEmitters()
+  const socket = useSocket(endpoint?.wsURL ?? null, token, dispatch, terminalEvents)
   const api = useMemo(
     () => (endpoint === null ? null : new ApiClient({ baseURL: endpoint.baseURL, token })),
     [endpoint, token],
@@ -83,9 +88,22 @@ export function WispProvider({ children, resolve = resolveConnection }: WispProv
     [endpoint, socket],
   )
 
+  const desktopTerminalToken = endpoint?.terminalToken ?? ''
+  const terminal = useMemo<TerminalBridge>(
+    () => ({
+      clientId: tabClientId(),
+      desktopToken: desktopTerminalToken,
+      onOutput: (fn) => terminalEvents.output.add(fn),
+      onServerError: (fn) => terminalEvents.errors.add(fn),
+      sendInput: (runId, data, terminalToken) => socket.current?.sendTerminalInput(runId, data, terminalToken),
+      sendResize: (runId, cols, rows) => socket.current?.sendTerminalResize(runId, cols, rows),
+    }),
+    [desktopTerminalToken, terminalEvents, socket],
+  )
+
   const value = useMemo(
-    () => ({ state, api, submitToken, refreshStatus, setProviderSetupOpen, chat }),
-    [state, api, submitToken, refreshStatus, setProviderSetupOpen, chat],
+    () => ({ state, api, submitToken, refreshStatus, setProviderSetupOpen, chat, terminal }),
+    [state, api, submitToken, refreshStatus, setProviderSetupOpen, chat, terminal],
   )
   return <WispContext.Provider value={value}>{children}</WispContext.Provider>
 }
@@ -117,8 +135,18 @@ function useResolveConnection(
   }, [resolve, dispatch, setEndpoint, setToken])
 }
 
+interface TerminalEmitters {
+  output: Emitter<TerminalOutputMessage>
+  errors: Emitter<string>
+}
+
+function useTerminalEmitters(): TerminalEmitters {
+  const [emitters] = useState<TerminalEmitters>(() => ({ output: new Emitter(), errors: new Emitter() }))
+  return emitters
+}
+
 /** One socket per page (per ws URL); token changes reuse it so lastEventId survives. */
-function useSocket(wsURL: string | null, token: string, dispatch: Dispatch) {
+function useSocket(wsURL: string | null, token: string, dispatch: Dispatch, terminal: TerminalEmitters) {
   const socket = useRef<WispSocket | null>(null)
   const tokenRef = useRef(token)
   tokenRef.current = token
@@ -133,7 +161,11 @@ function useSocket(wsURL: string | null, token: string, dispatch: Dispatch) {
       sock.onAny((msg) => {
         if (isEnvelope(msg)) dispatch({ type: 'envelope', envelope: msg })
       }),
-      sock.on('error', (msg) => console.warn('wisp ws: server error:', msg.message)),
+      sock.on('error', (msg) => {
+        console.warn('wisp ws: server error:', msg.message)
+        terminal.errors.emit(msg.message)
+      }),
+      sock.on('terminal-output', (msg) => terminal.output.emit(msg)),
       sock.on('conversation-updated', (msg) => dispatch({ type: 'conversation-upserted', conversation: msg.conversation })),
       sock.on('display-message-saved', (msg) => dispatch({ type: 'display-message', message: msg.message })),
       sock.on('display-message-updated', (msg) => dispatch({ type: 'display-message', message: msg.message })),
@@ -147,7 +179,7 @@ function useSocket(wsURL: string | null, token: string, dispatch: Dispatch) {
       sock.stop()
       socket.current = null
     }
-  }, [wsURL, dispatch])
+  }, [wsURL, dispatch, terminal])
 
   return socket
 }
