@@ -9,7 +9,7 @@ import type {
   TerminalRunList,
 } from '../api/terminalTypes'
 import type { TerminalBridge } from './terminalBridge'
-import { FOCUSED_RUN_KEY, TERMINAL_TOKEN_KEY, TerminalSession, type TerminalScreen } from './terminalSession'
+import { FOCUSED_RUN_KEY, HIDE_CURSOR, TERMINAL_TOKEN_KEY, TerminalSession, type TerminalScreen } from './terminalSession'
 
 const ME = 'tab-1'
 
@@ -186,7 +186,7 @@ describe('TerminalSession', () => {
     t.session.input('i\r')
     t.session.onOutput(ev(4, { event: 'stdout', data: 'i\r\ngot:hi\r\n' }))
     t.session.onOutput(ev(5, { event: 'exit', code: 0 }))
-    expect(t.screen.text).toBe('prompt> hi\r\ngot:hi\r\n')
+    expect(t.screen.text).toBe('prompt> hi\r\ngot:hi\r\n' + HIDE_CURSOR)
     expect(t.session.getSnapshot().view).toMatchObject({ status: 'exited', exitCode: 0 })
     expect(t.session.getSnapshot().acceptsInput).toBe(false)
     t.session.input('ignored')
@@ -230,7 +230,7 @@ describe('TerminalSession', () => {
     expect(t.api.detailIds).toEqual(['run-old'])
     t.api.details[0]?.resolve(detailOf(run('run-old', { status: 'exited', exitCode: 0, captured: true }), 2, ['old\n']))
     await tick()
-    expect(t.screen.text).toBe('old\n')
+    expect(t.screen.text).toBe('old\n' + HIDE_CURSOR)
     expect(t.screen.resets).toEqual([true])
     expect(t.session.getSnapshot().view).toMatchObject({ status: 'exited', exitCode: 0 })
   })

@@ -59,6 +59,9 @@ export type SessionStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>
 export const FOCUSED_RUN_KEY = 'wisp.terminal.focusedRun'
 export const TERMINAL_TOKEN_KEY = 'wisp.terminalToken'
 
+/** DECTCEM off: the cursor of an ended run is hidden (reset() shows it again). */
+export const HIDE_CURSOR = '\x1b[?25l'
+
 /** Delay before the run list is reloaded after a start or an end event (events come in bursts). */
 export const LIST_REFRESH_DELAY_MS = 150
 /** A {"type":"error"} frame this soon after a terminal frame is taken as its answer. */
@@ -298,6 +301,10 @@ export class TerminalSession {
     if (screen !== null) {
       if (step.reset) screen.reset(step.sync.captured)
       for (const data of step.writes) screen.write(data)
+      const ended = step.sync.status !== 'running' && step.sync.phase === 'live'
+      if (ended && (step.reset || before?.status === 'running' || before?.phase !== 'live')) {
+        screen.write(HIDE_CURSOR) // nothing more can be typed into an ended run
+      }
     }
     if (before === null || viewChanged(before, step.sync) || this.acceptsInput(step.sync) !== this.snap.acceptsInput) {
       this.update({ view: step.sync })
