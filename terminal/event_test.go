@@ -41,6 +41,9 @@ func FuzzAppendString(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		enc := appendString(nil, s)
+		if len(enc) != escapedLen(s)+2 {
+			t.Fatalf("%d bytes, escapedLen says %d", len(enc), escapedLen(s))
+		}
 		var got string
 		if err := json.Unmarshal(enc, &got); err != nil {
 			t.Fatalf("invalid JSON %q: %v", enc, err)

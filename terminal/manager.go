@@ -31,8 +31,15 @@ type Options struct {
 	CaptureLimit int // bytes kept per captured stream; default 128 KiB
 	KeepFinished int // finished runs listed; default 20
 	// Sink receives every event in order. It must not block: it runs under the run's lock.
-	Sink   func(Event)
-	Logger *slog.Logger
+	Sink func(Event)
+	// Ready is flow control: it reports whether the viewers of owner's runs ("" for
+	// the agent's) have taken most of what was sent. While it is false a run's output
+	// waits, up to FlowStall (default 5 s), and the program pauses as it would behind a
+	// slow terminal; a viewer that stays behind longer is no longer waited for. Nil:
+	// output never waits.
+	Ready     func(owner string) bool
+	FlowStall time.Duration
+	Logger    *slog.Logger
 }
 
 func (o *Options) setDefaults() {
@@ -57,6 +64,7 @@ func (o *Options) setDefaults() {
 	defaultTo(&o.Scrollback, 256<<10)
 	defaultTo(&o.CaptureLimit, 128<<10)
 	defaultTo(&o.KeepFinished, 20)
+	defaultTo(&o.FlowStall, 5*time.Second)
 	if o.Sink == nil {
 		o.Sink = func(Event) {}
 	}

@@ -6,65 +6,111 @@ import (
 	"time"
 )
 
-// Batching of output. The first bytes after a quiet spell are sent at once, so an echo
-// is never delayed; while output keeps coming it is gathered for up to batchWindow or
-// batchMax bytes per event.
+// Batching of output. Small reads (an echo, a prompt, a progress line) are sent at
+// once; while bulk output keeps coming it is gathered for up to batchWindow or batchMax
+// bytes per event.
 const (
 	batchWindow = 2 * time.Millisecond
 	batchMax    = 32 << 10
+	bulkRead    = 1 << 10 // a read at least this big, soon after the last event, starts gathering
+	pumpQueue   = 4       // batches read ahead of the one being delivered
+	flowPoll    = 2 * time.Millisecond
 )
 
-// pump reads one output stream (the PTY master or the stderr pipe) until it ends and
-// hands complete UTF-8 text to emit. src must support read deadlines.
+// pump moves one output stream (the PTY master or the stderr pipe) to emit. One
+// goroutine reads and batches, another delivers, so reading the terminal goes on while
+// a batch is encoded and sent. src must support read deadlines.
 type pump struct {
 	src  *os.File
-	emit func(data []byte) // data is only valid during the call
+	emit func(data string) // called in order, on the delivering goroutine
+	// ready is the flow control: while it is false the viewer is behind, and delivery
+	// waits (up to stall), which in turn stops reading and pauses the program, as a
+	// terminal's XOFF would. Nil means always ready.
+	ready func() bool
+	stall time.Duration
+	stuck bool // the viewer stayed behind for a whole stall: stop waiting for it
 }
 
-// run returns at end of output: EOF, EIO from a PTY whose other side is closed, or
-// the file being closed.
+// run returns once the stream has ended (EOF, EIO from a PTY whose other side is
+// closed, or the file being closed) and everything read has been delivered.
 func (p *pump) run() {
+	batches := make(chan string, pumpQueue)
+	delivered := make(chan struct{})
+	go func() {
+		defer close(delivered)
+		for data := range batches {
+			p.waitReady()
+			p.emit(data)
+		}
+	}()
+	p.read(batches)
+	close(batches)
+	<-delivered
+}
+
+func (p *pump) read(out chan<- string) {
 	buf := make([]byte, 0, batchMax)
 	var lastFlush time.Time
 	gathering := false // a read deadline is set
+	flush := func(final bool) {
+		buf, lastFlush = p.flush(buf, final, out), time.Now()
+		if gathering {
+			_ = p.src.SetReadDeadline(time.Time{})
+			gathering = false
+		}
+	}
 	for {
 		n, err := p.src.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if errors.Is(err, os.ErrDeadlineExceeded) {
-			buf, lastFlush = p.flush(buf, false), time.Now()
-			_ = p.src.SetReadDeadline(time.Time{})
-			gathering = false
+			flush(false)
 			continue
 		}
 		if err != nil {
-			p.flush(buf, true)
+			flush(true)
 			return
 		}
-		now := time.Now()
 		switch {
-		case len(buf) >= batchMax, !gathering && now.Sub(lastFlush) >= batchWindow:
-			buf, lastFlush = p.flush(buf, false), now
-			if gathering {
-				_ = p.src.SetReadDeadline(time.Time{})
-				gathering = false
-			}
-		case !gathering:
-			_ = p.src.SetReadDeadline(now.Add(batchWindow))
+		case len(buf) >= batchMax:
+			flush(false)
+		case gathering: // the deadline flushes
+		case n >= bulkRead && time.Since(lastFlush) < batchWindow:
+			_ = p.src.SetReadDeadline(time.Now().Add(batchWindow))
 			gathering = true
+		default:
+			flush(false)
 		}
 	}
 }
 
-// flush emits buf up to the last complete character and returns what is left (an
+// flush sends buf up to the last complete character and returns what is left (an
 // unfinished UTF-8 sequence, moved to the front). At the end everything goes.
-func (p *pump) flush(buf []byte, final bool) []byte {
+func (p *pump) flush(buf []byte, final bool, out chan<- string) []byte {
 	n := len(buf)
 	if !final {
 		n = completePrefix(buf)
 	}
 	if n > 0 {
-		p.emit(buf[:n])
+		out <- string(buf[:n])
 	}
 	rest := copy(buf, buf[n:])
 	return buf[:rest]
+}
+
+func (p *pump) waitReady() {
+	if p.ready == nil || p.ready() {
+		p.stuck = false
+		return
+	}
+	if p.stuck {
+		return // it will be dropped by the hub, or catch up
+	}
+	deadline := time.Now().Add(p.stall)
+	for !p.ready() {
+		if time.Now().After(deadline) {
+			p.stuck = true
+			return
+		}
+		time.Sleep(flowPoll)
+	}
 }

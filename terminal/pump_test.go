@@ -17,10 +17,10 @@ func TestPumpHoldsAnUnfinishedCharacter(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var got []string
-	p := pump{src: r, emit: func(b []byte) {
+	p := pump{src: r, emit: func(s string) {
 		mu.Lock()
 		defer mu.Unlock()
-		got = append(got, string(b))
+		got = append(got, s)
 	}}
 	done := make(chan struct{})
 	go func() {
@@ -54,14 +54,14 @@ func TestPumpBatchesABusyStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sizes []int
-	p := pump{src: r, emit: func(b []byte) { sizes = append(sizes, len(b)) }}
+	p := pump{src: r, emit: func(s string) { sizes = append(sizes, len(s)) }}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		p.run()
 	}()
 	const writes = 2000
-	line := strings.Repeat("x", 99) + "\n"
+	line := strings.Repeat("x", 2047) + "\n" // bulk: reads of a KiB or more
 	for range writes {
 		if _, err := w.WriteString(line); err != nil {
 			t.Fatal(err)
@@ -80,4 +80,33 @@ func TestPumpBatchesABusyStream(t *testing.T) {
 	if total != writes*len(line) || len(sizes) >= writes/4 {
 		t.Fatalf("%d bytes in %d events for %d writes", total, len(sizes), writes)
 	}
+}
+
+// Small pieces (an echo) go out at once, even right after other output.
+func TestPumpSendsSmallReadsAtOnce(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 16)
+	p := pump{src: r, emit: func(s string) { got <- s }}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.run()
+	}()
+	for _, key := range []string{"a", "b", "c"} {
+		w.WriteString(key)
+		select {
+		case s := <-got:
+			if s != key {
+				t.Fatalf("got %q, want %q", s, key)
+			}
+		case <-time.After(time.Second):
+			t.Fatalf("%q was held back", key)
+		}
+	}
+	w.Close()
+	<-done
+	r.Close()
 }

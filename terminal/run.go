@@ -112,12 +112,18 @@ func (r *Run) emitLocked(e Event) {
 	r.m.opts.Sink(e)
 }
 
-func (r *Run) output(kind Kind) func([]byte) {
-	return func(data []byte) {
+// pump builds the pump that delivers one of the run's output streams.
+func (r *Run) pump(src *os.File, kind Kind) *pump {
+	p := &pump{src: src, stall: r.m.opts.FlowStall, emit: func(data string) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		r.emitLocked(Event{Kind: kind, Data: string(data)})
+		r.emitLocked(Event{Kind: kind, Data: data})
+	}}
+	if ready := r.m.opts.Ready; ready != nil {
+		owner := r.spec.Owner
+		p.ready = func() bool { return ready(owner) }
 	}
+	return p
 }
 
 // start spawns the shell and the goroutines that serve it. A spawn failure is
@@ -190,7 +196,7 @@ func (r *Run) fail(err error) {
 // publishes the exit. It is the only goroutine that waits for the process.
 func (r *Run) supervise() {
 	var pumps sync.WaitGroup
-	for _, p := range []pump{{r.master, r.output(KindStdout)}, {r.errPipe, r.output(KindStderr)}} {
+	for _, p := range []*pump{r.pump(r.master, KindStdout), r.pump(r.errPipe, KindStderr)} {
 		pumps.Add(1)
 		go func() {
 			defer pumps.Done()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -313,5 +314,30 @@ func TestListAndGet(t *testing.T) {
 	}
 	if r, err := m.Get(ids[2]); err != nil || r.Info().ClientID != "tab-1" {
 		t.Fatalf("get: %v", err)
+	}
+}
+
+// While the viewer is behind, output waits and the program pauses; nothing is lost.
+func TestFlowControlPausesTheProgram(t *testing.T) {
+	var ready atomic.Bool
+	m, rec := newTestManager(t, Options{Ready: func(owner string) bool { return owner != "tab-1" || ready.Load() }})
+	r := start(t, m, Spec{Command: "head -c 2000000 /dev/zero | tr '\\0' a; echo; echo done", Owner: "tab-1", Capture: true})
+	time.Sleep(300 * time.Millisecond)
+	if got := len(rec.text(r.ID(), KindStdout)); got >= 2000000 || r.Info().Status != StatusRunning {
+		t.Fatalf("%d bytes out and status %q while the viewer was behind", got, r.Info().Status)
+	}
+	ready.Store(true)
+	wait(t, rec, r)
+	if out := rec.text(r.ID(), KindStdout); len(out) != 2000000+len("\ndone\n") {
+		t.Fatalf("%d bytes after catching up", len(out))
+	}
+}
+
+// A viewer that never catches up does not hold the run for longer than the stall.
+func TestFlowControlGivesUpOnAStuckViewer(t *testing.T) {
+	m, rec := newTestManager(t, Options{Ready: func(string) bool { return false }, FlowStall: 100 * time.Millisecond})
+	r := start(t, m, Spec{Command: "head -c 1000000 /dev/zero | tr '\\0' a", Owner: "tab-1", Capture: true})
+	if exit := wait(t, rec, r); exit.Code != 0 || len(rec.text(r.ID(), KindStdout)) != 1000000 {
+		t.Fatalf("exit %+v", exit)
 	}
 }
