@@ -20,6 +20,7 @@ func (a *App) newTerminal() (*terminal.Manager, *api.TerminalGate) {
 		MaxConcurrent: t.MaxConcurrent,
 		MaxDuration:   time.Duration(t.MaxDurationMs) * time.Millisecond,
 		Sink:          a.sendTerminalEvent,
+		Ready:         a.terminalViewersReady,
 		Logger:        a.log.With("component", "terminal"),
 	})
 	gate := api.NewTerminalGate(a.cfg.Features.ShellEnabled, a.cfg.API.Token != "", a.cfg.API.TerminalToken)
@@ -28,9 +29,21 @@ func (a *App) newTerminal() (*terminal.Manager, *api.TerminalGate) {
 
 // sendTerminalEvent is the terminal's sink: it never blocks (the hub queues).
 func (a *App) sendTerminalEvent(e terminal.Event) {
-	data := e.AppendJSON(make([]byte, 0, len(e.Data)+len(e.Command)+128))
-	owner := e.Owner
-	a.hub.SendRaw(data, func(c ws.Client) bool { return owner == "" || c.ClientID == owner })
+	data := e.AppendJSON(nil) // sized once inside
+	a.hub.SendRaw(data, terminalViewers(e.Owner))
+}
+
+// terminalBacklog is how far a run's viewers may fall behind before its output waits
+// for them (see terminal.Options.Ready): well under the hub's per-client byte limit.
+const terminalBacklog = 2 << 20
+
+func (a *App) terminalViewersReady(owner string) bool {
+	return a.hub.Backlog(terminalViewers(owner)) < terminalBacklog
+}
+
+// terminalViewers matches the sockets that see owner's runs.
+func terminalViewers(owner string) func(ws.Client) bool {
+	return func(c ws.Client) bool { return owner == "" || c.ClientID == owner }
 }
 
 // terminalFrames are the /ws frames that drive a run: keystrokes and resizes.

@@ -111,6 +111,11 @@ func New(opts Options) *Hub {
 	h.m = melody.New()
 	h.m.Config.MaxMessageSize = opts.MaxFrameSize
 	h.m.Config.MessageBufferSize = opts.QueueSize
+	// melody pings every 54 s and gives up 60 s after the last pong: a client busy for
+	// 6 s at the wrong moment (not a browser, which answers pings by itself) would be
+	// cut off. Ping every 30 s and allow the same 60 s.
+	h.m.Config.PingPeriod = 30 * time.Second
+	h.m.Config.PongWait = 60 * time.Second
 	h.m.Upgrader.CheckOrigin = opts.CheckOrigin
 	h.m.HandleConnect(h.onConnect)
 	h.m.HandleMessage(h.onMessage)
@@ -286,6 +291,21 @@ func (h *Hub) sendLocked(data []byte, match func(Client) bool) int {
 		sent++
 	}
 	return sent
+}
+
+// Backlog is the most bytes any matching active client still has to receive (nil
+// matches everyone). Producers that can pause, like a terminal, use it to keep pace
+// with their viewers instead of having them dropped.
+func (h *Hub) Backlog(match func(Client) bool) int64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var most int64
+	for _, c := range h.clients {
+		if c.active && !c.dropped.Load() && (match == nil || match(c.info())) {
+			most = max(most, c.queued.Load())
+		}
+	}
+	return most
 }
 
 // ActiveConversation returns the conversation most recently made active by any client.

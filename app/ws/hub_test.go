@@ -596,3 +596,23 @@ func TestQueuedBytesAreBounded(t *testing.T) {
 	}
 	waitFor(t, func() bool { return len(h.hub.Clients()) == 0 })
 }
+
+func TestBacklog(t *testing.T) {
+	h := newHarness(t, func(o *Options) { o.QueueBytes = 64 << 20 })
+	reader := h.mustDial(t, "clientId=reader", nil)
+	expectType(t, reader, "status")
+	stalled := h.mustDial(t, "clientId=stalled", nil) // never reads past its status
+	expectType(t, stalled, "status")
+	frame := []byte(`{"type":"terminal-output","data":"` + strings.Repeat("x", 64<<10) + `"}`)
+	isStalled := func(c Client) bool { return c.ClientID == "stalled" }
+	for range 200 { // 12.8 MiB: more than the stalled client's socket buffers take
+		h.hub.SendRaw(frame, isStalled)
+	}
+	waitFor(t, func() bool { return h.hub.Backlog(isStalled) > 1<<20 })
+	if b := h.hub.Backlog(func(c Client) bool { return c.ClientID == "reader" }); b != 0 {
+		t.Fatalf("the idle reader has a backlog of %d bytes", b)
+	}
+	if h.hub.Backlog(nil) < h.hub.Backlog(isStalled) {
+		t.Fatal("the backlog of everyone is less than one client's")
+	}
+}
