@@ -33,30 +33,6 @@ func TestEventJSON(t *testing.T) {
 	}
 }
 
-// FuzzAppendString: the hand-written encoder agrees with encoding/json on what the
-// string decodes to, and always produces valid JSON.
-func FuzzAppendString(f *testing.F) {
-	for _, s := range []string{"", "plain", "\x00\x1f\"\\", "é😀", "\xff\xfe", "\xe2\x82", "\u2028<>&"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		enc := appendString(nil, s)
-		if len(enc) != escapedLen(s)+2 {
-			t.Fatalf("%d bytes, escapedLen says %d", len(enc), escapedLen(s))
-		}
-		var got string
-		if err := json.Unmarshal(enc, &got); err != nil {
-			t.Fatalf("invalid JSON %q: %v", enc, err)
-		}
-		ref, _ := json.Marshal(s)
-		var want string
-		_ = json.Unmarshal(ref, &want)
-		if got != want {
-			t.Fatalf("decodes to %q, encoding/json gives %q", got, want)
-		}
-	})
-}
-
 func TestEventRoundTrip(t *testing.T) {
 	ev := Event{RunID: "run-1-x", Seq: 7, Kind: KindStdout, Data: strings.Repeat("\x00ab\n", 100)}
 	var m map[string]any

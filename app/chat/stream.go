@@ -6,6 +6,7 @@ import (
 	"io"
 	"unicode/utf8"
 
+	"github.com/wispapp/wisp/internal/jsonstr"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/llm"
 	"github.com/wispapp/wisp/runtime/reply"
@@ -107,16 +108,16 @@ func (sub *Subscription) encode(it Item) ([]byte, bool) {
 	switch d := it.Event.Data.(type) {
 	case runtime.TextDelta:
 		b = append(b, `{"type":"token","text":`...)
-		b = appendJSONString(b, d.Text)
+		b = jsonstr.Append(b, d.Text)
 		b = append(b, `,"fullText":"`...)
 		b = append(b, sub.escapedFullText(d.Text)...)
 		b = append(b, `"}`...)
 	case runtime.Callback:
 		full := sub.reply.FullText()
 		b = append(b, `{"type":"token","text":`...)
-		b = appendJSONString(b, full)
+		b = jsonstr.Append(b, full)
 		b = append(b, `,"fullText":`...)
-		b = appendJSONString(b, full)
+		b = jsonstr.Append(b, full)
 		b = append(b, `,"callback":true}`...)
 	case runtime.Output:
 		b = appendJSON(b, doneFrame{
@@ -176,9 +177,9 @@ type (
 func (sub *Subscription) escapedFullText(delta string) []byte {
 	full := sub.reply.FullText()
 	if sub.escOK && len(full) >= sub.rawLen && utf8.ValidString(delta) {
-		sub.escFull = appendJSONBody(sub.escFull, full[sub.rawLen:])
+		sub.escFull = jsonstr.AppendBody(sub.escFull, full[sub.rawLen:])
 	} else {
-		sub.escFull = appendJSONBody(sub.escFull[:0], full)
+		sub.escFull = jsonstr.AppendBody(sub.escFull[:0], full)
 	}
 	sub.rawLen, sub.escOK = len(full), true
 	return sub.escFull
