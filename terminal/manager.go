@@ -24,9 +24,11 @@ type Options struct {
 	MaxConcurrent int           // runs at once; default 2
 	MaxDuration   time.Duration // per run; default 5 minutes
 	KillGrace     time.Duration // SIGTERM → SIGKILL; default 1 s
-	// DrainTimeout bounds the wait for output after the command's group is gone, in
-	// case an escaped process still holds the terminal; default 1 s.
+	// DrainTimeout is how long the output of an ended command may stay quiet before
+	// it is closed (an escaped process may still hold the terminal); default 1 s.
+	// DrainLimit bounds the whole wait; default 15 s.
 	DrainTimeout time.Duration
+	DrainLimit   time.Duration
 	Scrollback   int // bytes of output kept per run; default 256 KiB
 	CaptureLimit int // bytes kept per captured stream; default 128 KiB
 	KeepFinished int // finished runs listed; default 20
@@ -61,6 +63,7 @@ func (o *Options) setDefaults() {
 	defaultTo(&o.MaxDuration, 5*time.Minute)
 	defaultTo(&o.KillGrace, time.Second)
 	defaultTo(&o.DrainTimeout, time.Second)
+	defaultTo(&o.DrainLimit, 15*time.Second)
 	defaultTo(&o.Scrollback, 256<<10)
 	defaultTo(&o.CaptureLimit, 128<<10)
 	defaultTo(&o.KeepFinished, 20)

@@ -3,6 +3,7 @@ package terminal
 import (
 	"errors"
 	"os"
+	"sync/atomic"
 	"time"
 )
 
@@ -29,7 +30,15 @@ type pump struct {
 	ready func() bool
 	stall time.Duration
 	stuck bool // the viewer stayed behind for a whole stall: stop waiting for it
+	// active is when the pump last read, delivered or waited for its viewer (unix ns):
+	// the run stops draining output only once it has been quiet for a while.
+	active atomic.Int64
 }
+
+func (p *pump) touch() { p.active.Store(time.Now().UnixNano()) }
+
+// quietSince reports whether the pump has done nothing since t.
+func (p *pump) quietSince(t time.Time) bool { return p.active.Load() < t.UnixNano() }
 
 // run returns once the stream has ended (EOF, EIO from a PTY whose other side is
 // closed, or the file being closed) and everything read has been delivered.
@@ -41,6 +50,7 @@ func (p *pump) run() {
 		for data := range batches {
 			p.waitReady()
 			p.emit(data)
+			p.touch()
 		}
 	}()
 	p.read(batches)
@@ -62,6 +72,9 @@ func (p *pump) read(out chan<- string) {
 	for {
 		n, err := p.src.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
+		if n > 0 {
+			p.touch()
+		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			flush(false)
 			continue
@@ -111,6 +124,7 @@ func (p *pump) waitReady() {
 			p.stuck = true
 			return
 		}
+		p.touch() // waiting for a viewer is not being stuck on an escaped process
 		time.Sleep(flowPoll)
 	}
 }

@@ -196,7 +196,8 @@ func (r *Run) fail(err error) {
 // publishes the exit. It is the only goroutine that waits for the process.
 func (r *Run) supervise() {
 	var pumps sync.WaitGroup
-	for _, p := range []*pump{r.pump(r.master, KindStdout), r.pump(r.errPipe, KindStderr)} {
+	streams := []*pump{r.pump(r.master, KindStdout), r.pump(r.errPipe, KindStderr)}
+	for _, p := range streams {
 		pumps.Add(1)
 		go func() {
 			defer pumps.Done()
@@ -211,16 +212,7 @@ func (r *Run) supervise() {
 		pumps.Wait()
 		close(drained)
 	}()
-	select {
-	case <-drained:
-	case <-time.After(r.m.opts.DrainTimeout):
-		// Something outside the group (a daemon that called setsid) still holds the
-		// terminal or the pipe: stop reading rather than wait for it.
-		r.m.log.Warn("terminal output still open after exit, closing it", "run", r.id)
-		r.master.Close()
-		r.errPipe.Close()
-		<-drained
-	}
+	r.drain(drained, streams)
 	r.mu.Lock()
 	r.reaped = true
 	for _, t := range r.timers {
@@ -231,6 +223,32 @@ func (r *Run) supervise() {
 	r.master.Close()
 	r.errPipe.Close()
 	r.finish(exitCode(r.cmd.ProcessState))
+}
+
+// drain waits until the output of an ended command has been delivered. Something
+// outside the session (a daemon that called setsid) may still hold the terminal or
+// the pipe: once the streams have been quiet for DrainTimeout, or after DrainLimit in
+// all, they are closed rather than waited for.
+func (r *Run) drain(drained <-chan struct{}, streams []*pump) {
+	limit := time.After(r.m.opts.DrainLimit)
+	tick := time.NewTicker(r.m.opts.DrainTimeout)
+	defer tick.Stop()
+	for {
+		select {
+		case <-drained:
+			return
+		case now := <-tick.C:
+			if !streams[0].quietSince(now.Add(-r.m.opts.DrainTimeout)) || !streams[1].quietSince(now.Add(-r.m.opts.DrainTimeout)) {
+				continue
+			}
+		case <-limit:
+		}
+		r.m.log.Warn("terminal output still open after exit, closing it", "run", r.id)
+		r.master.Close()
+		r.errPipe.Close()
+		<-drained
+		return
+	}
 }
 
 // finish records the end, frees the slot, then sends the exit event.

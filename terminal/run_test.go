@@ -341,3 +341,29 @@ func TestFlowControlGivesUpOnAStuckViewer(t *testing.T) {
 		t.Fatalf("exit %+v", exit)
 	}
 }
+
+// Output still waiting for a slow viewer when the command ends is delivered, however
+// long the viewer takes (within the stall), not cut off by the drain timeout.
+func TestOutputWaitingForAViewerOutlivesTheCommand(t *testing.T) {
+	var ready atomic.Bool
+	m, rec := newTestManager(t, Options{Ready: func(string) bool { return ready.Load() }, DrainTimeout: 200 * time.Millisecond})
+	r := start(t, m, Spec{Command: "head -c 100000 /dev/zero | tr '\\0' a", Owner: "tab-1", Capture: true})
+	time.Sleep(time.Second) // the command is done; its output waits
+	ready.Store(true)
+	wait(t, rec, r)
+	if n := len(rec.text(r.ID(), KindStdout)); n != 100000 {
+		t.Fatalf("%d bytes delivered, want 100000", n)
+	}
+}
+
+// A process that left the session (a daemon) and still holds the terminal does not
+// keep the run open.
+func TestEscapedProcessDoesNotHoldTheRun(t *testing.T) {
+	m, rec := newTestManager(t, Options{DrainTimeout: 200 * time.Millisecond})
+	r := start(t, m, Spec{Command: "setsid sleep 1000 & echo $!"})
+	if exit := wait(t, rec, r); exit.Code != 0 {
+		t.Fatalf("exit %+v", exit)
+	}
+	escaped := firstLineInt(t, rec.text(r.ID(), KindStdout))
+	_ = unix.Kill(escaped, unix.SIGKILL) // it escaped on purpose: clean up after the test
+}
