@@ -197,3 +197,14 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+func TestReportFormats(t *testing.T) {
+	for v, want := range map[float64]string{0: "0", 999: "999", 1000: "1,000", 1234567.4: "1,234,567", -1234: "-1,234"} {
+		if got := Thousands(v); got != want {
+			t.Errorf("Thousands(%v) = %q, want %q", v, got, want)
+		}
+	}
+	if Msec(0.123) != "0.12 ms" || Msec(12.34) != "12.3 ms" || Verdict(true) != "pass" || Verdict(false) != "**MISSED**" {
+		t.Fatal("Msec or Verdict")
+	}
+}

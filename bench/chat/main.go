@@ -36,7 +36,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/pprof"
 	"strings"
 	"syscall"
 
@@ -74,17 +73,11 @@ func main() {
 }
 
 func run(ctx context.Context, cfg config) (err error) {
-	if cfg.profile != "" {
-		f, err := os.Create(cfg.profile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := benchkit.StartCPUProfile(cfg.profile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	tmp, err := os.MkdirTemp("", "wisp-bench-chat-")
 	if err != nil {
 		return err

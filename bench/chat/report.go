@@ -70,7 +70,7 @@ func (r *results) firstTokenTable(b *strings.Builder) (wp50, fp50 float64) {
 	b.WriteString("| Figure | wisp p50 | wisp p95 | floor p50 | floor p95 | wisp / floor (p50) | Target | Result |\n")
 	b.WriteString("|---|--:|--:|--:|--:|--:|:-:|---|\n")
 	fmt.Fprintf(b, "| POST `…/messages/stream` → first `token` frame (fresh conversation each) | %s | %s | %s | %s | **%.1f×** | p50 ≤ %.0f ms | %s |\n\n",
-		msec(wp50), msec(wp95), msec(fp50), msec(fp95), wp50/fp50, targetFirstMs, verdict(wp50 <= targetFirstMs))
+		benchkit.Msec(wp50), benchkit.Msec(wp95), benchkit.Msec(fp50), benchkit.Msec(fp95), wp50/fp50, targetFirstMs, benchkit.Verdict(wp50 <= targetFirstMs))
 	return wp50, fp50
 }
 
@@ -82,14 +82,14 @@ func (r *results) throughputTable(b *strings.Builder) (wisp, sse, batch float64)
 	wisp, sse, batch = benchkit.Median(r.wispTPS), benchkit.Median(r.sseFPS), benchkit.Median(r.sqlBatch)
 	fmt.Fprintf(b, "Throughput: one reply of %s one-word chunks (%.1f KB of text). Every token frame carries the text so far (`fullText`), "+
 		"so one stream is %.1f MB of SSE; the reply is kept moderate for that reason.\n\n",
-		count(float64(c.tokens)), float64(len(strings.Join(long, "")))/1e3, float64(sseBytes(long))/1e6)
+		benchkit.Thousands(float64(c.tokens)), float64(len(strings.Join(long, "")))/1e3, float64(sseBytes(long))/1e6)
 	b.WriteString("| Figure | median | p10 (slow end) | wisp / this |\n|---|--:|--:|--:|\n")
 	row := func(name, unit string, xs []float64) {
 		med := benchkit.Median(xs)
-		fmt.Fprintf(b, "| %s | %s %s | %s %s | %.2f× |\n", name, count(med), unit, count(benchkit.Percentile(xs, 10)), unit, wisp/med)
+		fmt.Fprintf(b, "| %s | %s %s | %s %s | %.2f× |\n", name, benchkit.Thousands(med), unit, benchkit.Thousands(benchkit.Percentile(xs, 10)), unit, wisp/med)
 	}
 	fmt.Fprintf(b, "| **Wisp**: tokens/s, every event in `run_events` before its frame is sent | %s tokens/s | %s tokens/s | — |\n",
-		count(wisp), count(benchkit.Percentile(r.wispTPS, 10)))
+		benchkit.Thousands(wisp), benchkit.Thousands(benchkit.Percentile(r.wispTPS, 10)))
 	row("Floor: bare SSE server, the same frames, a flush per frame", "frames/s", r.sseFPS)
 	row("Floor: SQLite insert, one row per commit", "rows/s", r.sqlOne)
 	row(fmt.Sprintf("Floor: SQLite insert, %d rows per commit", c.batch), "rows/s", r.sqlBatch)
@@ -100,7 +100,7 @@ func (r *results) throughputTable(b *strings.Builder) (wisp, sse, batch float64)
 	if batch < sse {
 		lower, lowerName = batch, "batched SQLite"
 	}
-	fmt.Fprintf(b, "\nWisp / lower floor (%s): **%.2f×**. Target ≥ %s tokens/s: %s.\n", lowerName, wisp/lower, count(targetTPS), verdict(wisp >= targetTPS))
+	fmt.Fprintf(b, "\nWisp / lower floor (%s): **%.2f×**. Target ≥ %s tokens/s: %s.\n", lowerName, wisp/lower, benchkit.Thousands(targetTPS), benchkit.Verdict(wisp >= targetTPS))
 	return wisp, sse, batch
 }
 
@@ -112,7 +112,7 @@ func (r *results) notes(b *strings.Builder) {
 	} else if r.commitsLong > 0 {
 		fmt.Fprintf(b, "\nGroup commits, counted from SQLite's WAL during one more stream: its %s run events went to disk in at most %d transactions, "+
 			"so at least %.0f events per commit on average (the count includes the user message, run record, display rows and end of run: a %d-chunk reply takes %d transactions in all).\n",
-			count(float64(events)), r.commitsLong, float64(events)/float64(r.commitsLong), len(shortReply), r.commitsShort)
+			benchkit.Thousands(float64(events)), r.commitsLong, float64(events)/float64(r.commitsLong), len(shortReply), r.commitsShort)
 	}
 	if len(r.problems) == 0 {
 		fmt.Fprintf(b, "\nChecked: all %d Wisp streams ended with a `done` frame whose `fullText` equals the joined chunks, and each run has exactly one `run_events` row per frame streamed (read from `wisp.db` after Wisp stopped).\n", r.checked)
@@ -138,27 +138,4 @@ func (r *results) interpretation(wp50, fp50, wisp, sse, batch float64) string {
 	return fmt.Sprintf("Reading: Wisp adds %.2f ms to the first token over a bare SSE reply. It streams at %.0f%% of the bare SSE rate; %s), "+
 		"while reading the model's stream alone (fake model + `runtime/llm`) takes %.0f%% of it.",
 		wp50-fp50, 100*wisp/sse, persist, 100*wisp/benchkit.Median(r.modelDPS))
-}
-
-func verdict(ok bool) string {
-	if ok {
-		return "pass"
-	}
-	return "**MISSED**"
-}
-
-func msec(v float64) string {
-	if v < 1 {
-		return fmt.Sprintf("%.2f ms", v)
-	}
-	return fmt.Sprintf("%.1f ms", v)
-}
-
-// count renders a rate with thousands separators.
-func count(v float64) string {
-	s := fmt.Sprintf("%.0f", v)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

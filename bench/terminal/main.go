@@ -99,17 +99,11 @@ func main() {
 }
 
 func run(ctx context.Context, cfg config) (err error) {
-	if cfg.profile != "" {
-		f, err := os.Create(cfg.profile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := benchkit.StartCPUProfile(cfg.profile)
+	if err != nil {
+		return err
 	}
+	defer stopProfile()
 	tmp, err := os.MkdirTemp("", "wisp-bench-terminal-")
 	if err != nil {
 		return err

@@ -70,14 +70,14 @@ func (r *results) throughputTable(b *strings.Builder) {
 		w, f := benchkit.Median(c.wisp), benchkit.Median(c.floor)
 		fmt.Fprintf(b, "| `%s` | %s | %.1f | %.1f | **%.2f×** | %.2f× | %.2f / %.2f | %.0f%% | ≥ %.2f× | %s |\n",
 			cell(c.src.command), cell(c.mode.name), w, f, w/f, w/best, cores(c.wispCPU, c.wispWall), cores(c.floorCPU, c.floorWall),
-			100*benchkit.Median(c.decodeShare), targetRatio, verdict(w/f >= targetRatio))
+			100*benchkit.Median(c.decodeShare), targetRatio, benchkit.Verdict(w/f >= targetRatio))
 	}
 	fmt.Fprintf(b, "\nMedians of %d runs; best floor: %.1f MB/s. Slowest Wisp run of each case, in the same order: %s MB/s. "+
 		"Cores busy is the CPU time (user + system) of this process (Wisp, the client, the floor's reader) and of the command, over the run's wall time, out of %d. "+
 		"On the wire each source byte took %s frame bytes, in about %s stdout events per run.\n\n",
 		r.cfg.runs, best, r.joinCases(func(c *tputCase) string { return fmt.Sprintf("%.1f", slowest(c.wisp)) }), r.env.CPUs,
 		r.joinCases(func(c *tputCase) string { return fmt.Sprintf("%.2f", c.wirePerByte) }),
-		r.joinCases(func(c *tputCase) string { return count(c.framesPerRun) }))
+		r.joinCases(func(c *tputCase) string { return benchkit.Thousands(c.framesPerRun) }))
 }
 
 func (r *results) joinCases(f func(*tputCase) string) string {
@@ -95,7 +95,7 @@ func (r *results) echoTable(b *strings.Builder) {
 		wp50, wp99, wmax := benchkit.Percentile(e.wisp, 50), benchkit.Percentile(e.wisp, 99), benchkit.Percentile(e.wisp, 100)
 		fp50, fp99, fmax := benchkit.Percentile(e.floor, 50), benchkit.Percentile(e.floor, 99), benchkit.Percentile(e.floor, 100)
 		fmt.Fprintf(b, "| typed %s after the previous echo came back | %s | %s | %s | %s | %s | %s | p99 ≤ %.0f ms | %s |\n",
-			msec(ms(e.pause)), msec(wp50), msec(wp99), msec(wmax), msec(fp50), msec(fp99), msec(fmax), targetEchoMs, verdict(wp99 <= targetEchoMs))
+			benchkit.Msec(ms(e.pause)), benchkit.Msec(wp50), benchkit.Msec(wp99), benchkit.Msec(wmax), benchkit.Msec(fp50), benchkit.Msec(fp99), benchkit.Msec(fmax), targetEchoMs, benchkit.Verdict(wp99 <= targetEchoMs))
 	}
 	b.WriteString("\nShare of Wisp samples over 2 ms, in the same order: ")
 	for i, e := range r.echo {
@@ -187,27 +187,4 @@ func slowest(xs []float64) float64 {
 		m = math.Min(m, x)
 	}
 	return m
-}
-
-func verdict(ok bool) string {
-	if ok {
-		return "pass"
-	}
-	return "**MISSED**"
-}
-
-func msec(v float64) string {
-	if v < 1 {
-		return fmt.Sprintf("%.2f ms", v)
-	}
-	return fmt.Sprintf("%.1f ms", v)
-}
-
-// count renders a number with thousands separators.
-func count(v float64) string {
-	s := fmt.Sprintf("%.0f", v)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
