@@ -1,30 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ApiClient, ApiError } from './rest'
+import { fakeFetch, json } from './fakeFetch.test-util'
 
-interface Call {
-  url: string
-  method: string
-  headers: Record<string, string>
-  body: unknown
-}
-
-function fakeFetch(respond: (call: Call) => Response) {
-  const calls: Call[] = []
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const call: Call = {
-      url: String(input),
-      method: init?.method ?? 'GET',
-      headers: { ...(init?.headers as Record<string, string>) },
-      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
-    }
-    calls.push(call)
-    return respond(call)
-  }
-  return { fetch, calls }
-}
-
-const json = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 
 const statusBody = {
   state: 'running',

@@ -10,27 +10,12 @@ import type {
 } from '../api/terminalTypes'
 import type { TerminalBridge } from './terminalBridge'
 import { FOCUSED_RUN_KEY, HIDE_CURSOR, TERMINAL_TOKEN_KEY, TerminalSession, type TerminalScreen } from './terminalSession'
+import { terminalRun } from './terminalRun.test-util'
 
 const ME = 'tab-1'
 
 function run(runId: string, over: Partial<TerminalRun> = {}): TerminalRun {
-  return {
-    runId,
-    command: `cmd ${runId}`,
-    clientId: ME,
-    agent: false,
-    captured: false,
-    status: 'running',
-    exitCode: null,
-    error: '',
-    startedAt: 1,
-    endedAt: null,
-    durationMs: 0,
-    maxDurationMs: 5000,
-    cols: 80,
-    rows: 24,
-    ...over,
-  }
+  return terminalRun({ runId, command: `cmd ${runId}`, clientId: ME, ...over })
 }
 
 interface Deferred<T> {

@@ -11,6 +11,7 @@ import {
   restartSync,
   type RunSync,
 } from './terminalSync'
+import { terminalRun } from './terminalRun.test-util'
 
 const R = 'run-1'
 
@@ -40,22 +41,7 @@ const timeout = (seq: number): TerminalOutputMessage => ({
 })
 const failed = (seq: number, data: string): TerminalOutputMessage => ({ type: 'terminal-output', runId: R, seq, event: 'error', data })
 
-const baseRun: TerminalRun = {
-  runId: R,
-  command: 'x',
-  clientId: 'tab-1',
-  agent: false,
-  captured: false,
-  status: 'running',
-  exitCode: null,
-  error: '',
-  startedAt: 1,
-  endedAt: null,
-  durationMs: 0,
-  maxDurationMs: 5000,
-  cols: 80,
-  rows: 24,
-}
+const baseRun: TerminalRun = terminalRun({ runId: R })
 
 function detail(lastSeq: number, chunks: [number, string][], over: Partial<TerminalRunDetail> = {}): TerminalRunDetail {
   return {
