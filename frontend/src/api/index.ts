@@ -6,7 +6,7 @@ export { ApiClient, ApiError, isUnauthorized, DEFAULT_STREAM_IDLE_MS } from './r
 export type { ApiClientOptions, StreamOptions } from './rest'
 export type { ChatStream } from './chatStream'
 export { decodeTurnHeartbeat } from './chatDecode'
-export { WispSocket, webSocketFactory, CLOSE_POLICY_VIOLATION } from './ws'
+export { WispSocket, Listeners, webSocketFactory, CLOSE_POLICY_VIOLATION } from './ws'
 export type { ConnectionState, CloseInfo, SocketFactory, SocketHandlers, SocketLike, Unsubscribe } from './ws'
 export { resolveConnection, saveToken, tabClientId, wsURLFromOrigin, TOKEN_STORAGE_KEY } from './connection'
 export type { ConnectionMode, ResolvedConnection } from './connection'

@@ -65,7 +65,8 @@ export interface WispSocketOptions {
 export type Unsubscribe = () => void
 type Listener<T> = (value: T) => void
 
-class Listeners<T> {
+/** A set of listeners; one listener's failure does not stop the others. */
+export class Listeners<T> {
   private readonly set = new Set<Listener<T>>()
   add(fn: Listener<T>): Unsubscribe {
     this.set.add(fn)

@@ -6,6 +6,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useReducer,
 import type { ReactNode } from 'react'
 import {
   ApiClient,
+  Listeners,
   WispSocket,
   isEnvelope,
   isUnauthorized,
@@ -17,7 +18,7 @@ import {
   type TerminalOutputMessage,
 } from '../api'
 import { initialState, reducer, type Action, type AppState } from './reducer'
-import { Emitter, type TerminalBridge } from './terminalBridge'
+import type { TerminalBridge } from './terminalBridge'
 import { useChat, type ChatActions } from './useChat'
 
 export interface WispContextValue {
@@ -136,12 +137,12 @@ function useResolveConnection(
 }
 
 interface TerminalEmitters {
-  output: Emitter<TerminalOutputMessage>
-  errors: Emitter<string>
+  output: Listeners<TerminalOutputMessage>
+  errors: Listeners<string>
 }
 
 function useTerminalEmitters(): TerminalEmitters {
-  const [emitters] = useState<TerminalEmitters>(() => ({ output: new Emitter(), errors: new Emitter() }))
+  const [emitters] = useState<TerminalEmitters>(() => ({ output: new Listeners(), errors: new Listeners() }))
   return emitters
 }
 

@@ -16,25 +16,3 @@ export interface TerminalBridge {
   sendInput(runId: string, data: string, terminalToken?: string): void
   sendResize(runId: string, cols: number, rows: number): void
 }
-
-/** A set of listeners that survives socket replacement; one listener's failure does not stop the others. */
-export class Emitter<T> {
-  private readonly set = new Set<(value: T) => void>()
-
-  add(fn: (value: T) => void): Unsubscribe {
-    this.set.add(fn)
-    return () => {
-      this.set.delete(fn)
-    }
-  }
-
-  emit(value: T): void {
-    for (const fn of [...this.set]) {
-      try {
-        fn(value)
-      } catch (err) {
-        console.error('wisp terminal: listener failed', err)
-      }
-    }
-  }
-}
