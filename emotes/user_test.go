@@ -56,7 +56,7 @@ func TestUserPack(t *testing.T) {
 		{"id": "wave", "file": "bow.glb"},
 		{"id": "bow", "file": "bow.glb"},
 		{"id": "up", "file": "../secret.glb"},
-		{"id": "abs", "file": "` + filepath.Join(state, "secret.glb") + `"},
+		{"id": "abs", "file": "`+filepath.Join(state, "secret.glb")+`"},
 		{"id": "sub", "file": "x/bow.glb"},
 		{"id": "link", "file": "link.glb"},
 		{"id": "fifo", "file": "fifo.glb"},
