@@ -28,6 +28,7 @@ import (
 	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/ws"
+	"github.com/wispapp/wisp/emotes"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/terminal"
 )
@@ -73,6 +74,7 @@ type App struct {
 	models      *models
 	actions     *runtime.Registry
 	chat        *chat.Service
+	emotes      *emotes.Catalog
 	term        *terminal.Manager
 	termGate    *api.TerminalGate
 	store       *store.Store
@@ -111,6 +113,9 @@ func New(opts Options) (*App, error) {
 		if err := a.actions.Register(act); err != nil {
 			return nil, err
 		}
+	}
+	if err := a.newEmotes(); err != nil {
+		return nil, err
 	}
 	if !api.IsLoopback(a.cfg.Server.Host) && a.cfg.API.Token == "" && a.launchToken == "" {
 		return nil, fmt.Errorf("refusing to listen on %s without an API token: set WISP_API_TOKEN (or api.token in %s), or listen on 127.0.0.1",
@@ -202,7 +207,9 @@ func (a *App) Start(ctx context.Context) error {
 		Guard: guard, Hub: a.hub, Status: a.status, UI: a.opts.UI, Logger: a.log,
 		Chat: a.chat, Providers: providers{a}, CanRespond: a.models.CanRespond,
 		Terminal: &api.Terminal{Manager: a.term, Gate: a.termGate, ConfigPath: a.file.Path},
+		Emotes:   &api.Emotes{Catalog: a.emotes, Play: a.playEmote},
 	}).Handler()
+	a.watchEmotes()
 	a.srv = &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -285,6 +292,7 @@ func (a *App) Stop() error {
 			a.srv.Close()
 		}
 		a.hub.Stop()
+		_ = a.emotes.Close()
 		if e := a.store.Close(); e != nil {
 			err = fmt.Errorf("close store: %w", e)
 		}

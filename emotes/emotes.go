@@ -26,6 +26,8 @@ type Emote struct {
 	Duration    float64 `json:"duration"` // seconds
 	Loop        bool    `json:"loop"`
 	Source      string  `json:"source"` // SourceBuiltin or SourceUser
+	// Status is the short line the chat shows while the agent plays it ("Waving 👋").
+	Status string `json:"status"`
 
 	file string // user emotes: the file's name in the user folder
 }

@@ -194,7 +194,7 @@ func validate(dir string, m manifestEntry, maxFile int64) (Emote, error) {
 		name = titleFromID(m.ID)
 	}
 	return Emote{ID: m.ID, Name: name, Description: strings.TrimSpace(m.Description), Category: cat,
-		GLBPath: Path(m.ID), Duration: dur, Loop: m.Loop, Source: SourceUser, file: m.File}, nil
+		GLBPath: Path(m.ID), Duration: dur, Loop: m.Loop, Source: SourceUser, Status: "Playing " + name, file: m.File}, nil
 }
 
 // checkFileName accepts a plain .glb file name in the folder itself: no path, no "..".

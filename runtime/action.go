@@ -27,6 +27,9 @@ type Action struct {
 	Name        string
 	Description string
 	Parameters  json.RawMessage // JSON Schema of the arguments; nil means no arguments
+	// Schema, when set, is asked for the parameters before every turn instead: for
+	// actions whose choices change while Wisp runs (the emote ids).
+	Schema func() json.RawMessage
 	// Handler runs the action; what it returns (or the error) is fed back to the model.
 	Handler func(ctx context.Context, call Call) (string, error)
 }
@@ -83,7 +86,11 @@ func (r *Registry) Tools() []llm.Tool {
 	defer r.mu.RUnlock()
 	tools := make([]llm.Tool, 0, len(r.actions))
 	for _, a := range r.actions {
-		tools = append(tools, llm.Tool{Name: a.Name, Description: a.Description, Parameters: a.Parameters})
+		params := a.Parameters
+		if a.Schema != nil {
+			params = a.Schema()
+		}
+		tools = append(tools, llm.Tool{Name: a.Name, Description: a.Description, Parameters: params})
 	}
 	sort.Slice(tools, func(i, j int) bool { return tools[i].Name < tools[j].Name })
 	return tools

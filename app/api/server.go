@@ -44,6 +44,8 @@ type Options struct {
 	CanRespond func() (bool, string)
 	// Terminal serves the shell runs; nil leaves their routes out.
 	Terminal *Terminal
+	// Emotes serves the avatar and its emotes; nil leaves their routes out.
+	Emotes *Emotes
 }
 
 // Server is the HTTP API.
@@ -58,6 +60,7 @@ type Server struct {
 	providers  Providers
 	canRespond func() (bool, string)
 	term       *Terminal
+	emotes     *Emotes
 }
 
 // New builds the API server.
@@ -71,6 +74,7 @@ func New(o Options) *Server {
 	return &Server{
 		guard: o.Guard, hub: o.Hub, status: o.Status, ui: newUIHandler(o.UI), log: o.Logger,
 		chat: o.Chat, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
+		emotes: o.Emotes,
 	}
 }
 
@@ -95,6 +99,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 		mux.Handle("GET /api/terminal/runs", s.handle(s.listTerminalRuns))
 		mux.Handle("GET /api/terminal/runs/{id}", s.handle(s.getTerminalRun))
 		mux.Handle("POST /api/terminal/runs/{id}/kill", s.handle(s.killTerminalRun))
+	}
+	if s.emotes != nil {
+		s.emoteRoutes(mux)
 	}
 	if s.providers != nil {
 		mux.Handle("GET /api/provider", s.handle(s.getProvider))

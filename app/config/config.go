@@ -86,9 +86,11 @@ func Default() Config {
 		Server: Server{Host: "127.0.0.1", Port: DefaultPort, AllowedOrigins: []string{}, AllowedHosts: []string{}},
 		Model:  Model{Temperature: 0.7, MaxTokens: 2048},
 		Character: Character{
-			Name:   "Wisp",
-			System: "You are Wisp, a friendly desktop assistant. Be concise and helpful.",
-			Bio:    "A small, quick assistant that lives on your desktop.",
+			Name: "Wisp",
+			System: "You are Wisp, a friendly desktop assistant. Be concise and helpful. " +
+				"You have an animated avatar: now and then, when it fits the moment, play an emote " +
+				"(wave hello, dance to celebrate), but not in every reply.",
+			Bio: "A small, quick assistant that lives on your desktop.",
 		},
 		Terminal: Terminal{MaxConcurrent: 2, MaxDurationMs: 300000},
 		Autonomy: Autonomy{IntervalMs: 30000, MaxPerHour: 4, CooldownMs: 120000},

@@ -1,0 +1,102 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/wispapp/wisp/emotes"
+)
+
+// AvatarPath is where the avatar model is served.
+const AvatarPath = "/avatar/wisp.glb"
+
+// Emotes serves the emote catalog, the clips and the avatar, and plays emotes.
+type Emotes struct {
+	Catalog *emotes.Catalog
+	// Play shows an emote on every client's avatar (the /ws emote frame).
+	Play func(emotes.Emote)
+}
+
+func (s *Server) emoteRoutes(mux *http.ServeMux) {
+	mux.Handle("GET /api/emotes", s.handle(s.listEmotes))
+	mux.Handle("POST /api/emote", s.handle(s.playEmote))
+	// The models are public like the UI's own files: the page loads them before it
+	// knows a token, and they hold nothing private. Host and Origin checks still apply.
+	mux.Handle("GET /emotes/{file}", s.public(s.serveEmote))
+	mux.Handle("GET /emotes/", s.public(noEmoteFile)) // deeper paths, and the bare folder
+	mux.Handle("GET "+AvatarPath, s.public(s.serveAvatar))
+}
+
+func (s *Server) listEmotes(w http.ResponseWriter, r *http.Request) error {
+	return writeJSON(w, http.StatusOK, map[string]any{"avatar": AvatarPath, "emotes": s.emotes.Catalog.List()})
+}
+
+func (s *Server) playEmote(w http.ResponseWriter, r *http.Request) error {
+	var req struct {
+		EmoteID *string `json:"emoteId"`
+	}
+	if err := decodeJSON(w, r, &req); err != nil {
+		return err
+	}
+	if req.EmoteID == nil || *req.EmoteID == "" {
+		return Errorf(http.StatusBadRequest, "emoteId is required")
+	}
+	e, ok := s.emotes.Catalog.Get(*req.EmoteID)
+	if !ok {
+		return Errorf(http.StatusBadRequest, "Unknown emote: %s", *req.EmoteID)
+	}
+	s.emotes.Play(e)
+	return writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+}
+
+func (s *Server) serveEmote(w http.ResponseWriter, r *http.Request) error {
+	id, ok := strings.CutSuffix(r.PathValue("file"), ".glb")
+	if !ok {
+		return noEmoteFile(w, r)
+	}
+	a, err := s.emotes.Catalog.Open(id)
+	if err != nil {
+		return assetError(err)
+	}
+	defer a.Close()
+	serveGLB(w, r, a)
+	return nil
+}
+
+func (s *Server) serveAvatar(w http.ResponseWriter, r *http.Request) error {
+	a, err := emotes.OpenAvatar()
+	if err != nil {
+		return assetError(err)
+	}
+	defer a.Close()
+	serveGLB(w, r, a)
+	return nil
+}
+
+func noEmoteFile(http.ResponseWriter, *http.Request) error {
+	return Errorf(http.StatusNotFound, "no such emote file")
+}
+
+func assetError(err error) error {
+	if errors.Is(err, emotes.ErrNotFound) {
+		return Errorf(http.StatusNotFound, "no such emote file")
+	}
+	return err
+}
+
+// serveGLB sends a model with validators, so a reload revalidates instead of downloading.
+// Built-in files may be reused for an hour (they change only with Wisp); the user's
+// files are revalidated every time, since they can change at any moment.
+func serveGLB(w http.ResponseWriter, r *http.Request, a *emotes.Asset) {
+	h := w.Header()
+	h.Set("Content-Type", "model/gltf-binary")
+	h.Set("ETag", a.ETag)
+	h.Set("X-Content-Type-Options", "nosniff")
+	if a.Builtin {
+		h.Set("Cache-Control", "public, max-age=3600")
+	} else {
+		h.Set("Cache-Control", "no-cache")
+	}
+	http.ServeContent(w, r, a.Name, a.ModTime, a)
+}

@@ -1,0 +1,81 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	"github.com/wispapp/wisp/emotes"
+	"github.com/wispapp/wisp/runtime"
+)
+
+// emoteFrame is the /ws emote event (seed 004).
+type emoteFrame struct {
+	Type     string  `json:"type"`
+	EmoteID  string  `json:"emoteId"`
+	GLBPath  string  `json:"glbPath"`
+	Duration float64 `json:"duration"`
+	Loop     bool    `json:"loop"`
+}
+
+// newEmotes opens the catalog on <state>/emotes and offers PLAY_EMOTE to the agent.
+func (a *App) newEmotes() error {
+	a.emotes = emotes.New(emotes.Options{
+		Dir: filepath.Join(a.stateDir, "emotes"), Logger: a.log.With("component", "emotes"),
+	})
+	return a.actions.Register(runtime.Action{
+		Name: "PLAY_EMOTE",
+		Description: "Play an animation on your avatar, which the user sees next to the chat. Use it now " +
+			"and then to show how you feel or to punctuate a moment (wave when greeting, dance to " +
+			"celebrate, cry at sad news), at most once per reply and not in every reply.",
+		Schema:  a.emoteSchema,
+		Handler: a.runEmoteAction,
+	})
+}
+
+// emoteSchema lists the emotes the agent may play, including the user's packs.
+func (a *App) emoteSchema() json.RawMessage {
+	schema, _ := json.Marshal(map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"emoteId": map[string]any{"type": "string", "enum": a.emotes.AgentIDs(), "description": "Which emote to play"},
+		},
+		"required": []string{"emoteId"},
+	})
+	return schema
+}
+
+func (a *App) runEmoteAction(_ context.Context, call runtime.Call) (string, error) {
+	var args struct {
+		EmoteID string `json:"emoteId"`
+	}
+	if err := json.Unmarshal(call.Args, &args); err != nil {
+		return "", fmt.Errorf("arguments: %w", err)
+	}
+	e, ok := a.emotes.Get(args.EmoteID)
+	if !ok || !emotes.ForAgent(e.ID) {
+		return "", fmt.Errorf("unknown emote %q: choose one of %v", args.EmoteID, a.emotes.AgentIDs())
+	}
+	a.playEmote(e)
+	if call.Callback != nil {
+		call.Callback(e.Status, runtime.MergeReplace)
+	}
+	return fmt.Sprintf("Your avatar is playing %q (%s, %.1f s).", e.ID, e.Name, e.Duration), nil
+}
+
+// playEmote shows an emote on every client's avatar.
+func (a *App) playEmote(e emotes.Emote) {
+	if a.hub == nil {
+		return
+	}
+	a.hub.Broadcast(emoteFrame{Type: "emote", EmoteID: e.ID, GLBPath: e.GLBPath, Duration: e.Duration, Loop: e.Loop})
+}
+
+// watchEmotes follows the user's emote folder while Wisp runs; without it the catalog
+// still serves what was there at start.
+func (a *App) watchEmotes() {
+	if err := a.emotes.Watch(nil); err != nil {
+		a.log.Warn("emote folder not watched: new packs need a restart", "err", err)
+	}
+}
