@@ -1,7 +1,8 @@
 // Package benchkit holds helpers shared by Wisp's benchmark drivers
-// (bench/startup and bench/chat): summary statistics over samples, and
-// writing results into a marked section of BENCHMARKS.md. It imports nothing
-// from Wisp.
+// (bench/startup, bench/chat, bench/terminal, bench/emote): summary
+// statistics over samples, the host line and figures of a report, the HTTP
+// client the drivers measure with, and writing results into a marked section
+// of BENCHMARKS.md. It imports nothing from Wisp.
 package benchkit
 
 import (

@@ -28,14 +28,6 @@ type seen struct {
 
 var tokenPrefix = []byte(`{"type":"token"`)
 
-// newClient is the one client every measurement uses: keep-alive, no proxy,
-// no compression, so Wisp and the floors are read the same way.
-func newClient() *http.Client {
-	return &http.Client{Transport: &http.Transport{
-		Proxy: nil, MaxIdleConnsPerHost: 4, DisableCompression: true, IdleConnTimeout: time.Minute,
-	}}
-}
-
 // stream POSTs body to url and reads the SSE answer to its end. Token frames
 // are only counted (a client that decodes every one would measure itself);
 // other frames are decoded, the done frame for its fullText.
@@ -98,30 +90,4 @@ func stream(ctx context.Context, c *http.Client, url string, body []byte) (seen,
 		s.final = time.Since(start)
 	}
 	return s, sc.Err()
-}
-
-// postJSON sends a JSON request and decodes a 200 answer into out.
-func postJSON(ctx context.Context, c *http.Client, url string, in, out any) error {
-	body, err := json.Marshal(in)
-	if err != nil {
-		return err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := c.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("POST %s: status %d: %s", url, resp.StatusCode, bytes.TrimSpace(data))
-	}
-	return json.Unmarshal(data, out)
 }

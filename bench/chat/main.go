@@ -85,7 +85,7 @@ func run(ctx context.Context, cfg config) (err error) {
 	defer os.RemoveAll(tmp)
 
 	long := longReply(cfg.tokens)
-	b := &bench{cfg: cfg, long: long, longText: strings.Join(long, ""), res: &results{env: environment(), cfg: cfg}}
+	b := &bench{cfg: cfg, long: long, longText: strings.Join(long, ""), res: &results{env: benchkit.Environment(), cfg: cfg}}
 	if b.w, err = startWisp(ctx, filepath.Join(tmp, "wisp"), long); err != nil {
 		return err
 	}

@@ -9,11 +9,13 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/wispapp/wisp/bench/benchkit"
 )
 
 // results are every sample of one run of the driver.
 type results struct {
-	env env
+	env benchkit.Env
 	cfg config
 
 	firstWisp, firstFloor []float64 // ms, request → first token frame

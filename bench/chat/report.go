@@ -2,9 +2,7 @@ package main
 
 import (
 	"fmt"
-	"runtime"
 	"strings"
-	"time"
 
 	"github.com/wispapp/wisp/bench/benchkit"
 )
@@ -34,26 +32,12 @@ const sectionIntro = "## Chat: first token and streaming throughput\n\n" +
 	"`done` frame's `fullText` equals the joined chunks, and its run has one `run_events` row per frame streamed " +
 	"(read from `wisp.db` after Wisp stops). Driver: `bench/chat`.\n\n"
 
-type env struct {
-	Date, Go, Kernel, CPU string
-	CPUs                  int
-}
-
-func environment() env {
-	e := env{
-		Date: time.Now().UTC().Format("2006-01-02 15:04 UTC"), Go: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
-		CPUs: runtime.NumCPU(),
-	}
-	e.Kernel, e.CPU = benchkit.Host()
-	return e
-}
-
 // markdown renders the section that goes between the markers (and on stdout).
 func (r *results) markdown() string {
 	var b strings.Builder
 	e, c := r.env, r.cfg
-	fmt.Fprintf(&b, "Measured %s · %s · Linux %s · %s (%d CPUs) · first token: %d runs each of Wisp and the floor, taking turns, after %d warm-up runs; throughput: %d streams each, after one warm-up.\n\n",
-		e.Date, e.Go, e.Kernel, e.CPU, e.CPUs, c.runs, c.warmup, c.tputRuns)
+	fmt.Fprintf(&b, "%s · first token: %d runs each of Wisp and the floor, taking turns, after %d warm-up runs; throughput: %d streams each, after one warm-up.\n\n",
+		e.Line(), c.runs, c.warmup, c.tputRuns)
 	wp50, fp50 := r.firstTokenTable(&b)
 	wisp, sse, batch := r.throughputTable(&b)
 	r.notes(&b)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/wispapp/wisp/app"
+	"github.com/wispapp/wisp/bench/benchkit"
 	"github.com/wispapp/wisp/runtime/llm"
 	"github.com/wispapp/wisp/runtime/llm/llmtest"
 )
@@ -54,7 +55,7 @@ func startWisp(ctx context.Context, dir string, long []string) (*wisp, error) {
 		fake.Close()
 		return nil, fmt.Errorf("wisp: start: %w", err)
 	}
-	return &wisp{app: a, fake: fake, dir: dir, client: newClient()}, nil
+	return &wisp{app: a, fake: fake, dir: dir, client: benchkit.NewHTTPClient()}, nil
 }
 
 func (w *wisp) stop() error {
@@ -68,7 +69,7 @@ func (w *wisp) dbPath() string { return filepath.Join(w.dir, "wisp.db") }
 // newConversation creates an empty conversation and returns its id.
 func (w *wisp) newConversation(ctx context.Context) (string, error) {
 	var out struct{ Conversation struct{ ID string } }
-	err := postJSON(ctx, w.client, w.app.URL()+"/api/conversations", map[string]any{}, &out)
+	err := benchkit.PostJSON(ctx, w.client, w.app.URL()+"/api/conversations", map[string]any{}, &out)
 	return out.Conversation.ID, err
 }
 

@@ -1,0 +1,46 @@
+package benchkit
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+)
+
+// NewHTTPClient is the client a driver measures with: keep-alive, no proxy,
+// no compression, so Wisp and its floors are read the same way.
+func NewHTTPClient() *http.Client {
+	return &http.Client{Transport: &http.Transport{
+		Proxy: nil, MaxIdleConnsPerHost: 4, DisableCompression: true, IdleConnTimeout: time.Minute,
+	}}
+}
+
+// PostJSON sends in as a JSON request to url and decodes a 200 answer into
+// out; any other status is an error carrying the start of the body.
+func PostJSON(ctx context.Context, c *http.Client, url string, in, out any) error {
+	body, err := json.Marshal(in)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("POST %s: status %d: %s", url, resp.StatusCode, bytes.TrimSpace(data))
+	}
+	return json.Unmarshal(data, out)
+}

@@ -1,0 +1,45 @@
+package benchkit
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func TestPostJSON(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		switch {
+		case r.Header.Get("Content-Type") != "application/json":
+			http.Error(w, "not JSON", http.StatusUnsupportedMediaType)
+		case string(body) != `{"emoteId":"wave"}`:
+			http.Error(w, "body "+string(body), http.StatusBadRequest)
+		default:
+			_, _ = io.WriteString(w, `{"ok":true}`)
+		}
+	}))
+	defer srv.Close()
+	c := NewHTTPClient()
+	var out struct{ OK bool }
+	if err := PostJSON(context.Background(), c, srv.URL, map[string]string{"emoteId": "wave"}, &out); err != nil || !out.OK {
+		t.Fatalf("PostJSON = %v, ok %v", err, out.OK)
+	}
+	err := PostJSON(context.Background(), c, srv.URL, map[string]string{"emoteId": "bow"}, &out)
+	if err == nil || !strings.Contains(err.Error(), "status 400: body {\"emoteId\":\"bow\"}") {
+		t.Fatalf("PostJSON with a 400 answer: err = %v", err)
+	}
+}
+
+func TestEnvLine(t *testing.T) {
+	e := Env{Date: "2026-01-02 03:04 UTC", Go: "go1.26 linux/amd64", Kernel: "6.1", CPU: "AMD EPYC", CPUs: 2}
+	want := "Measured 2026-01-02 03:04 UTC · go1.26 linux/amd64 · Linux 6.1 · AMD EPYC (2 CPUs)"
+	if got := e.Line(); got != want {
+		t.Errorf("Line() = %q, want %q", got, want)
+	}
+	if got := Environment(); got.CPUs < 1 || got.Go == "" || got.Date == "" {
+		t.Errorf("Environment() = %+v", got)
+	}
+}
