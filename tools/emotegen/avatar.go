@@ -73,8 +73,9 @@ var leftParts = []part{
 
 var centreParts = []part{
 	{bone: hips, shape: "sphere", mat: matPants, at: vec3{0, -0.01, 0}, size: vec3{0.14, 0.105, 0.1}},
-	{bone: spine, shape: "sphere", mat: matShirt, at: vec3{0, 0.06, 0}, size: vec3{0.13, 0.12, 0.095}},
-	{bone: chest, shape: "sphere", mat: matShirt, at: vec3{0, 0.06, 0}, size: vec3{0.155, 0.125, 0.105}},
+	{bone: spine, shape: "sphere", mat: matShirt, at: vec3{0, 0.07, 0}, size: vec3{0.142, 0.14, 0.1}},
+	{bone: chest, shape: "sphere", mat: matShirt, at: vec3{0, 0.05, 0}, size: vec3{0.158, 0.14, 0.108}},
+	{bone: chest, shape: "sphere", mat: matShirt, at: vec3{0, 0.145, -0.01}, size: vec3{0.075, 0.03, 0.07}}, // hood collar
 	{bone: neck, shape: "sphere", mat: matSkin, at: vec3{0, 0.04, 0}, size: vec3{0.048, 0.07, 0.048}},
 	{bone: head, shape: "sphere", mat: matSkin, at: vec3{0, 0.17, 0}, size: vec3{0.2, 0.19, 0.19}},
 	{bone: head, shape: "sphere", mat: matHair, at: vec3{0, 0.22, -0.03}, size: vec3{0.207, 0.2, 0.205}},
@@ -86,8 +87,8 @@ var centreParts = []part{
 var limbShapes = map[string]func() geometry{
 	"upperArm": func() geometry { return capsule(0.052, 0.23, 5, 18) },
 	"foreArm":  func() geometry { return capsule(0.043, 0.19, 5, 18) },
-	"upperLeg": func() geometry { return capsule(0.07, 0.34, 5, 20) },
-	"lowerLeg": func() geometry { return capsule(0.058, 0.30, 5, 20) },
+	"upperLeg": func() geometry { return capsule(0.075, 0.34, 5, 20) },
+	"lowerLeg": func() geometry { return capsule(0.062, 0.30, 5, 20) },
 }
 
 // buildAvatar returns the avatar's glTF document: the skeleton with its parts.
