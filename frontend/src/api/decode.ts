@@ -13,6 +13,7 @@ import type {
 } from './types'
 import { decodeConversationUpdated, decodeDisplayMessageEvent } from './chatDecode'
 import { decodeTerminalOutput } from './terminalDecode'
+import { decodeEmoteMessage } from './emoteDecode'
 import { isNumber, isObject, isString, isStringArray, optional } from './guards'
 
 const AGENT_STATES = new Set([
@@ -100,6 +101,7 @@ const decoders: Decoders = {
   'display-message-saved': (v) => decodeDisplayMessageEvent('display-message-saved', v),
   'display-message-updated': (v) => decodeDisplayMessageEvent('display-message-updated', v),
   'terminal-output': decodeTerminalOutput,
+  emote: decodeEmoteMessage,
 }
 
 function isKnownType(t: string): t is keyof KnownServerMessages {

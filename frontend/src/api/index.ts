@@ -2,6 +2,7 @@
 export * from './types'
 export * from './chatTypes'
 export * from './terminalTypes'
+export * from './emoteTypes'
 export { ApiClient, ApiError, isUnauthorized, DEFAULT_STREAM_IDLE_MS } from './rest'
 export type { ApiClientOptions, StreamOptions } from './rest'
 export type { ChatStream } from './chatStream'
@@ -20,3 +21,6 @@ export {
   decodeTerminalRunList,
   isTerminalRunId,
 } from './terminalDecode'
+export { decodeEmoteCatalog, decodeEmoteMessage } from './emoteDecode'
+export { realClock } from './clock'
+export type { Cancel, Clock } from './clock'

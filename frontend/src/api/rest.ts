@@ -27,6 +27,8 @@ import type {
   TruncateResult,
 } from './chatTypes'
 import { decodeStatus, isObject } from './decode'
+import { decodeEmoteCatalog } from './emoteDecode'
+import type { EmoteCatalog } from './emoteTypes'
 import {
   decodeStartTerminalRun,
   decodeTerminalRunDetail,
@@ -241,6 +243,23 @@ export class ApiClient {
   /** SIGTERM (then SIGKILL) to the run's process group. 404 unknown run, 409 already ended. */
   async killTerminalRun(runId: string): Promise<OkResult> {
     return decodeOk(await this.request('POST', `/api/terminal/runs/${seg(runId)}/kill`, {}))
+  }
+
+  // Emotes (the avatar's animations)
+
+  /** The avatar and the emotes the server knows now (user packs can change it at run time). */
+  async listEmotes(): Promise<EmoteCatalog> {
+    return decoded(await this.request('GET', '/api/emotes'), decodeEmoteCatalog, 'emotes')
+  }
+
+  /** Plays an emote on every client ("idle" stops the current one). 400 for an unknown id. */
+  async playEmote(emoteId: string): Promise<OkResult> {
+    return decodeOk(await this.request('POST', '/api/emote', { emoteId }))
+  }
+
+  /** A server path ("/emotes/wave.glb") as an absolute URL on the API's origin. */
+  assetURL(path: string): string {
+    return `${this.baseURL}${path.startsWith('/') ? '' : '/'}${path}`
   }
 
   private headers(accept: string): Record<string, string> {

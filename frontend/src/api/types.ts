@@ -3,6 +3,7 @@
 // The chat API's types are in chatTypes.ts.
 
 import type { ConversationUpdatedMessage, DisplayMessageEvent } from './chatTypes'
+import type { EmoteMessage } from './emoteTypes'
 import type { TerminalOutputMessage } from './terminalTypes'
 
 export type AgentState =
@@ -77,11 +78,12 @@ export interface KnownServerMessages {
   'display-message-saved': DisplayMessageEvent<'display-message-saved'>
   'display-message-updated': DisplayMessageEvent<'display-message-updated'>
   'terminal-output': TerminalOutputMessage
+  emote: EmoteMessage
 }
 
 export type KnownServerMessageType = keyof KnownServerMessages
 
-/** Any other frame (restart-required, proactive-message, emote, ...): passed through untouched. */
+/** Any other frame (restart-required, proactive-message, ...): passed through untouched. */
 export interface OtherServerMessage {
   type: string
   [key: string]: unknown
