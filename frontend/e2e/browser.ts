@@ -19,12 +19,14 @@ const launchArgs = [
 export interface BrowserOptions {
   colorScheme?: 'dark' | 'light'
   viewport?: { width: number; height: number }
+  /** Extra Chromium switches, after the defaults (software WebGL, WebGL off, ...). */
+  args?: string[]
 }
 
 export async function withBrowser<T>(fn: (page: Page) => Promise<T>, opts: BrowserOptions = {}): Promise<T> {
   const browser: Browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: launchArgs,
+    args: [...launchArgs, ...(opts.args ?? [])],
   })
   try {
     const context = await browser.newContext({

@@ -4,16 +4,24 @@ import { Notices } from './components/Notices'
 import { Sidebar } from './components/Sidebar'
 import { ChatPanel } from './components/ChatPanel'
 import { ActivityPanel } from './components/ActivityPanel'
+import { AvatarPanel } from './components/AvatarPanel'
+import { EmotePicker } from './components/EmotePicker'
 import { TokenForm } from './components/TokenForm'
 import { TerminalDock } from './components/TerminalDock'
 import { safeLocalStorage } from './api/connection'
+import { useEmoteShortcut } from './state/useEmoteShortcut'
 
 export const TERMINAL_OPEN_KEY = 'wisp.terminal.open'
+export const AVATAR_OPEN_KEY = 'wisp.avatar.open'
 
 export function App() {
-  // Narrow windows hide the activity column; the header's Activity button shows it over the chat.
+  // Narrow windows hide the side column (avatar + activity); the header's Activity button shows it over the chat.
   const [activityOpen, setActivityOpen] = useState(false)
-  const [terminalOpen, setTerminalOpen] = useTerminalOpen()
+  const [terminalOpen, setTerminalOpen] = useStoredFlag(TERMINAL_OPEN_KEY, false)
+  const [avatarOpen, setAvatarOpen] = useStoredFlag(AVATAR_OPEN_KEY, true)
+  const [pickerOpen, setPickerOpen] = useState(false)
+  const togglePicker = useCallback(() => setPickerOpen((o) => !o), [])
+  useEmoteShortcut(togglePicker)
   return (
     <div className={`app${activityOpen ? ' activity-open' : ''}${terminalOpen ? ' terminal-open' : ''}`}>
       <Header
@@ -21,6 +29,10 @@ export function App() {
         onToggleActivity={() => setActivityOpen((o) => !o)}
         terminalOpen={terminalOpen}
         onToggleTerminal={() => setTerminalOpen(!terminalOpen)}
+        avatarOpen={avatarOpen}
+        onToggleAvatar={() => setAvatarOpen(!avatarOpen)}
+        emotesOpen={pickerOpen}
+        onToggleEmotes={togglePicker}
       />
       <Notices />
       <div className="columns">
@@ -29,23 +41,33 @@ export function App() {
           <ChatPanel />
           {terminalOpen ? <TerminalDock onClose={() => setTerminalOpen(false)} /> : null}
         </div>
-        <ActivityPanel />
+        <div className="side-column">
+          {avatarOpen ? <AvatarPanel /> : null}
+          <ActivityPanel />
+        </div>
       </div>
+      {pickerOpen ? <EmotePicker onClose={() => setPickerOpen(false)} /> : null}
       <TokenForm />
     </div>
   )
 }
 
-/** Whether the terminal dock is open, remembered in localStorage. */
-function useTerminalOpen(): [boolean, (open: boolean) => void] {
-  const [open, setOpen] = useState(() => safeLocalStorage()?.getItem(TERMINAL_OPEN_KEY) === '1')
-  const set = useCallback((next: boolean) => {
-    setOpen(next)
-    try {
-      safeLocalStorage()?.setItem(TERMINAL_OPEN_KEY, next ? '1' : '0')
-    } catch {
-      // storage full or blocked: the choice lasts for this page only
-    }
-  }, [])
+/** A panel's open/closed choice, remembered in localStorage ("1"/"0"). */
+function useStoredFlag(key: string, byDefault: boolean): [boolean, (open: boolean) => void] {
+  const [open, setOpen] = useState(() => {
+    const stored = safeLocalStorage()?.getItem(key)
+    return stored === '1' ? true : stored === '0' ? false : byDefault
+  })
+  const set = useCallback(
+    (next: boolean) => {
+      setOpen(next)
+      try {
+        safeLocalStorage()?.setItem(key, next ? '1' : '0')
+      } catch {
+        // storage full or blocked: the choice lasts for this page only
+      }
+    },
+    [key],
+  )
   return [open, set]
 }

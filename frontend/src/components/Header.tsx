@@ -1,4 +1,7 @@
+import { useMemo } from 'react'
 import { useWisp } from '../state/WispProvider'
+import { shortcutLabel } from '../state/emotePicker'
+import { isMacPlatform } from '../state/useEmoteShortcut'
 import { ConnectionBadge } from './ConnectionBadge'
 import { AgentStateBadge } from './AgentStateBadge'
 
@@ -7,11 +10,17 @@ interface Props {
   onToggleActivity(): void
   terminalOpen: boolean
   onToggleTerminal(): void
+  avatarOpen: boolean
+  onToggleAvatar(): void
+  emotesOpen: boolean
+  onToggleEmotes(): void
 }
 
-export function Header({ activityOpen, onToggleActivity, terminalOpen, onToggleTerminal }: Props) {
+export function Header(props: Props) {
+  const { activityOpen, onToggleActivity, terminalOpen, onToggleTerminal } = props
   const { state, setProviderSetupOpen } = useWisp()
   const { status, providerSetupOpen } = state
+  const shortcut = useMemo(() => shortcutLabel(isMacPlatform()), [])
   return (
     <header className="app-header">
       <div className="brand">
@@ -32,6 +41,27 @@ export function Header({ activityOpen, onToggleActivity, terminalOpen, onToggleT
             Model
           </button>
         ) : null}
+        <button
+          type="button"
+          className="header-button"
+          data-testid="emote-button"
+          aria-haspopup="dialog"
+          aria-expanded={props.emotesOpen}
+          title={`Play an emote (${shortcut})`}
+          onClick={props.onToggleEmotes}
+        >
+          Emotes
+        </button>
+        <button
+          type="button"
+          className="header-button"
+          data-testid="avatar-toggle"
+          aria-pressed={props.avatarOpen}
+          title={props.avatarOpen ? 'Hide the avatar' : 'Show the avatar'}
+          onClick={props.onToggleAvatar}
+        >
+          Avatar
+        </button>
         <button
           type="button"
           className="header-button"

@@ -14,9 +14,11 @@ import {
   saveToken,
   tabClientId,
   type ClientMessage,
+  type EmoteMessage,
   type ResolvedConnection,
   type TerminalOutputMessage,
 } from '../api'
+import type { EmoteBridge } from './emoteBridge'
 import { initialState, reducer, type Action, type AppState } from './reducer'
 import type { TerminalBridge } from './terminalBridge'
 import { useChat, type ChatActions } from './useChat'
@@ -33,6 +35,8 @@ export interface WispContextValue {
   chat: ChatActions
   /** /ws traffic of terminal runs for the terminal panel. */
   terminal: TerminalBridge
+  /** Emote frames for the avatar stage. */
+  emotes: EmoteBridge
 }
 
 const WispContext = createContext<WispContextValue | null>(null)
@@ -56,8 +60,8 @@ export function WispProvider({ children, resolve = resolveConnection }: WispProv
   const [token, setToken] = useState('')
 
   useResolveConnection(resolve, dispatch, setEndpoint, setToken)
-  const terminalEvents = useTerminalEmitters()
-  const socket = useSocket(endpoint?.wsURL ?? null, token, dispatch, terminalEvents)
+  const socketEvents = useSocketEmitters()
+  const socket = useSocket(endpoint?.wsURL ?? null, token, dispatch, socketEvents)
   const api = useMemo(
     () => (endpoint === null ? null : new ApiClient({ baseURL: endpoint.baseURL, token })),
     [endpoint, token],
@@ -94,17 +98,19 @@ export function WispProvider({ children, resolve = resolveConnection }: WispProv
     () => ({
       clientId: tabClientId(),
       desktopToken: desktopTerminalToken,
-      onOutput: (fn) => terminalEvents.output.add(fn),
-      onServerError: (fn) => terminalEvents.errors.add(fn),
+      onOutput: (fn) => socketEvents.output.add(fn),
+      onServerError: (fn) => socketEvents.errors.add(fn),
       sendInput: (runId, data, terminalToken) => socket.current?.sendTerminalInput(runId, data, terminalToken),
       sendResize: (runId, cols, rows) => socket.current?.sendTerminalResize(runId, cols, rows),
     }),
-    [desktopTerminalToken, terminalEvents, socket],
+    [desktopTerminalToken, socketEvents, socket],
   )
 
+  const emotes = useMemo<EmoteBridge>(() => ({ onEmote: (fn) => socketEvents.emotes.add(fn) }), [socketEvents])
+
   const value = useMemo(
-    () => ({ state, api, submitToken, refreshStatus, setProviderSetupOpen, chat, terminal }),
-    [state, api, submitToken, refreshStatus, setProviderSetupOpen, chat, terminal],
+    () => ({ state, api, submitToken, refreshStatus, setProviderSetupOpen, chat, terminal, emotes }),
+    [state, api, submitToken, refreshStatus, setProviderSetupOpen, chat, terminal, emotes],
   )
   return <WispContext.Provider value={value}>{children}</WispContext.Provider>
 }
@@ -136,18 +142,24 @@ function useResolveConnection(
   }, [resolve, dispatch, setEndpoint, setToken])
 }
 
-interface TerminalEmitters {
+/** /ws frames fanned out to the panels that subscribe through the bridges. */
+interface SocketEmitters {
   output: Listeners<TerminalOutputMessage>
   errors: Listeners<string>
+  emotes: Listeners<EmoteMessage>
 }
 
-function useTerminalEmitters(): TerminalEmitters {
-  const [emitters] = useState<TerminalEmitters>(() => ({ output: new Listeners(), errors: new Listeners() }))
+function useSocketEmitters(): SocketEmitters {
+  const [emitters] = useState<SocketEmitters>(() => ({
+    output: new Listeners(),
+    errors: new Listeners(),
+    emotes: new Listeners(),
+  }))
   return emitters
 }
 
 /** One socket per page (per ws URL); token changes reuse it so lastEventId survives. */
-function useSocket(wsURL: string | null, token: string, dispatch: Dispatch, terminal: TerminalEmitters) {
+function useSocket(wsURL: string | null, token: string, dispatch: Dispatch, emitters: SocketEmitters) {
   const socket = useRef<WispSocket | null>(null)
   const tokenRef = useRef(token)
   tokenRef.current = token
@@ -164,9 +176,10 @@ function useSocket(wsURL: string | null, token: string, dispatch: Dispatch, term
       }),
       sock.on('error', (msg) => {
         console.warn('wisp ws: server error:', msg.message)
-        terminal.errors.emit(msg.message)
+        emitters.errors.emit(msg.message)
       }),
-      sock.on('terminal-output', (msg) => terminal.output.emit(msg)),
+      sock.on('terminal-output', (msg) => emitters.output.emit(msg)),
+      sock.on('emote', (msg) => emitters.emotes.emit(msg)),
       sock.on('conversation-updated', (msg) => dispatch({ type: 'conversation-upserted', conversation: msg.conversation })),
       sock.on('display-message-saved', (msg) => dispatch({ type: 'display-message', message: msg.message })),
       sock.on('display-message-updated', (msg) => dispatch({ type: 'display-message', message: msg.message })),
@@ -180,7 +193,7 @@ function useSocket(wsURL: string | null, token: string, dispatch: Dispatch, term
       sock.stop()
       socket.current = null
     }
-  }, [wsURL, dispatch, terminal])
+  }, [wsURL, dispatch, emitters])
 
   return socket
 }

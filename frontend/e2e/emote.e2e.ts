@@ -1,0 +1,301 @@
+// End to end emotes: the real server (catalog, GLB files, /ws emote frames),
+// the built UI with its lazily loaded three.js stage, headless Chromium with
+// software WebGL (SwiftShader), without WebGL, and with reduced motion.
+// Needs `npm run build` and the server binary (WISP_BIN, default ../build/bin/wisp-serve).
+
+import { existsSync, mkdirSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { inflateSync } from 'node:zlib'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { ARTIFACTS, UI_TIMEOUT, artifact, expectTestId, withBrowser } from './browser'
+import { startServer, wispBinary, type RunningServer } from './server'
+
+const SOFTWARE_WEBGL = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader']
+const NO_WEBGL = ['--disable-webgl', '--disable-3d-apis']
+const STAGE = '[data-testid="avatar-stage"]'
+const PICKER = '[data-testid="emote-picker"]'
+/** wave lasts 2.5 s; allow for a slow machine. */
+const EMOTE_TIMEOUT = 10_000
+
+async function waitForStage(page: Page, stage: string): Promise<void> {
+  await page.waitForSelector(`${STAGE}[data-stage="${stage}"]`, { timeout: UI_TIMEOUT })
+}
+
+async function waitForEmote(page: Page, emote: string, timeout = EMOTE_TIMEOUT): Promise<void> {
+  await page.waitForSelector(`${STAGE}[data-emote="${emote}"]`, { timeout })
+}
+
+async function captionText(page: Page): Promise<{ text: string; visible: boolean }> {
+  return page.evaluate(() => {
+    const el = document.querySelector('[data-testid="avatar-caption"]')
+    if (el === null) return { text: '', visible: false }
+    const style = getComputedStyle(el)
+    return { text: el.textContent ?? '', visible: style.visibility === 'visible' && style.display !== 'none' }
+  })
+}
+
+/** POST /api/emote from the page, as another client (the agent, say) would. */
+async function postEmote(page: Page, emoteId: string): Promise<number> {
+  return page.evaluate(async (id) => {
+    const res = await fetch('/api/emote', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ emoteId: id }),
+    })
+    return res.status
+  }, emoteId)
+}
+
+describe('avatar stage and emote picker', () => {
+  let server: RunningServer | null = null
+
+  beforeAll(() => {
+    if (!existsSync(wispBinary())) throw new Error(`server binary not found: ${wispBinary()} (set WISP_BIN)`)
+    if (!existsSync(resolve(import.meta.dirname, '../dist/index.html'))) {
+      throw new Error('dist/index.html missing: run `npm run build` (and rebuild the server) first')
+    }
+    mkdirSync(ARTIFACTS, { recursive: true })
+  })
+
+  afterEach(async () => {
+    await server?.stop()
+    server = null
+  })
+
+  it('renders the avatar with WebGL and plays wave from the Ctrl+E picker', async () => {
+    const s = await startServer()
+    server = s
+    await withBrowser(
+      async (page) => {
+        await page.goto(s.url)
+        await expectTestId(page, 'conn-state', 'connected')
+        await waitForStage(page, 'ready')
+        const stage = page.locator(STAGE)
+        expect(await stage.getAttribute('data-emote')).toBe('idle')
+
+        // Visible by default at 1280x800, at the top of the right-hand column.
+        const box = await stage.boundingBox()
+        expect(box).not.toBeNull()
+        expect(box!.height).toBeGreaterThanOrEqual(250)
+        expect(box!.width).toBeGreaterThanOrEqual(300)
+        expect(box!.x + box!.width).toBeLessThanOrEqual(1280)
+        expect(box!.y + box!.height).toBeLessThanOrEqual(800)
+        expect(drawnShare(decodePng(await stage.screenshot()))).toBeGreaterThan(0.08)
+
+        await page.keyboard.press('Control+E')
+        await page.locator(PICKER).waitFor({ timeout: UI_TIMEOUT })
+        expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('emote-filter')
+        const headings = await page.locator(`${PICKER} .picker-group`).allTextContents()
+        expect(headings.slice(0, 6)).toEqual(['Greeting', 'Emotion', 'Dance', 'Combat', 'Idle', 'Movement'])
+        await page.locator('[data-testid="emote-option-wave"]').waitFor()
+
+        await page.keyboard.type('wave')
+        await page.keyboard.press('Enter')
+        await page.locator(PICKER).waitFor({ state: 'detached', timeout: UI_TIMEOUT })
+        await waitForEmote(page, 'wave')
+        expect(await captionText(page)).toEqual({ text: 'Wave', visible: true })
+
+        // Mid-wave: the arm is up.
+        await page.waitForTimeout(1000)
+        const png = await stage.screenshot({ path: artifact('emote-wave.png') })
+        expect(await stage.getAttribute('data-emote')).toBe('wave')
+        expect(drawnShare(decodePng(png))).toBeGreaterThan(0.08)
+
+        await waitForEmote(page, 'idle')
+        expect((await captionText(page)).visible).toBe(false)
+
+        // A looping emote stays until Stop returns everyone to idle.
+        await page.keyboard.press('Control+E')
+        await page.locator('[data-testid="emote-option-dance-happy"]').click()
+        await waitForEmote(page, 'dance-happy')
+        await page.waitForTimeout(1500)
+        await stage.screenshot({ path: artifact('emote-dance.png') })
+        await page.keyboard.press('Control+E')
+        await page.locator('[data-testid="emote-stop"]').click()
+        await waitForEmote(page, 'idle', 3000)
+
+        // The header's Avatar toggle removes the stage (and its WebGL context), and is remembered.
+        await page.click('[data-testid="avatar-toggle"]')
+        expect(await page.locator(STAGE).count()).toBe(0)
+        await page.reload()
+        await expectTestId(page, 'conn-state', 'connected')
+        expect(await page.getAttribute('[data-testid="avatar-toggle"]', 'aria-pressed')).toBe('false')
+        expect(await page.locator(STAGE).count()).toBe(0)
+      },
+      { args: SOFTWARE_WEBGL },
+    )
+  })
+
+  it('falls back to a still figure without WebGL and still follows emotes', async () => {
+    const s = await startServer()
+    server = s
+    await withBrowser(
+      async (page) => {
+        await page.goto(s.url)
+        await expectTestId(page, 'conn-state', 'connected')
+        await waitForStage(page, 'fallback')
+        const stage = page.locator(STAGE)
+        expect(await stage.textContent()).toContain('3D avatar unavailable — this browser has WebGL turned off')
+        expect(await stage.locator('canvas').count()).toBe(0)
+
+        expect(await postEmote(page, 'wave')).toBe(200)
+        await waitForEmote(page, 'wave')
+        expect(await captionText(page)).toEqual({ text: 'Wave', visible: true })
+        await stage.screenshot({ path: artifact('emote-no-webgl.png') })
+        await waitForEmote(page, 'idle')
+
+        // three.js was never downloaded.
+        const scripts = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name))
+        expect(scripts.some((name) => name.includes('AvatarCanvas'))).toBe(false)
+      },
+      { args: NO_WEBGL },
+    )
+  })
+
+  it('shows still poses and a caption with reduced motion, and server errors in the picker', async () => {
+    const s = await startServer()
+    server = s
+    await withBrowser(
+      async (page) => {
+        await page.emulateMedia({ reducedMotion: 'reduce' })
+        await page.goto(s.url)
+        await expectTestId(page, 'conn-state', 'connected')
+        await waitForStage(page, 'ready')
+
+        // The server's error text shows in the picker, which stays open.
+        await page.route('**/api/emote', (route) =>
+          route.fulfill({ status: 400, contentType: 'application/json', body: '{"error":"Unknown emote: wave"}' }),
+        )
+        await page.click('[data-testid="emote-button"]')
+        await page.locator('[data-testid="emote-option-wave"]').click()
+        await expectTestId(page, 'emote-error', 'Unknown emote: wave')
+        await page.unroute('**/api/emote')
+
+        await page.locator('[data-testid="emote-option-wave"]').click()
+        await page.locator(PICKER).waitFor({ state: 'detached', timeout: UI_TIMEOUT })
+        expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('emote-button')
+        await waitForEmote(page, 'wave')
+        expect(await captionText(page)).toEqual({ text: 'Wave', visible: true })
+
+        // A still key pose: nothing moves while the wave lasts.
+        const stage = page.locator(STAGE)
+        await page.waitForTimeout(400)
+        const first = await stage.screenshot({ path: artifact('emote-wave-reduced-motion.png') })
+        await page.waitForTimeout(600)
+        const second = await stage.screenshot()
+        expect(drawnShare(decodePng(first))).toBeGreaterThan(0.08)
+        expect(second.equals(first)).toBe(true)
+
+        await waitForEmote(page, 'idle')
+        expect((await captionText(page)).visible).toBe(false)
+
+        // Esc closes the picker and gives focus back.
+        await page.click('[data-testid="emote-button"]')
+        await page.locator(PICKER).waitFor()
+        await page.keyboard.press('Escape')
+        await page.locator(PICKER).waitFor({ state: 'detached' })
+        expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('emote-button')
+      },
+      { args: SOFTWARE_WEBGL },
+    )
+  })
+})
+
+interface Image {
+  width: number
+  height: number
+  /** RGBA, row by row. */
+  rgba: Uint8Array
+}
+
+/**
+ * The share of pixels in the middle of the stage (where the character stands)
+ * that differ clearly from the stage's background, read at its top-left corner.
+ */
+function drawnShare(img: Image): number {
+  const px = (x: number, y: number) => img.rgba.subarray((y * img.width + x) * 4, (y * img.width + x) * 4 + 3)
+  const bg = [...px(2, 2)]
+  const x0 = Math.floor(img.width * 0.3)
+  const x1 = Math.ceil(img.width * 0.7)
+  const y0 = Math.floor(img.height * 0.1)
+  const y1 = Math.ceil(img.height * 0.8)
+  let differing = 0
+  for (let y = y0; y < y1; y++) {
+    for (let x = x0; x < x1; x++) {
+      const [r = 0, g = 0, b = 0] = px(x, y)
+      if (Math.abs(r - (bg[0] ?? 0)) + Math.abs(g - (bg[1] ?? 0)) + Math.abs(b - (bg[2] ?? 0)) > 40) differing++
+    }
+  }
+  return differing / ((x1 - x0) * (y1 - y0))
+}
+
+/** A minimal PNG reader for Chromium's screenshots: 8-bit RGB or RGBA, not interlaced. */
+function decodePng(png: Buffer): Image {
+  if (png.readUInt32BE(0) !== 0x89504e47) throw new Error('not a PNG')
+  let offset = 8
+  let width = 0
+  let height = 0
+  let channels = 0
+  const data: Buffer[] = []
+  while (offset < png.length) {
+    const length = png.readUInt32BE(offset)
+    const type = png.toString('latin1', offset + 4, offset + 8)
+    const body = png.subarray(offset + 8, offset + 8 + length)
+    if (type === 'IHDR') {
+      width = body.readUInt32BE(0)
+      height = body.readUInt32BE(4)
+      const [depth, colour, , , interlace] = [body[8], body[9], body[10], body[11], body[12]]
+      if (depth !== 8 || interlace !== 0 || (colour !== 2 && colour !== 6)) {
+        throw new Error(`unsupported PNG: depth ${depth}, colour type ${colour}, interlace ${interlace}`)
+      }
+      channels = colour === 6 ? 4 : 3
+    } else if (type === 'IDAT') {
+      data.push(body)
+    } else if (type === 'IEND') {
+      break
+    }
+    offset += 12 + length
+  }
+  const raw = inflateSync(Buffer.concat(data))
+  const stride = width * channels
+  const pixels = new Uint8Array(height * stride)
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)]
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1))
+    for (let i = 0; i < stride; i++) {
+      const a = i >= channels ? (pixels[y * stride + i - channels] ?? 0) : 0
+      const b = y > 0 ? (pixels[(y - 1) * stride + i] ?? 0) : 0
+      const c = y > 0 && i >= channels ? (pixels[(y - 1) * stride + i - channels] ?? 0) : 0
+      pixels[y * stride + i] = ((line[i] ?? 0) + predict(filter ?? 0, a, b, c)) & 0xff
+    }
+  }
+  const rgba = new Uint8Array(width * height * 4)
+  for (let p = 0; p < width * height; p++) {
+    for (let ch = 0; ch < 3; ch++) rgba[p * 4 + ch] = pixels[p * channels + ch] ?? 0
+    rgba[p * 4 + 3] = channels === 4 ? (pixels[p * channels + 3] ?? 255) : 255
+  }
+  return { width, height, rgba }
+}
+
+function predict(filter: number, a: number, b: number, c: number): number {
+  switch (filter) {
+    case 0:
+      return 0
+    case 1:
+      return a
+    case 2:
+      return b
+    case 3:
+      return (a + b) >> 1
+    case 4: {
+      const p = a + b - c
+      const pa = Math.abs(p - a)
+      const pb = Math.abs(p - b)
+      const pc = Math.abs(p - c)
+      return pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+    }
+    default:
+      throw new Error(`bad PNG filter ${filter}`)
+  }
+}

@@ -1,0 +1,96 @@
+// The avatar stage at the top of the side column. This part is in the main
+// chunk: the playback machine (what plays now, data-emote), the caption and
+// the no-WebGL fallback. The three.js view is AvatarCanvas, loaded lazily so
+// three.js stays out of the first chunk (as TerminalDock does for xterm.js).
+
+import { Component, Suspense, lazy, useEffect, useMemo, useState, type ReactNode } from 'react'
+import { IDLE_EMOTE_ID } from '../api'
+import { hasWebGL2 } from '../avatar/webgl'
+import { useWisp } from '../state/WispProvider'
+import { emoteLabel } from '../state/emotePicker'
+import { useEmoteCatalog } from '../state/useEmoteCatalog'
+import { useEmotePlayback } from '../state/useEmotePlayback'
+import { REDUCED_MOTION, useMediaQuery } from '../state/useMediaQuery'
+import { AvatarFallback } from './AvatarFallback'
+import type { CanvasOutcome } from './AvatarCanvas'
+
+const AvatarCanvas = lazy(() => import('./AvatarCanvas'))
+
+type StageKind = 'loading' | 'ready' | 'fallback' | 'error'
+
+interface StageStatus {
+  stage: StageKind
+  message: string
+}
+
+export function AvatarPanel() {
+  const { api, emotes } = useWisp()
+  const { catalog, error: catalogError, unauthorized, reload } = useEmoteCatalog(api)
+  const idleGlb = catalog?.emotes.find((e) => e.id === IDLE_EMOTE_ID)?.glbPath ?? null
+  const play = useEmotePlayback(emotes, idleGlb)
+  const still = useMediaQuery(REDUCED_MOTION)
+  const [webgl] = useState(hasWebGL2)
+  const [outcome, setOutcome] = useState<CanvasOutcome | null>(null)
+  // Without a catalog there is no avatar to load; a 401 waits for the token form.
+  const status = stageStatus(webgl, outcome, catalog === null && !unauthorized ? catalogError : null)
+
+  // An emote the catalog does not know yet (a pack added since): learn its name.
+  const unknownEmote = catalog !== null && play.id !== IDLE_EMOTE_ID && !catalog.emotes.some((e) => e.id === play.id)
+  useEffect(() => {
+    if (unknownEmote) reload()
+  }, [unknownEmote, reload])
+
+  const clip = useMemo(
+    () => ({ id: play.id, url: api?.assetURL(play.glbPath) ?? play.glbPath, loop: play.loop, seq: play.seq }),
+    [play, api],
+  )
+  const caption = play.id === IDLE_EMOTE_ID ? '' : emoteLabel(play.id, catalog?.emotes ?? null)
+  const showCanvas = webgl && api !== null && catalog !== null && (outcome === null || outcome.stage === 'ready')
+
+  return (
+    <section
+      className={`avatar-stage stage-${status.stage}${still ? ' still' : ''}`}
+      aria-label="Avatar"
+      data-testid="avatar-stage"
+      data-stage={status.stage}
+      data-emote={play.id}
+    >
+      {showCanvas ? (
+        <CanvasBoundary onError={(message) => setOutcome({ stage: 'error', message })}>
+          <Suspense fallback={null}>
+            <AvatarCanvas avatarURL={api.assetURL(catalog.avatar)} clip={clip} still={still} onOutcome={setOutcome} />
+          </Suspense>
+        </CanvasBoundary>
+      ) : null}
+      {status.stage === 'fallback' || status.stage === 'error' ? <AvatarFallback message={status.message} /> : null}
+      {status.stage === 'loading' ? <p className="avatar-loading">Loading the avatar…</p> : null}
+      <p className={`avatar-caption${caption === '' ? ' empty-caption' : ''}`} role="status" data-testid="avatar-caption">
+        {caption}
+      </p>
+    </section>
+  )
+}
+
+function stageStatus(webgl: boolean, outcome: CanvasOutcome | null, catalogError: string | null): StageStatus {
+  if (!webgl) return { stage: 'fallback', message: 'this browser has WebGL turned off' }
+  if (outcome !== null && outcome.stage !== 'ready') return outcome
+  if (catalogError !== null) return { stage: 'error', message: `could not load the emotes: ${catalogError}` }
+  return outcome === null ? { stage: 'loading', message: '' } : { stage: 'ready', message: '' }
+}
+
+/** A failed chunk load or a crash in the 3D view becomes the fallback, not a blank app. */
+class CanvasBoundary extends Component<{ children: ReactNode; onError(message: string): void }, { failed: boolean }> {
+  state = { failed: false }
+
+  static getDerivedStateFromError() {
+    return { failed: true }
+  }
+
+  componentDidCatch(err: unknown) {
+    this.props.onError(`the 3D view could not be loaded: ${err instanceof Error ? err.message : String(err)}`)
+  }
+
+  render() {
+    return this.state.failed ? null : this.props.children
+  }
+}
