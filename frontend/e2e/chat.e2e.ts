@@ -4,12 +4,11 @@
 // (WISP_FAKELLM_BIN, default ../build/bin/wisp-fakellm).
 
 import { existsSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { UI_TIMEOUT, artifact, withBrowser } from './browser'
 import { fakeLLMBinary, startFakeLLM, type RunningFakeLLM } from './fakellm'
-import { startServer, wispBinary, type RunningServer } from './server'
+import { serverPerTest } from './server'
 import type { EnvOverrides } from './process'
 
 /** Model settings the test machine may have, which must not leak into the servers under test. */
@@ -105,31 +104,24 @@ async function messages(page: Page): Promise<{ role: string | null; status: stri
 }
 
 describe('chat', () => {
-  let server: RunningServer | null = null
+  const start = serverPerTest()
   let llm: RunningFakeLLM | null = null
 
   beforeAll(() => {
-    if (!existsSync(wispBinary())) throw new Error(`server binary not found: ${wispBinary()} (set WISP_BIN)`)
     if (!existsSync(fakeLLMBinary())) throw new Error(`fake LLM not found: ${fakeLLMBinary()} (set WISP_FAKELLM_BIN)`)
-    if (!existsSync(resolve(import.meta.dirname, '../dist/index.html'))) {
-      throw new Error('dist/index.html missing: run `npm run build` (and rebuild the server) first')
-    }
   })
 
   afterEach(async () => {
-    await server?.stop()
     await llm?.stop()
-    server = null
     llm = null
   })
 
   it('streams a reply, lists the conversation and reopens it after a reload', async () => {
     const fake = await startFakeLLM()
     llm = fake
-    const s = await startServer({
+    const s = await start({
       env: { ...NO_MODEL_ENV, WISP_PROVIDER: 'openai', WISP_BASE_URL: `${fake.url}/v1`, WISP_MODEL: 'fake', OPENAI_API_KEY: 'test' },
     })
-    server = s
     const text = 'please echo these few words back to me'
     const want = `You said: ${text}`
 
@@ -202,8 +194,7 @@ describe('chat', () => {
     const fake = await startFakeLLM()
     llm = fake
     // No provider, and an Ollama URL nothing listens on, so detection finds none.
-    const s = await startServer({ env: { ...NO_MODEL_ENV, WISP_OLLAMA_URL: 'http://127.0.0.1:9' } })
-    server = s
+    const s = await start({ env: { ...NO_MODEL_ENV, WISP_OLLAMA_URL: 'http://127.0.0.1:9' } })
 
     await withBrowser(async (page) => {
       await page.goto(s.url)
@@ -253,10 +244,9 @@ describe('chat', () => {
   it('stops a streaming reply, keeps what it said, and shows it stopped after a reload', async () => {
     const fake = await startFakeLLM({ delay: '150ms' })
     llm = fake
-    const s = await startServer({
+    const s = await start({
       env: { ...NO_MODEL_ENV, WISP_PROVIDER: 'openai', WISP_BASE_URL: `${fake.url}/v1`, WISP_MODEL: 'fake', OPENAI_API_KEY: 'test' },
     })
-    server = s
     const text =
       'please echo this rather long message back to me one word at a time so that there is plenty of time to stop it halfway'
     const want = `You said: ${text}`

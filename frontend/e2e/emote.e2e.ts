@@ -3,13 +3,11 @@
 // software WebGL (SwiftShader), without WebGL, and with reduced motion.
 // Needs `npm run build` and the server binary (WISP_BIN, default ../build/bin/wisp-serve).
 
-import { existsSync, mkdirSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { inflateSync } from 'node:zlib'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { ARTIFACTS, UI_TIMEOUT, artifact, expectTestId, withBrowser } from './browser'
-import { startServer, wispBinary, type RunningServer } from './server'
+import { UI_TIMEOUT, artifact, expectTestId, withBrowser } from './browser'
+import { serverPerTest } from './server'
 
 const SOFTWARE_WEBGL = ['--use-angle=swiftshader', '--enable-unsafe-swiftshader']
 const NO_WEBGL = ['--disable-webgl', '--disable-3d-apis']
@@ -48,24 +46,10 @@ async function postEmote(page: Page, emoteId: string): Promise<number> {
 }
 
 describe('avatar stage and emote picker', () => {
-  let server: RunningServer | null = null
-
-  beforeAll(() => {
-    if (!existsSync(wispBinary())) throw new Error(`server binary not found: ${wispBinary()} (set WISP_BIN)`)
-    if (!existsSync(resolve(import.meta.dirname, '../dist/index.html'))) {
-      throw new Error('dist/index.html missing: run `npm run build` (and rebuild the server) first')
-    }
-    mkdirSync(ARTIFACTS, { recursive: true })
-  })
-
-  afterEach(async () => {
-    await server?.stop()
-    server = null
-  })
+  const start = serverPerTest()
 
   it('renders the avatar with WebGL and plays wave from the Ctrl+E picker', async () => {
-    const s = await startServer()
-    server = s
+    const s = await start()
     await withBrowser(
       async (page) => {
         await page.goto(s.url)
@@ -128,8 +112,7 @@ describe('avatar stage and emote picker', () => {
   })
 
   it('falls back to a still figure without WebGL and still follows emotes', async () => {
-    const s = await startServer()
-    server = s
+    const s = await start()
     await withBrowser(
       async (page) => {
         await page.goto(s.url)
@@ -154,8 +137,7 @@ describe('avatar stage and emote picker', () => {
   })
 
   it('shows still poses and a caption with reduced motion, and server errors in the picker', async () => {
-    const s = await startServer()
-    server = s
+    const s = await start()
     await withBrowser(
       async (page) => {
         await page.emulateMedia({ reducedMotion: 'reduce' })

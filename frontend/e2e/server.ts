@@ -1,9 +1,11 @@
 // Starts the real Wisp server binary for browser tests and stops it again.
 
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { afterEach, beforeAll } from 'vitest'
+import { ARTIFACTS } from './browser'
 import { spawnUntilReady, type EnvOverrides, type RunningProcess } from './process'
 
 const FRONTEND_DIR = resolve(import.meta.dirname, '..')
@@ -52,4 +54,30 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
       if (ownsStateDir) rmSync(stateDir, { recursive: true, force: true })
     },
   })
+}
+
+/** Fails early, with the command to run, when the server binary or the built UI is missing. */
+export function requireBuild(): void {
+  if (!existsSync(wispBinary())) throw new Error(`server binary not found: ${wispBinary()} (set WISP_BIN)`)
+  if (!existsSync(resolve(FRONTEND_DIR, 'dist/index.html'))) {
+    throw new Error('dist/index.html missing: run `npm run build` (and rebuild the server) first')
+  }
+  mkdirSync(ARTIFACTS, { recursive: true })
+}
+
+/**
+ * Servers for the tests of a describe block: checks the build once, and stops the
+ * server a test started when the test ends. Returns the function that starts one.
+ */
+export function serverPerTest(): (opts?: StartOptions) => Promise<RunningServer> {
+  let server: RunningServer | null = null
+  beforeAll(requireBuild)
+  afterEach(async () => {
+    await server?.stop()
+    server = null
+  })
+  return async (opts = {}) => {
+    server = await startServer(opts)
+    return server
+  }
 }

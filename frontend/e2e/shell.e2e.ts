@@ -1,11 +1,11 @@
 // End to end: the real server binary, the built UI, headless Chromium.
 // Needs `npm run build` and the server binary (WISP_BIN, default ../build/bin/wisp-serve).
 
-import { existsSync, mkdirSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ARTIFACTS, UI_TIMEOUT, expectTestId, withBrowser } from './browser'
-import { freePort, freshStateDir, startServer, wispBinary, type RunningServer } from './server'
+import { freePort, freshStateDir, serverPerTest, type RunningServer } from './server'
 
 async function publish(server: RunningServer, body: unknown, token?: string): Promise<void> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' }
@@ -18,24 +18,10 @@ async function publish(server: RunningServer, body: unknown, token?: string): Pr
 }
 
 describe('app shell', () => {
-  let server: RunningServer | null = null
-
-  beforeAll(() => {
-    if (!existsSync(wispBinary())) throw new Error(`server binary not found: ${wispBinary()} (set WISP_BIN)`)
-    if (!existsSync(resolve(import.meta.dirname, '../dist/index.html'))) {
-      throw new Error('dist/index.html missing: run `npm run build` (and rebuild the server) first')
-    }
-    mkdirSync(ARTIFACTS, { recursive: true })
-  })
-
-  afterEach(async () => {
-    await server?.stop()
-    server = null
-  })
+  const start = serverPerTest()
 
   it('connects, shows status and live activity, and the server exits 0 on SIGTERM', async () => {
-    const s = await startServer()
-    server = s
+    const s = await start()
     await withBrowser(async (page) => {
       await page.goto(s.url)
       expect(await page.title()).toBe('Wisp')
@@ -55,8 +41,7 @@ describe('app shell', () => {
   })
 
   it('asks for the API token on 401 and connects once it is entered', async () => {
-    const s = await startServer({ env: { WISP_API_TOKEN: 'secret-e2e' } })
-    server = s
+    const s = await start({ env: { WISP_API_TOKEN: 'secret-e2e' } })
     await withBrowser(async (page) => {
       await page.goto(s.url)
       const form = page.locator('[data-testid="token-form"]')
@@ -88,8 +73,7 @@ describe('app shell', () => {
     const port = await freePort()
     const stateDir = freshStateDir()
     try {
-      let s = await startServer({ port, stateDir })
-      server = s
+      let s = await start({ port, stateDir })
       await withBrowser(async (page) => {
         await page.goto(s.url)
         await expectTestId(page, 'conn-state', 'connected')
@@ -98,8 +82,7 @@ describe('app shell', () => {
 
         expect(await s.stop(), s.output()).toBe(0)
         await expectTestId(page, 'conn-state', 'reconnecting')
-        s = await startServer({ port, stateDir })
-        server = s
+        s = await start({ port, stateDir })
         await publish(s, { stream: 'system', payload: { message: 'while away' } })
         await expectTestId(page, 'conn-state', 'connected')
         await publish(s, { stream: 'system', payload: { message: 'after restart' } })
@@ -119,8 +102,7 @@ describe('app shell', () => {
   })
 
   it('takes the connection and token from the desktop binding when present', async () => {
-    const s = await startServer({ env: { WISP_API_TOKEN: 'desk-token' } })
-    server = s
+    const s = await start({ env: { WISP_API_TOKEN: 'desk-token' } })
     await withBrowser(async (page) => {
       const conn = { baseURL: s.url, wsURL: `${s.url.replace(/^http/, 'ws')}/ws`, token: 'desk-token' }
       await page.addInitScript((c) => {

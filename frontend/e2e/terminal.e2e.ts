@@ -2,12 +2,12 @@
 // pseudo-terminals, the built UI with xterm.js, headless Chromium. Needs
 // `npm run build` and the server binary (WISP_BIN, default ../build/bin/wisp-serve).
 
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { ARTIFACTS, UI_TIMEOUT, artifact, expectTestId, withBrowser } from './browser'
-import { freshStateDir, startServer, wispBinary, type RunningServer } from './server'
+import { UI_TIMEOUT, artifact, expectTestId, withBrowser } from './browser'
+import { freshStateDir, serverPerTest } from './server'
 import type { EnvOverrides } from './process'
 
 /** Settings of the test machine that must not reach the server under test. */
@@ -82,20 +82,10 @@ async function stackImages(page: Page, shots: { caption: string; png: Buffer }[]
 }
 
 describe('terminal panel', () => {
-  let server: RunningServer | null = null
+  const start = serverPerTest()
   let stateDir: string | null = null
 
-  beforeAll(() => {
-    if (!existsSync(wispBinary())) throw new Error(`server binary not found: ${wispBinary()} (set WISP_BIN)`)
-    if (!existsSync(resolve(import.meta.dirname, '../dist/index.html'))) {
-      throw new Error('dist/index.html missing: run `npm run build` (and rebuild the server) first')
-    }
-    mkdirSync(ARTIFACTS, { recursive: true })
-  })
-
-  afterEach(async () => {
-    await server?.stop()
-    server = null
+  afterEach(() => {
     if (stateDir !== null) rmSync(stateDir, { recursive: true, force: true })
     stateDir = null
   })
@@ -103,8 +93,7 @@ describe('terminal panel', () => {
   it('runs a command in colour, takes typed input, and restores the run after a reload', async () => {
     stateDir = freshStateDir()
     writeFileSync(join(stateDir, 'wisp.json'), JSON.stringify({ features: { shellEnabled: true } }))
-    const s = await startServer({ stateDir, env: CLEAN_ENV })
-    server = s
+    const s = await start({ stateDir, env: CLEAN_ENV })
     await withBrowser(async (page) => {
       await page.goto(s.url)
       await expectTestId(page, 'conn-state', 'connected')
@@ -195,8 +184,7 @@ describe('terminal panel', () => {
     stateDir = freshStateDir()
     writeFileSync(join(stateDir, 'wisp.json'), JSON.stringify({ features: { shellEnabled: true } }))
     const env = { ...CLEAN_ENV, WISP_API_TOKEN: 'api-secret', WISP_TERMINAL_RUN_TOKEN: 'term-secret' }
-    const s = await startServer({ stateDir, env })
-    server = s
+    const s = await start({ stateDir, env })
     await withBrowser(async (page) => {
       await page.addInitScript(() => localStorage.setItem('wisp.token', 'api-secret'))
       await page.goto(s.url)
@@ -231,8 +219,7 @@ describe('terminal panel', () => {
 
   it('says how to turn shell access on when it is off', async () => {
     stateDir = freshStateDir()
-    const s = await startServer({ stateDir, env: CLEAN_ENV })
-    server = s
+    const s = await start({ stateDir, env: CLEAN_ENV })
     await withBrowser(
       async (page) => {
         await page.goto(s.url)
