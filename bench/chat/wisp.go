@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"path/filepath"
 	"time"
@@ -40,20 +39,10 @@ func startWisp(ctx context.Context, dir string, long []string) (*wisp, error) {
 	env := map[string]string{
 		"WISP_PROVIDER": "openai", "WISP_BASE_URL": fake.OpenAIURL(), "WISP_MODEL": "fake", "OPENAI_API_KEY": "k",
 	}
-	a, err := app.New(app.Options{
-		Host: "127.0.0.1", Port: 0, StateDir: dir,
-		Getenv:    func(k string) string { return env[k] },
-		Logger:    slog.New(slog.DiscardHandler),
-		OllamaURL: "http://127.0.0.1:9", // nothing listens: no Ollama probing
-		NoTitles:  true,
-	})
+	a, err := benchkit.StartApp(ctx, dir, env)
 	if err != nil {
 		fake.Close()
-		return nil, fmt.Errorf("wisp: %w", err)
-	}
-	if err := a.Start(ctx); err != nil {
-		fake.Close()
-		return nil, fmt.Errorf("wisp: start: %w", err)
+		return nil, err
 	}
 	return &wisp{app: a, fake: fake, dir: dir, client: benchkit.NewHTTPClient()}, nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"strings"
 
@@ -20,18 +19,9 @@ type wisp struct {
 }
 
 func startWisp(ctx context.Context, stateDir string, clients int) (*wisp, error) {
-	a, err := app.New(app.Options{
-		Host: "127.0.0.1", Port: 0, StateDir: stateDir,
-		Getenv:    func(string) string { return "" },
-		Logger:    slog.New(slog.DiscardHandler),
-		OllamaURL: "http://127.0.0.1:9", // nothing listens: no Ollama probing
-		NoTitles:  true,
-	})
+	a, err := benchkit.StartApp(ctx, stateDir, nil)
 	if err != nil {
-		return nil, fmt.Errorf("wisp: %w", err)
-	}
-	if err := a.Start(ctx); err != nil {
-		return nil, fmt.Errorf("wisp: start: %w", err)
+		return nil, err
 	}
 	w := &wisp{app: a, client: benchkit.NewHTTPClient()}
 	wsURL := "ws" + strings.TrimPrefix(a.URL(), "http") + "/ws"

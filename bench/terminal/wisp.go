@@ -6,14 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/wispapp/wisp/app"
+	"github.com/wispapp/wisp/bench/benchkit"
 )
 
 // clientID is the id the benchmark's socket and runs share: output of a run
@@ -49,22 +48,11 @@ func startWisp(ctx context.Context, stateDir, cwd string, counting bool) (*wisp,
 		return nil, err
 	}
 	env := map[string]string{}
-	a, err := app.New(app.Options{
-		Host: "127.0.0.1", Port: 0, StateDir: stateDir,
-		Getenv:    func(k string) string { return env[k] },
-		Logger:    slog.New(slog.DiscardHandler),
-		OllamaURL: "http://127.0.0.1:9", // nothing listens: no Ollama probing
-		NoTitles:  true,
-	})
+	a, err := benchkit.StartApp(ctx, stateDir, env)
 	if err != nil {
-		return nil, fmt.Errorf("wisp: %w", err)
+		return nil, err
 	}
-	if err := a.Start(ctx); err != nil {
-		return nil, fmt.Errorf("wisp: start: %w", err)
-	}
-	w := &wisp{app: a, client: &http.Client{Transport: &http.Transport{
-		Proxy: nil, MaxIdleConnsPerHost: 4, DisableCompression: true, IdleConnTimeout: time.Minute,
-	}}}
+	w := &wisp{app: a, client: benchkit.NewHTTPClient()}
 	if w.ws, err = dialWS(ctx, w.wsURL(), counting); err != nil {
 		_ = a.Stop()
 		return nil, fmt.Errorf("wisp: %w", err)
