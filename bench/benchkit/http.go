@@ -19,7 +19,8 @@ func NewHTTPClient() *http.Client {
 }
 
 // PostJSON sends in as a JSON request to url and decodes a 200 answer into
-// out; any other status is an error carrying the start of the body.
+// out (answers up to 16 MiB: a captured terminal run is near 1 MiB of JSON); any
+// other status is an error carrying the start of the body.
 func PostJSON(ctx context.Context, c *http.Client, url string, in, out any) error {
 	body, err := json.Marshal(in)
 	if err != nil {
@@ -35,7 +36,7 @@ func PostJSON(ctx context.Context, c *http.Client, url string, in, out any) erro
 		return err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
 	if err != nil {
 		return err
 	}

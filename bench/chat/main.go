@@ -34,10 +34,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/wispapp/wisp/bench/benchkit"
 )
@@ -64,25 +62,10 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, cfg); err != nil {
-		fmt.Fprintln(os.Stderr, "bench/chat:", err)
-		os.Exit(1)
-	}
+	benchkit.Main("chat", cfg.profile, func(ctx context.Context, tmp string) error { return run(ctx, cfg, tmp) })
 }
 
-func run(ctx context.Context, cfg config) (err error) {
-	stopProfile, err := benchkit.StartCPUProfile(cfg.profile)
-	if err != nil {
-		return err
-	}
-	defer stopProfile()
-	tmp, err := os.MkdirTemp("", "wisp-bench-chat-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
+func run(ctx context.Context, cfg config, tmp string) (err error) {
 
 	long := longReply(cfg.tokens)
 	b := &bench{cfg: cfg, long: long, longText: strings.Join(long, ""), res: &results{env: benchkit.Environment(), cfg: cfg}}

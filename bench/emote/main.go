@@ -41,9 +41,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/wispapp/wisp/bench/benchkit"
@@ -69,25 +67,10 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, cfg); err != nil {
-		fmt.Fprintln(os.Stderr, "bench/emote:", err)
-		os.Exit(1)
-	}
+	benchkit.Main("emote", cfg.profile, func(ctx context.Context, tmp string) error { return run(ctx, cfg, tmp) })
 }
 
-func run(ctx context.Context, cfg config) error {
-	stopProfile, err := benchkit.StartCPUProfile(cfg.profile)
-	if err != nil {
-		return err
-	}
-	defer stopProfile()
-	tmp, err := os.MkdirTemp("", "wisp-bench-emote-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
+func run(ctx context.Context, cfg config, tmp string) error {
 
 	w, err := startWisp(ctx, filepath.Join(tmp, "wisp"), cfg.clients)
 	if err != nil {

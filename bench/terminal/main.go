@@ -54,10 +54,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
-	"syscall"
 	"time"
 
 	"github.com/wispapp/wisp/bench/benchkit"
@@ -90,25 +88,10 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, cfg); err != nil {
-		fmt.Fprintln(os.Stderr, "bench/terminal:", err)
-		os.Exit(1)
-	}
+	benchkit.Main("terminal", cfg.profile, func(ctx context.Context, tmp string) error { return run(ctx, cfg, tmp) })
 }
 
-func run(ctx context.Context, cfg config) (err error) {
-	stopProfile, err := benchkit.StartCPUProfile(cfg.profile)
-	if err != nil {
-		return err
-	}
-	defer stopProfile()
-	tmp, err := os.MkdirTemp("", "wisp-bench-terminal-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
+func run(ctx context.Context, cfg config, tmp string) (err error) {
 	cwd := filepath.Join(tmp, "cwd")
 	if err := os.Mkdir(cwd, 0o700); err != nil {
 		return err

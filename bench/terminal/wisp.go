@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -108,28 +106,7 @@ func (w *wisp) kill(ctx context.Context, runID string) error {
 	return w.post(ctx, "/api/terminal/runs/"+runID+"/kill", map[string]any{}, &out)
 }
 
-// post sends a JSON request and decodes a 200 answer into out.
+// post sends a JSON request to Wisp and decodes a 200 answer into out.
 func (w *wisp) post(ctx context.Context, path string, in, out any) error {
-	body, err := json.Marshal(in)
-	if err != nil {
-		return err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, w.app.URL()+path, bytes.NewReader(body))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := w.client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("POST %s: status %d: %s", path, resp.StatusCode, bytes.TrimSpace(data))
-	}
-	return json.Unmarshal(data, out)
+	return benchkit.PostJSON(ctx, w.client, w.app.URL()+path, in, out)
 }
