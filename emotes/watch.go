@@ -10,9 +10,10 @@ import (
 	"github.com/fsnotify/fsnotify"
 )
 
-// watcher follows the user folder: fsnotify on the folder (files added, replaced,
-// removed) and on its parent (the folder itself created, removed or renamed), settled
-// by a debounce before the catalog is read again.
+// watcher follows the user folder with fsnotify: files added, replaced or removed, settled
+// by a debounce before the catalog is read again. While the folder is gone (removed or
+// renamed away), its parent is watched until the folder is made again; only then, so the
+// busy state folder (the database's writes) does not wake the watcher otherwise.
 type watcher struct {
 	fs   *fsnotify.Watcher
 	done chan struct{}
@@ -33,11 +34,10 @@ func (c *Catalog) Watch(onChange func()) error {
 	if err != nil {
 		return err
 	}
-	if err := fw.Add(filepath.Dir(c.opts.Dir)); err != nil {
+	if err := fw.Add(c.opts.Dir); err != nil {
 		fw.Close()
 		return err
 	}
-	_ = fw.Add(c.opts.Dir) // a symlinked or vanished folder is reported by Reload
 	w := &watcher{fs: fw, done: make(chan struct{})}
 	c.mu.Lock()
 	c.watch = w
@@ -61,13 +61,9 @@ func (c *Catalog) follow(w *watcher, onChange func()) {
 			if !ok {
 				return
 			}
-			if filepath.Dir(ev.Name) != c.opts.Dir && ev.Name != c.opts.Dir {
-				continue // a sibling in the state folder
+			if c.followFolder(w, ev) {
+				timer.Reset(c.opts.Debounce)
 			}
-			if ev.Name == c.opts.Dir && ev.Has(fsnotify.Create) {
-				_ = w.fs.Add(c.opts.Dir) // the folder was (re)made: follow its contents again
-			}
-			timer.Reset(c.opts.Debounce)
 		case err, ok := <-w.fs.Errors:
 			if !ok {
 				return
@@ -80,6 +76,28 @@ func (c *Catalog) follow(w *watcher, onChange func()) {
 			}
 		}
 	}
+}
+
+// followFolder keeps the watch on the folder itself across its removal and return, and
+// reports whether the event may change the catalog.
+func (c *Catalog) followFolder(w *watcher, ev fsnotify.Event) bool {
+	parent := filepath.Dir(c.opts.Dir)
+	switch {
+	case ev.Name == c.opts.Dir && ev.Has(fsnotify.Create): // made again: follow it, not the parent
+		_ = w.fs.Add(c.opts.Dir)
+		_ = w.fs.Remove(parent)
+	case ev.Name == c.opts.Dir && (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)):
+		if err := w.fs.Add(parent); err != nil {
+			c.log.Warn("emote folder gone and its parent cannot be watched", "err", err, "folder", c.opts.Dir)
+		}
+		if _, err := os.Lstat(c.opts.Dir); err == nil { // made again before the parent watch began
+			_ = w.fs.Add(c.opts.Dir)
+			_ = w.fs.Remove(parent)
+		}
+	case filepath.Dir(ev.Name) != c.opts.Dir:
+		return false // a sibling in the state folder
+	}
+	return true
 }
 
 // Close stops watching. The catalog stays usable.
