@@ -6,13 +6,13 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"time"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/logger"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
-	wailsruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
 // HasDesktop reports whether this binary can open a window.
@@ -25,6 +25,9 @@ type Desktop struct{ app *App }
 // GetConnection returns the API's base URL, the /ws URL and the per-launch token.
 func (d *Desktop) GetConnection() Connection { return d.app.Connection() }
 
+// signalQuitGrace is how long Wails' own signal handling gets to close the window.
+const signalQuitGrace = 2 * time.Second
+
 // RunDesktop starts the services, shows the window and blocks until the window is
 // closed or ctx ends (SIGINT/SIGTERM); then it stops everything.
 func RunDesktop(ctx context.Context, a *App, ui fs.FS, icon []byte) error {
@@ -32,8 +35,7 @@ func RunDesktop(ctx context.Context, a *App, ui fs.FS, icon []byte) error {
 		return err
 	}
 	a.log.Info("desktop window opening", "api", a.URL())
-	quit := make(chan struct{})
-	defer close(quit)
+	quit := make(chan struct{}) // closed when the window's loop has ended
 	runErr := wails.Run(&options.App{
 		Title:              "Wisp",
 		Width:              1200,
@@ -45,17 +47,28 @@ func RunDesktop(ctx context.Context, a *App, ui fs.FS, icon []byte) error {
 		LogLevel:           logger.WARNING,
 		LogLevelProduction: logger.ERROR,
 		OnStartup: func(wctx context.Context) {
-			go func() { // a signal closes the window the same way the user would
+			go func() {
 				select {
-				case <-ctx.Done():
-					wailsruntime.Quit(wctx)
+				case <-ctx.Done(): // SIGINT/SIGTERM
 				case <-quit:
+					return
+				}
+				// Wails handles these signals itself and ends the loop from its own goroutine;
+				// a second quit from another thread raced with the window's teardown and
+				// crashed the process. So only if the loop is still running after a grace
+				// period does Wisp end it, on the GTK thread.
+				select {
+				case <-quit:
+				case <-time.After(signalQuitGrace):
+					a.log.Warn("window still open after the signal; closing it")
+					quitWindowLoop(wctx)
 				}
 			}()
 		},
 		Bind:  []any{&Desktop{app: a}},
 		Linux: &linux.Options{Icon: icon, ProgramName: "wisp", WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand},
 	})
+	close(quit)
 	stopErr := a.Stop()
 	if runErr != nil {
 		return fmt.Errorf("desktop window: %w", runErr)
