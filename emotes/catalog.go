@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/wispapp/wisp/internal/fswatch"
 )
 
 // ErrNotFound is returned by Open for a name that is not in the catalog.
@@ -35,7 +37,7 @@ type Catalog struct {
 	list []Emote
 	byID map[string]Emote
 
-	watch *watcher
+	watch *fswatch.Watcher
 }
 
 // New returns a catalog with the user folder read once. Call Watch to follow changes.
