@@ -1,9 +1,11 @@
 // Package config owns Wisp's settings: the schema with its live/restart classification,
 // defaults, loading and atomic saving of the JSON file, and environment overrides.
 //
-// It imports nothing from the rest of Wisp. Every leaf field carries an `apply` tag:
-// "hot" fields can change while Wisp runs, "restart" fields take effect only after a
-// restart. The config watcher uses the tags to decide what a change needs.
+// It imports nothing from Wisp's services. Every leaf field carries tags: `apply` says
+// whether a change is "hot" (applied while Wisp runs) or needs a "restart"; `label`
+// names it in restart reasons; `secret` keeps it out of API answers; `edit:"file"`
+// means only a hand edit of the file may change it (who may reach the API, and with
+// which token); `unit:"ms"` shows durations readably. The Watcher follows the file.
 package config
 
 // Config is the whole settings file. JSON keys are camelCase; a partial file is valid
@@ -21,60 +23,60 @@ type Config struct {
 
 // Server is where the local API listens and whom it answers.
 type Server struct {
-	Host           string   `json:"host" apply:"restart"`
-	Port           int      `json:"port" apply:"restart"`
-	AllowedOrigins []string `json:"allowedOrigins" apply:"restart"`
-	AllowedHosts   []string `json:"allowedHosts" apply:"restart"`
+	Host           string   `json:"host" apply:"restart" edit:"file" label:"Listen address"`
+	Port           int      `json:"port" apply:"restart" label:"Server port"`
+	AllowedOrigins []string `json:"allowedOrigins" apply:"restart" edit:"file" label:"Allowed origins"`
+	AllowedHosts   []string `json:"allowedHosts" apply:"restart" edit:"file" label:"Allowed hosts"`
 }
 
 // API holds the secrets that guard the local API.
 type API struct {
-	Token         string `json:"token" apply:"restart" secret:"true"`
-	TerminalToken string `json:"terminalToken" apply:"restart" secret:"true"`
+	Token         string `json:"token" apply:"restart" secret:"true" edit:"file" label:"API token"`
+	TerminalToken string `json:"terminalToken" apply:"restart" secret:"true" edit:"file" label:"Terminal token"`
 }
 
 // Model selects the LLM provider and how it is called.
 type Model struct {
-	Provider    string  `json:"provider" apply:"restart"`
-	BaseURL     string  `json:"baseURL" apply:"restart"`
-	Name        string  `json:"name" apply:"hot"`
-	Temperature float64 `json:"temperature" apply:"hot"`
-	MaxTokens   int     `json:"maxTokens" apply:"hot"`
-	APIKey      string  `json:"apiKey" apply:"hot" secret:"true"`
+	Provider    string  `json:"provider" apply:"hot" label:"Model provider"`
+	BaseURL     string  `json:"baseURL" apply:"hot" label:"Model base URL"`
+	Name        string  `json:"name" apply:"hot" label:"Model"`
+	Temperature float64 `json:"temperature" apply:"hot" label:"Temperature"`
+	MaxTokens   int     `json:"maxTokens" apply:"hot" label:"Reply token limit"`
+	APIKey      string  `json:"apiKey" apply:"hot" secret:"true" label:"Model API key"`
 	// ThinkingBudget turns on Anthropic extended thinking with that many tokens (0: off).
-	ThinkingBudget int `json:"thinkingBudget" apply:"hot"`
+	ThinkingBudget int `json:"thinkingBudget" apply:"hot" label:"Thinking budget"`
 }
 
 // Character is who the assistant is.
 type Character struct {
-	Name   string `json:"name" apply:"hot"`
-	System string `json:"system" apply:"hot"`
-	Bio    string `json:"bio" apply:"hot"`
+	Name   string `json:"name" apply:"hot" label:"Character name"`
+	System string `json:"system" apply:"hot" label:"System prompt"`
+	Bio    string `json:"bio" apply:"hot" label:"Bio"`
 }
 
 // Features are capabilities the user must opt into.
 type Features struct {
-	ShellEnabled bool `json:"shellEnabled" apply:"restart"`
+	ShellEnabled bool `json:"shellEnabled" apply:"restart" label:"Shell access"`
 }
 
 // Terminal bounds shell runs.
 type Terminal struct {
-	MaxConcurrent int    `json:"maxConcurrent" apply:"restart"`
-	MaxDurationMs int    `json:"maxDurationMs" apply:"restart"`
-	Cwd           string `json:"cwd" apply:"restart"`
+	MaxConcurrent int    `json:"maxConcurrent" apply:"restart" label:"Terminal run limit"`
+	MaxDurationMs int    `json:"maxDurationMs" apply:"restart" unit:"ms" label:"Terminal time limit"`
+	Cwd           string `json:"cwd" apply:"restart" label:"Terminal folder"`
 }
 
 // Autonomy controls the proactive loop.
 type Autonomy struct {
-	Enabled    bool `json:"enabled" apply:"hot"`
-	IntervalMs int  `json:"intervalMs" apply:"hot"`
-	MaxPerHour int  `json:"maxPerHour" apply:"hot"`
-	CooldownMs int  `json:"cooldownMs" apply:"hot"`
+	Enabled    bool `json:"enabled" apply:"hot" label:"Autonomy"`
+	IntervalMs int  `json:"intervalMs" apply:"hot" unit:"ms" label:"Autonomy interval"`
+	MaxPerHour int  `json:"maxPerHour" apply:"hot" label:"Autonomy messages per hour"`
+	CooldownMs int  `json:"cooldownMs" apply:"hot" unit:"ms" label:"Autonomy cooldown"`
 }
 
 // UI holds presentation preferences.
 type UI struct {
-	Theme string `json:"theme" apply:"hot"`
+	Theme string `json:"theme" apply:"hot" label:"Theme"`
 }
 
 // DefaultPort is the port Wisp listens on unless told otherwise.

@@ -164,43 +164,6 @@ func TestStateDirAndPath(t *testing.T) {
 	}
 }
 
-func TestEveryFieldIsClassified(t *testing.T) {
-	want := map[string]Apply{
-		"server.host": Restart, "server.port": Restart, "server.allowedOrigins": Restart,
-		"api.token": Restart, "api.terminalToken": Restart,
-		"model.provider": Restart, "model.baseURL": Restart,
-		"model.name": Hot, "model.temperature": Hot, "model.maxTokens": Hot, "model.apiKey": Hot,
-		"character.name": Hot, "character.system": Hot, "character.bio": Hot,
-		"features.shellEnabled":  Restart,
-		"terminal.maxConcurrent": Restart, "terminal.maxDurationMs": Restart, "terminal.cwd": Restart,
-		"autonomy.enabled": Hot, "autonomy.intervalMs": Hot, "ui.theme": Hot,
-	}
-	seen := map[string]bool{}
-	for _, f := range Fields() {
-		seen[f.Path] = true
-		if f.Apply != Hot && f.Apply != Restart {
-			t.Errorf("%s has no apply tag", f.Path)
-		}
-		if w, ok := want[f.Path]; ok && w != f.Apply {
-			t.Errorf("%s is %s, want %s", f.Path, f.Apply, w)
-		}
-	}
-	for p := range want {
-		if !seen[p] {
-			t.Errorf("field %s missing from the schema", p)
-		}
-	}
-	secrets := 0
-	for _, f := range Fields() {
-		if f.Secret {
-			secrets++
-		}
-	}
-	if secrets != 3 {
-		t.Errorf("secret fields = %d, want 3 (api.token, api.terminalToken, model.apiKey)", secrets)
-	}
-}
-
 // Whatever the file holds, Parse either refuses it or returns a config that validates
 // and survives a save and reload unchanged.
 func FuzzParse(f *testing.F) {
@@ -238,4 +201,18 @@ func normalize(c Config) Config {
 		}
 	}
 	return c
+}
+
+func TestEnvOverridesNamesTheVariables(t *testing.T) {
+	env := envMap(map[string]string{"WISP_PORT": "3000", "ANTHROPIC_API_KEY": "k", "OPENAI_API_KEY": "o", "WISP_PROVIDER": "anthropic"})
+	got := EnvOverrides(Default(), env)
+	want := map[string]string{"server.port": "WISP_PORT", "model.provider": "WISP_PROVIDER", "model.apiKey": "ANTHROPIC_API_KEY"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("EnvOverrides = %v, want %v", got, want)
+	}
+	c := Default()
+	c.Model.Provider = "ollama"
+	if got := EnvOverrides(c, envMap(map[string]string{"OPENAI_API_KEY": "o"})); len(got) != 0 {
+		t.Fatalf("no key variable reaches Ollama, got %v", got)
+	}
 }

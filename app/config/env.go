@@ -5,51 +5,82 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 )
 
 // Getenv looks up an environment variable; os.Getenv in production, a map in tests.
 type Getenv func(string) string
 
+// envVars are the environment variables that override settings, in the order they
+// apply (the provider first: it decides which API key variable counts).
+var envVars = []struct{ name, path string }{
+	{"WISP_PORT", "server.port"},
+	{"WISP_API_TOKEN", "api.token"},
+	{"WISP_TERMINAL_RUN_TOKEN", "api.terminalToken"},
+	{"WISP_PROVIDER", "model.provider"},
+	{"WISP_BASE_URL", "model.baseURL"},
+	{"WISP_MODEL", "model.name"},
+	{"OPENAI_API_KEY", "model.apiKey"},
+	{"ANTHROPIC_API_KEY", "model.apiKey"},
+	{"WISP_TERMINAL_MAX_CONCURRENT", "terminal.maxConcurrent"},
+	{"WISP_TERMINAL_MAX_DURATION_MS", "terminal.maxDurationMs"},
+}
+
+// keyVarApplies says whether an API key variable belongs to the provider: each
+// provider reads its own, and no key variable reaches Ollama.
+func keyVarApplies(name, provider string) bool {
+	switch provider {
+	case "anthropic":
+		return name == "ANTHROPIC_API_KEY"
+	case "openai", "":
+		return name == "OPENAI_API_KEY"
+	}
+	return false
+}
+
 // WithEnv returns c with the environment's overrides applied. The result is what the
 // running process uses; it is never written back to the file.
 func (c Config) WithEnv(getenv Getenv) (Config, error) {
 	var errs []error
-	str := func(key string, dst *string) {
-		if v := getenv(key); v != "" {
-			*dst = v
+	for _, v := range envVars {
+		val := getenv(v.name)
+		if val == "" || (v.path == "model.apiKey" && !keyVarApplies(v.name, c.Model.Provider)) {
+			continue
 		}
-	}
-	num := func(key string, dst *int) {
-		v := getenv(key)
-		if v == "" {
-			return
+		f, _ := FieldAt(v.path)
+		dst := f.value(&c)
+		if dst.Kind() == reflect.String {
+			dst.SetString(val)
+			continue
 		}
-		n, err := strconv.Atoi(v)
+		n, err := strconv.Atoi(val)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s must be a whole number, got %q", key, v))
-			return
+			errs = append(errs, fmt.Errorf("%s must be a whole number, got %q", v.name, val))
+			continue
 		}
-		*dst = n
+		dst.SetInt(int64(n))
 	}
-	num("WISP_PORT", &c.Server.Port)
-	str("WISP_API_TOKEN", &c.API.Token)
-	str("WISP_TERMINAL_RUN_TOKEN", &c.API.TerminalToken)
-	str("WISP_PROVIDER", &c.Model.Provider)
-	str("WISP_BASE_URL", &c.Model.BaseURL)
-	str("WISP_MODEL", &c.Model.Name)
-	switch c.Model.Provider {
-	case "anthropic":
-		str("ANTHROPIC_API_KEY", &c.Model.APIKey)
-	case "openai", "":
-		str("OPENAI_API_KEY", &c.Model.APIKey)
-	}
-	num("WISP_TERMINAL_MAX_CONCURRENT", &c.Terminal.MaxConcurrent)
-	num("WISP_TERMINAL_MAX_DURATION_MS", &c.Terminal.MaxDurationMs)
 	if err := errors.Join(errs...); err != nil {
 		return c, err
 	}
 	return c, c.Validate()
+}
+
+// EnvOverrides names, by setting path, the environment variable that overrides it
+// for a process running the file's config c.
+func EnvOverrides(c Config, getenv Getenv) map[string]string {
+	out := map[string]string{}
+	provider := c.Model.Provider
+	if p := getenv("WISP_PROVIDER"); p != "" {
+		provider = p
+	}
+	for _, v := range envVars {
+		if getenv(v.name) != "" && (v.path != "model.apiKey" || keyVarApplies(v.name, provider)) {
+			out[v.path] = v.name
+		}
+	}
+	return out
 }
 
 // StateDir is where Wisp keeps its config and database: $WISP_STATE_DIR, else

@@ -151,3 +151,8 @@ func writeAtomic(path string, data []byte) error {
 	}
 	return nil
 }
+
+// Clone returns a copy of f that can be changed without touching f.
+func (f *File) Clone() *File {
+	return &File{Path: f.Path, Config: f.Config, raw: cloneMap(f.raw)}
+}

@@ -1,0 +1,69 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/wispapp/wisp/internal/fswatch"
+)
+
+// DefaultDebounce is how long the config file must stay quiet before it is read.
+const DefaultDebounce = 100 * time.Millisecond
+
+// WatchOptions configure Watch.
+type WatchOptions struct {
+	Debounce time.Duration // default DefaultDebounce
+	// OnChange gets the file as it now is on disk, or why it cannot be used (invalid
+	// JSON, a failed validation, a missing file). It runs on the watcher's goroutine.
+	OnChange func(*File, error)
+	// OnError reports a failure of the watch itself (optional).
+	OnError func(error)
+}
+
+// Watcher follows the config file.
+type Watcher struct{ w *fswatch.Watcher }
+
+// Watch follows the config file at path. It watches the file's folder, not the file:
+// editors save by writing a new file and renaming it over the old one (or renaming
+// the old one away first), after which a watch on the file itself sees nothing more.
+func Watch(path string, opts WatchOptions) (*Watcher, error) {
+	if opts.Debounce <= 0 {
+		opts.Debounce = DefaultDebounce
+	}
+	path = filepath.Clean(path)
+	w, err := fswatch.New(fswatch.Options{
+		Debounce: opts.Debounce,
+		Relevant: func(_ *fswatch.Watcher, ev fsnotify.Event) bool { return filepath.Clean(ev.Name) == path },
+		OnChange: func() { opts.OnChange(Read(path)) },
+		OnError:  opts.OnError,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := w.Add(filepath.Dir(path)); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("watch config folder: %w", err)
+	}
+	return &Watcher{w: w}, nil
+}
+
+// Close stops watching and waits for a running OnChange.
+func (w *Watcher) Close() error { return w.w.Close() }
+
+// Read reads and validates the config file without creating it when it is missing.
+func Read(path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("config file %s is missing; Wisp keeps its current settings (saving settings writes it again): %w", path, err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	return Parse(path, data)
+}
