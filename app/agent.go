@@ -2,7 +2,6 @@ package app
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/config"
@@ -28,7 +27,7 @@ func (a *App) agentSettings() runtime.Settings {
 	m := a.models.settings()
 	r := a.models.current()
 	temp := m.Temperature
-	c := a.cfg.Character
+	c := a.liveConfig().Character
 	return runtime.Settings{
 		Character:   runtime.Character{Name: c.Name, System: c.System, Bio: c.Bio},
 		Model:       r.model,
@@ -36,26 +35,12 @@ func (a *App) agentSettings() runtime.Settings {
 	}
 }
 
-// updateModel changes the model settings in the config file and applies the result
-// (file plus environment) at once.
+// updateModel changes the model settings in the config file and applies them at once.
 func (a *App) updateModel(change func(*modelConfig)) error {
-	a.fileMu.Lock()
-	defer a.fileMu.Unlock()
-	next := a.file.Config
-	change(&next.Model)
-	eff, err := next.WithEnv(a.opts.Getenv)
-	if err != nil {
-		return fmt.Errorf("model settings: %w", err)
-	}
-	old := a.file.Config
-	a.file.Config = next
-	if err := a.file.Save(); err != nil {
-		a.file.Config = old
-		return fmt.Errorf("save config: %w", err)
-	}
-	a.models.set(eff.Model)
-	a.log.Info("model settings changed", "provider", eff.Model.Provider, "model", eff.Model.Name)
-	return nil
+	return a.changeConfig(func(f *config.File) error {
+		change(&f.Config.Model)
+		return f.Config.Validate()
+	})
 }
 
 // chatHub sends chat's /ws events through the hub.

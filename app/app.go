@@ -63,29 +63,41 @@ type Connection struct {
 
 // App owns Wisp's services.
 type App struct {
-	opts     Options
-	log      *slog.Logger
-	stateDir string
-	file     *config.File
-	fileMu   sync.Mutex    // serialises changes to the config file made through the API
-	cfg      config.Config // file + environment: what this process runs with
+	opts       Options
+	log        *slog.Logger
+	stateDir   string
+	configPath string
+	conf       configState // the config as Wisp runs it (see settings.go)
+	fileMu     sync.Mutex  // serialises changes to the config file made through the API
 
 	launchToken string
 	models      *models
 	actions     *runtime.Registry
 	chat        *chat.Service
 	emotes      *emotes.Catalog
-	term        *terminal.Manager
-	termGate    *api.TerminalGate
 	store       *store.Store
 	hub         *ws.Hub
-	ln          net.Listener
-	srv         *http.Server
+	watcher     *config.Watcher
+	svc         atomic.Pointer[services] // what a restart replaces
 	serveErr    chan error
+	draining    sync.WaitGroup // HTTP servers left behind by a restart, shutting down
 
-	state     atomic.Value // string, one of the status states
-	startedAt time.Time
-	stopOnce  sync.Once
+	life        sync.Mutex   // held by a restart and by Stop
+	restartHook func()       // tests: runs in the middle of a restart
+	state       atomic.Value // string, one of the status states
+	startedAt   atomic.Int64 // Unix ms of the last (re)start
+	stopOnce    sync.Once
+}
+
+// services are built from the restart-only settings; a restart replaces them.
+type services struct {
+	cfg      config.Config // the effective settings they were built from
+	ln       net.Listener
+	srv      *http.Server
+	guard    *api.Guard
+	term     *terminal.Manager
+	termGate *api.TerminalGate
+	handler  http.Handler
 }
 
 // New loads the configuration and checks it can be served safely. Nothing is opened.
@@ -107,7 +119,8 @@ func New(opts Options) (*App, error) {
 	if opts.OllamaURL == "" {
 		opts.OllamaURL = opts.Getenv("WISP_OLLAMA_URL")
 	}
-	a.models = newModels(a.cfg.Model, opts.OllamaURL, a.log)
+	cfg := a.liveConfig()
+	a.models = newModels(cfg.Model, opts.OllamaURL, a.log)
 	a.actions = runtime.NewRegistry()
 	for _, act := range opts.Actions {
 		if err := a.actions.Register(act); err != nil {
@@ -117,11 +130,19 @@ func New(opts Options) (*App, error) {
 	if err := a.newEmotes(); err != nil {
 		return nil, err
 	}
-	if !api.IsLoopback(a.cfg.Server.Host) && a.cfg.API.Token == "" && a.launchToken == "" {
-		return nil, fmt.Errorf("refusing to listen on %s without an API token: set WISP_API_TOKEN (or api.token in %s), or listen on 127.0.0.1",
-			a.cfg.Server.Host, a.file.Path)
+	if err := a.checkServable(cfg); err != nil {
+		return nil, err
 	}
 	return a, nil
+}
+
+// checkServable refuses settings that would expose the API without a token.
+func (a *App) checkServable(cfg config.Config) error {
+	if !api.IsLoopback(cfg.Server.Host) && cfg.API.Token == "" && a.launchToken == "" {
+		return fmt.Errorf("refusing to listen on %s without an API token: set WISP_API_TOKEN (or api.token in %s), or listen on 127.0.0.1",
+			cfg.Server.Host, a.configPath)
+	}
+	return nil
 }
 
 func (a *App) loadConfig() error {
@@ -134,13 +155,25 @@ func (a *App) loadConfig() error {
 		dir = d
 	}
 	a.stateDir = dir
-	f, err := config.Load(config.Path(a.opts.Getenv, dir))
+	a.configPath = config.Path(a.opts.Getenv, dir)
+	f, err := config.Load(a.configPath)
 	if err != nil {
 		return err
 	}
-	cfg, err := f.Config.WithEnv(a.opts.Getenv)
+	cfg, err := a.effective(f.Config)
 	if err != nil {
-		return fmt.Errorf("environment: %w", err)
+		return err
+	}
+	a.conf.file, a.conf.live = f, cfg
+	return nil
+}
+
+// effective is what a process runs with for the file's settings: the file, then the
+// environment, then the command line.
+func (a *App) effective(file config.Config) (config.Config, error) {
+	cfg, err := file.WithEnv(a.opts.Getenv)
+	if err != nil {
+		return cfg, fmt.Errorf("environment: %w", err)
 	}
 	if a.opts.Host != "" {
 		cfg.Server.Host = a.opts.Host
@@ -148,11 +181,7 @@ func (a *App) loadConfig() error {
 	if a.opts.Port >= 0 {
 		cfg.Server.Port = a.opts.Port
 	}
-	if err := cfg.Validate(); err != nil {
-		return err
-	}
-	a.file, a.cfg = f, cfg
-	return nil
+	return cfg, cfg.Validate()
 }
 
 func randomToken() string {
@@ -164,32 +193,45 @@ func randomToken() string {
 // Start opens the database, listens, and serves the API and /ws until Stop.
 func (a *App) Start(ctx context.Context) error {
 	a.state.Store("starting")
+	if err := a.start(ctx); err != nil {
+		a.state.Store("error")
+		return err
+	}
+	a.startedAt.Store(time.Now().UnixMilli())
+	a.state.Store("running")
+	s := a.svc.Load()
+	a.log.Info("wisp started", "url", a.URL(), "state", a.stateDir, "config", a.configPath)
+	go a.serve(s.srv, s.ln)
+	return nil
+}
+
+func (a *App) start(ctx context.Context) error {
 	st, err := store.Open(ctx, filepath.Join(a.stateDir, "wisp.db"))
 	if err != nil {
-		a.state.Store("error")
 		return err
 	}
 	a.store = st
-	if err := a.listen(); err != nil {
+	cfg := a.liveConfig()
+	ln, err := a.listen(cfg)
+	if err != nil {
 		st.Close()
-		a.state.Store("error")
 		return err
 	}
-	guard := api.NewGuard(api.GuardOptions{
-		Port: a.Port(), BindHost: a.cfg.Server.Host, ExtraHosts: a.cfg.Server.AllowedHosts,
-		ExtraOrigins: a.cfg.Server.AllowedOrigins, Tokens: []string{a.cfg.API.Token, a.launchToken},
-	})
+	s := &services{cfg: cfg, ln: ln, srv: a.newHTTPServer()}
+	s.guard = a.newGuard(cfg, ln)
+	s.term, s.termGate = a.newTerminal(cfg)
+	a.svc.Store(s)
 	a.hub = ws.New(ws.Options{
-		Authorized: guard.Authorized, Required: guard.Required, CheckOrigin: guard.OriginAllowed,
+		Authorized:      func(tok string) bool { return a.svc.Load().guard.Authorized(tok) },
+		Required:        func() bool { return a.svc.Load().guard.Required() },
+		CheckOrigin:     func(r *http.Request) bool { return a.svc.Load().guard.OriginAllowed(r) },
 		AllowQueryToken: a.opts.Getenv("WISP_ALLOW_WS_QUERY_TOKEN") == "1",
 		Status:          a.statusFrame, Journal: journal{st}, Logger: a.log,
 		Handlers: a.terminalFrames(),
 	})
-	a.term, a.termGate = a.newTerminal()
 	if err := a.hub.Start(); err != nil {
-		a.ln.Close()
+		ln.Close()
 		st.Close()
-		a.state.Store("error")
 		return fmt.Errorf("start ws hub: %w", err)
 	}
 	a.chat = chat.New(chat.Options{
@@ -198,58 +240,78 @@ func (a *App) Start(ctx context.Context) error {
 	})
 	if err := a.chat.Start(ctx); err != nil {
 		a.hub.Stop()
-		a.ln.Close()
+		ln.Close()
 		st.Close()
-		a.state.Store("error")
 		return fmt.Errorf("start chat: %w", err)
 	}
-	handler := api.New(api.Options{
-		Guard: guard, Hub: a.hub, Status: a.status, UI: a.opts.UI, Logger: a.log,
-		Chat: a.chat, Providers: providers{a}, CanRespond: a.models.CanRespond,
-		Terminal: &api.Terminal{Manager: a.term, Gate: a.termGate, ConfigPath: a.file.Path},
-		Emotes:   &api.Emotes{Catalog: a.emotes, Play: a.playEmote},
-	}).Handler()
+	s.handler = a.newHandler(s)
 	a.watchEmotes()
-	a.srv = &http.Server{
-		Handler:           handler,
+	a.watchConfig()
+	return nil
+}
+
+// newGuard builds the Host/Origin/token guard for settings served on ln.
+func (a *App) newGuard(cfg config.Config, ln net.Listener) *api.Guard {
+	return api.NewGuard(api.GuardOptions{
+		Port: ln.Addr().(*net.TCPAddr).Port, BindHost: cfg.Server.Host, ExtraHosts: cfg.Server.AllowedHosts,
+		ExtraOrigins: cfg.Server.AllowedOrigins, Tokens: []string{cfg.API.Token, a.launchToken},
+	})
+}
+
+// newHandler builds the API for one set of services.
+func (a *App) newHandler(s *services) http.Handler {
+	return api.New(api.Options{
+		Guard: s.guard, Hub: a.hub, Status: a.status, UI: a.opts.UI, Logger: a.log,
+		Chat: a.chat, Providers: providers{a}, CanRespond: a.models.CanRespond,
+		Terminal: &api.Terminal{Manager: s.term, Gate: s.termGate, ConfigPath: a.configPath},
+		Emotes:   &api.Emotes{Catalog: a.emotes, Play: a.playEmote},
+		Settings: settingsAPI{a},
+	}).Handler()
+}
+
+// newHTTPServer serves whatever the current services' handler is, so a restart that
+// keeps the address swaps the API without touching the listener.
+func (a *App) newHTTPServer() *http.Server {
+	return &http.Server{
+		Handler:           http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { a.svc.Load().handler.ServeHTTP(w, r) }),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(a.log.Handler(), slog.LevelDebug),
 	}
-	go func() {
-		if err := a.srv.Serve(a.ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-			a.serveErr <- err
-		}
-	}()
-	a.startedAt = time.Now()
-	a.state.Store("running")
-	a.log.Info("wisp started", "url", a.URL(), "state", a.stateDir, "config", a.file.Path)
-	return nil
 }
 
-func (a *App) listen() error {
-	addr := net.JoinHostPort(a.cfg.Server.Host, strconv.Itoa(a.cfg.Server.Port))
+func (a *App) serve(srv *http.Server, ln net.Listener) {
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		select {
+		case a.serveErr <- err:
+		default: // one failure is enough to stop
+		}
+	}
+}
+
+func (a *App) listen(cfg config.Config) (net.Listener, error) {
+	addr := net.JoinHostPort(cfg.Server.Host, strconv.Itoa(cfg.Server.Port))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil && a.opts.Desktop && errors.Is(err, syscall.EADDRINUSE) {
-		a.log.Warn("port in use, picking a free one", "port", a.cfg.Server.Port)
-		ln, err = net.Listen("tcp", net.JoinHostPort(a.cfg.Server.Host, "0"))
+		a.log.Warn("port in use, picking a free one", "port", cfg.Server.Port)
+		ln, err = net.Listen("tcp", net.JoinHostPort(cfg.Server.Host, "0"))
 	}
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", addr, err)
+		return nil, fmt.Errorf("listen on %s: %w", addr, err)
 	}
-	a.ln = ln
-	return nil
+	return ln, nil
 }
 
 // Done reports a failure of the HTTP server after Start.
 func (a *App) Done() <-chan error { return a.serveErr }
 
 // Port is the port actually listened on.
-func (a *App) Port() int { return a.ln.Addr().(*net.TCPAddr).Port }
+func (a *App) Port() int { return a.svc.Load().ln.Addr().(*net.TCPAddr).Port }
 
 // URL is the address the API and UI answer on.
 func (a *App) URL() string {
-	host := a.cfg.Server.Host
+	s := a.svc.Load()
+	host := s.cfg.Server.Host
 	if host == "0.0.0.0" || host == "::" || host == "" {
 		host = "127.0.0.1"
 	}
@@ -258,39 +320,48 @@ func (a *App) URL() string {
 
 // Connection tells the desktop window where the API is and which token to use.
 func (a *App) Connection() Connection {
+	cfg := a.svc.Load().cfg
 	token := a.launchToken
 	if token == "" {
-		token = a.cfg.API.Token
+		token = cfg.API.Token
 	}
 	base := a.URL() // wildcard hosts already become 127.0.0.1
-	if api.IsLoopback(a.cfg.Server.Host) {
+	if api.IsLoopback(cfg.Server.Host) {
 		base = "http://" + net.JoinHostPort("127.0.0.1", strconv.Itoa(a.Port()))
 	}
 	c := Connection{BaseURL: base, WSURL: "ws" + base[len("http"):] + "/ws", Token: token}
-	if a.cfg.API.Token != "" && a.cfg.Features.ShellEnabled {
-		c.TerminalToken = a.cfg.API.TerminalToken // the window is ours: it may run commands
+	if cfg.API.Token != "" && cfg.Features.ShellEnabled {
+		c.TerminalToken = cfg.API.TerminalToken // the window is ours: it may run commands
 	}
 	return c
 }
 
-// Stop stops accepting, closes every connection, flushes and closes the store.
+// Stop stops accepting, closes every connection, flushes and closes the store. It
+// waits for a restart in progress.
 func (a *App) Stop() error {
 	var err error
 	a.stopOnce.Do(func() {
-		if a.srv == nil {
+		a.life.Lock()
+		defer a.life.Unlock()
+		s := a.svc.Load()
+		if s == nil || s.handler == nil {
 			return
 		}
 		a.state.Store("stopped")
+		if a.watcher != nil {
+			_ = a.watcher.Close()
+		}
 		// Runs first: they end (status and reply saved), which also ends their streams,
 		// so the HTTP shutdown does not wait for them.
 		a.chat.Stop()
-		a.term.Stop() // shell runs end with their process groups; captured answers go out
+		s.term.Stop() // shell runs end with their process groups; captured answers go out
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		if e := a.srv.Shutdown(ctx); e != nil {
+		if e := s.srv.Shutdown(ctx); e != nil {
 			a.log.Warn("http shutdown", "err", e)
-			a.srv.Close()
+			s.srv.Close()
 		}
+		a.draining.Wait()
 		a.hub.Stop()
 		_ = a.emotes.Close()
 		if e := a.store.Close(); e != nil {

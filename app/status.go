@@ -11,21 +11,24 @@ import (
 func (a *App) status() api.Status {
 	state := a.state.Load().(string)
 	r := a.models.current()
+	reasons, configErr := a.pending()
 	s := api.Status{
 		State:                 state,
-		AgentName:             a.cfg.Character.Name,
+		AgentName:             a.liveConfig().Character.Name,
 		Model:                 r.model,
 		Provider:              r.kind,
 		CanRespond:            r.reason == "" && state == "running",
 		CanRespondReason:      r.reason,
-		PendingRestartReasons: []string{},
+		PendingRestart:        len(reasons) > 0,
+		PendingRestartReasons: reasons,
+		ConfigError:           configErr,
 	}
 	if r.reason == "" && state != "running" {
 		s.CanRespondReason = "Wisp is " + strings.ReplaceAll(state, "_", " ")
 	}
-	if !a.startedAt.IsZero() {
-		s.StartedAt = a.startedAt.UnixMilli()
-		s.Uptime = time.Since(a.startedAt).Milliseconds()
+	if started := a.startedAt.Load(); started != 0 {
+		s.StartedAt = started
+		s.Uptime = time.Now().UnixMilli() - started
 	}
 	return s
 }

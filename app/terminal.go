@@ -7,15 +7,21 @@ import (
 	"time"
 
 	"github.com/wispapp/wisp/app/api"
+	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/app/ws"
 	"github.com/wispapp/wisp/terminal"
 )
 
-// newTerminal builds the shell runner from the config. Its events go to the sockets
-// of the run's client (or to everyone for the agent's runs).
-func (a *App) newTerminal() (*terminal.Manager, *api.TerminalGate) {
-	t := a.cfg.Terminal
-	m := terminal.NewManager(terminal.Options{
+// newTerminal builds the shell runner and its gate for the settings.
+func (a *App) newTerminal(cfg config.Config) (*terminal.Manager, *api.TerminalGate) {
+	return a.newTerminalManager(cfg), a.newTerminalGate(cfg)
+}
+
+// newTerminalManager builds the shell runner. Its events go to the sockets of the
+// run's client (or to everyone for the agent's runs).
+func (a *App) newTerminalManager(cfg config.Config) *terminal.Manager {
+	t := cfg.Terminal
+	return terminal.NewManager(terminal.Options{
 		Dir:           t.Cwd,
 		MaxConcurrent: t.MaxConcurrent,
 		MaxDuration:   time.Duration(t.MaxDurationMs) * time.Millisecond,
@@ -23,8 +29,11 @@ func (a *App) newTerminal() (*terminal.Manager, *api.TerminalGate) {
 		Ready:         a.terminalViewersReady,
 		Logger:        a.log.With("component", "terminal"),
 	})
-	gate := api.NewTerminalGate(a.cfg.Features.ShellEnabled, a.cfg.API.Token != "", a.cfg.API.TerminalToken)
-	return m, gate
+}
+
+// newTerminalGate decides who may run commands under the settings.
+func (a *App) newTerminalGate(cfg config.Config) *api.TerminalGate {
+	return api.NewTerminalGate(cfg.Features.ShellEnabled, cfg.API.Token != "", cfg.API.TerminalToken)
 }
 
 // sendTerminalEvent is the terminal's sink: it never blocks (the hub queues).
@@ -67,10 +76,11 @@ func (a *App) terminalFrameRun(frame []byte) (terminalFrame, *terminal.Run, erro
 	if err := json.Unmarshal(frame, &f); err != nil {
 		return f, nil, errors.New("malformed terminal frame: want {runId, data} or {runId, cols, rows}")
 	}
-	if !a.termGate.Enabled() {
+	s := a.svc.Load()
+	if !s.termGate.Enabled() {
 		return f, nil, errors.New("shell access is disabled")
 	}
-	run, err := a.term.Get(f.RunID)
+	run, err := s.term.Get(f.RunID)
 	if err != nil {
 		return f, nil, fmt.Errorf("no such terminal run: %.64s", f.RunID)
 	}
@@ -82,7 +92,7 @@ func (a *App) terminalInput(c ws.Client, frame []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := a.termGate.Check(f.TerminalToken); err != nil {
+	if err := a.svc.Load().termGate.Check(f.TerminalToken); err != nil {
 		return err
 	}
 	return run.Input(c.ClientID, f.Data)

@@ -28,6 +28,8 @@ type Status struct {
 	Uptime                int64    `json:"uptime"`
 	PendingRestart        bool     `json:"pendingRestart"`
 	PendingRestartReasons []string `json:"pendingRestartReasons"`
+	// ConfigError says why the config file on disk is not in use (the last good one is).
+	ConfigError string `json:"configError,omitempty"`
 }
 
 // Options are the services the API serves.
@@ -46,6 +48,8 @@ type Options struct {
 	Terminal *Terminal
 	// Emotes serves the avatar and its emotes; nil leaves their routes out.
 	Emotes *Emotes
+	// Settings reads and changes the config and restarts; nil leaves their routes out.
+	Settings Settings
 }
 
 // Server is the HTTP API.
@@ -61,6 +65,7 @@ type Server struct {
 	canRespond func() (bool, string)
 	term       *Terminal
 	emotes     *Emotes
+	settings   Settings
 }
 
 // New builds the API server.
@@ -74,7 +79,7 @@ func New(o Options) *Server {
 	return &Server{
 		guard: o.Guard, hub: o.Hub, status: o.Status, ui: newUIHandler(o.UI), log: o.Logger,
 		chat: o.Chat, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
-		emotes: o.Emotes,
+		emotes: o.Emotes, settings: o.Settings,
 	}
 }
 
@@ -102,6 +107,12 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 	if s.emotes != nil {
 		s.emoteRoutes(mux)
+	}
+	if s.settings != nil {
+		mux.Handle("GET /api/config", s.handle(s.getConfig))
+		mux.Handle("PUT /api/config", s.handle(s.putConfig))
+		mux.Handle("PUT /api/permissions/shell", s.handle(s.putShell))
+		mux.Handle("POST /api/agent/restart", s.handle(s.postRestart))
 	}
 	if s.providers != nil {
 		mux.Handle("GET /api/provider", s.handle(s.getProvider))

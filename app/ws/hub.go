@@ -186,6 +186,17 @@ func (h *Hub) Stop() {
 	}
 }
 
+// Disconnect closes every connection with code and reason; the hub stays open and the
+// clients may come back (1012 after a restart that changed who may connect).
+func (h *Hub) Disconnect(code int, reason string) {
+	h.mu.Lock()
+	sessions := h.sessionsLocked()
+	h.mu.Unlock()
+	for _, s := range sessions {
+		_ = s.CloseWithMsg(websocketClose(code, reason))
+	}
+}
+
 // signalGoneLocked closes h.gone once no client is left after Stop.
 func (h *Hub) signalGoneLocked() {
 	if h.closed && len(h.clients) == 0 && !h.goneClosed {

@@ -1,0 +1,98 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/wispapp/wisp/app/config"
+)
+
+// Settings reads and changes the config file and restarts Wisp's services.
+type Settings interface {
+	// Config is the file's settings as the API shows them.
+	Config() ConfigView
+	// PatchConfig applies a JSON merge patch to the file, saves and applies it.
+	PatchConfig(patch map[string]any) (ConfigView, error)
+	// SetShell turns shell access on or off in the file.
+	SetShell(enabled bool) (ShellView, error)
+	// Restart applies the restart-only settings in-process.
+	Restart() (RestartResult, error)
+}
+
+// ConfigView is GET /api/config: the file's settings without the secrets' values.
+type ConfigView struct {
+	Path                  string            `json:"path"`
+	Config                map[string]any    `json:"config"`
+	Secrets               map[string]bool   `json:"secrets"` // whether each secret is set
+	Fields                []config.Field    `json:"fields"`
+	Overrides             map[string]string `json:"overrides"` // setting → environment variable or flag
+	ConfigError           string            `json:"configError"`
+	PendingRestart        bool              `json:"pendingRestart"`
+	PendingRestartReasons []string          `json:"pendingRestartReasons"`
+}
+
+// ShellView is the answer to PUT /api/permissions/shell.
+type ShellView struct {
+	Enabled               bool     `json:"enabled"`
+	PendingRestart        bool     `json:"pendingRestart"`
+	PendingRestartReasons []string `json:"pendingRestartReasons"`
+}
+
+// RestartResult is the answer to POST /api/agent/restart. Connection tells a client
+// where Wisp now listens (the port may have changed).
+type RestartResult struct {
+	OK         bool           `json:"ok"`
+	Status     Status         `json:"status"`
+	Connection ConnectionInfo `json:"connection"`
+}
+
+// ConnectionInfo is where the API and /ws answer.
+type ConnectionInfo struct {
+	BaseURL string `json:"baseURL"`
+	WSURL   string `json:"wsURL"`
+}
+
+func (s *Server) getConfig(w http.ResponseWriter, _ *http.Request) error {
+	return writeJSON(w, http.StatusOK, s.settings.Config())
+}
+
+func (s *Server) putConfig(w http.ResponseWriter, r *http.Request) error {
+	var patch map[string]any
+	if err := decodeJSON(w, r, &patch); err != nil {
+		return err
+	}
+	if patch == nil {
+		return Errorf(http.StatusBadRequest, "the body must be a JSON object of settings, e.g. {\"character\":{\"name\":\"Ada\"}}")
+	}
+	view, err := s.settings.PatchConfig(patch)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, view)
+}
+
+type shellRequest struct {
+	Enabled *bool `json:"enabled"`
+}
+
+func (s *Server) putShell(w http.ResponseWriter, r *http.Request) error {
+	var req shellRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		return err
+	}
+	if req.Enabled == nil {
+		return Errorf(http.StatusBadRequest, "enabled (true or false) is required")
+	}
+	view, err := s.settings.SetShell(*req.Enabled)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, view)
+}
+
+func (s *Server) postRestart(w http.ResponseWriter, _ *http.Request) error {
+	res, err := s.settings.Restart()
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, res)
+}

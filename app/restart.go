@@ -1,0 +1,110 @@
+package app
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/wispapp/wisp/app/api"
+	"github.com/wispapp/wisp/app/config"
+)
+
+// Restart applies the restart-only settings in-process: a new guard, a new listener
+// if the address changed, a new terminal runner if its limits changed or shell access
+// was turned off. The store, the /ws hub, chat and the agent runtime (which reads its
+// settings every turn) keep running, so replies in progress are not cut off. Sockets
+// are closed with 1012 when who may connect changed, so they come back under the new
+// rules. If the new settings cannot be served (the port is taken), nothing changes.
+func (a *App) Restart() error {
+	if !a.life.TryLock() {
+		if a.state.Load() == "stopped" {
+			return api.Errorf(http.StatusServiceUnavailable, "Wisp is stopping")
+		}
+		return api.Errorf(http.StatusConflict, "a restart is already in progress")
+	}
+	defer a.life.Unlock()
+	if st := a.state.Load().(string); st != "running" {
+		return api.Errorf(http.StatusConflict, "Wisp is %s", st)
+	}
+	a.state.Store("restarting")
+	a.broadcastStatus()
+	err := a.restart()
+	a.state.Store("running")
+	a.broadcastStatus()
+	return err
+}
+
+func (a *App) restart() error {
+	if a.restartHook != nil {
+		a.restartHook()
+	}
+	a.conf.apply.Lock() // no config change lands half way
+	defer a.conf.apply.Unlock()
+	cfg := a.liveConfig()
+	old := a.svc.Load()
+	if err := a.checkServable(cfg); err != nil {
+		return api.Errorf(http.StatusConflict, "cannot restart: %v", err)
+	}
+	next := &services{cfg: cfg, ln: old.ln, srv: old.srv, term: old.term}
+	rebind := cfg.Server.Host != old.cfg.Server.Host || cfg.Server.Port != old.cfg.Server.Port
+	if rebind {
+		ln, err := a.listen(cfg)
+		if err != nil {
+			return api.Errorf(http.StatusConflict, "cannot restart: %v (Wisp keeps running on %s)", err, a.URL())
+		}
+		next.ln, next.srv = ln, a.newHTTPServer()
+	}
+	next.guard = a.newGuard(cfg, next.ln)
+	next.termGate = a.newTerminalGate(cfg)
+	if terminalChanged(old.cfg, cfg) {
+		old.term.Stop() // its runs end; the new limits start empty
+		next.term = a.newTerminalManager(cfg)
+	}
+	next.handler = a.newHandler(next)
+	a.svc.Store(next)
+	if rebind {
+		go a.serve(next.srv, next.ln)
+		a.draining.Add(1)
+		go a.retire(old.srv)
+	}
+	if rebind || accessChanged(old.cfg, cfg) {
+		a.hub.Disconnect(1012, "service restart")
+	}
+	a.startedAt.Store(time.Now().UnixMilli())
+	a.conf.mu.Lock()
+	a.conf.syncReasonsLocked(cfg)
+	a.conf.mu.Unlock()
+	a.log.Info("wisp restarted", "url", a.URL(), "rebound", rebind, "shell", cfg.Features.ShellEnabled)
+	return nil
+}
+
+// retire shuts down a server a restart moved away from, once its requests are done
+// (among them the restart's own answer).
+func (a *App) retire(srv *http.Server) {
+	defer a.draining.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(ctx); err != nil {
+		srv.Close()
+	}
+}
+
+// terminalChanged says whether the shell runner must be rebuilt: its limits changed,
+// or shell access was taken away (runs in progress must not outlive it).
+func terminalChanged(old, next config.Config) bool {
+	return old.Terminal != next.Terminal || (old.Features.ShellEnabled && !next.Features.ShellEnabled)
+}
+
+// accessChanged says whether the rules for who may connect changed.
+func accessChanged(old, next config.Config) bool {
+	return old.API.Token != next.API.Token ||
+		!slices.Equal(old.Server.AllowedOrigins, next.Server.AllowedOrigins) ||
+		!slices.Equal(old.Server.AllowedHosts, next.Server.AllowedHosts)
+}
+
+// restartResult is the answer to POST /api/agent/restart.
+func (a *App) restartResult() api.RestartResult {
+	c := a.Connection()
+	return api.RestartResult{OK: true, Status: a.status(), Connection: api.ConnectionInfo{BaseURL: c.BaseURL, WSURL: c.WSURL}}
+}

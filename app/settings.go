@@ -1,0 +1,178 @@
+package app
+
+import (
+	"errors"
+	"io/fs"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/wispapp/wisp/app/api"
+	"github.com/wispapp/wisp/app/config"
+)
+
+// configState is the config as Wisp runs it.
+type configState struct {
+	apply sync.Mutex // orders whole applies (the watcher's and the API's)
+
+	mu      sync.Mutex
+	file    *config.File   // the last good file
+	live    config.Config  // that file's effective settings; the hot ones are in force
+	reasons config.Reasons // restart-only settings that differ from what the services run
+	err     string         // why the file on disk cannot be used; "" when it can
+}
+
+// liveConfig is the effective config of the last good file.
+func (a *App) liveConfig() config.Config {
+	a.conf.mu.Lock()
+	defer a.conf.mu.Unlock()
+	return a.conf.live
+}
+
+// pending returns the restart reasons and the config file's error.
+func (a *App) pending() ([]string, string) {
+	a.conf.mu.Lock()
+	defer a.conf.mu.Unlock()
+	return a.conf.reasons.List(), a.conf.err
+}
+
+// syncReasonsLocked makes the reasons say which restart-only settings differ between
+// what the services run and the live config, and reports whether they changed. A
+// setting changed back loses its reason.
+func (c *configState) syncReasonsLocked(running config.Config) bool {
+	changed := false
+	differs := map[string]bool{}
+	for _, ch := range config.Diff(running, c.live) {
+		if ch.Apply == config.Restart {
+			differs[ch.Path] = true
+			changed = c.reasons.Set(ch.Path, ch.Reason()) || changed
+		}
+	}
+	for _, f := range config.Fields() {
+		if f.Apply == config.Restart && !differs[f.Path] {
+			changed = c.reasons.Delete(f.Path) || changed
+		}
+	}
+	return changed
+}
+
+// watchConfig follows the config file; a change is applied like a save through the API.
+func (a *App) watchConfig() {
+	w, err := config.Watch(a.configPath, config.WatchOptions{
+		OnChange: a.reloadConfig,
+		OnError:  func(err error) { a.log.Warn("config watch", "err", err) },
+	})
+	if err != nil {
+		a.log.Warn("config file changes will not be noticed", "err", err, "config", a.configPath)
+		return
+	}
+	a.watcher = w
+	a.reloadConfig(config.Read(a.configPath)) // whatever changed since it was loaded
+}
+
+// reloadConfig takes the file as read by the watcher.
+func (a *App) reloadConfig(f *config.File, err error) {
+	if err == nil {
+		err = a.applyFile(f)
+	}
+	if err != nil {
+		a.configRejected(err)
+	}
+}
+
+// applyFile makes f the running config: hot settings take effect at once, restart-only
+// ones become restart reasons. An unchanged file changes nothing and says nothing.
+func (a *App) applyFile(f *config.File) error {
+	eff, err := a.effective(f.Config)
+	if err != nil {
+		return err
+	}
+	a.conf.apply.Lock()
+	defer a.conf.apply.Unlock()
+	a.conf.mu.Lock()
+	changes := config.Diff(a.conf.live, eff)
+	hadErr := a.conf.err != ""
+	a.conf.file, a.conf.live, a.conf.err = f, eff, ""
+	reasonsChanged := a.conf.syncReasonsLocked(a.svc.Load().cfg)
+	reasons := a.conf.reasons.List()
+	a.conf.mu.Unlock()
+	if len(changes) == 0 && !hadErr && !reasonsChanged {
+		return nil
+	}
+	paths := make([]string, 0, len(changes))
+	modelChanged := false
+	for _, c := range changes {
+		paths = append(paths, c.Path)
+		modelChanged = modelChanged || strings.HasPrefix(c.Path, "model.")
+		a.log.Info("setting changed", "setting", c.Path, "apply", c.Apply)
+	}
+	if modelChanged {
+		a.models.set(eff.Model)
+	}
+	if hadErr {
+		a.log.Info("config file is valid again", "config", a.configPath)
+	}
+	if reasonsChanged && len(reasons) > 0 {
+		a.hub.Broadcast(restartRequired{Type: "restart-required", Reasons: reasons})
+	}
+	if len(paths) > 0 {
+		a.hub.Broadcast(configChanged{Type: "config-changed", Paths: paths})
+	}
+	a.broadcastStatus()
+	return nil
+}
+
+// configRejected keeps the last good config and tells everyone why the file is not used.
+func (a *App) configRejected(err error) {
+	msg := err.Error()
+	a.conf.mu.Lock()
+	a.conf.err = msg
+	a.conf.mu.Unlock()
+	a.log.Warn("config file rejected; keeping the last good settings", "err", msg)
+	a.hub.Broadcast(configError{Type: "config-error", Message: msg})
+	a.broadcastStatus()
+}
+
+// broadcastStatus sends every client the full status (with the restart fields) now.
+func (a *App) broadcastStatus() { a.hub.Broadcast(a.statusFrame(true)) }
+
+type restartRequired struct {
+	Type    string   `json:"type"`
+	Reasons []string `json:"reasons"`
+}
+
+type configChanged struct {
+	Type  string   `json:"type"`
+	Paths []string `json:"paths"`
+}
+
+type configError struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+}
+
+// changeConfig edits the config file as it is on disk, saves it atomically and applies
+// it at once through the same applyFile as a hand edit (the watcher then finds
+// nothing new). A file that is broken on disk is not overwritten.
+func (a *App) changeConfig(change func(*config.File) error) error {
+	a.fileMu.Lock()
+	defer a.fileMu.Unlock()
+	f, err := config.Read(a.configPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		a.conf.mu.Lock()
+		f = a.conf.file.Clone()
+		a.conf.mu.Unlock()
+	} else if err != nil {
+		return api.Errorf(http.StatusConflict, "fix the config file first (your hand edit is kept): %v", err)
+	}
+	if err := change(f); err != nil {
+		return api.Errorf(http.StatusBadRequest, "%v", err)
+	}
+	if _, err := a.effective(f.Config); err != nil {
+		return api.Errorf(http.StatusBadRequest, "%v", err)
+	}
+	if err := f.Save(); err != nil {
+		return err
+	}
+	return a.applyFile(f)
+}
