@@ -44,7 +44,7 @@ func (g *TerminalGate) TokenRequired() bool { return g.enabled && g.tokenNeeded 
 func (g *TerminalGate) Check(token string) error {
 	if !g.enabled {
 		return Errorf(http.StatusForbidden,
-			`shell access is disabled: set "features": {"shellEnabled": true} in the config file and restart Wisp`)
+			`shell access is disabled: turn it on in Settings (or set "features": {"shellEnabled": true} in the config file), then restart Wisp`)
 	}
 	if !g.tokenNeeded {
 		return nil
