@@ -5,8 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,7 +39,7 @@ func startWisp(ctx context.Context, stateDir string) (*wisp, error) {
 		return nil, fmt.Errorf("wisp: %w", err)
 	}
 	wsURL := "ws" + strings.TrimPrefix(a.URL(), "http") + "/ws?clientId=config-bench"
-	if w.conn, err = dialReady(ctx, wsURL); err != nil {
+	if w.conn, err = benchkit.DialReady(ctx, wsURL); err != nil {
 		_ = a.Stop()
 		return nil, fmt.Errorf("wisp: %w", err)
 	}
@@ -67,30 +65,6 @@ func readBase(path string) (map[string]any, int, error) {
 		return nil, 0, fmt.Errorf("%s: terminal.maxConcurrent is %v, want 1 to %d", path, term["maxConcurrent"], maxLimit)
 	}
 	return base, int(limit), nil
-}
-
-func dialReady(ctx context.Context, url string) (*websocket.Conn, error) {
-	d := websocket.Dialer{HandshakeTimeout: 10 * time.Second}
-	c, resp, err := d.DialContext(ctx, url, http.Header{})
-	if err != nil {
-		if resp != nil {
-			body, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
-			return nil, fmt.Errorf("dial %s: %w (status %d: %s)", url, err, resp.StatusCode, bytes.TrimSpace(body))
-		}
-		return nil, fmt.Errorf("dial %s: %w", url, err)
-	}
-	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	for {
-		var f struct{ Type string }
-		if err := c.ReadJSON(&f); err != nil {
-			c.Close()
-			return nil, fmt.Errorf("waiting for the status frame: %w", err)
-		}
-		if f.Type == "status" {
-			_ = c.SetReadDeadline(time.Time{})
-			return c, nil
-		}
-	}
 }
 
 // wantReasons is the restart-required frame's reasons after a save of limit:

@@ -5,12 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/wispapp/wisp/bench/benchkit"
 )
 
 // emoteID is the emote every sample plays, and emoteJSON the frame every
@@ -58,7 +58,7 @@ type arrival struct {
 func dialFan(ctx context.Context, url func(i int) string, n int) (*fan, error) {
 	f := &fan{arrivals: make(chan arrival, 4*n), done: make(chan struct{})}
 	for i := range n {
-		c, err := dialReady(ctx, url(i))
+		c, err := benchkit.DialReady(ctx, url(i))
 		if err != nil {
 			f.close()
 			return nil, fmt.Errorf("client %d: %w", i, err)
@@ -68,30 +68,6 @@ func dialFan(ctx context.Context, url func(i int) string, n int) (*fan, error) {
 		go f.read(i, c)
 	}
 	return f, nil
-}
-
-func dialReady(ctx context.Context, url string) (*websocket.Conn, error) {
-	d := websocket.Dialer{HandshakeTimeout: 10 * time.Second}
-	c, resp, err := d.DialContext(ctx, url, http.Header{})
-	if err != nil {
-		if resp != nil {
-			body, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
-			return nil, fmt.Errorf("dial %s: %w (status %d: %s)", url, err, resp.StatusCode, bytes.TrimSpace(body))
-		}
-		return nil, fmt.Errorf("dial %s: %w", url, err)
-	}
-	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
-	for {
-		var f frame
-		if err := c.ReadJSON(&f); err != nil {
-			c.Close()
-			return nil, fmt.Errorf("waiting for the status frame: %w", err)
-		}
-		if f.Type == "status" {
-			_ = c.SetReadDeadline(time.Time{})
-			return c, nil
-		}
-	}
 }
 
 // read reads client i's socket until it fails or the fan is closed. The time
