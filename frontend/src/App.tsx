@@ -8,6 +8,7 @@ import { AvatarPanel } from './components/AvatarPanel'
 import { EmotePicker } from './components/EmotePicker'
 import { TokenForm } from './components/TokenForm'
 import { TerminalDock } from './components/TerminalDock'
+import { SettingsPanel } from './components/SettingsPanel'
 import { safeLocalStorage } from './api/connection'
 import { useEmoteShortcut } from './state/useEmoteShortcut'
 
@@ -20,6 +21,8 @@ export function App() {
   const [terminalOpen, setTerminalOpen] = useStoredFlag(TERMINAL_OPEN_KEY, false)
   const [avatarOpen, setAvatarOpen] = useStoredFlag(AVATAR_OPEN_KEY, true)
   const [pickerOpen, setPickerOpen] = useState(false)
+  const [settingsOpen, setSettingsOpen] = useState(false)
+  const closeSettings = useCallback(() => setSettingsOpen(false), [])
   const togglePicker = useCallback(() => setPickerOpen((o) => !o), [])
   useEmoteShortcut(togglePicker)
   return (
@@ -33,6 +36,8 @@ export function App() {
         onToggleAvatar={() => setAvatarOpen(!avatarOpen)}
         emotesOpen={pickerOpen}
         onToggleEmotes={togglePicker}
+        settingsOpen={settingsOpen}
+        onToggleSettings={() => setSettingsOpen((o) => !o)}
       />
       <Notices />
       <div className="columns">
@@ -45,6 +50,8 @@ export function App() {
           {avatarOpen ? <AvatarPanel /> : null}
           <ActivityPanel />
         </div>
+        {/* Over the columns only: the restart banner above stays in reach. */}
+        {settingsOpen ? <SettingsPanel onClose={closeSettings} /> : null}
       </div>
       {pickerOpen ? <EmotePicker onClose={() => setPickerOpen(false)} /> : null}
       <TokenForm />

@@ -36,8 +36,8 @@ describe('decodeServerMessage', () => {
   })
 
   it('passes unknown types through whole', () => {
-    expect(decodeServerMessage('{"type":"restart-required","reasons":["x"]}')).toEqual({
-      type: 'restart-required',
+    expect(decodeServerMessage('{"type":"proactive-message","reasons":["x"]}')).toEqual({
+      type: 'proactive-message',
       reasons: ['x'],
     })
   })

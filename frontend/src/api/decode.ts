@@ -14,6 +14,7 @@ import type {
 import { decodeConversationUpdated, decodeDisplayMessageEvent } from './chatDecode'
 import { decodeTerminalOutput } from './terminalDecode'
 import { decodeEmoteMessage } from './emoteDecode'
+import { decodeConfigChanged, decodeConfigError, decodeRestartRequired } from './configDecode'
 import { isNumber, isObject, isString, isStringArray, optional } from './guards'
 
 const AGENT_STATES = new Set([
@@ -44,6 +45,8 @@ export function decodeStatusFields(v: unknown): StatusFields | null {
   }
   const reason = optional(v.canRespondReason, isString)
   if (reason !== undefined) fields.canRespondReason = reason
+  const configError = optional(v.configError, isString)
+  if (configError !== undefined && configError !== '') fields.configError = configError
   if (typeof v.pendingRestart === 'boolean') fields.pendingRestart = v.pendingRestart
   if (isStringArray(v.pendingRestartReasons)) fields.pendingRestartReasons = v.pendingRestartReasons
   return fields
@@ -102,6 +105,9 @@ const decoders: Decoders = {
   'display-message-updated': (v) => decodeDisplayMessageEvent('display-message-updated', v),
   'terminal-output': decodeTerminalOutput,
   emote: decodeEmoteMessage,
+  'restart-required': decodeRestartRequired,
+  'config-error': decodeConfigError,
+  'config-changed': decodeConfigChanged,
 }
 
 function isKnownType(t: string): t is keyof KnownServerMessages {

@@ -3,6 +3,7 @@ export * from './types'
 export * from './chatTypes'
 export * from './terminalTypes'
 export * from './emoteTypes'
+export * from './configTypes'
 export { ApiClient, ApiError, isUnauthorized, DEFAULT_STREAM_IDLE_MS } from './rest'
 export type { ApiClientOptions, StreamOptions } from './rest'
 export type { ChatStream } from './chatStream'
@@ -12,6 +13,8 @@ export type { ConnectionState, CloseInfo, SocketFactory, SocketHandlers, SocketL
 export { resolveConnection, saveToken, tabClientId, wsURLFromOrigin, TOKEN_STORAGE_KEY } from './connection'
 export type { ConnectionMode, ResolvedConnection } from './connection'
 export { backoffDelay } from './backoff'
+export { CLOSE_SERVICE_RESTART, planAfterRestart, reresolveOnClose, sameServer } from './reconnect'
+export type { ReconnectPlan } from './reconnect'
 export { SendQueue } from './sendQueue'
 export { isEnvelope } from './decode'
 export {
@@ -22,5 +25,6 @@ export {
   isTerminalRunId,
 } from './terminalDecode'
 export { decodeEmoteCatalog, decodeEmoteMessage } from './emoteDecode'
+export { DEFAULT_CONFIG, decodeConfigSnapshot, isThemeChoice } from './configDecode'
 export { realClock } from './clock'
 export type { Cancel, Clock } from './clock'

@@ -26,6 +26,8 @@ import type {
   SeqFrame,
   TruncateResult,
 } from './chatTypes'
+import { decodeConfigSnapshot, decodeShellAccess } from './configDecode'
+import type { ConfigSnapshot, MergePatch, RestartResult, ShellAccessResult } from './configTypes'
 import { decodeStatus, isObject } from './decode'
 import { decodeEmoteCatalog } from './emoteDecode'
 import type { EmoteCatalog } from './emoteTypes'
@@ -34,6 +36,7 @@ import {
   decodeTerminalRunDetail,
   decodeTerminalRunList,
 } from './terminalDecode'
+import { decodeRestartResult } from './restartDecode'
 import type {
   StartTerminalRunRequest,
   StartTerminalRunResult,
@@ -243,6 +246,40 @@ export class ApiClient {
   /** SIGTERM (then SIGKILL) to the run's process group. 404 unknown run, 409 already ended. */
   async killTerminalRun(runId: string): Promise<OkResult> {
     return decodeOk(await this.request('POST', `/api/terminal/runs/${seg(runId)}/kill`, {}))
+  }
+
+  // Settings (the config file) and restarts
+
+  /** The config file's values (secrets left out), how each setting applies, and what is pending. */
+  async getConfig(): Promise<ConfigSnapshot> {
+    return decoded(await this.request('GET', '/api/config'), decodeConfigSnapshot, 'config')
+  }
+
+  /**
+   * Applies a JSON Merge Patch to the config file (null resets a key, or
+   * clears a secret) and resolves with the new snapshot once hot settings are
+   * live. Rejects with ApiError 400 (unknown setting, wrong type, invalid
+   * value; the message names the setting) and 409 (the file on disk has an
+   * error).
+   */
+  async patchConfig(patch: MergePatch): Promise<ConfigSnapshot> {
+    return decoded(await this.request('PUT', '/api/config', { ...patch }), decodeConfigSnapshot, 'config')
+  }
+
+  /** Turns shell access on or off in the config file; it takes effect after a restart. */
+  async setShellAccess(enabled: boolean): Promise<ShellAccessResult> {
+    const body = await this.request('PUT', '/api/permissions/shell', { enabled })
+    return decoded(body, decodeShellAccess, 'shell access')
+  }
+
+  /**
+   * Restarts the agent with the saved settings and resolves once it runs
+   * again, with where the server listens now. Rejects with ApiError 409 when
+   * a restart is in progress or the new settings cannot be applied (the old
+   * ones keep running).
+   */
+  async restartAgent(): Promise<RestartResult> {
+    return decoded(await this.request('POST', '/api/agent/restart'), decodeRestartResult, 'restart')
   }
 
   // Emotes (the avatar's animations)

@@ -3,6 +3,7 @@
 // The chat API's types are in chatTypes.ts.
 
 import type { ConversationUpdatedMessage, DisplayMessageEvent } from './chatTypes'
+import type { ConfigChangedMessage, ConfigErrorMessage, RestartRequiredMessage } from './configTypes'
 import type { EmoteMessage } from './emoteTypes'
 import type { TerminalOutputMessage } from './terminalTypes'
 
@@ -26,6 +27,8 @@ export interface AgentStatus {
   uptime: number
   pendingRestart: boolean
   pendingRestartReasons: string[]
+  /** Why the config file on disk is invalid; absent when it is fine. */
+  configError?: string
 }
 
 /** Fields of a status frame; the first frame after activation omits pendingRestart*. */
@@ -79,11 +82,14 @@ export interface KnownServerMessages {
   'display-message-updated': DisplayMessageEvent<'display-message-updated'>
   'terminal-output': TerminalOutputMessage
   emote: EmoteMessage
+  'restart-required': RestartRequiredMessage
+  'config-error': ConfigErrorMessage
+  'config-changed': ConfigChangedMessage
 }
 
 export type KnownServerMessageType = keyof KnownServerMessages
 
-/** Any other frame (restart-required, proactive-message, ...): passed through untouched. */
+/** Any other frame (proactive-message, ...): passed through untouched. */
 export interface OtherServerMessage {
   type: string
   [key: string]: unknown

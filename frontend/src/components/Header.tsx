@@ -4,6 +4,7 @@ import { shortcutLabel } from '../state/emotePicker'
 import { isMacPlatform } from '../state/useEmoteShortcut'
 import { ConnectionBadge } from './ConnectionBadge'
 import { AgentStateBadge } from './AgentStateBadge'
+import { Icon } from './Icon'
 
 interface Props {
   activityOpen: boolean
@@ -14,6 +15,8 @@ interface Props {
   onToggleAvatar(): void
   emotesOpen: boolean
   onToggleEmotes(): void
+  settingsOpen: boolean
+  onToggleSettings(): void
 }
 
 export function Header(props: Props) {
@@ -72,6 +75,19 @@ export function Header(props: Props) {
           onClick={onToggleTerminal}
         >
           Terminal
+        </button>
+        <button
+          type="button"
+          className="header-button settings-toggle"
+          data-testid="settings-toggle"
+          aria-haspopup="dialog"
+          aria-expanded={props.settingsOpen}
+          aria-label="Settings"
+          title={props.settingsOpen ? 'Close the settings' : 'Settings'}
+          onClick={props.onToggleSettings}
+        >
+          <Icon name="sliders" />
+          <span className="settings-toggle-label">Settings</span>
         </button>
         <button
           type="button"

@@ -7,6 +7,7 @@ const PATHS = {
   check: 'M5 12l5 5L20 7',
   x: 'M6 6l12 12M18 6L6 18',
   stop: 'M7 7h10v10H7z',
+  sliders: 'M4 6h9M17 6h3M4 12h3M11 12h9M4 18h11M19 18h1M15 4v4M9 10v4M17 16v4',
 } as const
 
 export type IconName = keyof typeof PATHS

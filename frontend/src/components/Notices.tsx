@@ -1,17 +1,22 @@
 import { useWisp } from '../state/WispProvider'
+import { RestartBanner } from './RestartBanner'
 
 /**
- * Things the user should know right now: restart pending, errors. (Why the
- * agent cannot respond is shown by the provider form in the chat column.)
+ * Things the user should know right now: a restart that would apply saved
+ * settings, a config file that does not parse, errors. (Why the agent cannot
+ * respond is shown by the provider form in the chat column.)
  */
 export function Notices() {
   const { status, error } = useWisp().state
   return (
     <div className="notices" aria-live="polite">
-      {status?.pendingRestart ? (
-        <p className="notice notice-info">
-          <strong>Restart pending.</strong> {status.pendingRestartReasons.join('; ')}
-        </p>
+      <RestartBanner />
+      {status?.configError ? (
+        <div className="notice notice-error" role="alert" data-testid="config-error">
+          <strong>The config file has an error.</strong> Wisp keeps running with the last good settings; fix the file
+          and save it to apply it.
+          <code className="notice-detail">{status.configError}</code>
+        </div>
       ) : null}
       {error ? (
         <p className="notice notice-error" role="alert">

@@ -20,6 +20,7 @@ export default function TerminalPanel({ onClose }: Props) {
   const [session, snap] = useTerminalSession(api, state.connection, terminal)
   const { info, view } = snap
   const enabled = info?.enabled === true
+  useReloadAfterRestart(session, state.status?.state)
 
   return (
     <section className="terminal-dock" id="terminal-panel" aria-label="Terminal" data-testid="terminal-panel">
@@ -57,6 +58,16 @@ export default function TerminalPanel({ onClose }: Props) {
       <TerminalBody session={session} snap={snap} />
     </section>
   )
+}
+
+/** Shell access and the limits change with a restart: reload the run list when the agent runs again. */
+function useReloadAfterRestart(session: TerminalSession, agentState: string | undefined): void {
+  const previous = useRef(agentState)
+  useEffect(() => {
+    const was = previous.current
+    previous.current = agentState
+    if (agentState === 'running' && was !== undefined && was !== 'running') void session.refreshList()
+  }, [session, agentState])
 }
 
 function TerminalBody({ session, snap }: { session: TerminalSession; snap: SessionSnapshot }) {
@@ -98,8 +109,8 @@ function ShellOff({ info }: { info: TerminalRunList }) {
         <strong>Shell access is off.</strong> Wisp runs no shell commands until you turn it on.
       </p>
       <p>
-        To turn it on, set <code>{'"features": {"shellEnabled": true}'}</code> in <code className="path">{path}</code> and
-        restart Wisp.
+        To turn it on, use Shell access in Settings, or set <code>{'"features": {"shellEnabled": true}'}</code> in{' '}
+        <code className="path">{path}</code>, and restart Wisp.
       </p>
     </div>
   )

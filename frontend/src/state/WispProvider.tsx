@@ -11,17 +11,22 @@ import {
   isEnvelope,
   isUnauthorized,
   resolveConnection,
+  reresolveOnClose,
   saveToken,
   tabClientId,
   type ClientMessage,
+  type CloseInfo,
   type EmoteMessage,
   type ResolvedConnection,
   type TerminalOutputMessage,
+  type Unsubscribe,
 } from '../api'
 import type { EmoteBridge } from './emoteBridge'
 import { initialState, reducer, type Action, type AppState } from './reducer'
 import type { TerminalBridge } from './terminalBridge'
 import { useChat, type ChatActions } from './useChat'
+import { useRestart } from './useRestart'
+import { useTheme } from './useTheme'
 
 export interface WispContextValue {
   state: AppState
@@ -37,6 +42,14 @@ export interface WispContextValue {
   terminal: TerminalBridge
   /** Emote frames for the avatar stage. */
   emotes: EmoteBridge
+  /** Restarts the agent to apply restart-only settings, and follows the server if it moved. */
+  restartAgent(): Promise<void>
+  /** "Later" on the restart banner: hidden until the reasons change. */
+  dismissRestart(): void
+  /** Restart-only settings were saved (an answer of the settings API): shows the banner now. */
+  restartRequired(reasons: string[]): void
+  /** config-changed frames: the paths of settings that changed, by hand or through the API. */
+  onConfigChanged(fn: (paths: string[]) => void): Unsubscribe
 }
 
 const WispContext = createContext<WispContextValue | null>(null)
@@ -58,16 +71,30 @@ export function WispProvider({ children, resolve = resolveConnection }: WispProv
   const [state, dispatch] = useReducer(reducer, initialState)
   const [endpoint, setEndpoint] = useState<Endpoint | null>(null)
   const [token, setToken] = useState('')
+  const [resolveGeneration, setResolveGeneration] = useState(0)
+  const reresolve = useCallback(() => setResolveGeneration((n) => n + 1), [])
 
-  useResolveConnection(resolve, dispatch, setEndpoint, setToken)
+  useResolveConnection(resolve, resolveGeneration, dispatch, setEndpoint, setToken)
   const socketEvents = useSocketEmitters()
-  const socket = useSocket(endpoint?.wsURL ?? null, token, dispatch, socketEvents)
+  const mode = endpoint?.mode ?? null
+  const onSocketClose = useCallback(
+    (info: CloseInfo) => {
+      if (reresolveOnClose(mode, info.code)) reresolve()
+    },
+    [mode, reresolve],
+  )
+  const socket = useSocket(endpoint?.wsURL ?? null, token, dispatch, socketEvents, onSocketClose)
   const api = useMemo(
     () => (endpoint === null ? null : new ApiClient({ baseURL: endpoint.baseURL, token })),
     [endpoint, token],
   )
   useStatusLoader(api, token, state, dispatch)
   useUiReady(api, state)
+  const onConfigChanged = useCallback(
+    (fn: (paths: string[]) => void) => socketEvents.configChanged.add(fn),
+    [socketEvents],
+  )
+  useTheme(api, state.apiReady, onConfigChanged)
   const sendWs = useCallback((msg: ClientMessage) => socket.current?.send(msg), [socket])
   const chat = useChat(api, state, dispatch, sendWs)
 
@@ -80,6 +107,8 @@ export function WispProvider({ children, resolve = resolveConnection }: WispProv
     }
   }, [api])
   const setProviderSetupOpen = useCallback((open: boolean) => dispatch({ type: 'provider-setup', open }), [])
+
+  const { restartAgent, dismissRestart, restartRequired } = useRestart(api, endpoint, dispatch, refreshStatus, reresolve)
 
   const submitToken = useCallback(
     (next: string) => {
@@ -108,19 +137,47 @@ export function WispProvider({ children, resolve = resolveConnection }: WispProv
 
   const emotes = useMemo<EmoteBridge>(() => ({ onEmote: (fn) => socketEvents.emotes.add(fn) }), [socketEvents])
 
-  const value = useMemo(
-    () => ({ state, api, submitToken, refreshStatus, setProviderSetupOpen, chat, terminal, emotes }),
-    [state, api, submitToken, refreshStatus, setProviderSetupOpen, chat, terminal, emotes],
+  const value = useMemo<WispContextValue>(
+    () => ({
+      state,
+      api,
+      submitToken,
+      refreshStatus,
+      setProviderSetupOpen,
+      chat,
+      terminal,
+      emotes,
+      restartAgent,
+      dismissRestart,
+      restartRequired,
+      onConfigChanged,
+    }),
+    [
+      state,
+      api,
+      submitToken,
+      refreshStatus,
+      setProviderSetupOpen,
+      chat,
+      terminal,
+      emotes,
+      restartAgent,
+      dismissRestart,
+      restartRequired,
+      onConfigChanged,
+    ],
   )
   return <WispContext.Provider value={value}>{children}</WispContext.Provider>
 }
 
 type Dispatch = (action: Action) => void
 
+/** Finds the server at start, and again whenever generation changes (a desktop server that may have moved). */
 function useResolveConnection(
   resolve: () => Promise<ResolvedConnection>,
+  generation: number,
   dispatch: Dispatch,
-  setEndpoint: (e: Endpoint) => void,
+  setEndpoint: (update: (prev: Endpoint | null) => Endpoint) => void,
   setToken: (t: string) => void,
 ): void {
   useEffect(() => {
@@ -129,7 +186,8 @@ function useResolveConnection(
       ({ token, ...endpoint }) => {
         if (cancelled) return
         setToken(token)
-        setEndpoint(endpoint)
+        // The same address keeps the API client and socket (and the socket's lastEventId).
+        setEndpoint((prev) => (prev !== null && sameEndpoint(prev, endpoint) ? prev : endpoint))
         dispatch({ type: 'mode', mode: endpoint.mode })
       },
       (err: unknown) => {
@@ -139,7 +197,11 @@ function useResolveConnection(
     return () => {
       cancelled = true
     }
-  }, [resolve, dispatch, setEndpoint, setToken])
+  }, [resolve, generation, dispatch, setEndpoint, setToken])
+}
+
+function sameEndpoint(a: Endpoint, b: Endpoint): boolean {
+  return a.mode === b.mode && a.baseURL === b.baseURL && a.wsURL === b.wsURL && a.terminalToken === b.terminalToken
 }
 
 /** /ws frames fanned out to the panels that subscribe through the bridges. */
@@ -147,6 +209,7 @@ interface SocketEmitters {
   output: Listeners<TerminalOutputMessage>
   errors: Listeners<string>
   emotes: Listeners<EmoteMessage>
+  configChanged: Listeners<string[]>
 }
 
 function useSocketEmitters(): SocketEmitters {
@@ -154,15 +217,27 @@ function useSocketEmitters(): SocketEmitters {
     output: new Listeners(),
     errors: new Listeners(),
     emotes: new Listeners(),
+    configChanged: new Listeners(),
   }))
   return emitters
 }
 
 /** One socket per page (per ws URL); token changes reuse it so lastEventId survives. */
-function useSocket(wsURL: string | null, token: string, dispatch: Dispatch, emitters: SocketEmitters) {
+function useSocket(
+  wsURL: string | null,
+  token: string,
+  dispatch: Dispatch,
+  emitters: SocketEmitters,
+  onClose: (info: CloseInfo) => void,
+) {
   const socket = useRef<WispSocket | null>(null)
   const tokenRef = useRef(token)
   tokenRef.current = token
+  const onCloseRef = useRef(onClose)
+  onCloseRef.current = onClose
+
+  // A token found again (desktop, after the server moved) is used from the next connection attempt.
+  useEffect(() => socket.current?.setToken(token), [token])
 
   useEffect(() => {
     if (wsURL === null) return
@@ -183,8 +258,12 @@ function useSocket(wsURL: string | null, token: string, dispatch: Dispatch, emit
       sock.on('conversation-updated', (msg) => dispatch({ type: 'conversation-upserted', conversation: msg.conversation })),
       sock.on('display-message-saved', (msg) => dispatch({ type: 'display-message', message: msg.message })),
       sock.on('display-message-updated', (msg) => dispatch({ type: 'display-message', message: msg.message })),
+      sock.on('restart-required', (msg) => dispatch({ type: 'restart-required', reasons: msg.reasons })),
+      sock.on('config-error', (msg) => dispatch({ type: 'config-error', message: msg.message })),
+      sock.on('config-changed', (msg) => emitters.configChanged.emit(msg.paths)),
       sock.onClose((info) => {
         if (info.authRejected) dispatch({ type: tokenRef.current === '' ? 'token-required' : 'token-rejected' })
+        onCloseRef.current(info)
       }),
     ]
     sock.start()

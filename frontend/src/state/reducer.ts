@@ -8,6 +8,16 @@ import { applyHeartbeat, endTurn, type Turns } from './turns'
 
 export type TokenPrompt = 'hidden' | 'required' | 'rejected'
 
+/** The restart banner: what the user did with it. Whether a restart is pending is in status. */
+export interface RestartState {
+  /** POST /api/agent/restart is in flight. */
+  restarting: boolean
+  /** Why the last restart failed (409: already restarting, or the new settings cannot be applied). */
+  error: string | null
+  /** The reasons the user answered "Later" to (reasonsKey); the banner stays hidden until they change. */
+  dismissed: string | null
+}
+
 export interface AppState {
   mode: ConnectionMode | null
   connection: ConnectionState
@@ -26,6 +36,7 @@ export interface AppState {
   turns: Turns
   /** The provider form was opened from the header (it also shows whenever the agent cannot respond). */
   providerSetupOpen: boolean
+  restart: RestartState
 }
 
 export const initialState: AppState = {
@@ -40,6 +51,7 @@ export const initialState: AppState = {
   chat: initialChat,
   turns: {},
   providerSetupOpen: false,
+  restart: { restarting: false, error: null, dismissed: null },
 }
 
 export type Action =
@@ -57,7 +69,17 @@ export type Action =
   | { type: 'conversation-removed'; id: string }
   | { type: 'conversation-touched'; id: string; at: number }
   | { type: 'provider-setup'; open: boolean }
+  | RestartAction
   | ChatAction
+
+/** The config watcher's /ws frames and the restart banner's steps. */
+export type RestartAction =
+  | { type: 'restart-required'; reasons: string[] }
+  | { type: 'config-error'; message: string }
+  | { type: 'restart-dismissed' }
+  | { type: 'restart-started' }
+  | { type: 'restart-failed'; message: string }
+  | { type: 'restart-done'; status: AgentStatus }
 
 /** A status frame updates what it carries; the first one lacks pendingRestart*. */
 export function mergeStatus(prev: AgentStatus | null, fields: StatusFields): AgentStatus {
@@ -67,7 +89,22 @@ export function mergeStatus(prev: AgentStatus | null, fields: StatusFields): Age
     pendingRestartReasons: fields.pendingRestartReasons ?? prev?.pendingRestartReasons ?? [],
   }
   if (fields.canRespondReason === undefined) delete next.canRespondReason
+  // A frame without configError says the file is fine (again).
+  if (fields.configError === undefined) delete next.configError
   return next
+}
+
+/** One string for a list of restart reasons, to notice when they change. */
+export function reasonsKey(reasons: string[]): string {
+  return JSON.stringify(reasons)
+}
+
+/** Whether the restart banner shows: a restart is pending and not put off, or one is running or failed. */
+export function restartBannerVisible(state: AppState): boolean {
+  const { status, restart } = state
+  if (restart.restarting || restart.error !== null) return true
+  if (status === null || !status.pendingRestart) return false
+  return restart.dismissed !== reasonsKey(status.pendingRestartReasons)
 }
 
 export function reducer(state: AppState, action: Action): AppState {
@@ -109,6 +146,38 @@ export function reducer(state: AppState, action: Action): AppState {
       return { ...state, conversations: touchConversation(state.conversations ?? [], action.id, action.at) }
     case 'provider-setup':
       return { ...state, providerSetupOpen: action.open }
+    default:
+      return restartUpdate(state, action)
+  }
+}
+
+/** The config watcher's frames and the restart banner. */
+function restartUpdate(state: AppState, action: RestartAction | ChatAction): AppState {
+  const { status, restart } = state
+  switch (action.type) {
+    case 'restart-required':
+      if (status === null) return state
+      return {
+        ...state,
+        status: { ...status, pendingRestart: action.reasons.length > 0, pendingRestartReasons: action.reasons },
+      }
+    case 'config-error':
+      return status === null ? state : { ...state, status: { ...status, configError: action.message } }
+    case 'restart-dismissed':
+      return {
+        ...state,
+        restart: { ...restart, error: null, dismissed: reasonsKey(status?.pendingRestartReasons ?? []) },
+      }
+    case 'restart-started':
+      return {
+        ...state,
+        status: status === null ? null : { ...status, state: 'restarting' },
+        restart: { ...restart, restarting: true, error: null },
+      }
+    case 'restart-failed':
+      return { ...state, restart: { ...restart, restarting: false, error: action.message } }
+    case 'restart-done':
+      return { ...state, status: action.status, restart: { restarting: false, error: null, dismissed: null } }
     default:
       return chatUpdate(state, action)
   }

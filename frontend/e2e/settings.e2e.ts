@@ -1,0 +1,232 @@
+// End to end settings: the real server binary with its config watcher, the
+// built UI, headless Chromium. Needs `npm run build` and the server binary
+// (WISP_BIN, default ../build/bin/wisp-serve).
+
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { UI_TIMEOUT, artifact, expectTestId, withBrowser } from './browser'
+import { freePort, freshStateDir, serverPerTest, wispBinary } from './server'
+import { spawnUntilReady, type EnvOverrides } from './process'
+
+/** Settings of the test machine that must not reach the server under test. */
+const CLEAN_ENV: EnvOverrides = {
+  WISP_CONFIG_PATH: undefined,
+  WISP_TERMINAL_RUN_TOKEN: undefined,
+  WISP_TERMINAL_MAX_CONCURRENT: undefined,
+  WISP_TERMINAL_MAX_DURATION_MS: undefined,
+  SHELL: '/bin/sh',
+}
+
+const STEP_TIMEOUT = 15_000
+
+async function openSettings(page: Page): Promise<void> {
+  await page.click('[data-testid="settings-toggle"]')
+  await page.locator('[data-testid="settings"]').waitFor({ timeout: UI_TIMEOUT })
+  // Loaded: the config file's path is shown.
+  await page.locator('[data-testid="settings-path"]').waitFor({ timeout: STEP_TIMEOUT })
+}
+
+async function waitForScreenText(page: Page, text: string): Promise<void> {
+  await page.waitForFunction(
+    (want) => document.querySelector('[data-testid="terminal-screen"] .xterm-rows')?.textContent?.includes(want) === true,
+    text,
+    { timeout: STEP_TIMEOUT },
+  )
+}
+
+/** Records every text the agent state badge shows from now on (window.__agentStates). */
+async function recordAgentStates(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const el = document.querySelector('[data-testid="agent-state"]')
+    const seen: string[] = [el?.textContent ?? '']
+    Object.assign(window, { __agentStates: seen })
+    if (el === null) return
+    new MutationObserver(() => seen.push(el.textContent ?? '')).observe(el, {
+      childList: true,
+      characterData: true,
+      subtree: true,
+    })
+  })
+}
+
+interface ConfigFile {
+  features?: { shellEnabled?: unknown }
+  character?: { name?: unknown }
+  terminal?: { maxConcurrent?: unknown }
+}
+
+function readConfig(stateDir: string): ConfigFile {
+  return JSON.parse(readFileSync(join(stateDir, 'wisp.json'), 'utf8')) as ConfigFile
+}
+
+describe('settings', () => {
+  const start = serverPerTest()
+  let stateDir: string | null = null
+
+  afterEach(() => {
+    if (stateDir !== null) rmSync(stateDir, { recursive: true, force: true })
+    stateDir = null
+  })
+
+  it('turns shell access on, restarts from the banner, and the terminal then runs commands', async () => {
+    const dir = freshStateDir()
+    stateDir = dir
+    const s = await start({ stateDir: dir, env: CLEAN_ENV })
+    await withBrowser(async (page) => {
+      await page.goto(s.url)
+      await expectTestId(page, 'conn-state', 'connected')
+      await expectTestId(page, 'agent-state', 'running')
+      expect(await page.locator('[data-testid="restart-banner"]').count()).toBe(0)
+
+      await openSettings(page)
+      expect(await page.locator('[data-testid="settings-path"]').textContent()).toBe(join(dir, 'wisp.json'))
+      const shell = page.locator('[data-testid="settings-shell"]')
+      expect(await shell.isChecked()).toBe(false)
+      // The shell switch and the terminal limits say they need a restart.
+      const shellSection = page.locator('[data-testid="settings-section-shell"]')
+      expect(await shellSection.locator('.tag-restart').count()).toBe(1)
+      await page.screenshot({ path: artifact('settings.png') })
+
+      await shell.check()
+      const banner = page.locator('[data-testid="restart-banner"]')
+      await banner.waitFor({ timeout: STEP_TIMEOUT })
+      await banner.getByText('Shell access enabled').waitFor({ timeout: STEP_TIMEOUT })
+      expect(await shell.isChecked()).toBe(true)
+      expect(readConfig(dir).features?.shellEnabled).toBe(true)
+      await page.screenshot({ path: artifact('restart-banner.png') })
+
+      // The banner stays in reach while the settings are open.
+      await recordAgentStates(page)
+      await page.click('[data-testid="restart-now"]')
+      await banner.waitFor({ state: 'detached', timeout: UI_TIMEOUT })
+      await expectTestId(page, 'agent-state', 'running')
+      const states = await page.evaluate(() => (window as unknown as { __agentStates: string[] }).__agentStates)
+      expect(states).toContain('restarting')
+      expect(states[states.length - 1]).toBe('running')
+
+      await page.keyboard.press('Escape')
+      await page.locator('[data-testid="settings"]').waitFor({ state: 'detached', timeout: STEP_TIMEOUT })
+
+      await page.click('[data-testid="terminal-toggle"]')
+      await page.locator('[data-testid="terminal-panel"]').waitFor({ timeout: UI_TIMEOUT })
+      const command = page.locator('[data-testid="terminal-command"]')
+      await command.waitFor({ timeout: STEP_TIMEOUT })
+      await command.fill('echo wisp-restart-ok')
+      await command.press('Enter')
+      await waitForScreenText(page, 'wisp-restart-ok')
+      await page.screenshot({ path: artifact('settings-after-restart.png') })
+    })
+    expect(await s.stop(), s.output()).toBe(0)
+  })
+
+  it('applies a new character name at once, without a restart', async () => {
+    const dir = freshStateDir()
+    stateDir = dir
+    const s = await start({ stateDir: dir, env: CLEAN_ENV })
+    await withBrowser(async (page) => {
+      await page.goto(s.url)
+      await expectTestId(page, 'conn-state', 'connected')
+      await expectTestId(page, 'agent-name', 'Wisp')
+
+      await openSettings(page)
+      const name = page.locator('[data-testid="setting-character.name"]')
+      expect(await name.inputValue()).toBe('Wisp')
+      expect(await page.locator('[data-testid="settings-save"]').isDisabled()).toBe(true)
+      await name.fill('Nova')
+      await page.click('[data-testid="settings-save"]')
+      await expectTestId(page, 'settings-saved', 'Saved. Changes are live.')
+      await expectTestId(page, 'agent-name', 'Nova')
+      expect(readConfig(dir).character?.name).toBe('Nova')
+      expect(await page.locator('[data-testid="restart-banner"]').count()).toBe(0)
+
+      // The theme applies at once too.
+      await page.selectOption('[data-testid="setting-ui.theme"]', 'light')
+      await page.click('[data-testid="settings-save"]')
+      await expectTestId(page, 'settings-saved', 'Saved. Changes are live.')
+      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe('light')
+      await page.screenshot({ path: artifact('settings-light.png') })
+
+      // A value the server refuses is shown under its field, with the server's reason, and nothing is saved.
+      await page.fill('[data-testid="setting-terminal.maxConcurrent"]', '40')
+      await page.click('[data-testid="settings-save"]')
+      const fieldError = page.locator('[data-testid="setting-terminal.maxConcurrent-error"]')
+      await fieldError.waitFor({ timeout: STEP_TIMEOUT })
+      expect(await fieldError.textContent()).toContain('terminal.maxConcurrent')
+      expect(await page.locator('[data-testid="settings-error"]').textContent()).toMatch(/^Not saved: /)
+      expect(readConfig(dir).terminal?.maxConcurrent).not.toBe(40)
+
+      // The narrowest desktop window still shows the view and its Save button.
+      await page.setViewportSize({ width: 720, height: 480 })
+      await page.locator('[data-testid="settings-save"]').scrollIntoViewIfNeeded()
+      const save = await page.locator('[data-testid="settings-save"]').boundingBox()
+      expect(save).not.toBeNull()
+      expect(save!.y + save!.height).toBeLessThanOrEqual(480)
+      await page.screenshot({ path: artifact('settings-720x480.png') })
+      expect(await page.locator('[data-testid="restart-banner"]').count()).toBe(0)
+    })
+    expect(await s.stop(), s.output()).toBe(0)
+  })
+
+  it('says when the config file is broken and blocks saving until it is fixed', async () => {
+    const dir = freshStateDir()
+    stateDir = dir
+    const s = await start({ stateDir: dir, env: CLEAN_ENV })
+    await withBrowser(async (page) => {
+      await page.goto(s.url)
+      await expectTestId(page, 'conn-state', 'connected')
+      await openSettings(page)
+
+      writeFileSync(join(dir, 'wisp.json'), '{"character": {"name": ')
+      const notice = page.locator('[data-testid="config-error"]')
+      await notice.waitFor({ timeout: STEP_TIMEOUT })
+      await page.locator('[data-testid="settings-config-error"]').waitFor({ timeout: STEP_TIMEOUT })
+      expect(await page.locator('[data-testid="settings-save"]').isDisabled()).toBe(true)
+      await page.screenshot({ path: artifact('settings-config-error.png') })
+
+      writeFileSync(join(dir, 'wisp.json'), JSON.stringify({ character: { name: 'Fixed' } }))
+      await notice.waitFor({ state: 'detached', timeout: STEP_TIMEOUT })
+      await page.locator('[data-testid="settings-config-error"]').waitFor({ state: 'detached', timeout: STEP_TIMEOUT })
+      await expectTestId(page, 'agent-name', 'Fixed')
+      expect(await page.locator('[data-testid="setting-character.name"]').inputValue()).toBe('Fixed')
+    })
+    expect(await s.stop(), s.output()).toBe(0)
+  })
+
+  it('follows the server to its new port after a restart', async () => {
+    const dir = freshStateDir()
+    stateDir = dir
+    const from = await freePort()
+    let to = await freePort()
+    while (to === from) to = await freePort()
+    writeFileSync(join(dir, 'wisp.json'), JSON.stringify({ server: { port: from } }))
+    // Without --port, which would override the file's port for this process.
+    const s = await spawnUntilReady(wispBinary(), ['serve', '--state-dir', dir], {
+      name: 'wisp',
+      env: { ...CLEAN_ENV, WISP_API_TOKEN: '', WISP_PORT: undefined },
+      ready: /Wisp is listening on (http:\/\/\S+)/,
+      timeoutMs: 60_000,
+    })
+    try {
+      expect(s.url).toBe(`http://127.0.0.1:${from}`)
+      await withBrowser(async (page) => {
+        await page.goto(`${s.url}/#/`)
+        await expectTestId(page, 'conn-state', 'connected')
+        await openSettings(page)
+        await page.fill('[data-testid="setting-server.port"]', String(to))
+        await page.click('[data-testid="settings-save"]')
+        const banner = page.locator('[data-testid="restart-banner"]')
+        await banner.getByText(`${from} → ${to}`).waitFor({ timeout: STEP_TIMEOUT })
+
+        await page.click('[data-testid="restart-now"]')
+        await page.waitForURL(`http://127.0.0.1:${to}/#/`, { timeout: UI_TIMEOUT })
+        await expectTestId(page, 'conn-state', 'connected')
+        await expectTestId(page, 'agent-state', 'running')
+        expect(await page.locator('[data-testid="restart-banner"]').count()).toBe(0)
+      })
+    } finally {
+      expect(await s.stop(), s.output()).toBe(0)
+    }
+  })
+})

@@ -1,0 +1,151 @@
+// Runtime checks for the settings API's JSON and the config /ws frames. A
+// snapshot without its file path or config object is rejected (null); a leaf
+// of the wrong type takes the default of a fresh installation, so one odd
+// value does not hide the whole settings view (and, being unchanged, is
+// never sent back).
+
+import { isBoolean, isNumber, isObject, isString, isStringArray, oneOf } from './guards'
+import type {
+  ConfigChangedMessage,
+  ConfigErrorMessage,
+  ConfigField,
+  ConfigSnapshot,
+  RestartRequiredMessage,
+  ShellAccessResult,
+  WispConfig,
+} from './configTypes'
+import type { JsonObject } from './types'
+
+export const isThemeChoice = oneOf(['system', 'light', 'dark'])
+export const isModelProviderChoice = oneOf(['', 'openai', 'anthropic', 'ollama'])
+const isApplyMode = oneOf(['hot', 'restart'])
+
+/** The settings of a fresh installation (the server's config.Default). */
+export const DEFAULT_CONFIG: WispConfig = {
+  server: { host: '127.0.0.1', port: 2138, allowedOrigins: [], allowedHosts: [] },
+  model: { provider: '', baseURL: '', name: '', temperature: 0.7, maxTokens: 2048, thinkingBudget: 0 },
+  character: { name: 'Wisp', system: '', bio: '' },
+  features: { shellEnabled: false },
+  terminal: { maxConcurrent: 2, maxDurationMs: 300_000, cwd: '' },
+  autonomy: { enabled: false, intervalMs: 30_000, maxPerHour: 4, cooldownMs: 120_000 },
+  ui: { theme: 'system' },
+}
+
+function section(v: JsonObject, key: string): JsonObject {
+  const s = v[key]
+  return isObject(s) ? s : {}
+}
+
+function pick<T>(v: unknown, check: (x: unknown) => x is T, fallback: T): T {
+  return check(v) ? v : fallback
+}
+
+export function decodeWispConfig(v: unknown): WispConfig | null {
+  if (!isObject(v)) return null
+  const d = DEFAULT_CONFIG
+  const server = section(v, 'server')
+  const model = section(v, 'model')
+  const character = section(v, 'character')
+  const features = section(v, 'features')
+  const terminal = section(v, 'terminal')
+  const autonomy = section(v, 'autonomy')
+  const ui = section(v, 'ui')
+  return {
+    server: {
+      host: pick(server.host, isString, d.server.host),
+      port: pick(server.port, isNumber, d.server.port),
+      allowedOrigins: pick(server.allowedOrigins, isStringArray, []),
+      allowedHosts: pick(server.allowedHosts, isStringArray, []),
+    },
+    model: {
+      provider: pick(model.provider, isModelProviderChoice, d.model.provider),
+      baseURL: pick(model.baseURL, isString, d.model.baseURL),
+      name: pick(model.name, isString, d.model.name),
+      temperature: pick(model.temperature, isNumber, d.model.temperature),
+      maxTokens: pick(model.maxTokens, isNumber, d.model.maxTokens),
+      thinkingBudget: pick(model.thinkingBudget, isNumber, d.model.thinkingBudget),
+    },
+    character: {
+      name: pick(character.name, isString, d.character.name),
+      system: pick(character.system, isString, d.character.system),
+      bio: pick(character.bio, isString, d.character.bio),
+    },
+    features: { shellEnabled: pick(features.shellEnabled, isBoolean, d.features.shellEnabled) },
+    terminal: {
+      maxConcurrent: pick(terminal.maxConcurrent, isNumber, d.terminal.maxConcurrent),
+      maxDurationMs: pick(terminal.maxDurationMs, isNumber, d.terminal.maxDurationMs),
+      cwd: pick(terminal.cwd, isString, d.terminal.cwd),
+    },
+    autonomy: {
+      enabled: pick(autonomy.enabled, isBoolean, d.autonomy.enabled),
+      intervalMs: pick(autonomy.intervalMs, isNumber, d.autonomy.intervalMs),
+      maxPerHour: pick(autonomy.maxPerHour, isNumber, d.autonomy.maxPerHour),
+      cooldownMs: pick(autonomy.cooldownMs, isNumber, d.autonomy.cooldownMs),
+    },
+    ui: { theme: pick(ui.theme, isThemeChoice, d.ui.theme) },
+  }
+}
+
+function decodeField(v: unknown): ConfigField | null {
+  if (!isObject(v) || !isString(v.path) || v.path === '' || !isApplyMode(v.apply)) return null
+  return {
+    path: v.path,
+    apply: v.apply,
+    secret: pick(v.secret, isBoolean, false),
+    editable: pick(v.editable, isBoolean, true),
+  }
+}
+
+/** The entries of an object whose values pass check; others are left out. */
+function record<T>(v: unknown, check: (x: unknown) => x is T): Record<string, T> {
+  const out: Record<string, T> = {}
+  if (!isObject(v)) return out
+  for (const [key, value] of Object.entries(v)) if (check(value)) out[key] = value
+  return out
+}
+
+export function decodeConfigSnapshot(v: unknown): ConfigSnapshot | null {
+  if (!isObject(v) || !isString(v.path)) return null
+  const config = decodeWispConfig(v.config)
+  if (config === null) return null
+  const fields: ConfigField[] = []
+  if (Array.isArray(v.fields)) {
+    for (const item of v.fields) {
+      const field = decodeField(item)
+      if (field !== null) fields.push(field)
+    }
+  }
+  return {
+    path: v.path,
+    config,
+    secrets: record(v.secrets, isBoolean),
+    fields,
+    overrides: record(v.overrides, isString),
+    configError: pick(v.configError, isString, ''),
+    pendingRestart: pick(v.pendingRestart, isBoolean, false),
+    pendingRestartReasons: pick(v.pendingRestartReasons, isStringArray, []),
+  }
+}
+
+export function decodeShellAccess(v: unknown): ShellAccessResult | null {
+  if (!isObject(v) || !isBoolean(v.enabled)) return null
+  return {
+    enabled: v.enabled,
+    pendingRestart: pick(v.pendingRestart, isBoolean, false),
+    pendingRestartReasons: pick(v.pendingRestartReasons, isStringArray, []),
+  }
+}
+
+// /ws frames
+
+export function decodeRestartRequired(v: JsonObject): RestartRequiredMessage | null {
+  return isStringArray(v.reasons) ? { type: 'restart-required', reasons: v.reasons } : null
+}
+
+export function decodeConfigError(v: JsonObject): ConfigErrorMessage | null {
+  return isString(v.message) && v.message !== '' ? { type: 'config-error', message: v.message } : null
+}
+
+export function decodeConfigChanged(v: JsonObject): ConfigChangedMessage | null {
+  return isStringArray(v.paths) ? { type: 'config-changed', paths: v.paths } : null
+}

@@ -1,0 +1,102 @@
+// Wire types of the settings API (GET/PUT /api/config, PUT
+// /api/permissions/shell, POST /api/agent/restart) and of the /ws frames
+// the config watcher sends. Decoders live in configDecode.ts; nothing here
+// has behaviour.
+
+import type { ProviderKind } from './chatTypes'
+import type { AgentStatus } from './types'
+
+export type ThemeChoice = 'system' | 'light' | 'dark'
+
+/** '' means not chosen: Wisp looks for a local Ollama. */
+export type ModelProviderChoice = ProviderKind | ''
+
+/** How a change to a setting takes effect. */
+export type ApplyMode = 'hot' | 'restart'
+
+/** The config file's values with defaults filled in; secret keys are never sent. */
+export interface WispConfig {
+  server: { host: string; port: number; allowedOrigins: string[]; allowedHosts: string[] }
+  model: {
+    provider: ModelProviderChoice
+    baseURL: string
+    name: string
+    temperature: number
+    maxTokens: number
+    thinkingBudget: number
+  }
+  character: { name: string; system: string; bio: string }
+  features: { shellEnabled: boolean }
+  terminal: { maxConcurrent: number; maxDurationMs: number; cwd: string }
+  autonomy: { enabled: boolean; intervalMs: number; maxPerHour: number; cooldownMs: number }
+  ui: { theme: ThemeChoice }
+}
+
+/** One leaf setting ("server.port"). editable=false: only a hand edit of the file changes it. */
+export interface ConfigField {
+  path: string
+  apply: ApplyMode
+  secret: boolean
+  editable: boolean
+}
+
+/** GET /api/config (and the answer of PUT /api/config). */
+export interface ConfigSnapshot {
+  /** The config file. */
+  path: string
+  config: WispConfig
+  /** Whether each secret ("model.apiKey") is set. */
+  secrets: Record<string, boolean>
+  fields: ConfigField[]
+  /** Settings the environment or command line overrides for this process: path → variable or flag. */
+  overrides: Record<string, string>
+  /** Why the file on disk is invalid ('' when it is fine); Wisp keeps the last good settings. */
+  configError: string
+  pendingRestart: boolean
+  pendingRestartReasons: string[]
+}
+
+/** A JSON Merge Patch (RFC 7386) of the config: null resets a key to its default (or clears a secret). */
+export type MergePatchValue = string | number | boolean | null | string[] | MergePatch
+export interface MergePatch {
+  [key: string]: MergePatchValue
+}
+
+/** PUT /api/permissions/shell */
+export interface ShellAccessResult {
+  enabled: boolean
+  pendingRestart: boolean
+  pendingRestartReasons: string[]
+}
+
+/** Where the server listens after a restart. */
+export interface ServerEndpoint {
+  baseURL: string
+  wsURL: string
+}
+
+/** POST /api/agent/restart */
+export interface RestartResult {
+  ok: boolean
+  status: AgentStatus
+  /** Absent only from an older server; then the connection did not change. */
+  connection: ServerEndpoint | null
+}
+
+/** Restart-only settings changed; reasons lists all that are pending. */
+export interface RestartRequiredMessage {
+  type: 'restart-required'
+  reasons: string[]
+}
+
+/** The config file on disk is invalid (a later status frame without configError means it is fixed). */
+export interface ConfigErrorMessage {
+  type: 'config-error'
+  message: string
+}
+
+/** Settings changed, by hand or through the API. */
+export interface ConfigChangedMessage {
+  type: 'config-changed'
+  paths: string[]
+}
