@@ -9,6 +9,16 @@ import { ARTIFACTS } from './browser'
 import { spawnUntilReady, type EnvOverrides, type RunningProcess } from './process'
 
 const FRONTEND_DIR = resolve(import.meta.dirname, '..')
+
+/** Settings of the test machine that must not reach a server whose shell or config is under test. */
+export const CLEAN_ENV: EnvOverrides = {
+  WISP_CONFIG_PATH: undefined,
+  WISP_TERMINAL_RUN_TOKEN: undefined,
+  WISP_TERMINAL_MAX_CONCURRENT: undefined,
+  WISP_TERMINAL_MAX_DURATION_MS: undefined,
+  // A plain POSIX shell, whatever the user's login shell is.
+  SHELL: '/bin/sh',
+}
 const LISTENING = /Wisp is listening on (http:\/\/\S+)/
 
 export function wispBinary(): string {

@@ -7,17 +7,8 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { UI_TIMEOUT, artifact, expectTestId, withBrowser } from './browser'
-import { freePort, freshStateDir, serverPerTest, wispBinary } from './server'
-import { spawnUntilReady, type EnvOverrides } from './process'
-
-/** Settings of the test machine that must not reach the server under test. */
-const CLEAN_ENV: EnvOverrides = {
-  WISP_CONFIG_PATH: undefined,
-  WISP_TERMINAL_RUN_TOKEN: undefined,
-  WISP_TERMINAL_MAX_CONCURRENT: undefined,
-  WISP_TERMINAL_MAX_DURATION_MS: undefined,
-  SHELL: '/bin/sh',
-}
+import { CLEAN_ENV, freePort, freshStateDir, serverPerTest, wispBinary } from './server'
+import { spawnUntilReady } from './process'
 
 const STEP_TIMEOUT = 15_000
 
@@ -70,10 +61,15 @@ describe('settings', () => {
     stateDir = null
   })
 
-  it('turns shell access on, restarts from the banner, and the terminal then runs commands', async () => {
+  /** A server on a fresh state folder (removed after the test), with the shell settings of the machine kept out. */
+  async function startFresh() {
     const dir = freshStateDir()
     stateDir = dir
-    const s = await start({ stateDir: dir, env: CLEAN_ENV })
+    return { dir, s: await start({ stateDir: dir, env: CLEAN_ENV }) }
+  }
+
+  it('turns shell access on, restarts from the banner, and the terminal then runs commands', async () => {
+    const { dir, s } = await startFresh()
     await withBrowser(async (page) => {
       await page.goto(s.url)
       await expectTestId(page, 'conn-state', 'connected')
@@ -122,9 +118,7 @@ describe('settings', () => {
   })
 
   it('applies a new character name at once, without a restart', async () => {
-    const dir = freshStateDir()
-    stateDir = dir
-    const s = await start({ stateDir: dir, env: CLEAN_ENV })
+    const { dir, s } = await startFresh()
     await withBrowser(async (page) => {
       await page.goto(s.url)
       await expectTestId(page, 'conn-state', 'connected')
@@ -170,9 +164,7 @@ describe('settings', () => {
   })
 
   it('says when the config file is broken and blocks saving until it is fixed', async () => {
-    const dir = freshStateDir()
-    stateDir = dir
-    const s = await start({ stateDir: dir, env: CLEAN_ENV })
+    const { dir, s } = await startFresh()
     await withBrowser(async (page) => {
       await page.goto(s.url)
       await expectTestId(page, 'conn-state', 'connected')

@@ -7,18 +7,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { UI_TIMEOUT, artifact, expectTestId, withBrowser } from './browser'
-import { freshStateDir, serverPerTest } from './server'
-import type { EnvOverrides } from './process'
-
-/** Settings of the test machine that must not reach the server under test. */
-const CLEAN_ENV: EnvOverrides = {
-  WISP_CONFIG_PATH: undefined,
-  WISP_TERMINAL_RUN_TOKEN: undefined,
-  WISP_TERMINAL_MAX_CONCURRENT: undefined,
-  WISP_TERMINAL_MAX_DURATION_MS: undefined,
-  // A plain POSIX shell, whatever the user's login shell is.
-  SHELL: '/bin/sh',
-}
+import { CLEAN_ENV, freshStateDir, serverPerTest } from './server'
 
 const STEP_TIMEOUT = 10_000
 
