@@ -78,7 +78,7 @@ func TestReasonsDedupeAndCap(t *testing.T) {
 		t.Fatalf("List after rewording = %q", got)
 	}
 
-	r.Clear()
+	r = Reasons{}
 	for i := range MaxReasons + 25 {
 		r.Set(fmt.Sprint("k", i), fmt.Sprint("reason ", i))
 	}
@@ -89,7 +89,7 @@ func TestReasonsDedupeAndCap(t *testing.T) {
 	if got[0] != "reason 0" || got[1] != "reason 26" || got[MaxReasons-1] != fmt.Sprint("reason ", MaxReasons+24) {
 		t.Fatalf("the first and the newest should be kept: %q … %q", got[:2], got[MaxReasons-1])
 	}
-	if !r.Delete("k0") || r.Delete("k0") || r.Len() != MaxReasons-1 {
+	if !r.Delete("k0") || r.Delete("k0") || len(r.List()) != MaxReasons-1 {
 		t.Fatal("Delete did not remove exactly once")
 	}
 	if empty := (&Reasons{}).List(); empty == nil || len(empty) != 0 {

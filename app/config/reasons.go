@@ -47,9 +47,6 @@ func (r *Reasons) Delete(key string) bool {
 	return true
 }
 
-// Clear removes every reason.
-func (r *Reasons) Clear() { r.keys, r.text = nil, nil }
-
 // List returns the reasons in order, without duplicate texts (two keys may say the
 // same thing); never nil.
 func (r *Reasons) List() []string {
@@ -63,6 +60,3 @@ func (r *Reasons) List() []string {
 	}
 	return out
 }
-
-// Len is the number of keys with a reason.
-func (r *Reasons) Len() int { return len(r.keys) }
