@@ -20,6 +20,8 @@ type Call struct {
 	ID       string
 	Args     json.RawMessage // a JSON object
 	Callback CallbackFunc
+	// ConversationID is the conversation the turn belongs to ("" outside one).
+	ConversationID string
 }
 
 // Action is something the model may ask Wisp to do.

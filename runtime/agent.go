@@ -78,6 +78,8 @@ func (a *Agent) Provider() (llm.Provider, error) {
 type Input struct {
 	History []llm.Message // earlier messages of the conversation, oldest first
 	Text    string        // the user's new message
+	// ConversationID is where the turn happens; actions see it in their Call.
+	ConversationID string
 }
 
 // Result is a finished turn.
@@ -93,6 +95,7 @@ type Result struct {
 // turn is the state of one Turn call.
 type turn struct {
 	a     *Agent
+	conv  string
 	emit  func(Event)
 	reply reply.Reply
 	usage llm.Usage
@@ -107,7 +110,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, emit func(Event)) (Result, e
 		return Result{}, err
 	}
 	set := a.opts.Settings()
-	t := &turn{a: a, emit: emit}
+	t := &turn{a: a, emit: emit, conv: in.ConversationID}
 	msgs := append(append([]llm.Message(nil), in.History...), llm.Message{Role: llm.RoleUser, Text: in.Text})
 	tools := a.opts.Actions.Tools()
 	res := Result{}
@@ -225,7 +228,7 @@ func (t *turn) invoke(ctx context.Context, id, name string, args json.RawMessage
 	}()
 	cb := &callbackGate{t: t, id: id}
 	defer cb.close()
-	return act.Handler(ctx, Call{ID: id, Args: args, Callback: cb.call})
+	return act.Handler(ctx, Call{ID: id, Args: args, Callback: cb.call, ConversationID: t.conv})
 }
 
 // callbackGate lets a handler call back from any goroutine while it runs; calls after
