@@ -20,13 +20,19 @@ type Conversation struct {
 	ID, Title, RoomID    string
 	Metadata             json.RawMessage // nil when absent
 	CreatedAt, UpdatedAt time.Time
+	// Unread is set when a proactive message arrived while no client had it open.
+	Unread bool
 }
 
-const conversationColumns = "id, title, room_id, metadata, created_at, updated_at"
+const conversationColumns = "id, title, room_id, metadata, created_at, updated_at, unread"
 
 // CreateConversation saves a new conversation. A zero UpdatedAt is taken to be
 // CreatedAt.
 func (s *Store) CreateConversation(ctx context.Context, c Conversation) error {
+	return createConversation(ctx, s.db, c)
+}
+
+func createConversation(ctx context.Context, q querier, c Conversation) error {
 	if c.UpdatedAt.IsZero() {
 		c.UpdatedAt = c.CreatedAt
 	}
@@ -37,9 +43,9 @@ func (s *Store) CreateConversation(ctx context.Context, c Conversation) error {
 	if err != nil {
 		return fmt.Errorf("create conversation %s: %w", c.ID, err)
 	}
-	_, err = s.db.ExecContext(ctx,
-		"INSERT INTO conversations ("+conversationColumns+") VALUES (?, ?, ?, ?, ?, ?)",
-		c.ID, c.Title, c.RoomID, meta, c.CreatedAt.UnixMilli(), c.UpdatedAt.UnixMilli())
+	_, err = q.ExecContext(ctx,
+		"INSERT INTO conversations ("+conversationColumns+") VALUES (?, ?, ?, ?, ?, ?, ?)",
+		c.ID, c.Title, c.RoomID, meta, c.CreatedAt.UnixMilli(), c.UpdatedAt.UnixMilli(), c.Unread)
 	if err != nil {
 		return fmt.Errorf("create conversation %s: %w", c.ID, err)
 	}
@@ -54,12 +60,43 @@ func (s *Store) Conversations(ctx context.Context) ([]Conversation, error) {
 
 // Conversation returns one conversation, or ErrNotFound.
 func (s *Store) Conversation(ctx context.Context, id string) (Conversation, error) {
-	row := s.db.QueryRowContext(ctx, "SELECT "+conversationColumns+" FROM conversations WHERE id = ?", id)
+	return conversation(ctx, s.db, id)
+}
+
+func conversation(ctx context.Context, q querier, id string) (Conversation, error) {
+	row := q.QueryRowContext(ctx, "SELECT "+conversationColumns+" FROM conversations WHERE id = ?", id)
 	c, err := scanConversation(row)
 	if err != nil {
 		return Conversation{}, fmt.Errorf("load conversation %s: %w", id, notFound(err))
 	}
 	return c, nil
+}
+
+// latestConversation is the most recently updated conversation; ErrNotFound when
+// there is none.
+func latestConversation(ctx context.Context, q querier) (Conversation, error) {
+	row := q.QueryRowContext(ctx, "SELECT "+conversationColumns+
+		" FROM conversations ORDER BY updated_at DESC, created_at DESC, rowid DESC, id LIMIT 1")
+	c, err := scanConversation(row)
+	if err != nil {
+		return Conversation{}, fmt.Errorf("latest conversation: %w", notFound(err))
+	}
+	return c, nil
+}
+
+// MarkRead clears a conversation's unread mark. It returns the conversation and
+// true only when the mark was set (a missing conversation is not an error).
+func (s *Store) MarkRead(ctx context.Context, id string) (Conversation, bool, error) {
+	row := s.db.QueryRowContext(ctx,
+		"UPDATE conversations SET unread = 0 WHERE id = ? AND unread = 1 RETURNING "+conversationColumns, id)
+	c, err := scanConversation(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Conversation{}, false, nil
+	}
+	if err != nil {
+		return Conversation{}, false, fmt.Errorf("mark %s read: %w", id, err)
+	}
+	return c, true, nil
 }
 
 // SetConversationTitle renames a conversation, moves its updated_at forward to at,
@@ -106,7 +143,7 @@ func scanConversation(r scanner) (Conversation, error) {
 	var c Conversation
 	var meta []byte
 	var created, updated int64
-	if err := r.Scan(&c.ID, &c.Title, &c.RoomID, &meta, &created, &updated); err != nil {
+	if err := r.Scan(&c.ID, &c.Title, &c.RoomID, &meta, &created, &updated, &c.Unread); err != nil {
 		return Conversation{}, err
 	}
 	c.Metadata = meta
@@ -120,6 +157,14 @@ func scanConversation(r scanner) (Conversation, error) {
 
 // scanner is a *sql.Row or *sql.Rows.
 type scanner interface{ Scan(dest ...any) error }
+
+// querier is a *sql.DB or a *sql.Tx: repository code written against it runs alone
+// or inside a transaction (see Tx).
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
 
 // optText stores "" as NULL.
 func optText(s string) any {
@@ -192,7 +237,7 @@ func mustAffect(res sql.Result) error {
 }
 
 // queryAll runs a query and scans every row; what names the query in errors.
-func queryAll[T any](ctx context.Context, db *sql.DB, what string, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+func queryAll[T any](ctx context.Context, db querier, what string, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
 	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
@@ -210,4 +255,10 @@ func queryAll[T any](ctx context.Context, db *sql.DB, what string, scan func(sca
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return out, nil
+}
+
+// LatestConversation is the most recently updated conversation; ErrNotFound when
+// there is none.
+func (s *Store) LatestConversation(ctx context.Context) (Conversation, error) {
+	return latestConversation(ctx, s.db)
 }

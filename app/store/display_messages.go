@@ -28,6 +28,10 @@ const displayMessageColumns = "id, conversation_id, run_id, message_type, conten
 // CreatedAt. A zero UpdatedAt is taken to be CreatedAt. ErrNotFound if the
 // conversation does not exist.
 func (s *Store) SaveDisplayMessage(ctx context.Context, d DisplayMessage) (DisplayMessage, error) {
+	return saveDisplayMessage(ctx, s.db, d)
+}
+
+func saveDisplayMessage(ctx context.Context, q querier, d DisplayMessage) (DisplayMessage, error) {
 	if d.UpdatedAt.IsZero() {
 		d.UpdatedAt = d.CreatedAt
 	}
@@ -45,7 +49,7 @@ func (s *Store) SaveDisplayMessage(ctx context.Context, d DisplayMessage) (Displ
 	if err != nil {
 		return DisplayMessage{}, fmt.Errorf("save display message %s: %w", d.ID, err)
 	}
-	row := s.db.QueryRowContext(ctx, "INSERT INTO display_messages ("+displayMessageColumns+`)
+	row := q.QueryRowContext(ctx, "INSERT INTO display_messages ("+displayMessageColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, message_type = excluded.message_type,
 			content_type = excluded.content_type, content = excluded.content, status = excluded.status,

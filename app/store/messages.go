@@ -170,3 +170,23 @@ func sqlLimit(limit int) int {
 	}
 	return limit
 }
+
+// LastUserMessageAt is when the user last wrote, in any conversation; zero if never.
+func (s *Store) LastUserMessageAt(ctx context.Context) (time.Time, error) {
+	var ms sql.NullInt64
+	if err := s.db.QueryRowContext(ctx,
+		"SELECT MAX(created_at) FROM messages WHERE role = 'user'").Scan(&ms); err != nil {
+		return time.Time{}, fmt.Errorf("last user message: %w", err)
+	}
+	return fromOptMillis(ms), nil
+}
+
+// CountMessagesSince counts the messages with that source saved at or after since.
+func (s *Store) CountMessagesSince(ctx context.Context, source string, since time.Time) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx,
+		"SELECT COUNT(*) FROM messages WHERE source = ? AND created_at >= ?", source, since.UnixMilli()).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count %s messages: %w", source, err)
+	}
+	return n, nil
+}

@@ -81,6 +81,27 @@ var migrations = []string{
 	) STRICT;
 	CREATE INDEX display_messages_tool_call_id ON display_messages (tool_call_id) WHERE tool_call_id IS NOT NULL;
 	CREATE INDEX display_messages_conversation_n ON display_messages (conversation_id, n);`,
+
+	// 3: proactive messages: unread marks, reminders (a deleted conversation leaves its
+	// reminders to be routed elsewhere), and the lookups the autonomy limits make.
+	`ALTER TABLE conversations ADD COLUMN unread INTEGER NOT NULL DEFAULT 0 CHECK (unread IN (0, 1));
+
+	CREATE TABLE reminders (
+		id              TEXT    PRIMARY KEY,
+		conversation_id TEXT    REFERENCES conversations (id) ON DELETE SET NULL,
+		text            TEXT    NOT NULL,
+		at              INTEGER NOT NULL,
+		created_at      INTEGER NOT NULL,
+		delivered_at    INTEGER,
+		late            INTEGER NOT NULL DEFAULT 0 CHECK (late IN (0, 1)),
+		message_id      TEXT
+	) STRICT;
+	CREATE INDEX reminders_pending ON reminders (at, id) WHERE delivered_at IS NULL;
+	CREATE INDEX reminders_delivered ON reminders (delivered_at) WHERE delivered_at IS NOT NULL;
+	CREATE INDEX reminders_conversation ON reminders (conversation_id);
+
+	CREATE INDEX messages_role_created_at ON messages (role, created_at);
+	CREATE INDEX messages_source_created_at ON messages (source, created_at) WHERE source IS NOT NULL;`,
 }
 
 // SchemaVersion is the version a fully migrated database has.
