@@ -25,16 +25,20 @@ type Conversation struct {
 	CreatedAt string          `json:"createdAt"`
 	UpdatedAt string          `json:"updatedAt"`
 	Metadata  json.RawMessage `json:"metadata,omitempty"`
+	// Unread marks a proactive message no client has seen yet.
+	Unread bool `json:"unread"`
 }
 
-func toConversation(c store.Conversation) Conversation {
+// ToConversation is the API shape of a stored conversation.
+func ToConversation(c store.Conversation) Conversation {
 	return Conversation{
 		ID: c.ID, Title: c.Title, RoomID: c.RoomID, Metadata: c.Metadata,
-		CreatedAt: isoTime(c.CreatedAt), UpdatedAt: isoTime(c.UpdatedAt),
+		CreatedAt: ISOTime(c.CreatedAt), UpdatedAt: ISOTime(c.UpdatedAt), Unread: c.Unread,
 	}
 }
 
-func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+// ISOTime is how the API writes a time: ISO 8601 in UTC, with milliseconds.
+func ISOTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
 // Conversations lists every conversation, most recently updated first.
 func (s *Service) Conversations(ctx context.Context) ([]Conversation, error) {
@@ -44,7 +48,7 @@ func (s *Service) Conversations(ctx context.Context) ([]Conversation, error) {
 	}
 	out := make([]Conversation, len(rows))
 	for i, c := range rows {
-		out[i] = toConversation(c)
+		out[i] = ToConversation(c)
 	}
 	return out, nil
 }
@@ -66,13 +70,13 @@ func (s *Service) CreateConversation(ctx context.Context, title string, metadata
 	if err := s.store.CreateConversation(ctx, c); err != nil {
 		return Conversation{}, err
 	}
-	return toConversation(c), nil
+	return ToConversation(c), nil
 }
 
 // Conversation returns one conversation.
 func (s *Service) Conversation(ctx context.Context, id string) (Conversation, error) {
 	c, err := s.conversation(ctx, id)
-	return toConversation(c), err
+	return ToConversation(c), err
 }
 
 func (s *Service) conversation(ctx context.Context, id string) (store.Conversation, error) {
@@ -100,7 +104,7 @@ func (s *Service) setTitle(ctx context.Context, id, title string) (Conversation,
 	if err != nil {
 		return Conversation{}, err
 	}
-	conv := toConversation(c)
+	conv := ToConversation(c)
 	s.hub.Broadcast(map[string]any{"type": "conversation-updated", "conversation": conv})
 	return conv, nil
 }

@@ -24,7 +24,8 @@ type DisplayMessage struct {
 	UpdatedAt      int64           `json:"updatedAt"`
 }
 
-func toDisplay(d store.DisplayMessage) DisplayMessage {
+// ToDisplay is the API shape of a stored display message.
+func ToDisplay(d store.DisplayMessage) DisplayMessage {
 	return DisplayMessage{
 		ID: d.ID, ConversationID: d.ConversationID, RunID: d.RunID, MessageType: d.MessageType,
 		ContentType: d.ContentType, Content: d.Content, Status: d.Status, ToolCallID: d.ToolCallID,
@@ -43,7 +44,7 @@ func (s *Service) DisplayMessages(ctx context.Context, convID string) ([]Display
 	}
 	out := make([]DisplayMessage, len(rows))
 	for i, r := range rows {
-		out[i] = toDisplay(r)
+		out[i] = ToDisplay(r)
 	}
 	return out, nil
 }
@@ -142,7 +143,7 @@ func (d *displayRecorder) saveAt(now time.Time, msgType, contentType string, con
 		d.s.log.Warn("save display message", "run", d.run.ID, "type", contentType, "err", err)
 		return
 	}
-	d.s.hub.Broadcast(map[string]any{"type": "display-message-saved", "conversationId": d.run.ConversationID, "message": toDisplay(saved)})
+	d.s.hub.Broadcast(map[string]any{"type": "display-message-saved", "conversationId": d.run.ConversationID, "message": ToDisplay(saved)})
 }
 
 func (d *displayRecorder) update(callID, status string, content any) {
@@ -151,5 +152,5 @@ func (d *displayRecorder) update(callID, status string, content any) {
 		d.s.log.Warn("update tool status", "run", d.run.ID, "call", callID, "err", err)
 		return
 	}
-	d.s.hub.Broadcast(map[string]any{"type": "display-message-updated", "conversationId": d.run.ConversationID, "message": toDisplay(saved)})
+	d.s.hub.Broadcast(map[string]any{"type": "display-message-updated", "conversationId": d.run.ConversationID, "message": ToDisplay(saved)})
 }

@@ -24,6 +24,9 @@ type Message struct {
 	Status                string   `json:"status,omitempty"`
 	Error                 string   `json:"error,omitempty"`
 	ActionCallbackHistory []string `json:"actionCallbackHistory,omitempty"`
+	// ReminderID and Late describe a delivered reminder (source "reminder").
+	ReminderID string `json:"reminderId,omitempty"`
+	Late       bool   `json:"late,omitempty"`
 }
 
 // Messages returns the last MessageLimit messages, oldest first, with assistant replies
@@ -59,9 +62,13 @@ func toMessage(m store.Message) Message {
 	if m.Role != "assistant" {
 		return msg
 	}
-	var meta struct{ Status, Error string }
+	var meta struct {
+		Status, Error, ReminderID string
+		Late                      bool
+	}
 	_ = json.Unmarshal(m.Metadata, &meta)
 	msg.Status, msg.Error = meta.Status, meta.Error
+	msg.ReminderID, msg.Late = meta.ReminderID, meta.Late
 	msg.ActionCallbackHistory = m.CallbackHistory
 	var segs []reply.Segment
 	if len(m.Segments) > 0 && json.Unmarshal(m.Segments, &segs) == nil && len(segs) > 0 {

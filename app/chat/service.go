@@ -112,3 +112,10 @@ func waitTimeout(wg *sync.WaitGroup, d time.Duration) {
 
 // AgentName is the character's current name.
 func (s *Service) AgentName() string { return s.agent.Settings().Character.Name }
+
+// Busy reports whether a reply is being written in any conversation.
+func (s *Service) Busy() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.active) > 0
+}

@@ -8,6 +8,8 @@
 // which token); `unit:"ms"` shows durations readably. The Watcher follows the file.
 package config
 
+import "time"
+
 // Config is the whole settings file. JSON keys are camelCase; a partial file is valid
 // (missing keys take defaults) and keys Wisp does not know are kept when it saves.
 type Config struct {
@@ -64,15 +66,33 @@ type Terminal struct {
 	MaxConcurrent int    `json:"maxConcurrent" apply:"restart" label:"Terminal run limit"`
 	MaxDurationMs int    `json:"maxDurationMs" apply:"restart" unit:"ms" label:"Terminal time limit"`
 	Cwd           string `json:"cwd" apply:"restart" label:"Terminal folder"`
+	// NotifyLongRuns has Wisp say how a run of 30 s or more ended.
+	NotifyLongRuns bool `json:"notifyLongRuns" apply:"hot" label:"Long run notices"`
 }
 
-// Autonomy controls the proactive loop.
+// Autonomy controls the proactive loop. IntervalMs is clamped to MinInterval –
+// MaxInterval when used (see Interval), so a hand-edited 1000 means 5 s, not an error.
 type Autonomy struct {
 	Enabled    bool `json:"enabled" apply:"hot" label:"Autonomy"`
 	IntervalMs int  `json:"intervalMs" apply:"hot" unit:"ms" label:"Autonomy interval"`
 	MaxPerHour int  `json:"maxPerHour" apply:"hot" label:"Autonomy messages per hour"`
 	CooldownMs int  `json:"cooldownMs" apply:"hot" unit:"ms" label:"Autonomy cooldown"`
 }
+
+// The bounds of the autonomy interval.
+const (
+	MinInterval = 5 * time.Second
+	MaxInterval = 10 * time.Minute
+)
+
+// Interval is the autonomy interval in effect: IntervalMs clamped to MinInterval –
+// MaxInterval.
+func (a Autonomy) Interval() time.Duration {
+	return min(max(time.Duration(a.IntervalMs)*time.Millisecond, MinInterval), MaxInterval)
+}
+
+// Cooldown is how long after the user last spoke the loop stays quiet.
+func (a Autonomy) Cooldown() time.Duration { return time.Duration(a.CooldownMs) * time.Millisecond }
 
 // UI holds presentation preferences.
 type UI struct {
@@ -94,7 +114,7 @@ func Default() Config {
 				"(wave hello, dance to celebrate), but not in every reply.",
 			Bio: "A small, quick assistant that lives on your desktop.",
 		},
-		Terminal: Terminal{MaxConcurrent: 2, MaxDurationMs: 300000},
+		Terminal: Terminal{MaxConcurrent: 2, MaxDurationMs: 300000, NotifyLongRuns: true},
 		Autonomy: Autonomy{IntervalMs: 30000, MaxPerHour: 4, CooldownMs: 120000},
 		UI:       UI{Theme: "system"},
 	}

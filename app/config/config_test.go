@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func envMap(m map[string]string) Getenv { return func(k string) string { return m[k] } }
@@ -77,6 +78,7 @@ func TestInvalidFiles(t *testing.T) {
 		"port range":     {`{"server":{"port":70000}}`, "server.port must be 0-65535"},
 		"provider":       {`{"model":{"provider":"acme"}}`, "model.provider"},
 		"terminal limit": {`{"terminal":{"maxConcurrent":17}}`, "terminal.maxConcurrent must be 1-16"},
+		"interval":       {`{"autonomy":{"intervalMs":-1}}`, "autonomy.intervalMs must not be negative"},
 		"theme":          {`{"ui":{"theme":"neon"}}`, "ui.theme"},
 	}
 	for name, tc := range cases {
@@ -214,5 +216,27 @@ func TestEnvOverridesNamesTheVariables(t *testing.T) {
 	c.Model.Provider = "ollama"
 	if got := EnvOverrides(c, envMap(map[string]string{"OPENAI_API_KEY": "o"})); len(got) != 0 {
 		t.Fatalf("no key variable reaches Ollama, got %v", got)
+	}
+}
+
+func TestAutonomyIntervalIsClamped(t *testing.T) {
+	cases := []struct {
+		ms   int
+		want time.Duration
+	}{
+		{0, MinInterval},
+		{1000, MinInterval},
+		{5000, 5 * time.Second},
+		{30000, 30 * time.Second},
+		{600000, 10 * time.Minute},
+		{3600000, MaxInterval},
+	}
+	for _, tc := range cases {
+		if got := (Autonomy{IntervalMs: tc.ms}).Interval(); got != tc.want {
+			t.Errorf("intervalMs %d: got %v, want %v", tc.ms, got, tc.want)
+		}
+	}
+	if err := (func() Config { c := Default(); c.Autonomy.IntervalMs = 1000; return c })().Validate(); err != nil {
+		t.Errorf("a short interval is clamped, not refused: %v", err)
 	}
 }

@@ -26,8 +26,7 @@ func (c Config) Validate() error {
 		"terminal.maxConcurrent must be 1-16, got %d", c.Terminal.MaxConcurrent)
 	check(c.Terminal.MaxDurationMs >= 1000 && c.Terminal.MaxDurationMs <= 3600000,
 		"terminal.maxDurationMs must be 1000-3600000, got %d", c.Terminal.MaxDurationMs)
-	check(c.Autonomy.IntervalMs >= 5000 && c.Autonomy.IntervalMs <= 600000,
-		"autonomy.intervalMs must be 5000-600000 (5 s to 10 min), got %d", c.Autonomy.IntervalMs)
+	check(c.Autonomy.IntervalMs >= 0, "autonomy.intervalMs must not be negative, got %d", c.Autonomy.IntervalMs)
 	check(c.Autonomy.MaxPerHour >= 0, "autonomy.maxPerHour must not be negative, got %d", c.Autonomy.MaxPerHour)
 	check(c.Autonomy.CooldownMs >= 0, "autonomy.cooldownMs must not be negative, got %d", c.Autonomy.CooldownMs)
 	check(oneOf(c.UI.Theme, "system", "light", "dark"), "ui.theme must be system, light or dark, got %q", c.UI.Theme)
