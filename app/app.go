@@ -26,9 +26,11 @@ import (
 	"github.com/wispapp/wisp/app/api"
 	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/config"
+	"github.com/wispapp/wisp/app/proactive"
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/ws"
 	"github.com/wispapp/wisp/emotes"
+	"github.com/wispapp/wisp/internal/clock"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/terminal"
 )
@@ -47,6 +49,8 @@ type Options struct {
 	Actions []runtime.Action
 	// NoTitles turns off automatic conversation titles.
 	NoTitles bool
+	// Clock drives reminders and the autonomy loop (tests use a fake one).
+	Clock clock.Clock
 	// Desktop generates a per-launch token and, if the configured port is taken,
 	// falls back to a free one (the window learns the port through a binding).
 	Desktop bool
@@ -74,6 +78,7 @@ type App struct {
 	models      *models
 	actions     *runtime.Registry
 	chat        *chat.Service
+	proactive   *proactive.Service
 	emotes      *emotes.Catalog
 	store       *store.Store
 	hub         *ws.Hub
@@ -228,14 +233,18 @@ func (a *App) start(ctx context.Context) error {
 		AllowQueryToken: a.opts.Getenv("WISP_ALLOW_WS_QUERY_TOKEN") == "1",
 		Status:          a.statusFrame, Journal: journal{st}, Logger: a.log,
 		Handlers: a.terminalFrames(),
+		// Opening a conversation clears its unread mark (the proactive service is
+		// built below, before the listener serves anyone).
+		OnActiveConversation: func(_ ws.Client, id string) { a.proactive.MarkRead(id) },
 	})
 	if err := a.hub.Start(); err != nil {
 		ln.Close()
 		st.Close()
 		return fmt.Errorf("start ws hub: %w", err)
 	}
+	agent := a.newAgent()
 	a.chat = chat.New(chat.Options{
-		Store: st, Agent: a.newAgent(), Hub: chatHub{a.hub}, Logger: a.log.With("component", "chat"),
+		Store: st, Agent: agent, Hub: chatHub{a.hub}, Logger: a.log.With("component", "chat"),
 		CanRespond: a.models.CanRespond, NoTitles: a.opts.NoTitles,
 	})
 	if err := a.chat.Start(ctx); err != nil {
@@ -243,6 +252,13 @@ func (a *App) start(ctx context.Context) error {
 		ln.Close()
 		st.Close()
 		return fmt.Errorf("start chat: %w", err)
+	}
+	if err := a.startProactive(agent); err != nil {
+		a.chat.Stop()
+		a.hub.Stop()
+		ln.Close()
+		st.Close()
+		return err
 	}
 	s.handler = a.newHandler(s)
 	a.watchEmotes()
@@ -263,9 +279,10 @@ func (a *App) newHandler(s *services) http.Handler {
 	return api.New(api.Options{
 		Guard: s.guard, Hub: a.hub, Status: a.status, UI: a.opts.UI, Logger: a.log,
 		Chat: a.chat, Providers: providers{a}, CanRespond: a.models.CanRespond,
-		Terminal: &api.Terminal{Manager: s.term, Gate: s.termGate, ConfigPath: a.configPath},
-		Emotes:   &api.Emotes{Catalog: a.emotes, Play: a.playEmote},
-		Settings: settingsAPI{a},
+		Terminal:  &api.Terminal{Manager: s.term, Gate: s.termGate, ConfigPath: a.configPath},
+		Emotes:    &api.Emotes{Catalog: a.emotes, Play: a.playEmote},
+		Settings:  settingsAPI{a},
+		Proactive: proactiveAPI{a},
 	}).Handler()
 }
 
@@ -355,6 +372,9 @@ func (a *App) Stop() error {
 		// so the HTTP shutdown does not wait for them.
 		a.chat.Stop()
 		s.term.Stop() // shell runs end with their process groups; captured answers go out
+		// Then the proactive loops (a tick's model call is cancelled); notices about
+		// the runs just ended are saved.
+		a.proactive.Stop()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		if e := s.srv.Shutdown(ctx); e != nil {

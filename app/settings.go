@@ -100,14 +100,18 @@ func (a *App) applyFile(f *config.File) error {
 		return nil
 	}
 	paths := make([]string, 0, len(changes))
-	modelChanged := false
+	modelChanged, autonomyChanged := false, false
 	for _, c := range changes {
 		paths = append(paths, c.Path)
 		modelChanged = modelChanged || strings.HasPrefix(c.Path, "model.")
+		autonomyChanged = autonomyChanged || strings.HasPrefix(c.Path, "autonomy.")
 		a.log.Info("setting changed", "setting", c.Path, "apply", c.Apply)
 	}
 	if modelChanged {
 		a.models.set(eff.Model)
+	}
+	if autonomyChanged && a.proactive != nil {
+		a.proactive.SettingsChanged()
 	}
 	if hadErr {
 		a.log.Info("config file is valid again", "config", a.configPath)

@@ -22,6 +22,7 @@ func (a *App) status() api.Status {
 		PendingRestart:        len(reasons) > 0,
 		PendingRestartReasons: reasons,
 		ConfigError:           configErr,
+		AutonomyEnabled:       a.liveConfig().Autonomy.Enabled,
 	}
 	if r.reason == "" && state != "running" {
 		s.CanRespondReason = "Wisp is " + strings.ReplaceAll(state, "_", " ")

@@ -40,6 +40,7 @@ func (a *App) newTerminalGate(cfg config.Config) *api.TerminalGate {
 func (a *App) sendTerminalEvent(e terminal.Event) {
 	data := e.AppendJSON(nil) // sized once inside
 	a.hub.SendRaw(data, terminalViewers(e.Owner))
+	a.proactive.TerminalEvent(e) // returns at once for output
 }
 
 // terminalBacklog is how far a run's viewers may fall behind before its output waits

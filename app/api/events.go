@@ -2,7 +2,9 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 
 	"github.com/wispapp/wisp/app/ws"
@@ -47,12 +49,24 @@ func (s *Server) postAgentEvent(w http.ResponseWriter, r *http.Request) error {
 	if p := bytes.TrimSpace(req.Payload); len(p) == 0 || p[0] != '{' {
 		return Errorf(http.StatusBadRequest, "payload must be a JSON object")
 	}
-	env, err := s.hub.Publish(ws.Envelope{
+	env, err := s.publish(r.Context(), ws.Envelope{
 		Type: typ, Stream: req.Stream, Payload: req.Payload, RunID: req.RunID, Seq: req.Seq,
 		SessionKey: req.SessionKey, AgentID: req.AgentID, RoomID: req.RoomID,
 	})
-	if err != nil {
+	if errors.Is(err, ws.ErrClosed) {
 		return Errorf(http.StatusServiceUnavailable, "cannot publish: %v", err)
 	}
+	if err != nil {
+		return err
+	}
 	return writeJSON(w, http.StatusOK, map[string]any{"ok": true, "eventId": env.EventID})
+}
+
+// publish sends an envelope through the proactive service, which also routes
+// assistant text (seed 004), or straight to the hub when there is none.
+func (s *Server) publish(ctx context.Context, env ws.Envelope) (ws.Envelope, error) {
+	if s.proactive != nil {
+		return s.proactive.PublishAgentEvent(ctx, env)
+	}
+	return s.hub.Publish(env)
 }

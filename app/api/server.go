@@ -30,6 +30,8 @@ type Status struct {
 	PendingRestartReasons []string `json:"pendingRestartReasons"`
 	// ConfigError says why the config file on disk is not in use (the last good one is).
 	ConfigError string `json:"configError,omitempty"`
+	// AutonomyEnabled says whether the autonomy loop is on.
+	AutonomyEnabled bool `json:"autonomyEnabled"`
 }
 
 // Options are the services the API serves.
@@ -50,6 +52,8 @@ type Options struct {
 	Emotes *Emotes
 	// Settings reads and changes the config and restarts; nil leaves their routes out.
 	Settings Settings
+	// Proactive serves reminders and the autonomy switch; nil leaves their routes out.
+	Proactive Proactive
 }
 
 // Server is the HTTP API.
@@ -66,6 +70,7 @@ type Server struct {
 	term       *Terminal
 	emotes     *Emotes
 	settings   Settings
+	proactive  Proactive
 }
 
 // New builds the API server.
@@ -79,7 +84,7 @@ func New(o Options) *Server {
 	return &Server{
 		guard: o.Guard, hub: o.Hub, status: o.Status, ui: newUIHandler(o.UI), log: o.Logger,
 		chat: o.Chat, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
-		emotes: o.Emotes, settings: o.Settings,
+		emotes: o.Emotes, settings: o.Settings, proactive: o.Proactive,
 	}
 }
 
@@ -113,6 +118,13 @@ func (s *Server) routes(mux *http.ServeMux) {
 		mux.Handle("PUT /api/config", s.handle(s.putConfig))
 		mux.Handle("PUT /api/permissions/shell", s.handle(s.putShell))
 		mux.Handle("POST /api/agent/restart", s.handle(s.postRestart))
+	}
+	if s.proactive != nil {
+		mux.Handle("GET /api/reminders", s.handle(s.listReminders))
+		mux.Handle("POST /api/reminders", s.handle(s.createReminder))
+		mux.Handle("DELETE /api/reminders/{id}", s.handle(s.deleteReminder))
+		mux.Handle("GET /api/agent/autonomy", s.handle(s.getAutonomy))
+		mux.Handle("POST /api/agent/autonomy", s.handle(s.postAutonomy))
 	}
 	if s.providers != nil {
 		mux.Handle("GET /api/provider", s.handle(s.getProvider))

@@ -252,10 +252,15 @@ func (h *Hub) setActiveConversation(c *client, raw json.RawMessage) {
 	if err := json.Unmarshal(raw, &id); err != nil {
 		id = "" // a non-string clears it (seed 004)
 	}
+	id = truncate(id, 256)
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	c.activeConversation = truncate(id, 256)
+	c.activeConversation = id
 	c.activeSince = time.Now()
+	info := c.info()
+	h.mu.Unlock()
+	if id != "" && h.opts.OnActiveConversation != nil {
+		h.opts.OnActiveConversation(info, id)
+	}
 }
 
 func (h *Hub) reply(s *melody.Session, v any) {

@@ -36,7 +36,11 @@ type Options struct {
 	Journal Journal
 	// Handlers take client frames of other types (e.g. terminal-input), by type.
 	Handlers map[string]FrameHandler
-	Logger   *slog.Logger
+	// OnActiveConversation, if set, hears every conversation a client opens (the id
+	// of an active-conversation frame, never empty). It runs on the connection's
+	// read loop, so it must return quickly.
+	OnActiveConversation func(c Client, conversationID string)
+	Logger               *slog.Logger
 
 	Replay       int           // envelopes replayed on connect; default 120
 	BufferSize   int           // envelopes kept; default 1500

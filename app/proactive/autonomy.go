@@ -1,0 +1,270 @@
+package proactive
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/wispapp/wisp/app/ws"
+	"github.com/wispapp/wisp/internal/clock"
+	"github.com/wispapp/wisp/runtime"
+)
+
+// tickTimeout bounds one tick's model call.
+const tickTimeout = 2 * time.Minute
+
+// The reasons a tick does not think.
+const (
+	skipNoModel   = "no-model"
+	skipBusy      = "busy"
+	skipRateLimit = "rate-limit"
+	skipCooldown  = "cooldown"
+)
+
+// autonomy is the loop that, when enabled, asks the agent every interval whether to
+// say something. One goroutine owns it; the mutex guards what AutonomyState reads.
+type autonomy struct {
+	s       *Service
+	wakeC   chan struct{}
+	stopC   chan struct{}
+	done    chan struct{}
+	started bool
+
+	mu       sync.Mutex
+	ticks    int
+	lastTick time.Time
+	nextTick time.Time
+	lastSkip string // the last skip reason published (a repeat is not)
+}
+
+func newAutonomy(s *Service) *autonomy {
+	return &autonomy{s: s, wakeC: make(chan struct{}, 1), stopC: make(chan struct{}), done: make(chan struct{})}
+}
+
+func (a *autonomy) start() {
+	a.started = true
+	go a.loop()
+}
+
+func (a *autonomy) stop() {
+	if !a.started {
+		return
+	}
+	close(a.stopC)
+	<-a.done
+}
+
+// wake makes the loop start its interval again under the new settings. The next
+// tick's time is set here too, so an answer given right after a change shows it.
+func (a *autonomy) wake() {
+	set := a.s.opts.Settings()
+	a.mu.Lock()
+	a.nextTick = time.Time{}
+	if set.AutonomyEnabled {
+		a.nextTick = a.s.opts.Clock.Now().Add(set.Interval)
+	}
+	a.mu.Unlock()
+	select {
+	case a.wakeC <- struct{}{}:
+	default:
+	}
+}
+
+func (a *autonomy) loop() {
+	defer close(a.done)
+	clk := a.s.opts.Clock
+	for {
+		set := a.s.opts.Settings()
+		var fire <-chan time.Time
+		var timer clock.Timer
+		next := time.Time{}
+		if set.AutonomyEnabled {
+			timer = clk.NewTimer(set.Interval)
+			fire, next = timer.C(), clk.Now().Add(set.Interval)
+		}
+		a.mu.Lock()
+		a.nextTick = next
+		a.mu.Unlock()
+		select {
+		case <-fire:
+			a.tick()
+		case <-a.wakeC: // the settings changed: start the interval again
+		case <-a.stopC:
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+		select {
+		case <-a.stopC:
+			return
+		default:
+		}
+	}
+}
+
+// tick is one look at what happened.
+func (a *autonomy) tick() {
+	ctx, cancel := context.WithTimeout(a.s.base, tickTimeout)
+	defer cancel()
+	set := a.s.opts.Settings()
+	now := a.s.opts.Clock.Now()
+	a.mu.Lock()
+	a.ticks++
+	since := a.lastTick
+	a.lastTick = now
+	t := &tickRun{s: a.s, ctx: ctx, runID: fmt.Sprintf("auto-%d", a.ticks)}
+	n := a.ticks
+	a.mu.Unlock()
+
+	reason, err := a.holdBack(ctx, set, now)
+	if err != nil {
+		t.publish("autonomy", map[string]any{"kind": "error", "message": err.Error()})
+		return
+	}
+	if a.skipped(t, reason) {
+		return
+	}
+	situation, err := a.s.situation(ctx, now, since, set)
+	if err != nil {
+		t.publish("autonomy", map[string]any{"kind": "error", "message": err.Error()})
+		return
+	}
+	t.publish("autonomy", map[string]any{"kind": "tick", "tick": n})
+	dec, err := a.s.opts.Agent.Decide(ctx, runtime.Deliberation{Instructions: autonomyInstructions, Situation: situation}, nil)
+	t.decided(dec, err)
+}
+
+// skipped publishes a skip once per reason in a row, so a long cooldown does not
+// fill the replay buffer; it reports whether the tick is skipped.
+func (a *autonomy) skipped(t *tickRun, reason string) bool {
+	a.mu.Lock()
+	repeat := reason == a.lastSkip
+	a.lastSkip = reason
+	a.mu.Unlock()
+	if reason != "" && !repeat {
+		t.publish("autonomy", map[string]any{"kind": "skipped", "reason": reason})
+	}
+	return reason != ""
+}
+
+// holdBack says why this tick must not think ("" when it may): no model, a reply
+// being written, the hourly limit reached, or the user spoke too recently.
+func (a *autonomy) holdBack(ctx context.Context, set Settings, now time.Time) (string, error) {
+	if ok, _ := a.s.opts.CanRespond(); !ok {
+		return skipNoModel, nil
+	}
+	if a.s.opts.Busy() {
+		return skipBusy, nil
+	}
+	sent, err := a.s.opts.Store.CountMessagesSince(ctx, SourceAutonomy, now.Add(-time.Hour))
+	if err != nil {
+		return "", err
+	}
+	if sent >= set.MaxPerHour {
+		return skipRateLimit, nil
+	}
+	spoke, err := a.s.opts.Store.LastUserMessageAt(ctx)
+	if err != nil {
+		return "", err
+	}
+	if !spoke.IsZero() && now.Sub(spoke) < set.Cooldown {
+		return skipCooldown, nil
+	}
+	return "", nil
+}
+
+// tickRun publishes one tick's envelopes under one runId, numbering them.
+type tickRun struct {
+	s     *Service
+	ctx   context.Context
+	runID string
+	seq   int64
+}
+
+func (t *tickRun) publish(stream string, payload map[string]any) {
+	t.seq++
+	seq := t.seq
+	env := ws.Envelope{Type: ws.KindAgent, Stream: stream, RunID: t.runID, Seq: &seq, Payload: mustJSON(payload)}
+	if _, err := t.s.PublishAgentEvent(t.ctx, env); err != nil {
+		t.s.log.Warn("autonomy event not published", "stream", stream, "err", err)
+	}
+}
+
+// decided publishes the agent's thoughts and choice, and what it says.
+func (t *tickRun) decided(dec runtime.Decision, err error) {
+	if dec.Thoughts != "" {
+		t.publish("autonomy", map[string]any{"kind": "thought", "text": dec.Thoughts})
+	}
+	switch {
+	case errors.Is(err, runtime.ErrNoDecision):
+		t.publish("autonomy", map[string]any{"kind": "error", "message": err.Error()})
+		t.publish("autonomy", map[string]any{"kind": "decision", "decision": "silent", "reason": "no choice was made"})
+	case err != nil:
+		t.publish("autonomy", map[string]any{"kind": "error", "message": err.Error()})
+	case !dec.Speak:
+		t.publish("autonomy", map[string]any{"kind": "decision", "decision": "silent", "reason": dec.Reason})
+	default:
+		t.publish("autonomy", map[string]any{"kind": "decision", "decision": "speak"})
+		t.publish("assistant", map[string]any{"text": dec.Text, "source": SourceAutonomy})
+	}
+}
+
+// PublishAgentEvent publishes a buffered envelope on /ws. An agent_event on the
+// assistant stream whose payload has text is also delivered as a proactive message
+// (seed 004), with the payload's source when it is one Wisp knows, else autonomy.
+func (s *Service) PublishAgentEvent(ctx context.Context, env ws.Envelope) (ws.Envelope, error) {
+	env, err := s.opts.Hub.Publish(env)
+	if err != nil || env.Type != ws.KindAgent || env.Stream != "assistant" {
+		return env, err
+	}
+	var p struct{ Text, Source string }
+	if json.Unmarshal(env.Payload, &p) != nil || p.Text == "" {
+		return env, nil
+	}
+	if p.Source != SourceReminder && p.Source != SourceTerminal {
+		p.Source = SourceAutonomy
+	}
+	_, err = s.router.Deliver(ctx, Note{Text: p.Text, Source: p.Source})
+	return env, err
+}
+
+// AutonomyState is what GET /api/agent/autonomy answers.
+type AutonomyState struct {
+	Enabled      bool  `json:"enabled"`
+	IntervalMs   int64 `json:"intervalMs"`
+	MaxPerHour   int   `json:"maxPerHour"`
+	CooldownMs   int64 `json:"cooldownMs"`
+	SentLastHour int   `json:"sentLastHour"`
+	LastTickAt   int64 `json:"lastTickAt,omitempty"`
+	NextTickAt   int64 `json:"nextTickAt,omitempty"`
+}
+
+// Autonomy reports the loop's settings and progress.
+func (s *Service) Autonomy(ctx context.Context) (AutonomyState, error) {
+	set := s.opts.Settings()
+	sent, err := s.opts.Store.CountMessagesSince(ctx, SourceAutonomy, s.opts.Clock.Now().Add(-time.Hour))
+	if err != nil {
+		return AutonomyState{}, err
+	}
+	st := AutonomyState{
+		Enabled: set.AutonomyEnabled, IntervalMs: set.Interval.Milliseconds(), MaxPerHour: set.MaxPerHour,
+		CooldownMs: set.Cooldown.Milliseconds(), SentLastHour: sent,
+	}
+	s.autonomy.mu.Lock()
+	defer s.autonomy.mu.Unlock()
+	st.LastTickAt, st.NextTickAt = unixMilli(s.autonomy.lastTick), unixMilli(s.autonomy.nextTick)
+	if !set.AutonomyEnabled {
+		st.NextTickAt = 0
+	}
+	return st, nil
+}
+
+func unixMilli(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}

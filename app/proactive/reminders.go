@@ -1,0 +1,160 @@
+package proactive
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/wispapp/wisp/app/chat"
+	"github.com/wispapp/wisp/app/store"
+)
+
+// Limits of a reminder.
+const (
+	MaxReminderRunes = 2000
+	maxInMinutes     = 366 * 24 * 60
+	// pastSlack is how far in the past a reminder's time may be (a clock a little off,
+	// a form filled in slowly): it fires at once.
+	pastSlack = time.Minute
+	// lateAfter is how much after its time a reminder counts as late.
+	lateAfter = time.Minute
+	// deliveredShown is how many delivered reminders the list keeps.
+	deliveredShown = 50
+)
+
+// ReminderInput asks for a reminder (POST /api/reminders and SCHEDULE_REMINDER).
+type ReminderInput struct {
+	ConversationID string   `json:"conversationId"`
+	Text           string   `json:"text"`
+	At             string   `json:"at"`        // RFC 3339
+	InMinutes      *float64 `json:"inMinutes"` // or this
+}
+
+// Reminder is the API shape of a reminder.
+type Reminder struct {
+	ID             string  `json:"id"`
+	ConversationID *string `json:"conversationId"`
+	Text           string  `json:"text"`
+	At             string  `json:"at"`
+	CreatedAt      string  `json:"createdAt"`
+	Status         string  `json:"status"` // pending | delivered
+	DeliveredAt    string  `json:"deliveredAt,omitempty"`
+	Late           bool    `json:"late"`
+	MessageID      string  `json:"messageId,omitempty"`
+}
+
+func toReminder(r store.Reminder) Reminder {
+	out := Reminder{ID: r.ID, Text: r.Text, At: chat.ISOTime(r.At), CreatedAt: chat.ISOTime(r.CreatedAt),
+		Status: "pending", Late: r.Late, MessageID: r.MessageID}
+	if r.ConversationID != "" {
+		id := r.ConversationID
+		out.ConversationID = &id
+	}
+	if !r.Pending() {
+		out.Status, out.DeliveredAt = "delivered", chat.ISOTime(r.DeliveredAt)
+	}
+	return out
+}
+
+// AddReminder checks and saves a reminder, tells every client and wakes the
+// scheduler.
+func (s *Service) AddReminder(ctx context.Context, in ReminderInput) (Reminder, error) {
+	now := s.opts.Clock.Now()
+	r, err := checkReminder(in, now)
+	if err != nil {
+		return Reminder{}, err
+	}
+	if err := s.opts.Store.AddReminder(ctx, r); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return Reminder{}, errorf(http.StatusNotFound, "conversation not found")
+		}
+		return Reminder{}, err
+	}
+	s.log.Info("reminder set", "id", r.ID, "at", r.At, "conversation", r.ConversationID)
+	view := toReminder(r)
+	s.opts.Hub.Broadcast(map[string]any{"type": "reminder-updated", "reminder": view})
+	s.schedule.wake()
+	return view, nil
+}
+
+func checkReminder(in ReminderInput, now time.Time) (store.Reminder, error) {
+	text := strings.TrimSpace(in.Text)
+	if text == "" {
+		return store.Reminder{}, errorf(http.StatusBadRequest, "text is required")
+	}
+	if utf8.RuneCountInString(text) > MaxReminderRunes {
+		return store.Reminder{}, errorf(http.StatusBadRequest, "text is longer than %d characters", MaxReminderRunes)
+	}
+	at, err := reminderTime(in, now)
+	if err != nil {
+		return store.Reminder{}, err
+	}
+	return store.Reminder{ID: newID(), ConversationID: in.ConversationID, Text: text, At: at, CreatedAt: now}, nil
+}
+
+// reminderTime reads exactly one of at and inMinutes.
+func reminderTime(in ReminderInput, now time.Time) (time.Time, error) {
+	switch {
+	case in.At != "" && in.InMinutes != nil:
+		return time.Time{}, errorf(http.StatusBadRequest, "give either at or inMinutes, not both")
+	case in.InMinutes != nil:
+		m := *in.InMinutes
+		if math.IsNaN(m) || m <= 0 || m > maxInMinutes {
+			return time.Time{}, errorf(http.StatusBadRequest, "inMinutes must be more than 0 and at most %d (a year)", maxInMinutes)
+		}
+		return now.Add(time.Duration(m * float64(time.Minute))).Truncate(time.Millisecond), nil
+	case in.At != "":
+		at, err := time.Parse(time.RFC3339, in.At)
+		if err != nil {
+			return time.Time{}, errorf(http.StatusBadRequest, "at must be an RFC 3339 time with a zone, like 2026-11-21T17:30:00+01:00")
+		}
+		if at.Before(now.Add(-pastSlack)) {
+			return time.Time{}, errorf(http.StatusBadRequest, "at is in the past (%s)", at.Format(time.RFC3339))
+		}
+		if at.After(now.Add(maxInMinutes * time.Minute)) {
+			return time.Time{}, errorf(http.StatusBadRequest, "at is more than a year away")
+		}
+		return at.Truncate(time.Millisecond), nil
+	}
+	return time.Time{}, errorf(http.StatusBadRequest, "give the reminder's time: at (RFC 3339) or inMinutes")
+}
+
+// Reminders lists the pending reminders by time, then recently delivered ones.
+func (s *Service) Reminders(ctx context.Context) ([]Reminder, error) {
+	rows, err := s.opts.Store.Reminders(ctx, deliveredShown)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Reminder, len(rows))
+	for i, r := range rows {
+		out[i] = toReminder(r)
+	}
+	return out, nil
+}
+
+// DeleteReminder deletes a reminder (a pending one will not fire) and tells every
+// client.
+func (s *Service) DeleteReminder(ctx context.Context, id string) error {
+	if err := s.opts.Store.DeleteReminder(ctx, id); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return errorf(http.StatusNotFound, "reminder not found")
+		}
+		return err
+	}
+	s.opts.Hub.Broadcast(map[string]any{"type": "reminder-deleted", "id": id})
+	s.schedule.wake()
+	return nil
+}
+
+// reminderText is what Wisp says when a reminder comes due.
+func reminderText(r store.Reminder, late bool) string {
+	if !late {
+		return "⏰ Reminder: " + r.Text
+	}
+	return fmt.Sprintf("⏰ Reminder (late: it was due %s): %s", r.At.Local().Format("Mon 2 Jan 15:04"), r.Text)
+}
