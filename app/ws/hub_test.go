@@ -616,3 +616,30 @@ func TestBacklog(t *testing.T) {
 		t.Fatal("the backlog of everyone is less than one client's")
 	}
 }
+
+func TestOnActiveConversationHearsEachOpenedConversation(t *testing.T) {
+	heard := make(chan string, 10)
+	h := newHarness(t, func(o *Options) {
+		o.OnActiveConversation = func(c Client, id string) {
+			if c.ActiveConversation != id {
+				t.Errorf("the client's state %q lags the hook's %q", c.ActiveConversation, id)
+			}
+			heard <- c.ClientID + ":" + id
+		}
+	})
+	a := h.mustDial(t, "clientId=tab-a", nil)
+	expectType(t, a, "status")
+	a.WriteJSON(map[string]any{"type": "active-conversation", "conversationId": "conv-1"})
+	a.WriteJSON(map[string]any{"type": "active-conversation", "conversationId": nil}) // cleared: not heard
+	a.WriteJSON(map[string]any{"type": "active-conversation", "conversationId": "conv-2"})
+	for _, want := range []string{"tab-a:conv-1", "tab-a:conv-2"} {
+		select {
+		case got := <-heard:
+			if got != want {
+				t.Fatalf("heard %q, want %q", got, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("did not hear %q", want)
+		}
+	}
+}
