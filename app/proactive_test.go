@@ -98,23 +98,11 @@ func TestAutonomyRoute(t *testing.T) {
 
 func TestProactiveRoutesAreGuarded(t *testing.T) {
 	a := startTerminal(t, `{}`, map[string]string{"WISP_API_TOKEN": "tok-123"})
-	for _, r := range []struct{ method, path, body string }{
+	a.checkGuarded("tok-123", []route{
 		{"GET", "/api/reminders", ""}, {"POST", "/api/reminders", `{"text":"x","inMinutes":1}`},
 		{"DELETE", "/api/reminders/x", ""}, {"GET", "/api/agent/autonomy", ""},
 		{"POST", "/api/agent/autonomy", `{"enabled":true}`},
-	} {
-		var body any
-		if r.body != "" {
-			body = r.body
-		}
-		if got := a.do(r.method, r.path, body, nil); got.status != 401 {
-			t.Errorf("%s %s without the token: %d", r.method, r.path, got.status)
-		}
-		foreign := map[string]string{"Authorization": "Bearer tok-123", "Origin": "http://evil.example"}
-		if got := a.do(r.method, r.path, body, foreign); got.status != 403 {
-			t.Errorf("%s %s from a foreign origin: %d", r.method, r.path, got.status)
-		}
-	}
+	})
 	if list := a.do("GET", "/api/reminders", nil, map[string]string{"Authorization": "Bearer tok-123"}).body["reminders"]; list == nil {
 		t.Fatal("with the token the list is served")
 	}

@@ -11,19 +11,16 @@ import (
 	"net/http"
 	"runtime/debug"
 	"time"
+
+	"github.com/wispapp/wisp/internal/httperr"
 )
 
 // Error is a failure with the status code the client should see.
-type Error struct {
-	Status int
-	Msg    string
-}
-
-func (e *Error) Error() string { return e.Msg }
+type Error = httperr.Error
 
 // Errorf builds an Error.
 func Errorf(status int, format string, args ...any) *Error {
-	return &Error{Status: status, Msg: fmt.Sprintf(format, args...)}
+	return httperr.New(status, format, args...)
 }
 
 // statusError is any error that knows its HTTP status (e.g. ws.HTTPError).
