@@ -49,7 +49,7 @@ func (s *Service) runReminderAction(ctx context.Context, call runtime.Call) (str
 	at, _ := time.Parse(time.RFC3339, r.At)
 	when := at.Local().Format("Mon 2 Jan 15:04")
 	if call.Callback != nil {
-		call.Callback("⏰ Reminder set for "+when, runtime.MergeReplace)
+		call.Callback("Reminder set for "+when, runtime.MergeReplace)
 	}
 	return fmt.Sprintf("Reminder %s set for %s (in %s): %q.", r.ID, when,
 		humanDuration(at.Sub(s.opts.Clock.Now())), r.Text), nil

@@ -154,7 +154,7 @@ func (s *Service) DeleteReminder(ctx context.Context, id string) error {
 // reminderText is what Wisp says when a reminder comes due.
 func reminderText(r store.Reminder, late bool) string {
 	if !late {
-		return "⏰ Reminder: " + r.Text
+		return "Reminder: " + r.Text
 	}
-	return fmt.Sprintf("⏰ Reminder (late: it was due %s): %s", r.At.Local().Format("Mon 2 Jan 15:04"), r.Text)
+	return fmt.Sprintf("Reminder (late: it was due %s): %s", r.At.Local().Format("Mon 2 Jan 15:04"), r.Text)
 }

@@ -34,7 +34,7 @@ func TestReminderFiresOnceAtItsTime(t *testing.T) {
 	h.clk.Advance(time.Second)
 	frame := h.hub.waitFrames(t, "proactive-message", 1)[0]
 	msg := frame["message"].(map[string]any)
-	if frame["conversationId"] != conv.ID || msg["source"] != "reminder" || msg["text"] != "⏰ Reminder: stretch" ||
+	if frame["conversationId"] != conv.ID || msg["source"] != "reminder" || msg["text"] != "Reminder: stretch" ||
 		msg["late"] != false || msg["reminderId"] != r.ID || msg["role"] != "assistant" {
 		t.Fatalf("proactive-message %v", frame)
 	}
@@ -89,7 +89,7 @@ func TestCrashBetweenSendAndMarkDoesNotDuplicate(t *testing.T) {
 	conv := h.conversation("Errands", t0)
 	ctx := context.Background()
 	r := h.addReminder(ReminderInput{ConversationID: conv.ID, Text: "stretch", InMinutes: minutes(1)})
-	note := Note{Text: "⏰ Reminder: stretch", Source: SourceReminder, ConversationID: conv.ID, ReminderID: r.ID}
+	note := Note{Text: "Reminder: stretch", Source: SourceReminder, ConversationID: conv.ID, ReminderID: r.ID}
 
 	// A crash (a panic) after the message is written and before the reminder is
 	// marked: the transaction is rolled back, so neither happened.

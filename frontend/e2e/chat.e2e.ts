@@ -7,20 +7,8 @@ import { existsSync } from 'node:fs'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { UI_TIMEOUT, artifact, withBrowser } from './browser'
-import { fakeLLMBinary, startFakeLLM, type RunningFakeLLM } from './fakellm'
+import { NO_MODEL_ENV, fakeLLMBinary, fakeModelEnv, startFakeLLM, type RunningFakeLLM } from './fakellm'
 import { serverPerTest } from './server'
-import type { EnvOverrides } from './process'
-
-/** Model settings the test machine may have, which must not leak into the servers under test. */
-const NO_MODEL_ENV: EnvOverrides = {
-  WISP_PROVIDER: undefined,
-  WISP_BASE_URL: undefined,
-  WISP_MODEL: undefined,
-  OPENAI_API_KEY: undefined,
-  ANTHROPIC_API_KEY: undefined,
-  WISP_CONFIG_PATH: undefined,
-  WISP_OLLAMA_URL: undefined,
-}
 
 const ASSISTANT = '[data-testid="message"][data-role="assistant"]'
 
@@ -120,7 +108,7 @@ describe('chat', () => {
     const fake = await startFakeLLM()
     llm = fake
     const s = await start({
-      env: { ...NO_MODEL_ENV, WISP_PROVIDER: 'openai', WISP_BASE_URL: `${fake.url}/v1`, WISP_MODEL: 'fake', OPENAI_API_KEY: 'test' },
+      env: fakeModelEnv(fake.url),
     })
     const text = 'please echo these few words back to me'
     const want = `You said: ${text}`
@@ -245,7 +233,7 @@ describe('chat', () => {
     const fake = await startFakeLLM({ delay: '150ms' })
     llm = fake
     const s = await start({
-      env: { ...NO_MODEL_ENV, WISP_PROVIDER: 'openai', WISP_BASE_URL: `${fake.url}/v1`, WISP_MODEL: 'fake', OPENAI_API_KEY: 'test' },
+      env: fakeModelEnv(fake.url),
     })
     const text =
       'please echo this rather long message back to me one word at a time so that there is plenty of time to stop it halfway'

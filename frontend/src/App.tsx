@@ -4,6 +4,7 @@ import { Notices } from './components/Notices'
 import { Sidebar } from './components/Sidebar'
 import { ChatPanel } from './components/ChatPanel'
 import { ActivityPanel } from './components/ActivityPanel'
+import { RemindersPanel } from './components/RemindersPanel'
 import { AvatarPanel } from './components/AvatarPanel'
 import { EmotePicker } from './components/EmotePicker'
 import { TokenForm } from './components/TokenForm'
@@ -16,7 +17,7 @@ export const TERMINAL_OPEN_KEY = 'wisp.terminal.open'
 export const AVATAR_OPEN_KEY = 'wisp.avatar.open'
 
 export function App() {
-  // Narrow windows hide the side column (avatar + activity); the header's Activity button shows it over the chat.
+  // Narrow windows hide the side column (avatar, reminders, activity); the header's Activity button shows it over the chat.
   const [activityOpen, setActivityOpen] = useState(false)
   const [terminalOpen, setTerminalOpen] = useStoredFlag(TERMINAL_OPEN_KEY, false)
   const [avatarOpen, setAvatarOpen] = useStoredFlag(AVATAR_OPEN_KEY, true)
@@ -48,6 +49,7 @@ export function App() {
         </div>
         <div className="side-column">
           {avatarOpen ? <AvatarPanel /> : null}
+          <RemindersPanel />
           <ActivityPanel />
         </div>
         {/* Over the columns only: the restart banner above stays in reach. */}

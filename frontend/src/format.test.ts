@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compactJSON, formatDuration } from './format'
+import { compactJSON, formatDuration, formatLocalTime, formatRelative } from './format'
 
 describe('formatDuration', () => {
   it('shows the two largest units', () => {
@@ -14,5 +14,40 @@ describe('compactJSON', () => {
   it('is one line and cut at max', () => {
     expect(compactJSON({ a: [1, 2] })).toBe('{"a":[1,2]}')
     expect(compactJSON({ s: 'x'.repeat(50) }, 10)).toBe('{"s":"xxx…')
+  })
+})
+
+describe('formatRelative', () => {
+  const now = Date.parse('2026-11-21T14:00:00.000Z')
+  const at = (s: number) => now + s * 1000
+
+  it('says how far ahead a time is', () => {
+    expect(formatRelative(at(0.2), now)).toBe('in 1 s')
+    expect(formatRelative(at(3), now)).toBe('in 3 s')
+    expect(formatRelative(at(2.1), now)).toBe('in 3 s')
+    expect(formatRelative(at(5 * 60), now)).toBe('in 5 min')
+    expect(formatRelative(at(90 * 60), now)).toBe('in 1 h 30 min')
+    expect(formatRelative(at(2 * 3600), now)).toBe('in 2 h')
+    expect(formatRelative(at(3 * 86400), now)).toBe('in 3 d')
+    expect(formatRelative(at(26 * 3600), now)).toBe('in 1 d 2 h')
+    expect(formatRelative(at(9 * 86400 + 5 * 3600), now)).toBe('in 9 d')
+  })
+
+  it('says how long ago a time was', () => {
+    expect(formatRelative(at(-3), now)).toBe('just now')
+    expect(formatRelative(at(0), now)).toBe('just now')
+    expect(formatRelative(at(-42), now)).toBe('42 s ago')
+    expect(formatRelative(at(-3 * 60), now)).toBe('3 min ago')
+    expect(formatRelative(at(-5 * 3600), now)).toBe('5 h ago')
+  })
+})
+
+describe('formatLocalTime', () => {
+  it('shows the day only for another day', () => {
+    const now = new Date(2026, 10, 21, 9, 0).getTime()
+    const today = formatLocalTime(new Date(2026, 10, 21, 14, 5).getTime(), now)
+    const later = formatLocalTime(new Date(2026, 10, 23, 14, 5).getTime(), now)
+    expect(today).not.toContain(',')
+    expect(later.endsWith(`, ${today}`)).toBe(true)
   })
 })

@@ -28,3 +28,33 @@ export function compactJSON(value: unknown, max = 400): string {
   }
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
 }
+
+/** How far `at` is from `now`, in words: "in 5 min", "in 1 h 20 min", "3 min ago", "just now". */
+export function formatRelative(at: number, now: number): string {
+  const diff = at - now
+  const future = diff > 0
+  const s = Math.abs(diff) / 1000
+  if (!future && s < 10) return 'just now'
+  let span: string
+  if (s < 60) span = `${Math.max(1, future ? Math.ceil(s) : Math.floor(s))} s`
+  else if (s < 3_600) span = `${Math.round(s / 60)} min`
+  else if (s < 86_400) {
+    const h = Math.floor(s / 3_600)
+    const m = Math.round((s % 3_600) / 60)
+    span = m === 0 || m === 60 ? `${m === 60 ? h + 1 : h} h` : `${h} h ${m} min`
+  } else {
+    const d = Math.floor(s / 86_400)
+    const h = Math.round((s % 86_400) / 3_600)
+    span = d >= 7 || h === 0 ? `${d} d` : h === 24 ? `${d + 1} d` : `${d} d ${h} h`
+  }
+  return future ? `in ${span}` : `${span} ago`
+}
+
+/** The local time of `at`: "14:05" today, with the day ("Sat 21 Nov, 14:05") otherwise. */
+export function formatLocalTime(at: number, now: number): string {
+  const d = new Date(at)
+  const time = d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+  if (d.toDateString() === new Date(now).toDateString()) return time
+  const day = d.toLocaleDateString([], { weekday: 'short', day: 'numeric', month: 'short' })
+  return `${day}, ${time}`
+}

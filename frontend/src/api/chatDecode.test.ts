@@ -13,7 +13,14 @@ import {
 } from './chatDecode'
 import { decodeServerMessage } from './decode'
 
-const conv = { id: 'c1', title: 'New Chat', roomId: 'r1', createdAt: '2025-01-01T00:00:00Z', updatedAt: '2025-01-02T00:00:00Z' }
+const conv = {
+  id: 'c1',
+  title: 'New Chat',
+  roomId: 'r1',
+  createdAt: '2025-01-01T00:00:00Z',
+  updatedAt: '2025-01-02T00:00:00Z',
+  unread: false,
+}
 const display = {
   id: 'd1',
   conversationId: 'c1',
@@ -36,6 +43,13 @@ describe('conversation decoders', () => {
     expect(decodeConversationBody({ conversation: conv })).toEqual(conv)
     const { roomId: _r, ...noRoom } = conv
     expect(decodeConversationBody({ conversation: noRoom })).toEqual({ ...conv, roomId: '' })
+  })
+
+  it('reads the unread mark, false when missing or not a boolean', () => {
+    expect(decodeConversationBody({ conversation: { ...conv, unread: true } })?.unread).toBe(true)
+    const { unread: _u, ...older } = conv
+    expect(decodeConversationBody({ conversation: older })?.unread).toBe(false)
+    expect(decodeConversationBody({ conversation: { ...conv, unread: 'yes' } })?.unread).toBe(false)
   })
 
   it('rejects malformed bodies', () => {
@@ -66,6 +80,14 @@ describe('message decoders', () => {
     expect(decodeMessageList({ messages: [{ ...assistant, status: 'weird', runId: 4 }] })).toEqual([
       { id: 'm2', role: 'assistant', text: 'hello', timestamp: 11, error: 'boom', actionCallbackHistory: ['a', 'b'] },
     ])
+  })
+
+  it('keeps the source of a proactive message, and a reminder id and late flag when sent', () => {
+    const reminder = { id: 'm3', role: 'assistant', text: 'Reminder: stretch', timestamp: 12, source: 'reminder' }
+    expect(decodeMessageList({ messages: [reminder] })).toEqual([reminder])
+    const late = { ...reminder, reminderId: 'r1', late: true }
+    expect(decodeMessageList({ messages: [late] })).toEqual([late])
+    expect(decodeMessageList({ messages: [{ ...reminder, late: 'yes', reminderId: 3 }] })).toEqual([reminder])
   })
 
   it('rejects a list with a bad message', () => {

@@ -55,7 +55,14 @@ export function decodeConversation(v: unknown): Conversation | null {
   if (!isObject(v)) return null
   const { id, title, createdAt, updatedAt } = v
   if (!isString(id) || id === '' || !isString(title) || !isString(createdAt) || !isString(updatedAt)) return null
-  const conv: Conversation = { id, title, roomId: optional(v.roomId, isString) ?? '', createdAt, updatedAt }
+  const conv: Conversation = {
+    id,
+    title,
+    roomId: optional(v.roomId, isString) ?? '',
+    createdAt,
+    updatedAt,
+    unread: v.unread === true,
+  }
   if (isObject(v.metadata)) conv.metadata = v.metadata
   return conv
 }
@@ -74,7 +81,8 @@ export function decodeMessage(v: unknown): Message | null {
   const { id, role, text, timestamp } = v
   if (!isString(id) || !isRole(role) || !isString(text) || !isNumber(timestamp)) return null
   const msg: Message = { id, role, text, timestamp }
-  copyOptional(msg, v, ['source', 'runId', 'error'], isString)
+  copyOptional(msg, v, ['source', 'runId', 'error', 'reminderId'], isString)
+  copyOptional(msg, v, ['late'], isBoolean)
   const status = optional(v.status, isMessageStatus)
   if (status !== undefined) msg.status = status
   if (isStringArray(v.actionCallbackHistory)) msg.actionCallbackHistory = v.actionCallbackHistory

@@ -12,6 +12,8 @@ export interface Conversation {
   createdAt: string
   /** ISO 8601 */
   updatedAt: string
+  /** Wisp said something in it that nobody has seen yet (docs/proactive.md); false when the server omits it. */
+  unread: boolean
   metadata?: JsonObject
 }
 
@@ -25,7 +27,12 @@ export interface Message {
   text: string
   /** Epoch milliseconds. */
   timestamp: number
+  /** chat for replies; reminder, autonomy or terminal for what Wisp said on its own. */
   source?: string
+  /** The reminder a reminder message delivered, when the server says so. */
+  reminderId?: string
+  /** A reminder delivered more than a minute late, when the server says so. */
+  late?: boolean
   runId?: string
   status?: MessageStatus
   error?: string
@@ -148,7 +155,7 @@ export interface TurnHeartbeat {
   durationMs?: number
 }
 
-/** /ws: a conversation's title was generated or renamed. */
+/** /ws: a conversation's title was generated or renamed, or it got (or lost) its unread mark. */
 export interface ConversationUpdatedMessage {
   type: 'conversation-updated'
   conversation: Conversation

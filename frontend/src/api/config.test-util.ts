@@ -8,7 +8,7 @@ export const SNAPSHOT = {
     model: { provider: 'openai', baseURL: '', name: 'gpt-4o-mini', temperature: 0.7, maxTokens: 2048, thinkingBudget: 0 },
     character: { name: 'Wisp', system: 'You are Wisp', bio: 'small' },
     features: { shellEnabled: false },
-    terminal: { maxConcurrent: 2, maxDurationMs: 300000, cwd: '' },
+    terminal: { maxConcurrent: 2, maxDurationMs: 300000, cwd: '', notifyLongRuns: true },
     autonomy: { enabled: false, intervalMs: 30000, maxPerHour: 4, cooldownMs: 120000 },
     ui: { theme: 'dark' },
   },

@@ -85,7 +85,7 @@ describe('decodeRestartResult', () => {
     })
     expect(res).toEqual({
       ok: true,
-      status: { ...STATUS, pendingRestart: false, pendingRestartReasons: [] },
+      status: { ...STATUS, pendingRestart: false, pendingRestartReasons: [], autonomyEnabled: false },
       connection: { baseURL: 'http://127.0.0.1:3000', wsURL: 'ws://127.0.0.1:3000/ws' },
     })
   })

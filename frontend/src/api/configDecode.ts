@@ -26,7 +26,7 @@ export const DEFAULT_CONFIG: WispConfig = {
   model: { provider: '', baseURL: '', name: '', temperature: 0.7, maxTokens: 2048, thinkingBudget: 0 },
   character: { name: 'Wisp', system: '', bio: '' },
   features: { shellEnabled: false },
-  terminal: { maxConcurrent: 2, maxDurationMs: 300_000, cwd: '' },
+  terminal: { maxConcurrent: 2, maxDurationMs: 300_000, cwd: '', notifyLongRuns: true },
   autonomy: { enabled: false, intervalMs: 30_000, maxPerHour: 4, cooldownMs: 120_000 },
   ui: { theme: 'system' },
 }
@@ -75,6 +75,7 @@ export function decodeWispConfig(v: unknown): WispConfig | null {
       maxConcurrent: pick(terminal.maxConcurrent, isNumber, d.terminal.maxConcurrent),
       maxDurationMs: pick(terminal.maxDurationMs, isNumber, d.terminal.maxDurationMs),
       cwd: pick(terminal.cwd, isString, d.terminal.cwd),
+      notifyLongRuns: pick(terminal.notifyLongRuns, isBoolean, d.terminal.notifyLongRuns),
     },
     autonomy: {
       enabled: pick(autonomy.enabled, isBoolean, d.autonomy.enabled),

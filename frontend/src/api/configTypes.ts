@@ -27,7 +27,7 @@ export interface WispConfig {
   }
   character: { name: string; system: string; bio: string }
   features: { shellEnabled: boolean }
-  terminal: { maxConcurrent: number; maxDurationMs: number; cwd: string }
+  terminal: { maxConcurrent: number; maxDurationMs: number; cwd: string; notifyLongRuns: boolean }
   autonomy: { enabled: boolean; intervalMs: number; maxPerHour: number; cooldownMs: number }
   ui: { theme: ThemeChoice }
 }

@@ -36,8 +36,8 @@ describe('decodeServerMessage', () => {
   })
 
   it('passes unknown types through whole', () => {
-    expect(decodeServerMessage('{"type":"proactive-message","reasons":["x"]}')).toEqual({
-      type: 'proactive-message',
+    expect(decodeServerMessage('{"type":"future-frame","reasons":["x"]}')).toEqual({
+      type: 'future-frame',
       reasons: ['x'],
     })
   })

@@ -15,6 +15,7 @@ import { decodeConversationUpdated, decodeDisplayMessageEvent } from './chatDeco
 import { decodeTerminalOutput } from './terminalDecode'
 import { decodeEmoteMessage } from './emoteDecode'
 import { decodeConfigChanged, decodeConfigError, decodeRestartRequired } from './configDecode'
+import { decodeProactiveFrame, decodeReminderDeleted, decodeReminderUpdated } from './proactiveDecode'
 import { isNumber, isObject, isString, isStringArray, optional } from './guards'
 
 const AGENT_STATES = new Set([
@@ -49,6 +50,7 @@ export function decodeStatusFields(v: unknown): StatusFields | null {
   if (configError !== undefined && configError !== '') fields.configError = configError
   if (typeof v.pendingRestart === 'boolean') fields.pendingRestart = v.pendingRestart
   if (isStringArray(v.pendingRestartReasons)) fields.pendingRestartReasons = v.pendingRestartReasons
+  if (typeof v.autonomyEnabled === 'boolean') fields.autonomyEnabled = v.autonomyEnabled
   return fields
 }
 
@@ -59,6 +61,7 @@ export function decodeStatus(v: unknown): AgentStatus | null {
     ...fields,
     pendingRestart: fields.pendingRestart ?? false,
     pendingRestartReasons: fields.pendingRestartReasons ?? [],
+    autonomyEnabled: fields.autonomyEnabled ?? false,
   }
 }
 
@@ -108,6 +111,9 @@ const decoders: Decoders = {
   'restart-required': decodeRestartRequired,
   'config-error': decodeConfigError,
   'config-changed': decodeConfigChanged,
+  'proactive-message': decodeProactiveFrame,
+  'reminder-updated': decodeReminderUpdated,
+  'reminder-deleted': decodeReminderDeleted,
 }
 
 function isKnownType(t: string): t is keyof KnownServerMessages {

@@ -4,7 +4,7 @@ import { ApiClient, ApiError } from './rest'
 import { fakeFetch, json } from './fakeFetch.test-util'
 
 
-const conv = { id: 'c 1', title: 'T', roomId: 'r', createdAt: 'a', updatedAt: 'b' }
+const conv = { id: 'c 1', title: 'T', roomId: 'r', createdAt: 'a', updatedAt: 'b', unread: false }
 
 /** An SSE response whose body is fed by the returned controller. */
 function sseResponse(chunks: string[], opts: { runId?: string; keepOpen?: boolean; signal?: AbortSignal } = {}) {

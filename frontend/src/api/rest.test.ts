@@ -13,6 +13,7 @@ const statusBody = {
   uptime: 5,
   pendingRestart: false,
   pendingRestartReasons: [],
+  autonomyEnabled: true,
 }
 
 describe('ApiClient', () => {

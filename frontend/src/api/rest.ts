@@ -37,6 +37,8 @@ import {
   decodeTerminalRunList,
 } from './terminalDecode'
 import { decodeRestartResult } from './restartDecode'
+import { decodeAutonomy, decodeReminder, decodeReminderList } from './proactiveDecode'
+import type { AutonomyState, NewReminder, Reminder } from './proactiveTypes'
 import type {
   StartTerminalRunRequest,
   StartTerminalRunResult,
@@ -280,6 +282,41 @@ export class ApiClient {
    */
   async restartAgent(): Promise<RestartResult> {
     return decoded(await this.request('POST', '/api/agent/restart'), decodeRestartResult, 'restart')
+  }
+
+  // Reminders and the autonomy loop (docs/proactive.md)
+
+  /** Pending reminders by time, then the 50 most recently delivered. */
+  async listReminders(): Promise<Reminder[]> {
+    return decoded(await this.request('GET', '/api/reminders'), decodeReminderList, 'reminders')
+  }
+
+  /**
+   * Schedules a reminder (in a conversation, or routed like other proactive
+   * messages without one). Rejects with ApiError 400 (no text, both or
+   * neither of at and inMinutes, a time in the past) and 404 (no such
+   * conversation).
+   */
+  async createReminder(req: NewReminder): Promise<Reminder> {
+    const body: JsonObject = { text: req.text }
+    if (req.conversationId !== undefined) body.conversationId = req.conversationId
+    if (req.at !== undefined) body.at = req.at
+    if (req.inMinutes !== undefined) body.inMinutes = req.inMinutes
+    return decoded(await this.request('POST', '/api/reminders', body), decodeReminder, 'reminder')
+  }
+
+  /** 404 when there is no such reminder. */
+  async deleteReminder(id: string): Promise<OkResult> {
+    return decodeOk(await this.request('DELETE', `/api/reminders/${seg(id)}`))
+  }
+
+  async getAutonomy(): Promise<AutonomyState> {
+    return decoded(await this.request('GET', '/api/agent/autonomy'), decodeAutonomy, 'autonomy')
+  }
+
+  /** Writes autonomy.enabled to the config file. Rejects with ApiError 409 while the file on disk is broken. */
+  async setAutonomy(enabled: boolean): Promise<AutonomyState> {
+    return decoded(await this.request('POST', '/api/agent/autonomy', { enabled }), decodeAutonomy, 'autonomy')
   }
 
   // Emotes (the avatar's animations)

@@ -5,6 +5,7 @@
 import type { ConversationUpdatedMessage, DisplayMessageEvent } from './chatTypes'
 import type { ConfigChangedMessage, ConfigErrorMessage, RestartRequiredMessage } from './configTypes'
 import type { EmoteMessage } from './emoteTypes'
+import type { ProactiveMessageFrame, ReminderDeletedMessage, ReminderUpdatedMessage } from './proactiveTypes'
 import type { TerminalOutputMessage } from './terminalTypes'
 
 export type AgentState =
@@ -29,11 +30,15 @@ export interface AgentStatus {
   pendingRestartReasons: string[]
   /** Why the config file on disk is invalid; absent when it is fine. */
   configError?: string
+  /** The autonomy loop is on (docs/proactive.md); false when the server does not say. */
+  autonomyEnabled: boolean
 }
 
-/** Fields of a status frame; the first frame after activation omits pendingRestart*. */
-export type StatusFields = Omit<AgentStatus, 'pendingRestart' | 'pendingRestartReasons'> &
-  Partial<Pick<AgentStatus, 'pendingRestart' | 'pendingRestartReasons'>>
+/** Status fields a frame may leave out: the first frame after activation omits pendingRestart*. */
+type FrameOptionalStatus = 'pendingRestart' | 'pendingRestartReasons' | 'autonomyEnabled'
+
+/** Fields of a status frame. */
+export type StatusFields = Omit<AgentStatus, FrameOptionalStatus> & Partial<Pick<AgentStatus, FrameOptionalStatus>>
 
 export type AgentStream = 'system' | 'autonomy' | 'assistant' | 'action' | 'terminal' | 'chat'
 export type AgentEventKind = 'agent' | 'heartbeat'
@@ -85,11 +90,14 @@ export interface KnownServerMessages {
   'restart-required': RestartRequiredMessage
   'config-error': ConfigErrorMessage
   'config-changed': ConfigChangedMessage
+  'proactive-message': ProactiveMessageFrame
+  'reminder-updated': ReminderUpdatedMessage
+  'reminder-deleted': ReminderDeletedMessage
 }
 
 export type KnownServerMessageType = keyof KnownServerMessages
 
-/** Any other frame (proactive-message, ...): passed through untouched. */
+/** Any other frame: passed through untouched. */
 export interface OtherServerMessage {
   type: string
   [key: string]: unknown

@@ -209,16 +209,16 @@ describe('WispSocket', () => {
     const { ws, last } = setup('')
     const seen: unknown[] = []
     const any: string[] = []
-    ws.on('proactive-message', (m) => seen.push(m.text))
+    ws.on('future-frame', (m) => seen.push(m.text))
     ws.onAny((m) => any.push(m.type))
     ws.start()
     last().open()
     last().receive('not json')
     last().receive({ no: 'type' })
     last().receive({ type: 'agent_event', eventId: 'evt-1' }) // no ts/payload
-    last().receive({ type: 'proactive-message', text: 'hi' })
+    last().receive({ type: 'future-frame', text: 'hi' })
     expect(seen).toEqual(['hi'])
-    expect(any).toEqual(['proactive-message'])
+    expect(any).toEqual(['future-frame'])
     expect(ws.lastEventId).toBeNull()
   })
 

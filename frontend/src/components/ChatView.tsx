@@ -1,4 +1,6 @@
+import { useMemo } from 'react'
 import { streamingReply } from '../state/chat'
+import { lateMessageIds } from '../state/reminders'
 import { turnLabel } from '../state/turns'
 import { useWisp } from '../state/WispProvider'
 import { Composer } from './Composer'
@@ -11,9 +13,10 @@ export function ChatView() {
   const label = turnLabel(turn)
   const agent = state.status?.agentName || 'Wisp'
   const reply = streamingReply(c)
+  const lateIds = useMemo(() => lateMessageIds(state.reminders), [state.reminders])
   return (
     <section className="chat-view" aria-label="Chat">
-      <MessageList chat={c} agentName={agent} onRetry={chat.retry} onReload={() => chat.open(c.conversationId)} />
+      <MessageList chat={c} agentName={agent} onRetry={chat.retry} onReload={() => chat.open(c.conversationId)} lateIds={lateIds} />
       <div className="chat-footer">
         <p className="turn-status" data-testid="turn-status" aria-live="polite">
           {label === null ? '' : `${agent} is ${label}`}

@@ -7,6 +7,8 @@ interface Props {
   active: boolean
   /** A reply is being written in it (heartbeat). */
   busy: boolean
+  /** Wisp said something in it on its own that has not been read. */
+  unread: boolean
   onOpen(id: string): void
   onRename(id: string, title: string): Promise<void>
   onRemove(id: string): Promise<void>
@@ -15,7 +17,7 @@ interface Props {
 type Mode = 'view' | 'rename' | 'confirm-delete'
 
 /** One sidebar row: open on click; rename inline (Enter saves, Escape cancels); delete after a confirm. */
-export function ConversationItem({ conversation, active, busy, onOpen, onRename, onRemove }: Props) {
+export function ConversationItem({ conversation, active, busy, unread, onOpen, onRename, onRemove }: Props) {
   const [mode, setMode] = useState<Mode>('view')
   const [draft, setDraft] = useState('')
   const [pending, setPending] = useState(false)
@@ -64,10 +66,12 @@ export function ConversationItem({ conversation, active, busy, onOpen, onRename,
 
   return (
     <li
-      className={`conversation-item${active ? ' active' : ''}`}
+      className={`conversation-item${active ? ' active' : ''}${unread ? ' unread' : ''}`}
       data-testid="conversation-item"
       data-active={active}
+      data-unread={unread}
       data-id={conversation.id}
+      data-conversation-id={conversation.id}
     >
       {mode === 'rename' ? (
         <input
@@ -105,7 +109,7 @@ export function ConversationItem({ conversation, active, busy, onOpen, onRename,
           <button
             type="button"
             className="conversation-open"
-            title={title}
+            title={unread ? `${title} (unread)` : title}
             aria-current={active ? 'page' : undefined}
             onClick={() => onOpen(conversation.id)}
           >
@@ -113,6 +117,9 @@ export function ConversationItem({ conversation, active, busy, onOpen, onRename,
               {title}
             </span>
             {busy ? <span className="busy-dot" title="Replying…" aria-label="replying" /> : null}
+            {unread ? (
+              <span className="unread-dot" role="img" title="Unread" aria-label="unread" data-testid="unread-dot" />
+            ) : null}
           </button>
           <span className="row-actions">
             <button type="button" className="icon-button" aria-label="Rename" title="Rename" data-testid="rename-conversation" onClick={startRename}>

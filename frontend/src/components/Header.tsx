@@ -4,6 +4,7 @@ import { shortcutLabel } from '../state/emotePicker'
 import { isMacPlatform } from '../state/useEmoteShortcut'
 import { ConnectionBadge } from './ConnectionBadge'
 import { AgentStateBadge } from './AgentStateBadge'
+import { AutonomyBadge } from './AutonomyBadge'
 import { Icon } from './Icon'
 
 interface Props {
@@ -99,6 +100,7 @@ export function Header(props: Props) {
         >
           Activity
         </button>
+        <AutonomyBadge />
         <AgentStateBadge />
         <ConnectionBadge />
       </div>

@@ -1,5 +1,6 @@
 import { memo } from 'react'
 import { USER_STOP_REASON, type ChatMessageView, type RunExtras } from '../state/chat'
+import { sourceLabel } from '../state/proactive'
 import { Icon } from './Icon'
 import { Markdown } from './Markdown'
 import { ThinkingBlock } from './ThinkingBlock'
@@ -12,19 +13,25 @@ interface Props {
   extras: RunExtras | undefined
   canRetry: boolean
   onRetry(key: string): void
+  /** A reminder delivered late (its message or its reminder says so). */
+  late?: boolean
 }
 
-export const MessageBubble = memo(function MessageBubble({ message: m, agentName, extras, canRetry, onRetry }: Props) {
+export const MessageBubble = memo(function MessageBubble({ message: m, agentName, extras, canRetry, onRetry, late }: Props) {
   const when = new Date(m.timestamp)
   const who = m.role === 'user' ? 'You' : agentName
+  const label = m.role === 'assistant' ? sourceLabel(m.source) : null
   return (
     <li
-      className={`message role-${m.role} status-${m.status}`}
+      className={`message role-${m.role} status-${m.status}${label === null ? '' : ' proactive'}`}
       data-testid="message"
       data-role={m.role}
       data-status={m.status}
+      data-source={m.source}
+      data-message-id={m.id ?? undefined}
       title={`${who}, ${when.toLocaleString()}`}
     >
+      {label !== null ? <SourceLabel source={m.source ?? ''} label={label} late={late === true || m.late === true} /> : null}
       {m.role === 'user' ? (
         <div className="message-text user-text" data-testid="message-text">
           {m.text}
@@ -36,7 +43,21 @@ export const MessageBubble = memo(function MessageBubble({ message: m, agentName
   )
 })
 
-function ReplyBody({ message: m, extras, canRetry, onRetry }: Omit<Props, 'agentName'>) {
+/** What made Wisp say this on its own: "Reminder" (and "late"), "On its own", "Terminal". */
+function SourceLabel({ source, label, late }: { source: string; label: string; late: boolean }) {
+  return (
+    <div className={`message-source source-${source}`} data-testid="message-source">
+      <span className="message-source-label">{label}</span>
+      {late ? (
+        <span className="tag tag-late" data-testid="message-late" title="Delivered more than a minute after its time">
+          late
+        </span>
+      ) : null}
+    </div>
+  )
+}
+
+function ReplyBody({ message: m, extras, canRetry, onRetry }: Omit<Props, 'agentName' | 'late'>) {
   const thinking = extras?.thinking ?? m.thinking
   const tools = extras?.tools ?? m.tools
   const streaming = m.status === 'streaming'

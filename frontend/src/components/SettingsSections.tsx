@@ -1,5 +1,6 @@
 // The sections of the settings view: the generic fields of settingsForm.ts,
-// plus the write-only API key and the shell access switch.
+// plus the write-only API key, the shell access switch and how the autonomy
+// loop runs now.
 
 import type { ReactNode } from 'react'
 import type { ConfigSnapshot } from '../api'
@@ -12,6 +13,7 @@ import {
   type SectionSpec,
 } from '../state/settingsForm'
 import type { Settings } from '../state/useSettings'
+import { AutonomyStatus } from './AutonomyStatus'
 import { FieldNotes, SettingField, SettingTags } from './SettingField'
 
 interface Props {
@@ -35,7 +37,7 @@ export function SettingsSections({ settings, snap, disabled }: Props) {
       {section('character')}
       <ShellSection settings={settings} snap={snap} disabled={disabled} />
       {section('terminal')}
-      {section('autonomy')}
+      {section('autonomy', <AutonomyStatus snap={snap} />)}
       {section('appearance')}
       {section('server')}
     </>

@@ -2,7 +2,7 @@ import { useWisp } from '../state/WispProvider'
 import { ConversationItem } from './ConversationItem'
 import { Icon } from './Icon'
 
-/** The conversation list: newest first, a New chat button, rename and delete per row. */
+/** The conversation list: newest first, a New chat button, rename and delete per row, unread marks. */
 export function Sidebar() {
   const { state, chat } = useWisp()
   const list = state.conversations
@@ -27,6 +27,7 @@ export function Sidebar() {
               conversation={c}
               active={c.id === activeId}
               busy={state.turns[c.id] !== undefined}
+              unread={c.unread && c.id !== activeId}
               onOpen={chat.open}
               onRename={chat.rename}
               onRemove={chat.remove}

@@ -17,6 +17,7 @@ import {
   type ClientMessage,
   type CloseInfo,
   type EmoteMessage,
+  type ProactiveMessageFrame,
   type ResolvedConnection,
   type TerminalOutputMessage,
   type Unsubscribe,
@@ -25,6 +26,8 @@ import type { EmoteBridge } from './emoteBridge'
 import { initialState, reducer, type Action, type AppState } from './reducer'
 import type { TerminalBridge } from './terminalBridge'
 import { useChat, type ChatActions } from './useChat'
+import { useProactive } from './useProactive'
+import { useReminders, type ReminderActions } from './useReminders'
 import { useRestart } from './useRestart'
 import { useTheme } from './useTheme'
 
@@ -38,6 +41,8 @@ export interface WispContextValue {
   /** Opens or closes the provider form from the header. */
   setProviderSetupOpen(open: boolean): void
   chat: ChatActions
+  /** The Reminders panel's create and delete. */
+  reminders: ReminderActions
   /** /ws traffic of terminal runs for the terminal panel. */
   terminal: TerminalBridge
   /** Emote frames for the avatar stage. */
@@ -97,6 +102,12 @@ export function WispProvider({ children, resolve = resolveConnection }: WispProv
   useTheme(api, state.apiReady, onConfigChanged)
   const sendWs = useCallback((msg: ClientMessage) => socket.current?.send(msg), [socket])
   const chat = useChat(api, state, dispatch, sendWs)
+  const onProactive = useCallback(
+    (fn: (frame: ProactiveMessageFrame) => void) => socketEvents.proactive.add(fn),
+    [socketEvents],
+  )
+  useProactive(api, state, dispatch, onProactive)
+  const reminders = useReminders(api, state.apiReady, state.connection === 'connected', dispatch)
 
   const refreshStatus = useCallback(async () => {
     if (api === null) return
@@ -145,6 +156,7 @@ export function WispProvider({ children, resolve = resolveConnection }: WispProv
       refreshStatus,
       setProviderSetupOpen,
       chat,
+      reminders,
       terminal,
       emotes,
       restartAgent,
@@ -159,6 +171,7 @@ export function WispProvider({ children, resolve = resolveConnection }: WispProv
       refreshStatus,
       setProviderSetupOpen,
       chat,
+      reminders,
       terminal,
       emotes,
       restartAgent,
@@ -210,6 +223,7 @@ interface SocketEmitters {
   errors: Listeners<string>
   emotes: Listeners<EmoteMessage>
   configChanged: Listeners<string[]>
+  proactive: Listeners<ProactiveMessageFrame>
 }
 
 function useSocketEmitters(): SocketEmitters {
@@ -218,6 +232,7 @@ function useSocketEmitters(): SocketEmitters {
     errors: new Listeners(),
     emotes: new Listeners(),
     configChanged: new Listeners(),
+    proactive: new Listeners(),
   }))
   return emitters
 }
@@ -261,6 +276,9 @@ function useSocket(
       sock.on('restart-required', (msg) => dispatch({ type: 'restart-required', reasons: msg.reasons })),
       sock.on('config-error', (msg) => dispatch({ type: 'config-error', message: msg.message })),
       sock.on('config-changed', (msg) => emitters.configChanged.emit(msg.paths)),
+      sock.on('proactive-message', (msg) => emitters.proactive.emit(msg)),
+      sock.on('reminder-updated', (msg) => dispatch({ type: 'reminder-upserted', reminder: msg.reminder })),
+      sock.on('reminder-deleted', (msg) => dispatch({ type: 'reminder-removed', id: msg.id })),
       sock.onClose((info) => {
         if (info.authRejected) dispatch({ type: tokenRef.current === '' ? 'token-required' : 'token-rejected' })
         onCloseRef.current(info)

@@ -180,6 +180,29 @@ describe('describeActivity', () => {
   })
 })
 
+describe('autonomy envelopes', () => {
+  const auto = (payload: JsonObject): StreamEnvelope => ({ ...env(1), stream: 'autonomy', runId: 'auto-3', payload })
+
+  it.each([
+    [{ kind: 'tick', tick: 3 }, { kind: 'text', text: 'Tick 3: looking around…', status: 'thinking' }],
+    [{ kind: 'thought', text: 'The build\nis still running' }, { kind: 'text', text: 'Thought: The build is still running' }],
+    [{ kind: 'decision', decision: 'silent', reason: 'nothing new' }, { kind: 'text', text: 'Stayed silent — nothing new' }],
+    [{ kind: 'decision', decision: 'silent' }, { kind: 'text', text: 'Stayed silent' }],
+    [{ kind: 'decision', decision: 'speak' }, { kind: 'text', text: 'Decided to speak' }],
+    [{ kind: 'skipped', reason: 'cooldown' }, { kind: 'text', text: 'Skipped a check: you spoke a moment ago' }],
+    [{ kind: 'skipped', reason: 'rate-limit' }, { kind: 'text', text: 'Skipped a check: enough messages this hour' }],
+    [{ kind: 'skipped', reason: 'sleepy' }, { kind: 'text', text: 'Skipped a check: sleepy' }],
+    [{ kind: 'error', message: 'no tool called' }, { kind: 'text', text: 'Autonomy error: no tool called', status: 'failed' }],
+  ] as [JsonObject, ActivityView][])('%j', (payload, want) => {
+    expect(describeActivity(auto(payload))).toEqual(want)
+  })
+
+  it('falls back to the usual views for kinds it does not know', () => {
+    expect(describeActivity(auto({ kind: 'dream', text: 'sheep' }))).toEqual({ kind: 'text', text: 'sheep' })
+    expect(describeActivity(auto({ kind: 'thought', text: ' ' }))).toEqual({ kind: 'json', compact: '{"kind":"thought","text":" "}' })
+  })
+})
+
 describe('formatMs', () => {
   it.each([
     [0, '0 ms'],

@@ -69,10 +69,44 @@ export function describeActivity(env: StreamEnvelope, titleOf?: ConversationTitl
     if (title) view.conversation = title
     return view
   }
+  if (env.type === 'agent_event' && env.stream === 'autonomy') {
+    const view = autonomyLine(p)
+    if (view !== null) return view
+  }
   if (env.type === 'agent_event' && typeof p.text === 'string' && p.text.trim() !== '') {
     return { kind: 'text', text: p.text }
   }
   return jsonView(p)
+}
+
+const SKIP_REASONS: Record<string, string> = {
+  cooldown: 'you spoke a moment ago',
+  'rate-limit': 'enough messages this hour',
+  'no-model': 'no model to think with',
+  busy: 'a reply is being written',
+}
+
+const str = (v: unknown): string => (typeof v === 'string' ? v.trim() : '')
+
+/** The autonomy loop's envelopes (docs/proactive.md) as sentences; null for a kind it does not know. */
+function autonomyLine(p: JsonObject): ActivityView | null {
+  switch (p.kind) {
+    case 'tick':
+      return { kind: 'text', text: typeof p.tick === 'number' ? `Tick ${p.tick}: looking around…` : 'Looking around…', status: 'thinking' }
+    case 'thought':
+      return str(p.text) === '' ? null : { kind: 'text', text: `Thought: ${oneLine(str(p.text), PREVIEW_MAX)}` }
+    case 'decision':
+      if (p.decision === 'speak') return { kind: 'text', text: 'Decided to speak' }
+      return { kind: 'text', text: str(p.reason) === '' ? 'Stayed silent' : `Stayed silent — ${oneLine(str(p.reason), PREVIEW_MAX)}` }
+    case 'skipped': {
+      const reason = str(p.reason)
+      return { kind: 'text', text: `Skipped a check: ${SKIP_REASONS[reason] ?? (reason || 'no reason given')}` }
+    }
+    case 'error':
+      return { kind: 'text', text: `Autonomy error: ${oneLine(str(p.message) || 'unknown', PREVIEW_MAX)}`, status: 'failed' }
+    default:
+      return null
+  }
 }
 
 function heartbeatLine(status: string, p: JsonObject): string {

@@ -251,7 +251,7 @@ describe('extrasByRun', () => {
 })
 
 describe('app reducer with chat', () => {
-  const conv = (id: string, updatedAt: string) => ({ id, title: id, roomId: '', createdAt: updatedAt, updatedAt })
+  const conv = (id: string, updatedAt: string) => ({ id, title: id, roomId: '', createdAt: updatedAt, updatedAt, unread: false })
 
   it('keeps conversations newest first through loads, updates, touches and removals', () => {
     let s = reducer(initialState, {

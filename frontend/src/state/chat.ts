@@ -2,7 +2,8 @@
 // reply change a bubble, and the display messages (tool calls, thinking)
 // saved for past replies. Pure, so it is tested without React.
 
-import type { ChatFrame, DisplayMessage, DisplayStatus, Message, MessageRole } from '../api'
+import type { ChatFrame, DisplayMessage, DisplayStatus, Message, MessageRole, ProactiveMessage } from '../api'
+import { asProactive, isProactiveSource, receiveProactive, withProactive } from './proactive'
 
 /** stopped: the run was interrupted (by the user's Stop, or it could not finish); what it said is kept. */
 export type BubbleStatus = 'streaming' | 'done' | 'error' | 'stopped'
@@ -39,6 +40,10 @@ export interface ChatMessageView {
   tools: ToolView[]
   /** For replies: the user text it answers (what Retry sends again). */
   prompt?: string
+  /** chat, or reminder/autonomy/terminal for what Wisp said on its own. */
+  source?: string
+  /** A reminder delivered more than a minute late. */
+  late?: boolean
 }
 
 export interface ChatState {
@@ -50,6 +55,8 @@ export interface ChatState {
   loadError: string | null
   messages: ChatMessageView[]
   display: DisplayMessage[]
+  /** Proactive messages received since it was opened: a load that raced them keeps them. */
+  proactive: ProactiveMessage[]
 }
 
 export const initialChat: ChatState = {
@@ -59,6 +66,7 @@ export const initialChat: ChatState = {
   loadError: null,
   messages: [],
   display: [],
+  proactive: [],
 }
 
 export type ChatAction =
@@ -75,6 +83,8 @@ export type ChatAction =
   | { type: 'chat-stopping'; session: number; key: string }
   | { type: 'chat-stop-failed'; session: number; key: string }
   | { type: 'display-message'; message: DisplayMessage }
+  | { type: 'proactive-message'; conversationId: string; message: ProactiveMessage }
+  | { type: 'chat-caught-up'; session: number; messages: Message[] }
 
 const FAILED_TEXT = 'The reply failed.'
 /** How the server's error frame for an interrupted run begins (docs/chat.md, SSE). */
@@ -111,6 +121,10 @@ export function bubblesFromMessages(messages: readonly Message[]): ChatMessageVi
       tools: [],
     }
     if (m.runId !== undefined) view.runId = m.runId
+    if (m.source !== undefined) view.source = m.source
+    if (m.late === true) view.late = true
+    // Wisp said it on its own: it answers no prompt, so there is nothing to retry.
+    if (isProactiveSource(m.source)) return view
     if (m.role === 'user') {
       prompt = m.text
       return view
@@ -236,10 +250,20 @@ export function chatReducer(chat: ChatState, action: ChatAction): ChatState {
     if (action.message.conversationId !== chat.conversationId) return chat
     return { ...chat, display: upsertDisplay(chat.display, action.message) }
   }
+  if (action.type === 'proactive-message') {
+    return action.conversationId === chat.conversationId ? receiveProactive(chat, action.message) : chat
+  }
   if (action.session !== chat.session) return chat
   switch (action.type) {
-    case 'chat-loaded':
-      return { ...chat, loading: false, loadError: null, messages: bubblesFromMessages(action.messages), display: action.display }
+    case 'chat-loaded': {
+      const messages = withProactive(bubblesFromMessages(action.messages), chat.proactive)
+      return { ...chat, loading: false, loadError: null, messages, display: action.display }
+    }
+    case 'chat-caught-up': {
+      // After a reconnect: what Wisp said on its own while the socket was down.
+      const missed = action.messages.map(asProactive).filter((m) => m !== null)
+      return missed.reduce(receiveProactive, chat)
+    }
     case 'chat-load-failed':
       return { ...chat, loading: false, loadError: action.message }
     case 'chat-sent': {

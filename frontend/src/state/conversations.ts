@@ -1,4 +1,5 @@
-// The conversation list of the sidebar: newest updatedAt first.
+// The conversation list of the sidebar: newest updatedAt first, with the
+// unread marks of conversations Wisp spoke in on its own (docs/proactive.md).
 
 import type { Conversation } from '../api'
 
@@ -28,4 +29,25 @@ export function touchConversation(list: readonly Conversation[], id: string, at:
   const conv = list.find((c) => c.id === id)
   if (conv === undefined) return list as Conversation[]
   return upsertConversation(list, { ...conv, updatedAt: new Date(at).toISOString() })
+}
+
+/**
+ * A proactive message arrived in id at `at` (epoch ms): the conversation moves
+ * up to then (never back, whichever of this and its conversation-updated
+ * comes first) and, unless it is open, becomes unread. An unknown id leaves
+ * the list as it is.
+ */
+export function receiveMessage(list: readonly Conversation[], id: string, at: number, unread: boolean): Conversation[] {
+  const conv = list.find((c) => c.id === id)
+  if (conv === undefined) return list as Conversation[]
+  const was = Date.parse(conv.updatedAt)
+  const updatedAt = Number.isNaN(was) || at > was ? new Date(at).toISOString() : conv.updatedAt
+  if (updatedAt === conv.updatedAt && (conv.unread || !unread)) return list as Conversation[]
+  return upsertConversation(list, { ...conv, updatedAt, unread: conv.unread || unread })
+}
+
+/** The conversation was opened: its mark goes at once (the server clears its own copy and says so). */
+export function markRead(list: readonly Conversation[], id: string | null): Conversation[] {
+  if (id === null || !list.some((c) => c.id === id && c.unread)) return list as Conversation[]
+  return list.map((c) => (c.id === id ? { ...c, unread: false } : c))
 }

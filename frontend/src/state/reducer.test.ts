@@ -12,6 +12,7 @@ const status: AgentStatus = {
   uptime: 1,
   pendingRestart: true,
   pendingRestartReasons: ['port changed'],
+  autonomyEnabled: false,
 }
 
 describe('reducer', () => {

@@ -1,9 +1,25 @@
 // App state and its transitions. Pure, so it is tested without React.
 
-import type { AgentStatus, Conversation, ConnectionMode, ConnectionState, StatusFields, StreamEnvelope } from '../api'
+import type {
+  AgentStatus,
+  Conversation,
+  ConnectionMode,
+  ConnectionState,
+  Reminder,
+  StatusFields,
+  StreamEnvelope,
+} from '../api'
 import { addActivity, type ActivityEntry } from './activity'
 import { chatReducer, initialChat, type ChatAction, type ChatState } from './chat'
-import { removeConversation, sortConversations, touchConversation, upsertConversation } from './conversations'
+import {
+  markRead,
+  receiveMessage,
+  removeConversation,
+  sortConversations,
+  touchConversation,
+  upsertConversation,
+} from './conversations'
+import { removeReminder, sortReminders, upsertReminder } from './reminders'
 import { applyHeartbeat, endTurn, type Turns } from './turns'
 
 export type TokenPrompt = 'hidden' | 'required' | 'rejected'
@@ -37,6 +53,8 @@ export interface AppState {
   /** The provider form was opened from the header (it also shows whenever the agent cannot respond). */
   providerSetupOpen: boolean
   restart: RestartState
+  /** The Reminders panel: pending by time, then recently delivered; null until first loaded. */
+  reminders: Reminder[] | null
 }
 
 export const initialState: AppState = {
@@ -52,6 +70,7 @@ export const initialState: AppState = {
   turns: {},
   providerSetupOpen: false,
   restart: { restarting: false, error: null, dismissed: null },
+  reminders: null,
 }
 
 export type Action =
@@ -69,8 +88,15 @@ export type Action =
   | { type: 'conversation-removed'; id: string }
   | { type: 'conversation-touched'; id: string; at: number }
   | { type: 'provider-setup'; open: boolean }
+  | ReminderAction
   | RestartAction
   | ChatAction
+
+/** GET /api/reminders and the reminder-updated/-deleted frames (or the answers of create and delete). */
+export type ReminderAction =
+  | { type: 'reminders-loaded'; reminders: Reminder[] }
+  | { type: 'reminder-upserted'; reminder: Reminder }
+  | { type: 'reminder-removed'; id: string }
 
 /** The config watcher's /ws frames and the restart banner's steps. */
 export type RestartAction =
@@ -87,6 +113,7 @@ export function mergeStatus(prev: AgentStatus | null, fields: StatusFields): Age
     ...fields,
     pendingRestart: fields.pendingRestart ?? prev?.pendingRestart ?? false,
     pendingRestartReasons: fields.pendingRestartReasons ?? prev?.pendingRestartReasons ?? [],
+    autonomyEnabled: fields.autonomyEnabled ?? prev?.autonomyEnabled ?? false,
   }
   if (fields.canRespondReason === undefined) delete next.canRespondReason
   // A frame without configError says the file is fine (again).
@@ -133,9 +160,13 @@ export function reducer(state: AppState, action: Action): AppState {
         turns: applyHeartbeat(state.turns, action.envelope),
       }
     case 'conversations-loaded':
-      return { ...state, conversations: sortConversations(action.conversations) }
-    case 'conversation-upserted':
-      return { ...state, conversations: upsertConversation(state.conversations ?? [], action.conversation) }
+      return { ...state, conversations: markRead(sortConversations(action.conversations), state.chat.conversationId) }
+    case 'conversation-upserted': {
+      // The open conversation is being read: a mark from the server's race with our active-conversation frame does not show.
+      const conv = action.conversation
+      const seen = conv.unread && conv.id === state.chat.conversationId ? { ...conv, unread: false } : conv
+      return { ...state, conversations: upsertConversation(state.conversations ?? [], seen) }
+    }
     case 'conversation-removed':
       return {
         ...state,
@@ -146,9 +177,31 @@ export function reducer(state: AppState, action: Action): AppState {
       return { ...state, conversations: touchConversation(state.conversations ?? [], action.id, action.at) }
     case 'provider-setup':
       return { ...state, providerSetupOpen: action.open }
+    case 'reminders-loaded':
+      return { ...state, reminders: sortReminders(action.reminders) }
+    case 'reminder-upserted':
+      return { ...state, reminders: upsertReminder(state.reminders ?? [], action.reminder) }
+    case 'reminder-removed':
+      return state.reminders === null ? state : { ...state, reminders: removeReminder(state.reminders, action.id) }
+    case 'proactive-message':
+      return proactiveUpdate(state, action)
     default:
       return restartUpdate(state, action)
   }
+}
+
+/**
+ * A proactive message: the open chat shows it at once; any other conversation
+ * becomes unread. Either way it moves to the top (its conversation-updated,
+ * before or after this, agrees).
+ */
+function proactiveUpdate(state: AppState, action: Extract<ChatAction, { type: 'proactive-message' }>): AppState {
+  const id = action.conversationId
+  const open = state.chat.conversationId === id
+  const { conversations: list } = state
+  const conversations = list === null ? null : receiveMessage(list, id, action.message.timestamp, !open)
+  const next = chatUpdate(state, action)
+  return conversations === state.conversations ? next : { ...next, conversations }
 }
 
 /** The config watcher's frames and the restart banner. */
@@ -184,7 +237,12 @@ function restartUpdate(state: AppState, action: RestartAction | ChatAction): App
 }
 
 /** Chat actions; a finished reply or a conversation loaded without one also ends its "thinking…". */
-function chatUpdate(state: AppState, action: ChatAction): AppState {
+function chatUpdate(prev: AppState, action: ChatAction): AppState {
+  // Opening a conversation reads it: its unread mark goes at once.
+  const state =
+    action.type === 'chat-open' && prev.conversations !== null
+      ? { ...prev, conversations: markRead(prev.conversations, action.conversationId) }
+      : prev
   const chat = chatReducer(state.chat, action)
   if (chat === state.chat) return state
   const id = chat.conversationId

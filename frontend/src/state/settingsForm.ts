@@ -68,6 +68,7 @@ export const SECTIONS: SectionSpec[] = [
       { path: 'terminal.maxConcurrent', label: 'Runs at the same time', kind: 'int', min: 1, max: 16, step: 1 },
       { path: 'terminal.maxDurationMs', label: 'Time limit per run (seconds)', kind: 'seconds', min: 1, step: 1 },
       { path: 'terminal.cwd', label: 'Working folder', kind: 'text', placeholder: 'your home folder' },
+      { path: 'terminal.notifyLongRuns', label: 'Tell me how a run of 30 s or more ended', kind: 'bool' },
     ],
   },
   {
@@ -75,7 +76,15 @@ export const SECTIONS: SectionSpec[] = [
     title: 'Autonomy',
     fields: [
       { path: 'autonomy.enabled', label: 'Let the assistant speak up on its own', kind: 'bool' },
-      { path: 'autonomy.intervalMs', label: 'Check every (seconds)', kind: 'seconds', min: 1, step: 1 },
+      {
+        path: 'autonomy.intervalMs',
+        label: 'Check every (seconds)',
+        kind: 'seconds',
+        min: 5,
+        max: 600,
+        step: 1,
+        hint: 'Clamped to 5 s – 10 min.',
+      },
       { path: 'autonomy.maxPerHour', label: 'At most per hour', kind: 'int', min: 0, step: 1 },
       { path: 'autonomy.cooldownMs', label: 'Quiet time after a message (seconds)', kind: 'seconds', min: 0, step: 1 },
     ],
