@@ -58,7 +58,7 @@ e2e: build-serve fakellm
 smoke: build
 	scripts/desktop-smoke.sh $(BIN)/wisp
 
-## bench: start-up, idle RSS, chat and terminal latency/throughput, emote broadcast and config-save latency against their floors; updates BENCHMARKS.md
+## bench: start-up, idle RSS, chat and terminal latency/throughput, emote broadcast, config-save and proactive-message latency against their floors; updates BENCHMARKS.md
 bench: build-serve
 	$(GO) build -trimpath -ldflags "-s -w" -o $(BIN)/wisp-floor ./bench/floor
 	$(GO) run ./bench/startup --wisp $(BIN)/wisp-serve --floor $(BIN)/wisp-floor --runs 15 --out BENCHMARKS.md
@@ -66,6 +66,7 @@ bench: build-serve
 	$(GO) run ./bench/terminal --out BENCHMARKS.md
 	$(GO) run ./bench/emote --out BENCHMARKS.md
 	$(GO) run ./bench/config --out BENCHMARKS.md
+	$(GO) run ./bench/proactive --out BENCHMARKS.md
 
 clean:
 	rm -rf build/bin artifacts frontend/e2e/artifacts

@@ -22,6 +22,12 @@ func NewHTTPClient() *http.Client {
 // out (answers up to 16 MiB: a captured terminal run is near 1 MiB of JSON); any
 // other status is an error carrying the start of the body.
 func PostJSON(ctx context.Context, c *http.Client, url string, in, out any) error {
+	return PostJSONStatus(ctx, c, url, in, out, http.StatusOK)
+}
+
+// PostJSONStatus is PostJSON for a route that answers with status want (201 for a
+// created record).
+func PostJSONStatus(ctx context.Context, c *http.Client, url string, in, out any, want int) error {
 	body, err := json.Marshal(in)
 	if err != nil {
 		return err
@@ -40,7 +46,7 @@ func PostJSON(ctx context.Context, c *http.Client, url string, in, out any) erro
 	if err != nil {
 		return err
 	}
-	if resp.StatusCode != http.StatusOK {
+	if resp.StatusCode != want {
 		return fmt.Errorf("POST %s: status %d: %s", url, resp.StatusCode, bytes.TrimSpace(data))
 	}
 	return json.Unmarshal(data, out)

@@ -36,3 +36,24 @@ func DialReady(ctx context.Context, url string) (*websocket.Conn, error) {
 		}
 	}
 }
+
+// ReadFrames reads c's text frames until reading fails or each returns false, and
+// returns the read error (nil when each stopped it). at is taken as soon as a whole
+// frame has been read, before anything decodes it; frame is reused for the next
+// one, so each must copy what it keeps.
+func ReadFrames(c *websocket.Conn, each func(at time.Time, frame []byte) bool) error {
+	var buf bytes.Buffer
+	for {
+		_, rd, err := c.NextReader()
+		if err == nil {
+			buf.Reset()
+			_, err = buf.ReadFrom(rd)
+		}
+		if err != nil {
+			return err
+		}
+		if !each(time.Now(), buf.Bytes()) {
+			return nil
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -113,32 +112,21 @@ func newReader() *reader {
 // read, before it is decoded.
 func (r *reader) readWS(c *websocket.Conn) {
 	defer r.wg.Done()
-	var buf bytes.Buffer
-	for {
-		_, rd, err := c.NextReader()
-		if err == nil {
-			buf.Reset()
-			_, err = buf.ReadFrom(rd)
-		}
-		if err != nil {
-			r.report(arrival{err: err})
-			return
-		}
-		at := time.Now()
+	err := benchkit.ReadFrames(c, func(at time.Time, raw []byte) bool {
 		var f struct {
 			Type    string   `json:"type"`
 			Reasons []string `json:"reasons"`
 		}
-		if err := json.Unmarshal(buf.Bytes(), &f); err != nil {
-			r.report(arrival{at: at, err: fmt.Errorf("frame is not JSON: %.200q", buf.Bytes())})
-			continue
+		if err := json.Unmarshal(raw, &f); err != nil {
+			return r.report(arrival{at: at, err: fmt.Errorf("frame is not JSON: %.200q", raw)})
 		}
 		if f.Type != "restart-required" {
-			continue // status, config-changed
+			return true // status, config-changed
 		}
-		if !r.report(arrival{at: at, reasons: f.Reasons}) {
-			return
-		}
+		return r.report(arrival{at: at, reasons: f.Reasons})
+	})
+	if err != nil {
+		r.report(arrival{err: err})
 	}
 }
 
