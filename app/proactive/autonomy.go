@@ -134,6 +134,12 @@ func (a *autonomy) tick() {
 	}
 	t.publish("autonomy", map[string]any{"kind": "tick", "tick": n})
 	dec, err := a.s.opts.Agent.Decide(ctx, runtime.Deliberation{Instructions: autonomyInstructions, Situation: situation}, nil)
+	if err == nil && dec.Speak {
+		// Thinking takes seconds: the user may have spoken, or a reply started, meanwhile.
+		if reason, _ := a.holdBack(ctx, set, a.s.opts.Clock.Now()); reason != "" {
+			dec = runtime.Decision{Reason: "held back after thinking: " + reason, Thoughts: dec.Thoughts}
+		}
+	}
 	t.decided(dec, err)
 }
 

@@ -234,3 +234,23 @@ func TestTogglingAndInterval(t *testing.T) {
 		t.Fatalf("%d model requests after turning it off, want 1", n)
 	}
 }
+
+func TestSpeechIsHeldBackWhenTheUserSpokeWhileItThought(t *testing.T) {
+	h, a := autonomous(t)
+	h.llm.Script(llmtest.Turn{
+		Delay:     100 * time.Millisecond,
+		Text:      []string{"Let me ", "think."},
+		ToolCalls: []llm.ToolCall{llmtest.Call("c1", "speak", map[string]string{"text": "Hello!"})},
+	})
+	h.clk.Advance(30 * time.Second)
+	h.hub.waitEnvelope(t, "autonomy", "tick")
+	h.userSaid(a.ID, "I'm back", h.clk.Now()) // while the model is still streaming
+	dec := payloadOf(h.hub.waitEnvelope(t, "autonomy", "decision"))
+	if dec["decision"] != "silent" || dec["reason"] != "held back after thinking: cooldown" {
+		t.Fatalf("decision %v", dec)
+	}
+	h.settle(2)
+	if len(h.hub.ofType("proactive-message")) != 0 || len(h.messages(a.ID)) != 1 {
+		t.Fatal("it spoke right after the user")
+	}
+}
