@@ -97,9 +97,6 @@ func New(opts Options) *Service {
 	return s
 }
 
-// Router is the service's router (tests and the API's event route use it).
-func (s *Service) Router() *Router { return s.router }
-
 // Start delivers the reminders that came due while Wisp was closed and starts the
 // scheduler and the autonomy loop.
 func (s *Service) Start() {
