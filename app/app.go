@@ -282,7 +282,7 @@ func (a *App) newHandler(s *services) http.Handler {
 		Terminal:  &api.Terminal{Manager: s.term, Gate: s.termGate, ConfigPath: a.configPath},
 		Emotes:    &api.Emotes{Catalog: a.emotes, Play: a.playEmote},
 		Settings:  settingsAPI{a},
-		Proactive: proactiveAPI{a},
+		Proactive: proactiveAPI{Service: a.proactive, a: a},
 	}).Handler()
 }
 

@@ -7,7 +7,6 @@ import (
 	"github.com/wispapp/wisp/app/api"
 	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/app/proactive"
-	"github.com/wispapp/wisp/app/ws"
 	"github.com/wispapp/wisp/runtime"
 )
 
@@ -36,26 +35,14 @@ func (a *App) proactiveSettings() proactive.Settings {
 	}
 }
 
-// proactiveAPI serves reminders, the autonomy switch and agent events.
-type proactiveAPI struct{ a *App }
+// proactiveAPI serves reminders, the autonomy state and agent events straight from
+// the service; only the autonomy switch needs the app, which owns the config file.
+type proactiveAPI struct {
+	*proactive.Service
+	a *App
+}
 
 var _ api.Proactive = proactiveAPI{}
-
-func (p proactiveAPI) AddReminder(ctx context.Context, in proactive.ReminderInput) (proactive.Reminder, error) {
-	return p.a.proactive.AddReminder(ctx, in)
-}
-
-func (p proactiveAPI) Reminders(ctx context.Context) ([]proactive.Reminder, error) {
-	return p.a.proactive.Reminders(ctx)
-}
-
-func (p proactiveAPI) DeleteReminder(ctx context.Context, id string) error {
-	return p.a.proactive.DeleteReminder(ctx, id)
-}
-
-func (p proactiveAPI) Autonomy(ctx context.Context) (proactive.AutonomyState, error) {
-	return p.a.proactive.Autonomy(ctx)
-}
 
 // SetAutonomy writes autonomy.enabled to the config file and applies it.
 func (p proactiveAPI) SetAutonomy(ctx context.Context, enabled bool) (proactive.AutonomyState, error) {
@@ -66,9 +53,5 @@ func (p proactiveAPI) SetAutonomy(ctx context.Context, enabled bool) (proactive.
 	if err != nil {
 		return proactive.AutonomyState{}, err
 	}
-	return p.a.proactive.Autonomy(ctx)
-}
-
-func (p proactiveAPI) PublishAgentEvent(ctx context.Context, env ws.Envelope) (ws.Envelope, error) {
-	return p.a.proactive.PublishAgentEvent(ctx, env)
+	return p.Autonomy(ctx)
 }

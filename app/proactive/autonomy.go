@@ -119,7 +119,7 @@ func (a *autonomy) tick() {
 	n := a.ticks
 	a.mu.Unlock()
 
-	reason, err := a.holdBack(ctx, set, now)
+	reason, seen, err := a.holdBack(ctx, set, now)
 	if err != nil {
 		t.publish("autonomy", map[string]any{"kind": "error", "message": err.Error()})
 		return
@@ -127,7 +127,7 @@ func (a *autonomy) tick() {
 	if a.skipped(t, reason) {
 		return
 	}
-	situation, err := a.s.situation(ctx, now, since, set)
+	situation, err := a.s.situation(ctx, now, since, set, seen)
 	if err != nil {
 		t.publish("autonomy", map[string]any{"kind": "error", "message": err.Error()})
 		return
@@ -136,7 +136,7 @@ func (a *autonomy) tick() {
 	dec, err := a.s.opts.Agent.Decide(ctx, runtime.Deliberation{Instructions: autonomyInstructions, Situation: situation}, nil)
 	if err == nil && dec.Speak {
 		// Thinking takes seconds: the user may have spoken, or a reply started, meanwhile.
-		if reason, _ := a.holdBack(ctx, set, a.s.opts.Clock.Now()); reason != "" {
+		if reason, _, _ := a.holdBack(ctx, set, a.s.opts.Clock.Now()); reason != "" {
 			dec = runtime.Decision{Reason: "held back after thinking: " + reason, Thoughts: dec.Thoughts}
 		}
 	}
@@ -156,30 +156,36 @@ func (a *autonomy) skipped(t *tickRun, reason string) bool {
 	return reason != ""
 }
 
+// activityCounts are what the limits look at, which the situation shows too.
+type activityCounts struct {
+	sent  int       // autonomy messages in the last hour
+	spoke time.Time // when the user last wrote; zero if never
+}
+
 // holdBack says why this tick must not think ("" when it may): no model, a reply
 // being written, the hourly limit reached, or the user spoke too recently.
-func (a *autonomy) holdBack(ctx context.Context, set Settings, now time.Time) (string, error) {
+func (a *autonomy) holdBack(ctx context.Context, set Settings, now time.Time) (string, activityCounts, error) {
+	var seen activityCounts
 	if ok, _ := a.s.opts.CanRespond(); !ok {
-		return skipNoModel, nil
+		return skipNoModel, seen, nil
 	}
 	if a.s.opts.Busy() {
-		return skipBusy, nil
+		return skipBusy, seen, nil
 	}
-	sent, err := a.s.opts.Store.CountMessagesSince(ctx, SourceAutonomy, now.Add(-time.Hour))
-	if err != nil {
-		return "", err
+	var err error
+	if seen.sent, err = a.s.opts.Store.CountMessagesSince(ctx, SourceAutonomy, now.Add(-time.Hour)); err != nil {
+		return "", seen, err
 	}
-	if sent >= set.MaxPerHour {
-		return skipRateLimit, nil
+	if seen.sent >= set.MaxPerHour {
+		return skipRateLimit, seen, nil
 	}
-	spoke, err := a.s.opts.Store.LastUserMessageAt(ctx)
-	if err != nil {
-		return "", err
+	if seen.spoke, err = a.s.opts.Store.LastUserMessageAt(ctx); err != nil {
+		return "", seen, err
 	}
-	if !spoke.IsZero() && now.Sub(spoke) < set.Cooldown {
-		return skipCooldown, nil
+	if !seen.spoke.IsZero() && now.Sub(seen.spoke) < set.Cooldown {
+		return skipCooldown, seen, nil
 	}
-	return "", nil
+	return "", seen, nil
 }
 
 // tickRun publishes one tick's envelopes under one runId, numbering them.

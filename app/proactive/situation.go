@@ -28,27 +28,19 @@ const (
 // situation is what a tick shows the agent: the time, when the user last spoke, what
 // happened since the last tick, reminders coming up, and how the open conversation
 // ends.
-func (s *Service) situation(ctx context.Context, now, since time.Time, set Settings) (string, error) {
+func (s *Service) situation(ctx context.Context, now, since time.Time, set Settings, seen activityCounts) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "It is %s.\n", now.Local().Format("Monday 2 January 2006, 15:04 MST"))
-	spoke, err := s.opts.Store.LastUserMessageAt(ctx)
-	if err != nil {
-		return "", err
-	}
-	if spoke.IsZero() {
+	if seen.spoke.IsZero() {
 		b.WriteString("The user has not written to you yet.\n")
 	} else {
-		fmt.Fprintf(&b, "The user last wrote %s ago.\n", humanDuration(now.Sub(spoke)))
+		fmt.Fprintf(&b, "The user last wrote %s ago.\n", humanDuration(now.Sub(seen.spoke)))
 	}
 	s.writeHappenings(&b, now, since)
 	if err := s.writeUpcoming(ctx, &b, now); err != nil {
 		return "", err
 	}
-	sent, err := s.opts.Store.CountMessagesSince(ctx, SourceAutonomy, now.Add(-time.Hour))
-	if err != nil {
-		return "", err
-	}
-	fmt.Fprintf(&b, "You spoke on your own %d times in the last hour (at most %d allowed).\n", sent, set.MaxPerHour)
+	fmt.Fprintf(&b, "You spoke on your own %d times in the last hour (at most %d allowed).\n", seen.sent, set.MaxPerHour)
 	if err := s.writeConversation(ctx, &b); err != nil {
 		return "", err
 	}

@@ -1,6 +1,4 @@
-import { useMemo } from 'react'
 import { streamingReply } from '../state/chat'
-import { lateMessageIds } from '../state/reminders'
 import { turnLabel } from '../state/turns'
 import { useWisp } from '../state/WispProvider'
 import { Composer } from './Composer'
@@ -13,10 +11,9 @@ export function ChatView() {
   const label = turnLabel(turn)
   const agent = state.status?.agentName || 'Wisp'
   const reply = streamingReply(c)
-  const lateIds = useMemo(() => lateMessageIds(state.reminders), [state.reminders])
   return (
     <section className="chat-view" aria-label="Chat">
-      <MessageList chat={c} agentName={agent} onRetry={chat.retry} onReload={() => chat.open(c.conversationId)} lateIds={lateIds} />
+      <MessageList chat={c} agentName={agent} onRetry={chat.retry} onReload={() => chat.open(c.conversationId)} />
       <div className="chat-footer">
         <p className="turn-status" data-testid="turn-status" aria-live="polite">
           {label === null ? '' : `${agent} is ${label}`}

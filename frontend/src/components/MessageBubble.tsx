@@ -13,11 +13,9 @@ interface Props {
   extras: RunExtras | undefined
   canRetry: boolean
   onRetry(key: string): void
-  /** A reminder delivered late (its message or its reminder says so). */
-  late?: boolean
 }
 
-export const MessageBubble = memo(function MessageBubble({ message: m, agentName, extras, canRetry, onRetry, late }: Props) {
+export const MessageBubble = memo(function MessageBubble({ message: m, agentName, extras, canRetry, onRetry }: Props) {
   const when = new Date(m.timestamp)
   const who = m.role === 'user' ? 'You' : agentName
   const label = m.role === 'assistant' ? sourceLabel(m.source) : null
@@ -31,7 +29,7 @@ export const MessageBubble = memo(function MessageBubble({ message: m, agentName
       data-message-id={m.id ?? undefined}
       title={`${who}, ${when.toLocaleString()}`}
     >
-      {label !== null ? <SourceLabel source={m.source ?? ''} label={label} late={late === true || m.late === true} /> : null}
+      {label !== null ? <SourceLabel source={m.source ?? ''} label={label} late={m.late === true} /> : null}
       {m.role === 'user' ? (
         <div className="message-text user-text" data-testid="message-text">
           {m.text}
@@ -57,7 +55,7 @@ function SourceLabel({ source, label, late }: { source: string; label: string; l
   )
 }
 
-function ReplyBody({ message: m, extras, canRetry, onRetry }: Omit<Props, 'agentName' | 'late'>) {
+function ReplyBody({ message: m, extras, canRetry, onRetry }: Omit<Props, 'agentName'>) {
   const thinking = extras?.thinking ?? m.thinking
   const tools = extras?.tools ?? m.tools
   const streaming = m.status === 'streaming'

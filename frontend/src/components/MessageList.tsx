@@ -7,14 +7,12 @@ interface Props {
   agentName: string
   onRetry(key: string): void
   onReload(): void
-  /** Messages of reminders delivered late (from the reminders list, so a reload still says it). */
-  lateIds: ReadonlySet<string>
 }
 
 /** Pixels from the bottom within which the list keeps following new text. */
 const STICK_PX = 48
 
-export function MessageList({ chat, agentName, onRetry, onReload, lateIds }: Props) {
+export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
   const scroller = useRef<HTMLDivElement>(null)
   const stick = useRef(true)
   const extras = useMemo(() => extrasByRun(chat.display), [chat.display])
@@ -63,7 +61,6 @@ export function MessageList({ chat, agentName, onRetry, onReload, lateIds }: Pro
             extras={m.live || m.runId === undefined ? undefined : extras.get(m.runId)}
             canRetry={retryable(chat, m.key)}
             onRetry={onRetry}
-            late={m.id !== null && lateIds.has(m.id)}
           />
         ))}
       </ol>

@@ -3,7 +3,6 @@ import type { Reminder } from '../api'
 import { initialState, reducer } from './reducer'
 import {
   DELIVERED_CAP,
-  lateMessageIds,
   refreshPeriod,
   reminderRequest,
   removeReminder,
@@ -85,13 +84,11 @@ describe('following reminder frames', () => {
     expect(reducer(initialState, { type: 'reminder-upserted', reminder: pending('z', 1) }).reminders).toHaveLength(1)
   })
 
-  it('splits pending from delivered and finds the messages of late reminders', () => {
+  it('splits pending from delivered', () => {
     const list = sortReminders([pending('p', 10), delivered('on-time', 1), delivered('late', 2, 9, true)])
     const { pending: p, delivered: d } = splitReminders(list)
     expect(order(p)).toEqual(['p'])
     expect(order(d)).toEqual(['late', 'on-time'])
-    expect([...lateMessageIds(list)]).toEqual(['m-late'])
-    expect(lateMessageIds(null).size).toBe(0)
   })
 
   it('refreshes every second only while one is due within two minutes', () => {

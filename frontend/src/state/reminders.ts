@@ -45,13 +45,6 @@ export function removeReminder(list: readonly Reminder[], id: string): Reminder[
   return list.some((r) => r.id === id) ? list.filter((r) => r.id !== id) : (list as Reminder[])
 }
 
-/** Ids of the messages that late reminders became (their bubbles say "late", after a reload too). */
-export function lateMessageIds(list: readonly Reminder[] | null): Set<string> {
-  const ids = new Set<string>()
-  for (const r of list ?? []) if (r.late && r.messageId !== undefined) ids.add(r.messageId)
-  return ids
-}
-
 /** Splits the list for the panel. */
 export function splitReminders(list: readonly Reminder[]): { pending: Reminder[]; delivered: Reminder[] } {
   return { pending: list.filter((r) => r.status === 'pending'), delivered: list.filter((r) => r.status === 'delivered') }
