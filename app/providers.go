@@ -1,9 +1,10 @@
 package app
 
 import (
-	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/wispapp/wisp/internal/fault"
 
 	"github.com/wispapp/wisp/app/api"
 )
@@ -43,7 +44,7 @@ func (p providers) Configure(s api.ProviderSettings) (api.ProviderInfo, error) {
 	if base != "" {
 		u, err := url.Parse(base)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return api.ProviderInfo{}, api.Errorf(http.StatusBadRequest, "base URL must be an http:// or https:// URL")
+			return api.ProviderInfo{}, fault.Invalid.Errorf("base URL must be an http:// or https:// URL")
 		}
 	}
 	if err := p.a.updateModel(func(m *modelConfig) {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/wispapp/wisp/internal/fault"
+
 	"github.com/wispapp/wisp/app/api"
 	"github.com/wispapp/wisp/app/config"
 )
@@ -19,13 +21,13 @@ import (
 func (a *App) Restart() error {
 	if !a.life.TryLock() {
 		if a.state.Load() == "stopped" {
-			return api.Errorf(http.StatusServiceUnavailable, "Wisp is stopping")
+			return fault.Unavailable.Errorf("Wisp is stopping")
 		}
-		return api.Errorf(http.StatusConflict, "a restart is already in progress")
+		return fault.Conflict.Errorf("a restart is already in progress")
 	}
 	defer a.life.Unlock()
 	if st := a.state.Load().(string); st != "running" {
-		return api.Errorf(http.StatusConflict, "Wisp is %s", st)
+		return fault.Conflict.Errorf("Wisp is %s", st)
 	}
 	a.state.Store("restarting")
 	a.broadcastStatus()
@@ -44,14 +46,14 @@ func (a *App) restart() error {
 	cfg := a.liveConfig()
 	old := a.svc.Load()
 	if err := a.checkServable(cfg); err != nil {
-		return api.Errorf(http.StatusConflict, "cannot restart: %v", err)
+		return fault.Conflict.Errorf("cannot restart: %v", err)
 	}
 	next := &services{cfg: cfg, ln: old.ln, srv: old.srv, term: old.term}
 	rebind := cfg.Server.Host != old.cfg.Server.Host || cfg.Server.Port != old.cfg.Server.Port
 	if rebind {
 		ln, err := a.listen(cfg)
 		if err != nil {
-			return api.Errorf(http.StatusConflict, "cannot restart: %v (Wisp keeps running on %s)", err, a.URL())
+			return fault.Conflict.Errorf("cannot restart: %v (Wisp keeps running on %s)", err, a.URL())
 		}
 		next.ln, next.srv = ln, a.newHTTPServer()
 	}

@@ -3,11 +3,11 @@ package app
 import (
 	"errors"
 	"io/fs"
-	"net/http"
 	"strings"
 	"sync"
 
-	"github.com/wispapp/wisp/app/api"
+	"github.com/wispapp/wisp/internal/fault"
+
 	"github.com/wispapp/wisp/app/config"
 )
 
@@ -167,13 +167,13 @@ func (a *App) changeConfig(change func(*config.File) error) error {
 		f = a.conf.file.Clone()
 		a.conf.mu.Unlock()
 	} else if err != nil {
-		return api.Errorf(http.StatusConflict, "fix the config file first (your hand edit is kept): %v", err)
+		return fault.Conflict.Errorf("fix the config file first (your hand edit is kept): %v", err)
 	}
 	if err := change(f); err != nil {
-		return api.Errorf(http.StatusBadRequest, "%v", err)
+		return fault.Invalid.Errorf("%v", err)
 	}
 	if _, err := a.effective(f.Config); err != nil {
-		return api.Errorf(http.StatusBadRequest, "%v", err)
+		return fault.Invalid.Errorf("%v", err)
 	}
 	if err := f.Save(); err != nil {
 		return err

@@ -4,30 +4,13 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"mime"
 	"net"
 	"net/http"
 	"runtime/debug"
 	"time"
-
-	"github.com/wispapp/wisp/internal/httperr"
 )
-
-// Error is a failure with the status code the client should see.
-type Error = httperr.Error
-
-// Errorf builds an Error.
-func Errorf(status int, format string, args ...any) *Error {
-	return httperr.New(status, format, args...)
-}
-
-// statusError is any error that knows its HTTP status (e.g. ws.HTTPError).
-type statusError interface {
-	error
-	HTTPStatus() int
-}
 
 // handlerFunc is the shape of every API handler.
 type handlerFunc func(w http.ResponseWriter, r *http.Request) error
@@ -73,19 +56,8 @@ func (s *Server) checkRequest(r *http.Request, public bool) error {
 }
 
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
-	status := http.StatusInternalServerError
-	msg := "internal error"
-	var apiErr *Error
-	var se statusError
-	var tooBig *http.MaxBytesError
-	switch {
-	case errors.As(err, &apiErr):
-		status, msg = apiErr.Status, apiErr.Msg
-	case errors.As(err, &se):
-		status, msg = se.HTTPStatus(), se.Error()
-	case errors.As(err, &tooBig):
-		status, msg = http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is larger than %d bytes", tooBig.Limit)
-	default:
+	status, msg, ok := statusOf(err)
+	if !ok {
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
 	if sw, ok := w.(*statusWriter); ok && sw.wrote {

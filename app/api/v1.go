@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/wispapp/wisp/internal/fault"
 	"github.com/wispapp/wisp/runtime/llm"
 )
 
@@ -83,20 +84,15 @@ func (s *Server) v1Handle(fn handlerFunc) http.Handler {
 		if errors.As(err, &ve) {
 			return writeJSON(w, ve.status, ve.body())
 		}
-		var se statusError
-		if errors.As(err, &se) {
+		if status, msg, ok := statusOf(err); ok {
 			kind := "invalid_request_error"
-			switch se.HTTPStatus() {
+			switch status {
 			case http.StatusServiceUnavailable:
 				kind = "service_unavailable"
 			case http.StatusUnauthorized:
 				kind = "authentication_error"
 			}
-			return writeJSON(w, se.HTTPStatus(), (&v1Error{kind: kind, msg: se.Error()}).body())
-		}
-		var ae *Error
-		if errors.As(err, &ae) {
-			return writeJSON(w, ae.Status, (&v1Error{kind: "invalid_request_error", msg: ae.Msg}).body())
+			return writeJSON(w, status, (&v1Error{kind: kind, msg: msg}).body())
 		}
 		return err
 	})
@@ -152,8 +148,7 @@ func (s *Server) v1Messages(w http.ResponseWriter, r *http.Request) error {
 	var out strings.Builder
 	res, err := s.chat.Complete(r.Context(), history, text, func(t string) { out.WriteString(t) })
 	if err != nil {
-		var se statusError
-		if errors.As(err, &se) {
+		if fault.KindOf(err) != fault.Internal {
 			return err
 		}
 		return v1Errorf(http.StatusInternalServerError, "server_error", "%s", err.Error())

@@ -2,8 +2,9 @@ package chat
 
 import (
 	"context"
-	"net/http"
 	"strings"
+
+	"github.com/wispapp/wisp/internal/fault"
 
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/llm"
@@ -16,7 +17,7 @@ import (
 // action is over (a callback that replaced another cannot be expressed by appending).
 func (s *Service) Complete(ctx context.Context, history []llm.Message, text string, onText func(string)) (runtime.Result, error) {
 	if ok, why := s.opts.CanRespond(); !ok {
-		return runtime.Result{}, errorf(http.StatusServiceUnavailable, "%s", why)
+		return runtime.Result{}, fault.Unavailable.Errorf("%s", why)
 	}
 	var (
 		rep     reply.Reply

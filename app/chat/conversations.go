@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/wispapp/wisp/internal/fault"
 
 	"github.com/wispapp/wisp/app/store"
 )
@@ -60,7 +61,7 @@ func (s *Service) CreateConversation(ctx context.Context, title string, metadata
 		return Conversation{}, err
 	}
 	if len(metadata) > 0 && (metadata[0] != '{' || !json.Valid(metadata)) {
-		return Conversation{}, errorf(http.StatusBadRequest, "metadata must be a JSON object")
+		return Conversation{}, fault.Invalid.Errorf("metadata must be a JSON object")
 	}
 	if string(metadata) == "null" {
 		metadata = nil
@@ -131,10 +132,10 @@ func checkTitle(title string, allowEmpty bool) (string, error) {
 		if allowEmpty {
 			return DefaultTitle, nil
 		}
-		return "", errorf(http.StatusBadRequest, "title must not be empty")
+		return "", fault.Invalid.Errorf("title must not be empty")
 	}
 	if utf8.RuneCountInString(title) > maxTitleRunes {
-		return "", errorf(http.StatusBadRequest, "title is longer than %d characters", maxTitleRunes)
+		return "", fault.Invalid.Errorf("title is longer than %d characters", maxTitleRunes)
 	}
 	return title, nil
 }

@@ -1,17 +1,8 @@
 package chat
 
-import (
-	"net/http"
-
-	"github.com/wispapp/wisp/internal/httperr"
-)
-
-// Error is a failure the API shows with a status code.
-type Error = httperr.Error
-
-var errorf = httperr.New
+import "github.com/wispapp/wisp/internal/fault"
 
 var (
-	errConversationNotFound = errorf(http.StatusNotFound, "conversation not found")
-	errRunNotFound          = errorf(http.StatusNotFound, "run not found")
+	errConversationNotFound = fault.NotFound.Errorf("conversation not found")
+	errRunNotFound          = fault.NotFound.Errorf("run not found")
 )

@@ -4,7 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
+
+	"github.com/wispapp/wisp/internal/fault"
 
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/runtime/reply"
@@ -82,7 +83,7 @@ func toMessage(m store.Message) Message {
 // Truncate deletes a message and everything after it (or only what follows it).
 func (s *Service) Truncate(ctx context.Context, convID, messageID string, inclusive bool) (int, error) {
 	if messageID == "" {
-		return 0, errorf(http.StatusBadRequest, "messageId is required")
+		return 0, fault.Invalid.Errorf("messageId is required")
 	}
 	if _, err := s.conversation(ctx, convID); err != nil {
 		return 0, err
@@ -91,11 +92,11 @@ func (s *Service) Truncate(ctx context.Context, convID, messageID string, inclus
 	_, busy := s.active[convID]
 	s.mu.Unlock()
 	if busy {
-		return 0, errorf(http.StatusConflict, "a reply is still being written in this conversation")
+		return 0, fault.Conflict.Errorf("a reply is still being written in this conversation")
 	}
 	n, err := s.store.TruncateMessages(ctx, convID, messageID, inclusive)
 	if errors.Is(err, store.ErrNotFound) {
-		return 0, errorf(http.StatusNotFound, "message not found in this conversation")
+		return 0, fault.NotFound.Errorf("message not found in this conversation")
 	}
 	return n, err
 }

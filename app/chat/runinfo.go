@@ -3,7 +3,8 @@ package chat
 import (
 	"context"
 	"errors"
-	"net/http"
+
+	"github.com/wispapp/wisp/internal/fault"
 
 	"github.com/wispapp/wisp/app/store"
 )
@@ -48,7 +49,7 @@ func (s *Service) CancelRun(ctx context.Context, id string) error {
 		if _, err := s.RunInfo(ctx, id); err != nil {
 			return err
 		}
-		return errorf(http.StatusConflict, "the run has already ended")
+		return fault.Conflict.Errorf("the run has already ended")
 	}
 	run.Cancel(errStopped)
 	_, err := run.Wait(ctx)

@@ -4,10 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/wispapp/wisp/internal/fault"
 
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/runtime"
@@ -29,13 +30,13 @@ type SendInput struct {
 func (s *Service) Send(ctx context.Context, convID string, in SendInput) (*Run, error) {
 	text := strings.TrimSpace(in.Text)
 	if text == "" {
-		return nil, errorf(http.StatusBadRequest, "text is required")
+		return nil, fault.Invalid.Errorf("text is required")
 	}
 	if utf8.RuneCountInString(text) > MaxMessageRunes {
-		return nil, errorf(http.StatusBadRequest, "text is longer than %d characters", MaxMessageRunes)
+		return nil, fault.Invalid.Errorf("text is longer than %d characters", MaxMessageRunes)
 	}
 	if ok, why := s.opts.CanRespond(); !ok {
-		return nil, errorf(http.StatusServiceUnavailable, "%s", why)
+		return nil, fault.Unavailable.Errorf("%s", why)
 	}
 	if _, err := s.conversation(ctx, convID); err != nil {
 		return nil, err
@@ -65,10 +66,10 @@ func (s *Service) reserve(convID string, cancel context.CancelCauseFunc) (*Run, 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stopped {
-		return nil, errorf(http.StatusServiceUnavailable, "Wisp is shutting down")
+		return nil, fault.Unavailable.Errorf("Wisp is shutting down")
 	}
 	if _, busy := s.active[convID]; busy {
-		return nil, errorf(http.StatusConflict, "a reply is still being written in this conversation; wait for it or stop it first")
+		return nil, fault.Conflict.Errorf("a reply is still being written in this conversation; wait for it or stop it first")
 	}
 	run := newRun(convID, newID(), cancel)
 	s.active[convID] = run

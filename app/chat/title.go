@@ -2,8 +2,9 @@ package chat
 
 import (
 	"context"
-	"net/http"
 	"time"
+
+	"github.com/wispapp/wisp/internal/fault"
 
 	"github.com/wispapp/wisp/runtime"
 )
@@ -65,7 +66,7 @@ func (s *Service) GenerateTitle(ctx context.Context, convID string) (Conversatio
 		}
 	}
 	if userText == "" {
-		return Conversation{}, errorf(http.StatusBadRequest, "the conversation has no message to name it after")
+		return Conversation{}, fault.Invalid.Errorf("the conversation has no message to name it after")
 	}
 	ctx, cancel := context.WithTimeout(ctx, titleTimeout)
 	defer cancel()

@@ -5,10 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/wispapp/wisp/internal/fault"
 
 	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/store"
@@ -71,7 +72,7 @@ func (s *Service) AddReminder(ctx context.Context, in ReminderInput) (Reminder, 
 	}
 	if err := s.opts.Store.AddReminder(ctx, r); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return Reminder{}, errorf(http.StatusNotFound, "conversation not found")
+			return Reminder{}, fault.NotFound.Errorf("conversation not found")
 		}
 		return Reminder{}, err
 	}
@@ -85,10 +86,10 @@ func (s *Service) AddReminder(ctx context.Context, in ReminderInput) (Reminder, 
 func checkReminder(in ReminderInput, now time.Time) (store.Reminder, error) {
 	text := strings.TrimSpace(in.Text)
 	if text == "" {
-		return store.Reminder{}, errorf(http.StatusBadRequest, "text is required")
+		return store.Reminder{}, fault.Invalid.Errorf("text is required")
 	}
 	if utf8.RuneCountInString(text) > MaxReminderRunes {
-		return store.Reminder{}, errorf(http.StatusBadRequest, "text is longer than %d characters", MaxReminderRunes)
+		return store.Reminder{}, fault.Invalid.Errorf("text is longer than %d characters", MaxReminderRunes)
 	}
 	at, err := reminderTime(in, now)
 	if err != nil {
@@ -101,27 +102,27 @@ func checkReminder(in ReminderInput, now time.Time) (store.Reminder, error) {
 func reminderTime(in ReminderInput, now time.Time) (time.Time, error) {
 	switch {
 	case in.At != "" && in.InMinutes != nil:
-		return time.Time{}, errorf(http.StatusBadRequest, "give either at or inMinutes, not both")
+		return time.Time{}, fault.Invalid.Errorf("give either at or inMinutes, not both")
 	case in.InMinutes != nil:
 		m := *in.InMinutes
 		if math.IsNaN(m) || m <= 0 || m > maxInMinutes {
-			return time.Time{}, errorf(http.StatusBadRequest, "inMinutes must be more than 0 and at most %d (a year)", maxInMinutes)
+			return time.Time{}, fault.Invalid.Errorf("inMinutes must be more than 0 and at most %d (a year)", maxInMinutes)
 		}
 		return now.Add(time.Duration(m * float64(time.Minute))).Truncate(time.Millisecond), nil
 	case in.At != "":
 		at, err := time.Parse(time.RFC3339, in.At)
 		if err != nil {
-			return time.Time{}, errorf(http.StatusBadRequest, "at must be an RFC 3339 time with a zone, like 2026-11-21T17:30:00+01:00")
+			return time.Time{}, fault.Invalid.Errorf("at must be an RFC 3339 time with a zone, like 2026-11-21T17:30:00+01:00")
 		}
 		if at.Before(now.Add(-pastSlack)) {
-			return time.Time{}, errorf(http.StatusBadRequest, "at is in the past (%s)", at.Format(time.RFC3339))
+			return time.Time{}, fault.Invalid.Errorf("at is in the past (%s)", at.Format(time.RFC3339))
 		}
 		if at.After(now.Add(maxInMinutes * time.Minute)) {
-			return time.Time{}, errorf(http.StatusBadRequest, "at is more than a year away")
+			return time.Time{}, fault.Invalid.Errorf("at is more than a year away")
 		}
 		return at.Truncate(time.Millisecond), nil
 	}
-	return time.Time{}, errorf(http.StatusBadRequest, "give the reminder's time: at (RFC 3339) or inMinutes")
+	return time.Time{}, fault.Invalid.Errorf("give the reminder's time: at (RFC 3339) or inMinutes")
 }
 
 // Reminders lists the pending reminders by time, then recently delivered ones.
@@ -142,7 +143,7 @@ func (s *Service) Reminders(ctx context.Context) ([]Reminder, error) {
 func (s *Service) DeleteReminder(ctx context.Context, id string) error {
 	if err := s.opts.Store.DeleteReminder(ctx, id); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return errorf(http.StatusNotFound, "reminder not found")
+			return fault.NotFound.Errorf("reminder not found")
 		}
 		return err
 	}

@@ -3,12 +3,12 @@ package proactive
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/internal/fault"
 )
 
 func TestReminderFiresOnceAtItsTime(t *testing.T) {
@@ -171,8 +171,7 @@ func TestDeletedReminderDoesNotFire(t *testing.T) {
 	if len(h.hub.ofType("proactive-message")) != 0 {
 		t.Fatal("a deleted reminder fired")
 	}
-	var e *Error
-	if err := h.svc.DeleteReminder(context.Background(), r.ID); !errors.As(err, &e) || e.Status != http.StatusNotFound {
+	if err := h.svc.DeleteReminder(context.Background(), r.ID); !fault.Is(err, fault.NotFound) {
 		t.Fatalf("deleting again: %v", err)
 	}
 }
@@ -208,29 +207,28 @@ func TestReminderInputIsChecked(t *testing.T) {
 	cases := []struct {
 		name string
 		in   ReminderInput
-		code int
+		kind fault.Kind
 		msg  string
 	}{
-		{"no text", ReminderInput{InMinutes: minutes(5)}, 400, "text is required"},
-		{"blank text", ReminderInput{Text: "  ", InMinutes: minutes(5)}, 400, "text is required"},
-		{"long text", ReminderInput{Text: long, InMinutes: minutes(5)}, 400, "longer than 2000"},
-		{"no time", ReminderInput{Text: "x"}, 400, "give the reminder's time"},
-		{"both times", ReminderInput{Text: "x", At: "2026-11-21T10:00:00Z", InMinutes: minutes(5)}, 400, "not both"},
-		{"zero minutes", ReminderInput{Text: "x", InMinutes: minutes(0)}, 400, "inMinutes must be"},
-		{"negative minutes", ReminderInput{Text: "x", InMinutes: minutes(-3)}, 400, "inMinutes must be"},
-		{"too far", ReminderInput{Text: "x", InMinutes: minutes(maxInMinutes + 1)}, 400, "inMinutes must be"},
-		{"no zone", ReminderInput{Text: "x", At: "2026-11-21T10:00:00"}, 400, "RFC 3339"},
-		{"not a time", ReminderInput{Text: "x", At: "tomorrow"}, 400, "RFC 3339"},
-		{"past", ReminderInput{Text: "x", At: "2026-11-21T08:00:00Z"}, 400, "in the past"},
-		{"a year away", ReminderInput{Text: "x", At: "2028-01-01T00:00:00Z"}, 400, "more than a year"},
-		{"unknown conversation", ReminderInput{ConversationID: "nope", Text: "x", InMinutes: minutes(5)}, 404, "conversation not found"},
+		{"no text", ReminderInput{InMinutes: minutes(5)}, fault.Invalid, "text is required"},
+		{"blank text", ReminderInput{Text: "  ", InMinutes: minutes(5)}, fault.Invalid, "text is required"},
+		{"long text", ReminderInput{Text: long, InMinutes: minutes(5)}, fault.Invalid, "longer than 2000"},
+		{"no time", ReminderInput{Text: "x"}, fault.Invalid, "give the reminder's time"},
+		{"both times", ReminderInput{Text: "x", At: "2026-11-21T10:00:00Z", InMinutes: minutes(5)}, fault.Invalid, "not both"},
+		{"zero minutes", ReminderInput{Text: "x", InMinutes: minutes(0)}, fault.Invalid, "inMinutes must be"},
+		{"negative minutes", ReminderInput{Text: "x", InMinutes: minutes(-3)}, fault.Invalid, "inMinutes must be"},
+		{"too far", ReminderInput{Text: "x", InMinutes: minutes(maxInMinutes + 1)}, fault.Invalid, "inMinutes must be"},
+		{"no zone", ReminderInput{Text: "x", At: "2026-11-21T10:00:00"}, fault.Invalid, "RFC 3339"},
+		{"not a time", ReminderInput{Text: "x", At: "tomorrow"}, fault.Invalid, "RFC 3339"},
+		{"past", ReminderInput{Text: "x", At: "2026-11-21T08:00:00Z"}, fault.Invalid, "in the past"},
+		{"a year away", ReminderInput{Text: "x", At: "2028-01-01T00:00:00Z"}, fault.Invalid, "more than a year"},
+		{"unknown conversation", ReminderInput{ConversationID: "nope", Text: "x", InMinutes: minutes(5)}, fault.NotFound, "conversation not found"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := h.svc.AddReminder(context.Background(), tc.in)
-			var e *Error
-			if !errors.As(err, &e) || e.Status != tc.code || !strings.Contains(e.Msg, tc.msg) {
-				t.Fatalf("got %v, want %d %q", err, tc.code, tc.msg)
+			if fault.KindOf(err) != tc.kind || !strings.Contains(err.Error(), tc.msg) {
+				t.Fatalf("got %v, want %v %q", err, tc.kind, tc.msg)
 			}
 		})
 	}

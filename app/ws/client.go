@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/olahol/melody"
+	"github.com/wispapp/wisp/internal/fault"
 )
 
 // Client is what the rest of Wisp may know about a connection.
@@ -47,11 +48,11 @@ var clientIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
 
 const clientKey = "wisp.client"
 
-// Handle upgrades a /ws request. Errors before the upgrade carry an HTTP status
-// (see HTTPError); once upgraded, problems are reported on the socket.
+// Handle upgrades a /ws request. Errors before the upgrade are faults (invalid,
+// unauthenticated, unavailable); once upgraded, problems are reported on the socket.
 func (h *Hub) Handle(w http.ResponseWriter, r *http.Request) error {
 	if !websocket.IsWebSocketUpgrade(r) {
-		return &HTTPError{http.StatusBadRequest, "this endpoint only accepts WebSocket upgrades"}
+		return fault.Invalid.Errorf("this endpoint only accepts WebSocket upgrades")
 	}
 	c, err := h.handshake(r)
 	if err != nil {
@@ -64,7 +65,7 @@ func (h *Hub) Handle(w http.ResponseWriter, r *http.Request) error {
 	}
 	h.mu.Unlock()
 	if closed {
-		return &HTTPError{http.StatusServiceUnavailable, "server is shutting down"}
+		return fault.Unavailable.Errorf("server is shutting down")
 	}
 	defer h.wg.Done()
 	if err := h.m.HandleRequestWithKeys(w, r, map[string]any{clientKey: c}); err != nil {
@@ -78,12 +79,12 @@ func (h *Hub) handshake(r *http.Request) (*client, error) {
 	q := r.URL.Query()
 	c := &client{clientID: q.Get("clientId")}
 	if c.clientID != "" && !clientIDPattern.MatchString(c.clientID) {
-		return nil, &HTTPError{http.StatusBadRequest, "clientId must match ^[A-Za-z0-9._-]{1,128}$"}
+		return nil, fault.Invalid.Errorf("clientId must match ^[A-Za-z0-9._-]{1,128}$")
 	}
 	if last := q.Get("lastEventId"); last != "" {
 		n, err := ParseEventID(last)
 		if err != nil {
-			return nil, &HTTPError{http.StatusBadRequest, "lastEventId: " + err.Error()}
+			return nil, fault.Invalid.Errorf("lastEventId: %v", err)
 		}
 		c.after, c.hasAfter = n, true
 	}
@@ -100,11 +101,11 @@ func (h *Hub) credentials(r *http.Request) (bool, error) {
 	required := h.opts.Required != nil && h.opts.Required()
 	if r.URL.Query().Has("token") {
 		if !h.opts.AllowQueryToken {
-			return false, &HTTPError{http.StatusUnauthorized,
-				"tokens in the query string are disabled: send an auth frame or an Authorization header"}
+			return false, fault.Unauthenticated.Errorf(
+				"tokens in the query string are disabled: send an auth frame or an Authorization header")
 		}
 		if required && !h.opts.Authorized(r.URL.Query().Get("token")) {
-			return false, &HTTPError{http.StatusUnauthorized, "invalid token"}
+			return false, fault.Unauthenticated.Errorf("invalid token")
 		}
 		return true, nil
 	}
@@ -117,7 +118,7 @@ func (h *Hub) credentials(r *http.Request) (bool, error) {
 	}
 	token, ok := strings.CutPrefix(auth, "Bearer ")
 	if !ok || !h.opts.Authorized(token) {
-		return false, &HTTPError{http.StatusUnauthorized, "invalid token"}
+		return false, fault.Unauthenticated.Errorf("invalid token")
 	}
 	return true, nil
 }

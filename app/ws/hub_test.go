@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/wispapp/wisp/internal/fault"
 	"go.uber.org/goleak"
 )
 
@@ -31,6 +32,9 @@ func withToken(o *Options) {
 	o.Required = func() bool { return true }
 	o.Authorized = func(t string) bool { return t == testToken }
 }
+
+// testStatus stands in for the API's mapping of faults to status codes.
+var testStatus = map[fault.Kind]int{fault.Invalid: 400, fault.Unauthenticated: 401, fault.Unavailable: 503, fault.Internal: 500}
 
 func newHarness(t *testing.T, mods ...func(*Options)) *harness {
 	t.Helper()
@@ -58,12 +62,7 @@ func newHarness(t *testing.T, mods ...func(*Options)) *harness {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/ws", func(w http.ResponseWriter, r *http.Request) {
 		if err := h.Handle(w, r); err != nil {
-			var he *HTTPError
-			if errors.As(err, &he) {
-				http.Error(w, he.Msg, he.Status)
-				return
-			}
-			http.Error(w, err.Error(), 500)
+			http.Error(w, err.Error(), testStatus[fault.KindOf(err)])
 		}
 	})
 	srv := httptest.NewServer(mux)

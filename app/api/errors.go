@@ -1,0 +1,52 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/wispapp/wisp/internal/fault"
+)
+
+// Error is a failure of the HTTP layer itself (a missing token, a body that is not
+// JSON) with the status code the client should see. Services return fault errors
+// instead, which statusOf maps.
+type Error struct {
+	Status int
+	Msg    string
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// Errorf builds an Error.
+func Errorf(status int, format string, args ...any) *Error {
+	return &Error{Status: status, Msg: fmt.Sprintf(format, args...)}
+}
+
+// faultStatus is the one mapping from a fault's kind to an HTTP status.
+var faultStatus = map[fault.Kind]int{
+	fault.Invalid:         http.StatusBadRequest,
+	fault.NotFound:        http.StatusNotFound,
+	fault.Conflict:        http.StatusConflict,
+	fault.Unavailable:     http.StatusServiceUnavailable,
+	fault.Forbidden:       http.StatusForbidden,
+	fault.Unauthenticated: http.StatusUnauthorized,
+	fault.Limited:         http.StatusTooManyRequests,
+}
+
+// statusOf is the status and message a client gets for err; ok is false for an
+// internal failure, whose message stays in the log.
+func statusOf(err error) (status int, msg string, ok bool) {
+	var apiErr *Error
+	var f *fault.Error
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &apiErr):
+		return apiErr.Status, apiErr.Msg, true
+	case errors.As(err, &tooBig):
+		return http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is larger than %d bytes", tooBig.Limit), true
+	case errors.As(err, &f) && f.Kind != fault.Internal:
+		return faultStatus[f.Kind], f.Msg, true
+	}
+	return http.StatusInternalServerError, "internal error", false
+}
