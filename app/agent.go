@@ -1,11 +1,7 @@
 package app
 
 import (
-	"encoding/json"
-
-	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/config"
-	"github.com/wispapp/wisp/app/ws"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/llm"
 )
@@ -41,19 +37,4 @@ func (a *App) updateModel(change func(*modelConfig)) error {
 		change(&f.Config.Model)
 		return f.Config.Validate()
 	})
-}
-
-// chatHub sends chat's /ws events through the hub.
-type chatHub struct{ h *ws.Hub }
-
-var _ chat.Hub = chatHub{}
-
-func (c chatHub) Broadcast(v any) { c.h.Broadcast(v) }
-
-func (c chatHub) Heartbeat(payload any) {
-	data, err := json.Marshal(payload)
-	if err != nil {
-		return
-	}
-	_, _ = c.h.Publish(ws.Envelope{Type: ws.KindHeartbeat, Stream: "chat", Payload: data})
 }

@@ -1,6 +1,8 @@
 // Package app is Wisp's composition root: App owns every service (config, store, /ws
-// hub, HTTP API), starts them in order and stops them in reverse. The Wails desktop
-// glue lives here behind the "desktop" build tag.
+// hub, chat, proactive, terminal, HTTP API), starts them in order on a stack and
+// stops them in reverse, and fans out the frames every producer publishes to its one
+// wire.Events (events.go). The Wails desktop glue lives here behind the "desktop"
+// build tag. See docs/architecture.md.
 //
 // Only this package knows about HTTP, WebSocket and SQLite together.
 package app
@@ -28,6 +30,7 @@ import (
 	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/app/proactive"
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/app/ws"
 	"github.com/wispapp/wisp/emotes"
 	"github.com/wispapp/wisp/internal/clock"
@@ -82,16 +85,18 @@ type App struct {
 	emotes      *emotes.Catalog
 	store       *store.Store
 	hub         *ws.Hub
-	watcher     *config.Watcher
+	events      *fanout                  // the one wire.Events every producer publishes to
 	svc         atomic.Pointer[services] // what a restart replaces
 	serveErr    chan error
 	draining    sync.WaitGroup // HTTP servers left behind by a restart, shutting down
 
-	life        sync.Mutex   // held by a restart and by Stop
+	running     lifecycle    // what Start started, for Stop to stop newest first
+	lifeMu      sync.Mutex   // held by a restart and by Stop
 	restartHook func()       // tests: runs in the middle of a restart
 	state       atomic.Value // string, one of the status states
 	startedAt   atomic.Int64 // Unix ms of the last (re)start
 	stopOnce    sync.Once
+	stopErr     error // from closing the store
 }
 
 // services are built from the restart-only settings; a restart replaces them.
@@ -113,7 +118,7 @@ func New(opts Options) (*App, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	a := &App{opts: opts, log: opts.Logger, serveErr: make(chan error, 1)}
+	a := &App{opts: opts, log: opts.Logger, serveErr: make(chan error, 1), running: lifecycle{log: opts.Logger}}
 	a.state.Store("not_started")
 	if err := a.loadConfig(); err != nil {
 		return nil, err
@@ -195,10 +200,12 @@ func randomToken() string {
 	return hex.EncodeToString(b)
 }
 
-// Start opens the database, listens, and serves the API and /ws until Stop.
+// Start opens the database, starts every service, listens, and serves the API and
+// /ws until Stop. If any part fails, what had started is stopped again.
 func (a *App) Start(ctx context.Context) error {
 	a.state.Store("starting")
 	if err := a.start(ctx); err != nil {
+		a.running.stop()
 		a.state.Store("error")
 		return err
 	}
@@ -210,60 +217,98 @@ func (a *App) Start(ctx context.Context) error {
 	return nil
 }
 
+// start starts the services in an order whose reverse is the right way to stop:
+// the config watcher and emotes first, then chat (its runs end, with their streams),
+// the terminal (its runs end), proactive (notices about those runs are saved), the
+// HTTP server, the hub, and the store last.
 func (a *App) start(ctx context.Context) error {
 	st, err := store.Open(ctx, filepath.Join(a.stateDir, "wisp.db"))
 	if err != nil {
 		return err
 	}
 	a.store = st
-	cfg := a.liveConfig()
-	ln, err := a.listen(cfg)
-	if err != nil {
-		st.Close()
+	a.running.defer_("store", a.closeStore)
+	if err := a.assemble(st); err != nil {
 		return err
 	}
-	s := &services{cfg: cfg, ln: ln, srv: a.newHTTPServer()}
-	s.guard = a.newGuard(cfg, ln)
-	s.term, s.termGate = a.newTerminal(cfg)
-	a.svc.Store(s)
-	a.hub = ws.New(ws.Options{
-		Authorized:      func(tok string) bool { return a.svc.Load().guard.Authorized(tok) },
-		Required:        func() bool { return a.svc.Load().guard.Required() },
-		CheckOrigin:     func(r *http.Request) bool { return a.svc.Load().guard.OriginAllowed(r) },
-		AllowQueryToken: a.opts.Getenv("WISP_ALLOW_WS_QUERY_TOKEN") == "1",
-		Status:          a.statusFrame, Journal: journal{st}, Logger: a.log,
-		Handlers: a.terminalFrames(),
-		// Opening a conversation clears its unread mark (the proactive service is
-		// built below, before the listener serves anyone).
-		OnActiveConversation: func(_ ws.Client, id string) { a.proactive.MarkRead(id) },
-	})
-	if err := a.hub.Start(); err != nil {
-		ln.Close()
-		st.Close()
-		return fmt.Errorf("start ws hub: %w", err)
+	if err := a.running.start(ctx, "ws hub", a.hub); err != nil {
+		return err
 	}
+	if err := a.listen(a.liveConfig()); err != nil {
+		return err
+	}
+	a.running.defer_("http server", a.stopHTTP)
+	if err := a.running.start(ctx, "proactive", a.proactive); err != nil {
+		return err
+	}
+	a.running.defer_("terminal", func() { a.svc.Load().term.Stop() })
+	if err := a.running.start(ctx, "chat", a.chat); err != nil {
+		return err
+	}
+	a.running.start(ctx, "emote folder watch", bestEffort{a.emotes, a.log, "emote folder not watched: new packs need a restart"})
+	watcher := config.NewWatcher(a.configPath, config.WatchOptions{
+		OnChange: a.reloadConfig,
+		OnError:  func(err error) { a.log.Warn("config watch", "err", err) },
+	})
+	a.running.start(ctx, "config watch", bestEffort{watcher, a.log, "config file changes will not be noticed"})
+	a.reloadConfig(config.Read(a.configPath)) // whatever changed since it was loaded
+	return nil
+}
+
+// assemble builds the services on the store in dependency order and connects the
+// ones that talk both ways: the hub tells proactive which conversation a client
+// opened, the terminal's runs are followed by proactive. Nothing runs yet.
+func (a *App) assemble(st *store.Store) error {
+	a.hub = ws.New(ws.Options{
+		Gate: currentGuard{a}, AllowQueryToken: a.opts.Getenv("WISP_ALLOW_WS_QUERY_TOKEN") == "1",
+		Status: a.statusFrame, Journal: journal{st}, Logger: a.log,
+	})
+	a.events = &fanout{hub: a.hub, log: a.log}
 	agent := a.newAgent()
 	a.chat = chat.New(chat.Options{
-		Store: st, Agent: agent, Hub: chatHub{a.hub}, Logger: a.log.With("component", "chat"),
+		Store: st, Agent: agent, Events: a.events, Logger: a.log.With("component", "chat"),
 		CanRespond: a.models.CanRespond, NoTitles: a.opts.NoTitles,
 	})
-	if err := a.chat.Start(ctx); err != nil {
-		a.hub.Stop()
-		ln.Close()
-		st.Close()
-		return fmt.Errorf("start chat: %w", err)
-	}
-	if err := a.startProactive(agent); err != nil {
-		a.chat.Stop()
-		a.hub.Stop()
-		ln.Close()
-		st.Close()
+	p := proactive.New(proactive.Options{
+		Store: st, Events: a.events, Presence: a.hub, Agent: agent, Settings: a.proactiveSettings,
+		CanRespond: a.models.CanRespond, Busy: a.chat.Busy, Clock: a.opts.Clock,
+		Logger: a.log.With("component", "proactive"),
+	})
+	a.proactive = p
+	if err := a.actions.Register(p.ReminderAction()); err != nil {
 		return err
 	}
-	s.handler = a.newHandler(s)
-	a.watchEmotes()
-	a.watchConfig()
+	a.events.terminal = append(a.events.terminal, p.TerminalOutput)
+	// Opening a conversation clears its unread mark.
+	a.hub.OnActiveConversation(func(_ ws.Client, id string) { p.MarkRead(id) })
+	a.hub.HandleFrame(wire.TypeTerminalInput, a.terminalInput)
+	a.hub.HandleFrame(wire.TypeTerminalResize, a.terminalResize)
 	return nil
+}
+
+// bestEffort is a service Wisp runs without when it cannot start (a folder that
+// cannot be watched): the failure is logged, not returned.
+type bestEffort struct {
+	service
+	log  *slog.Logger
+	what string
+}
+
+func (b bestEffort) Start(ctx context.Context) error {
+	if err := b.service.Start(ctx); err != nil {
+		b.log.Warn(b.what, "err", err)
+	}
+	return nil
+}
+
+// currentGuard is the hub's gate: the guard of the services running now, which a
+// restart replaces.
+type currentGuard struct{ a *App }
+
+func (g currentGuard) Required() bool               { return g.a.svc.Load().guard.Required() }
+func (g currentGuard) Authorized(token string) bool { return g.a.svc.Load().guard.Authorized(token) }
+func (g currentGuard) OriginAllowed(r *http.Request) bool {
+	return g.a.svc.Load().guard.OriginAllowed(r)
 }
 
 // newGuard builds the Host/Origin/token guard for settings served on ln.
@@ -306,7 +351,41 @@ func (a *App) serve(srv *http.Server, ln net.Listener) {
 	}
 }
 
-func (a *App) listen(cfg config.Config) (net.Listener, error) {
+// listen listens on the configured address and builds the services that depend on
+// the settings (the guard, the terminal, the API handler) around it.
+func (a *App) listen(cfg config.Config) error {
+	ln, err := a.listenOn(cfg)
+	if err != nil {
+		return err
+	}
+	s := &services{cfg: cfg, ln: ln, srv: a.newHTTPServer(), guard: a.newGuard(cfg, ln)}
+	s.term, s.termGate = a.newTerminal(cfg)
+	s.handler = a.newHandler(s)
+	a.svc.Store(s)
+	return nil
+}
+
+// stopHTTP shuts the server down once its requests are done (closing its listener
+// even if it never served), and waits for servers a restart left behind.
+func (a *App) stopHTTP() {
+	s := a.svc.Load()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := s.srv.Shutdown(ctx); err != nil {
+		a.log.Warn("http shutdown", "err", err)
+		s.srv.Close()
+	}
+	_ = s.ln.Close()
+	a.draining.Wait()
+}
+
+func (a *App) closeStore() {
+	if err := a.store.Close(); err != nil {
+		a.stopErr = fmt.Errorf("close store: %w", err)
+	}
+}
+
+func (a *App) listenOn(cfg config.Config) (net.Listener, error) {
 	addr := net.JoinHostPort(cfg.Server.Host, strconv.Itoa(cfg.Server.Port))
 	ln, err := net.Listen("tcp", addr)
 	if err != nil && a.opts.Desktop && errors.Is(err, syscall.EADDRINUSE) {
@@ -353,41 +432,18 @@ func (a *App) Connection() Connection {
 	return c
 }
 
-// Stop stops accepting, closes every connection, flushes and closes the store. It
-// waits for a restart in progress.
+// Stop ends the runs (their status and replies saved), stops every service in the
+// reverse order of Start, and closes the store. It waits for a restart in progress.
 func (a *App) Stop() error {
-	var err error
 	a.stopOnce.Do(func() {
-		a.life.Lock()
-		defer a.life.Unlock()
-		s := a.svc.Load()
-		if s == nil || s.handler == nil {
-			return
+		a.lifeMu.Lock()
+		defer a.lifeMu.Unlock()
+		if a.state.Load() != "running" {
+			return // never started, or a failed start already stopped what it started
 		}
 		a.state.Store("stopped")
-		if a.watcher != nil {
-			_ = a.watcher.Close()
-		}
-		// Runs first: they end (status and reply saved), which also ends their streams,
-		// so the HTTP shutdown does not wait for them.
-		a.chat.Stop()
-		s.term.Stop() // shell runs end with their process groups; captured answers go out
-		// Then the proactive loops (a tick's model call is cancelled); notices about
-		// the runs just ended are saved.
-		a.proactive.Stop()
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		if e := s.srv.Shutdown(ctx); e != nil {
-			a.log.Warn("http shutdown", "err", e)
-			s.srv.Close()
-		}
-		a.draining.Wait()
-		a.hub.Stop()
-		_ = a.emotes.Close()
-		if e := a.store.Close(); e != nil {
-			err = fmt.Errorf("close store: %w", e)
-		}
+		a.running.stop()
 		a.log.Info("wisp stopped")
 	})
-	return err
+	return a.stopErr
 }

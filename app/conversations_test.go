@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wispapp/wisp/app/chat"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/llm"
 	"github.com/wispapp/wisp/runtime/llm/llmtest"
@@ -20,7 +20,7 @@ func TestConversationsAPI(t *testing.T) {
 	ws := c.dialWS()
 	first, second := c.newConversation(), c.newConversation()
 
-	var list struct{ Conversations []chat.Conversation }
+	var list struct{ Conversations []wire.Conversation }
 	c.call("GET", "/api/conversations", nil, &list)
 	if len(list.Conversations) != 2 || list.Conversations[0].ID != second {
 		t.Fatalf("list %+v", list)
@@ -32,7 +32,7 @@ func TestConversationsAPI(t *testing.T) {
 		t.Fatal("a conversation with a new message did not move to the top")
 	}
 
-	var got struct{ Conversation chat.Conversation }
+	var got struct{ Conversation wire.Conversation }
 	if code := c.call("PATCH", "/api/conversations/"+first, map[string]string{"title": "  Renamed  "}, &got); code != 200 || got.Conversation.Title != "Renamed" {
 		t.Fatalf("rename: %d %+v", code, got)
 	}
@@ -95,7 +95,7 @@ func TestTitleAfterFirstExchange(t *testing.T) {
 	}
 	// Later exchanges keep the title.
 	c.stream(conv, "and hotels").all(t)
-	var got struct{ Conversation chat.Conversation }
+	var got struct{ Conversation wire.Conversation }
 	c.call("GET", "/api/conversations/"+conv, nil, &got)
 	if got.Conversation.Title != "Trip planning" || len(fake.Requests()) != 3 {
 		t.Fatalf("title %q after %d requests", got.Conversation.Title, len(fake.Requests()))
@@ -138,7 +138,7 @@ func TestDisplayMessagesAndHeartbeats(t *testing.T) {
 	if got := strings.Join(toolStatuses, ","); got != "pending,executing,executing,executing,executing,executing,completed" {
 		t.Fatalf("tool statuses %s", got)
 	}
-	var rows struct{ DisplayMessages []chat.DisplayMessage }
+	var rows struct{ DisplayMessages []wire.DisplayMessage }
 	c.call("GET", "/api/conversations/"+conv+"/display-messages", nil, &rows)
 	var kinds []string
 	for _, r := range rows.DisplayMessages {

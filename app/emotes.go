@@ -6,18 +6,10 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/emotes"
 	"github.com/wispapp/wisp/runtime"
 )
-
-// emoteFrame is the /ws emote event (seed 004).
-type emoteFrame struct {
-	Type     string  `json:"type"`
-	EmoteID  string  `json:"emoteId"`
-	GLBPath  string  `json:"glbPath"`
-	Duration float64 `json:"duration"`
-	Loop     bool    `json:"loop"`
-}
 
 // newEmotes opens the catalog on <state>/emotes and offers PLAY_EMOTE to the agent.
 func (a *App) newEmotes() error {
@@ -66,16 +58,5 @@ func (a *App) runEmoteAction(_ context.Context, call runtime.Call) (string, erro
 
 // playEmote shows an emote on every client's avatar.
 func (a *App) playEmote(e emotes.Emote) {
-	if a.hub == nil {
-		return
-	}
-	a.hub.Broadcast(emoteFrame{Type: "emote", EmoteID: e.ID, GLBPath: e.GLBPath, Duration: e.Duration, Loop: e.Loop})
-}
-
-// watchEmotes follows the user's emote folder while Wisp runs; without it the catalog
-// still serves what was there at start.
-func (a *App) watchEmotes() {
-	if err := a.emotes.Watch(nil); err != nil {
-		a.log.Warn("emote folder not watched: new packs need a restart", "err", err)
-	}
+	a.events.Publish(wire.NewEmote(e.ID, e.GLBPath, e.Duration, e.Loop))
 }

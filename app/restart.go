@@ -19,13 +19,13 @@ import (
 // are closed with 1012 when who may connect changed, so they come back under the new
 // rules. If the new settings cannot be served (the port is taken), nothing changes.
 func (a *App) Restart() error {
-	if !a.life.TryLock() {
+	if !a.lifeMu.TryLock() {
 		if a.state.Load() == "stopped" {
 			return fault.Unavailable.Errorf("Wisp is stopping")
 		}
 		return fault.Conflict.Errorf("a restart is already in progress")
 	}
-	defer a.life.Unlock()
+	defer a.lifeMu.Unlock()
 	if st := a.state.Load().(string); st != "running" {
 		return fault.Conflict.Errorf("Wisp is %s", st)
 	}
@@ -51,7 +51,7 @@ func (a *App) restart() error {
 	next := &services{cfg: cfg, ln: old.ln, srv: old.srv, term: old.term}
 	rebind := cfg.Server.Host != old.cfg.Server.Host || cfg.Server.Port != old.cfg.Server.Port
 	if rebind {
-		ln, err := a.listen(cfg)
+		ln, err := a.listenOn(cfg)
 		if err != nil {
 			return fault.Conflict.Errorf("cannot restart: %v (Wisp keeps running on %s)", err, a.URL())
 		}

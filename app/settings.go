@@ -9,6 +9,7 @@ import (
 	"github.com/wispapp/wisp/internal/fault"
 
 	"github.com/wispapp/wisp/app/config"
+	"github.com/wispapp/wisp/app/wire"
 )
 
 // configState is the config as Wisp runs it.
@@ -54,20 +55,6 @@ func (c *configState) syncReasonsLocked(running config.Config) bool {
 		}
 	}
 	return changed
-}
-
-// watchConfig follows the config file; a change is applied like a save through the API.
-func (a *App) watchConfig() {
-	w, err := config.Watch(a.configPath, config.WatchOptions{
-		OnChange: a.reloadConfig,
-		OnError:  func(err error) { a.log.Warn("config watch", "err", err) },
-	})
-	if err != nil {
-		a.log.Warn("config file changes will not be noticed", "err", err, "config", a.configPath)
-		return
-	}
-	a.watcher = w
-	a.reloadConfig(config.Read(a.configPath)) // whatever changed since it was loaded
 }
 
 // reloadConfig takes the file as read by the watcher.
@@ -117,10 +104,10 @@ func (a *App) applyFile(f *config.File) error {
 		a.log.Info("config file is valid again", "config", a.configPath)
 	}
 	if reasonsChanged && len(reasons) > 0 {
-		a.hub.Broadcast(restartRequired{Type: "restart-required", Reasons: reasons})
+		a.events.Publish(wire.NewRestartRequired(reasons))
 	}
 	if len(paths) > 0 {
-		a.hub.Broadcast(configChanged{Type: "config-changed", Paths: paths})
+		a.events.Publish(wire.NewConfigChanged(paths))
 	}
 	a.broadcastStatus()
 	return nil
@@ -133,27 +120,12 @@ func (a *App) configRejected(err error) {
 	a.conf.err = msg
 	a.conf.mu.Unlock()
 	a.log.Warn("config file rejected; keeping the last good settings", "err", msg)
-	a.hub.Broadcast(configError{Type: "config-error", Message: msg})
+	a.events.Publish(wire.NewConfigError(msg))
 	a.broadcastStatus()
 }
 
 // broadcastStatus sends every client the full status (with the restart fields) now.
-func (a *App) broadcastStatus() { a.hub.Broadcast(a.statusFrame(true)) }
-
-type restartRequired struct {
-	Type    string   `json:"type"`
-	Reasons []string `json:"reasons"`
-}
-
-type configChanged struct {
-	Type  string   `json:"type"`
-	Paths []string `json:"paths"`
-}
-
-type configError struct {
-	Type    string `json:"type"`
-	Message string `json:"message"`
-}
+func (a *App) broadcastStatus() { a.events.Publish(a.statusFrame(true)) }
 
 // changeConfig edits the config file as it is on disk, saves it atomically and applies
 // it at once through the same applyFile as a hand edit (the watcher then finds

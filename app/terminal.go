@@ -8,6 +8,7 @@ import (
 
 	"github.com/wispapp/wisp/app/api"
 	"github.com/wispapp/wisp/app/config"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/app/ws"
 	"github.com/wispapp/wisp/terminal"
 )
@@ -36,11 +37,12 @@ func (a *App) newTerminalGate(cfg config.Config) *api.TerminalGate {
 	return api.NewTerminalGate(cfg.Features.ShellEnabled, cfg.API.Token != "", cfg.API.TerminalToken)
 }
 
-// sendTerminalEvent is the terminal's sink: it never blocks (the hub queues).
+// sendTerminalEvent is the terminal's sink: its events go out as terminal-output
+// frames. It never blocks (the hub queues).
 func (a *App) sendTerminalEvent(e terminal.Event) {
-	data := e.AppendJSON(nil) // sized once inside
-	a.hub.SendRaw(data, terminalViewers(e.Owner))
-	a.proactive.TerminalEvent(e) // returns at once for output
+	f := wire.NewTerminalOutput(e.RunID, e.Owner, e.Seq, wire.TerminalEvent(e.Kind))
+	f.Command, f.MaxDurationMs, f.Code, f.Data = e.Command, e.MaxDurationMs, e.Code, e.Data
+	a.events.Publish(f)
 }
 
 // terminalBacklog is how far a run's viewers may fall behind before its output waits
@@ -49,19 +51,6 @@ const terminalBacklog = 2 << 20
 
 func (a *App) terminalViewersReady(owner string) bool {
 	return a.hub.Backlog(terminalViewers(owner)) < terminalBacklog
-}
-
-// terminalViewers matches the sockets that see owner's runs.
-func terminalViewers(owner string) func(ws.Client) bool {
-	return func(c ws.Client) bool { return owner == "" || c.ClientID == owner }
-}
-
-// terminalFrames are the /ws frames that drive a run: keystrokes and resizes.
-func (a *App) terminalFrames() map[string]ws.FrameHandler {
-	return map[string]ws.FrameHandler{
-		"terminal-input":  a.terminalInput,
-		"terminal-resize": a.terminalResize,
-	}
 }
 
 type terminalFrame struct {

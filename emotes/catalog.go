@@ -26,6 +26,8 @@ type Options struct {
 	MaxFile  int64  // largest user GLB file; 0 means DefaultMaxFile
 	Logger   *slog.Logger
 	Debounce time.Duration // how long the watcher waits for a folder to settle; 0 means 150 ms
+	// OnChange (optional) runs after a reload that changed the catalog.
+	OnChange func()
 }
 
 // Catalog is the built-in emotes plus the user's packs. It is safe for concurrent use.
@@ -40,7 +42,7 @@ type Catalog struct {
 	watch *fswatch.Watcher
 }
 
-// New returns a catalog with the user folder read once. Call Watch to follow changes.
+// New returns a catalog with the user folder read once. Start follows its changes.
 func New(o Options) *Catalog {
 	if o.Logger == nil {
 		o.Logger = slog.Default()

@@ -1,6 +1,7 @@
 package emotes
 
 import (
+	"context"
 	"errors"
 	"io"
 	"log/slog"
@@ -156,12 +157,12 @@ func TestCheckFileName(t *testing.T) {
 // it out again.
 func TestWatchPicksUpPacks(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "emotes")
-	c := New(Options{Dir: dir, Logger: quiet(), Debounce: 20 * time.Millisecond})
 	changes := make(chan struct{}, 16)
-	if err := c.Watch(func() { changes <- struct{}{} }); err != nil {
+	c := New(Options{Dir: dir, Logger: quiet(), Debounce: 20 * time.Millisecond, OnChange: func() { changes <- struct{}{} }})
+	if err := c.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	defer c.Stop()
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		t.Fatalf("Watch did not create the folder: %v", err)
 	}

@@ -1,6 +1,7 @@
 package emotes
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -10,14 +11,14 @@ import (
 	"github.com/wispapp/wisp/internal/fswatch"
 )
 
-// Watch creates the user folder if it is missing and reloads the catalog whenever its
+// Start creates the user folder if it is missing and reloads the catalog whenever its
 // contents change (files added, replaced or removed, settled by the debounce), until
-// Close. onChange (optional) runs after a reload that changed the catalog.
+// Stop. Options.OnChange runs after a reload that changed the catalog.
 //
 // While the folder is gone (removed or renamed away), its parent is watched until the
 // folder is made again; only then, so the busy state folder (the database's writes)
 // does not wake the watcher otherwise.
-func (c *Catalog) Watch(onChange func()) error {
+func (c *Catalog) Start(context.Context) error {
 	if c.opts.Dir == "" {
 		return errors.New("emotes: no user folder to watch")
 	}
@@ -28,8 +29,8 @@ func (c *Catalog) Watch(onChange func()) error {
 		Debounce: c.opts.Debounce,
 		Relevant: c.followFolder,
 		OnChange: func() {
-			if c.Reload() && onChange != nil {
-				onChange()
+			if c.Reload() && c.opts.OnChange != nil {
+				c.opts.OnChange()
 			}
 		},
 		OnError: func(err error) { c.log.Warn("emote folder watch", "err", err, "folder", c.opts.Dir) },
@@ -70,14 +71,13 @@ func (c *Catalog) followFolder(w *fswatch.Watcher, ev fsnotify.Event) bool {
 	return true
 }
 
-// Close stops watching. The catalog stays usable.
-func (c *Catalog) Close() error {
+// Stop stops watching and waits for a reload under way. The catalog stays usable.
+func (c *Catalog) Stop() {
 	c.mu.Lock()
 	w := c.watch
 	c.watch = nil
 	c.mu.Unlock()
-	if w == nil {
-		return nil
+	if w != nil {
+		_ = w.Close()
 	}
-	return w.Close()
 }

@@ -2,7 +2,6 @@ package terminal
 
 import (
 	"errors"
-	"golang.org/x/sys/unix"
 	"os"
 	"slices"
 	"strings"
@@ -10,6 +9,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestRunOutput(t *testing.T) {

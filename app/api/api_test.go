@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/app/ws"
 	"go.uber.org/goleak"
 )
@@ -46,13 +48,14 @@ func newEnv(t *testing.T, tokens ...string) *env {
 	port, _ := strconv.Atoi(e.port)
 	g := NewGuard(GuardOptions{Port: port, BindHost: "127.0.0.1", ExtraOrigins: []string{"https://Friend.example/"},
 		ExtraHosts: []string{"wisp.lan"}, Tokens: tokens})
-	e.hub = ws.New(ws.Options{Authorized: g.Authorized, Required: g.Required, CheckOrigin: g.OriginAllowed,
-		Status: func(bool) any { return map[string]string{"type": "status"} }})
-	if err := e.hub.Start(); err != nil {
+	e.hub = ws.New(ws.Options{Gate: g})
+	if err := e.hub.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	s := New(Options{Guard: g, Hub: e.hub, UI: testUI, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Status: func() Status { return Status{State: "running", AgentName: "Wisp", PendingRestartReasons: []string{}} }})
+		Status: func() wire.Status {
+			return wire.Status{State: "running", AgentName: "Wisp", RestartState: wire.NewRestartState(nil)}
+		}})
 	handler = s.Handler()
 	t.Cleanup(func() {
 		e.hub.Stop()

@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/wispapp/wisp/app/chat"
+	"github.com/wispapp/wisp/app/wire"
 )
 
 type chatRequest struct {
@@ -48,9 +49,9 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request) error {
 	if out.Status == chat.StatusFailed {
 		return Errorf(http.StatusBadGateway, "%s", out.Error)
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{
-		"text": out.FullText, "agentName": s.chat.AgentName(), "runId": run.ID, "messageId": out.MessageID,
-		"usage": out.Usage, "actionCallbackHistory": nonNil(out.History), "status": out.Status, "error": out.Error,
+	return writeJSON(w, http.StatusOK, wire.SendResult{
+		Text: out.FullText, AgentName: s.chat.AgentName(), RunID: run.ID, MessageID: out.MessageID,
+		Usage: wire.Usage(out.Usage), ActionCallbackHistory: wire.NonNil(out.History), Status: out.Status, Error: out.Error,
 	})
 }
 
@@ -122,11 +123,4 @@ func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, map[string]any{"ok": true})
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

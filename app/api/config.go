@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/wispapp/wisp/app/config"
+	"github.com/wispapp/wisp/app/wire"
 )
 
 // Settings reads and changes the config file and restarts Wisp's services.
@@ -41,7 +42,7 @@ type ShellView struct {
 // where Wisp now listens (the port may have changed).
 type RestartResult struct {
 	OK         bool           `json:"ok"`
-	Status     Status         `json:"status"`
+	Status     wire.Status    `json:"status"`
 	Connection ConnectionInfo `json:"connection"`
 }
 

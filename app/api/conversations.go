@@ -3,6 +3,8 @@ package api
 import (
 	"encoding/json"
 	"net/http"
+
+	"github.com/wispapp/wisp/app/wire"
 )
 
 func (s *Server) listConversations(w http.ResponseWriter, r *http.Request) error {
@@ -52,7 +54,7 @@ func (s *Server) patchConversation(w http.ResponseWriter, r *http.Request) error
 	}
 	id := r.PathValue("id")
 	var (
-		conv any
+		conv wire.Conversation
 		err  error
 	)
 	switch {

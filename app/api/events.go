@@ -2,24 +2,21 @@ package api
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/app/ws"
+	"github.com/wispapp/wisp/internal/fault"
 )
 
-// eventStreams are the stream names a client may publish on.
-var eventStreams = map[string]bool{
-	"system": true, "autonomy": true, "assistant": true, "action": true, "terminal": true, "chat": true,
-}
-
 var eventKinds = map[string]string{
-	"":          ws.KindAgent,
-	"agent":     ws.KindAgent,
-	"heartbeat": ws.KindHeartbeat,
-	"training":  ws.KindTraining,
+	"":          wire.TypeAgentEvent,
+	"agent":     wire.TypeAgentEvent,
+	"heartbeat": wire.TypeHeartbeatEvent,
+	"training":  wire.TypeTrainingEvent,
 }
 
 type agentEventRequest struct {
@@ -43,30 +40,25 @@ func (s *Server) postAgentEvent(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return Errorf(http.StatusBadRequest, "kind must be agent, heartbeat or training")
 	}
-	if !eventStreams[req.Stream] {
+	if !slices.Contains(wire.Streams, req.Stream) {
 		return Errorf(http.StatusBadRequest, "stream must be one of system, autonomy, assistant, action, terminal, chat")
 	}
 	if p := bytes.TrimSpace(req.Payload); len(p) == 0 || p[0] != '{' {
 		return Errorf(http.StatusBadRequest, "payload must be a JSON object")
 	}
-	env, err := s.publish(r.Context(), ws.Envelope{
-		Type: typ, Stream: req.Stream, Payload: req.Payload, RunID: req.RunID, Seq: req.Seq,
-		SessionKey: req.SessionKey, AgentID: req.AgentID, RoomID: req.RoomID,
-	})
+	env := wire.NewEnvelope(typ, req.Stream, req.Payload)
+	env.RunID, env.Seq, env.SessionKey, env.AgentID, env.RoomID = req.RunID, req.Seq, req.SessionKey, req.AgentID, req.RoomID
+	env, err := s.hub.Publish(env)
 	if errors.Is(err, ws.ErrClosed) {
-		return Errorf(http.StatusServiceUnavailable, "cannot publish: %v", err)
+		return fault.Unavailable.Errorf("cannot publish: %v", err)
 	}
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"ok": true, "eventId": env.EventID})
-}
-
-// publish sends an envelope through the proactive service, which also routes
-// assistant text (seed 004), or straight to the hub when there is none.
-func (s *Server) publish(ctx context.Context, env ws.Envelope) (ws.Envelope, error) {
 	if s.proactive != nil {
-		return s.proactive.PublishAgentEvent(ctx, env)
+		if err := s.proactive.RouteAgentEvent(r.Context(), env); err != nil {
+			return err
+		}
 	}
-	return s.hub.Publish(env)
+	return writeJSON(w, http.StatusOK, map[string]any{"ok": true, "eventId": env.EventID})
 }

@@ -5,19 +5,19 @@ import (
 	"net/http"
 
 	"github.com/wispapp/wisp/app/proactive"
-	"github.com/wispapp/wisp/app/ws"
+	"github.com/wispapp/wisp/app/wire"
 )
 
 // Proactive is what the reminder and autonomy routes need.
 type Proactive interface {
-	AddReminder(ctx context.Context, in proactive.ReminderInput) (proactive.Reminder, error)
-	Reminders(ctx context.Context) ([]proactive.Reminder, error)
+	AddReminder(ctx context.Context, in proactive.ReminderInput) (wire.Reminder, error)
+	Reminders(ctx context.Context) ([]wire.Reminder, error)
 	DeleteReminder(ctx context.Context, id string) error
-	Autonomy(ctx context.Context) (proactive.AutonomyState, error)
+	Autonomy(ctx context.Context) (wire.AutonomyState, error)
 	// SetAutonomy writes autonomy.enabled to the config and applies it.
-	SetAutonomy(ctx context.Context, enabled bool) (proactive.AutonomyState, error)
-	// PublishAgentEvent publishes an envelope, routing assistant text (seed 004).
-	PublishAgentEvent(ctx context.Context, env ws.Envelope) (ws.Envelope, error)
+	SetAutonomy(ctx context.Context, enabled bool) (wire.AutonomyState, error)
+	// RouteAgentEvent delivers the text of an assistant-stream agent_event (seed 004).
+	RouteAgentEvent(ctx context.Context, env wire.Envelope) error
 }
 
 func (s *Server) listReminders(w http.ResponseWriter, r *http.Request) error {

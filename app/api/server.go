@@ -4,6 +4,7 @@
 // /ws to the hub.
 //
 // It does not touch SQLite or the runtime directly: the app passes in what it needs.
+// It is the one place that maps a service's fault kind to an HTTP status (errors.go).
 package api
 
 import (
@@ -13,32 +14,15 @@ import (
 	"strings"
 
 	"github.com/wispapp/wisp/app/chat"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/app/ws"
 )
-
-// Status is the agent's state as GET /api/status and the /ws status frame report it.
-type Status struct {
-	State                 string   `json:"state"`
-	AgentName             string   `json:"agentName"`
-	Model                 string   `json:"model"`
-	Provider              string   `json:"provider"`
-	CanRespond            bool     `json:"canRespond"`
-	CanRespondReason      string   `json:"canRespondReason,omitempty"`
-	StartedAt             int64    `json:"startedAt"`
-	Uptime                int64    `json:"uptime"`
-	PendingRestart        bool     `json:"pendingRestart"`
-	PendingRestartReasons []string `json:"pendingRestartReasons"`
-	// ConfigError says why the config file on disk is not in use (the last good one is).
-	ConfigError string `json:"configError,omitempty"`
-	// AutonomyEnabled says whether the autonomy loop is on.
-	AutonomyEnabled bool `json:"autonomyEnabled"`
-}
 
 // Options are the services the API serves.
 type Options struct {
 	Guard  *Guard
 	Hub    *ws.Hub
-	Status func() Status
+	Status func() wire.Status
 	UI     fs.FS // the built frontend (index.html at its root)
 	Logger *slog.Logger
 	Chat   *chat.Service
@@ -60,7 +44,7 @@ type Options struct {
 type Server struct {
 	guard  *Guard
 	hub    *ws.Hub
-	status func() Status
+	status func() wire.Status
 	ui     http.Handler
 	log    *slog.Logger
 

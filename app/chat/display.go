@@ -2,39 +2,17 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"time"
 
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/view"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/runtime"
 )
 
-// DisplayMessage is a UI row of a conversation (seed 002).
-type DisplayMessage struct {
-	ID             string          `json:"id"`
-	ConversationID string          `json:"conversationId"`
-	RunID          string          `json:"runId,omitempty"`
-	MessageType    string          `json:"messageType"`
-	ContentType    string          `json:"contentType"`
-	Content        json.RawMessage `json:"content"`
-	Status         string          `json:"status,omitempty"`
-	ToolCallID     string          `json:"toolCallId,omitempty"`
-	CreatedAt      int64           `json:"createdAt"`
-	UpdatedAt      int64           `json:"updatedAt"`
-}
-
-// ToDisplay is the API shape of a stored display message.
-func ToDisplay(d store.DisplayMessage) DisplayMessage {
-	return DisplayMessage{
-		ID: d.ID, ConversationID: d.ConversationID, RunID: d.RunID, MessageType: d.MessageType,
-		ContentType: d.ContentType, Content: d.Content, Status: d.Status, ToolCallID: d.ToolCallID,
-		CreatedAt: d.CreatedAt.UnixMilli(), UpdatedAt: d.UpdatedAt.UnixMilli(),
-	}
-}
-
 // DisplayMessages lists a conversation's UI rows, oldest first.
-func (s *Service) DisplayMessages(ctx context.Context, convID string) ([]DisplayMessage, error) {
+func (s *Service) DisplayMessages(ctx context.Context, convID string) ([]wire.DisplayMessage, error) {
 	if _, err := s.conversation(ctx, convID); err != nil {
 		return nil, err
 	}
@@ -42,9 +20,9 @@ func (s *Service) DisplayMessages(ctx context.Context, convID string) ([]Display
 	if err != nil {
 		return nil, err
 	}
-	out := make([]DisplayMessage, len(rows))
+	out := make([]wire.DisplayMessage, len(rows))
 	for i, r := range rows {
-		out[i] = ToDisplay(r)
+		out[i] = view.DisplayMessage(r)
 	}
 	return out, nil
 }
@@ -136,21 +114,21 @@ func (d *displayRecorder) save(msgType, contentType string, content any, status,
 func (d *displayRecorder) saveAt(now time.Time, msgType, contentType string, content any, status, toolCallID string) {
 	saved, err := d.s.store.SaveDisplayMessage(context.Background(), store.DisplayMessage{
 		ID: newID(), ConversationID: d.run.ConversationID, RunID: d.run.ID, MessageType: msgType,
-		ContentType: contentType, Content: mustJSON(content), Status: status, ToolCallID: toolCallID,
+		ContentType: contentType, Content: wire.JSON(content), Status: status, ToolCallID: toolCallID,
 		CreatedAt: now, UpdatedAt: now,
 	})
 	if err != nil {
 		d.s.log.Warn("save display message", "run", d.run.ID, "type", contentType, "err", err)
 		return
 	}
-	d.s.hub.Broadcast(map[string]any{"type": "display-message-saved", "conversationId": d.run.ConversationID, "message": ToDisplay(saved)})
+	d.s.events.Publish(wire.NewDisplayMessageSaved(view.DisplayMessage(saved)))
 }
 
 func (d *displayRecorder) update(callID, status string, content any) {
-	saved, err := d.s.store.UpdateToolStatus(context.Background(), callID, status, mustJSON(content), time.Now())
+	saved, err := d.s.store.UpdateToolStatus(context.Background(), callID, status, wire.JSON(content), time.Now())
 	if err != nil {
 		d.s.log.Warn("update tool status", "run", d.run.ID, "call", callID, "err", err)
 		return
 	}
-	d.s.hub.Broadcast(map[string]any{"type": "display-message-updated", "conversationId": d.run.ConversationID, "message": ToDisplay(saved)})
+	d.s.events.Publish(wire.NewDisplayMessageUpdated(view.DisplayMessage(saved)))
 }

@@ -3,7 +3,7 @@
 // published to subscribers only once on disk), folds the events into the visible reply,
 // saves display messages, publishes heartbeats and titles conversations.
 //
-// It knows SQLite (app/store) and the agent (runtime) but not HTTP or WebSocket: the
-// API reads runs through Subscriptions and events for /ws leave through the Hub
-// interface.
+// It knows SQLite (app/store), the agent (runtime) and the frame catalog (app/wire),
+// but not HTTP or the hub: the API reads runs through Subscriptions, frames for /ws
+// leave through the one wire.Events sink, and failures are fault kinds.
 package chat

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/runtime"
 )
 
@@ -47,7 +48,7 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input) {
 
 	reply := store.Message{
 		ID: run.ReplyMessageID, ConversationID: run.ConversationID, Role: "assistant", Text: res.FullText,
-		Source: "chat", RunID: run.ID, CallbackHistory: res.History, Segments: mustJSON(res.Segments),
+		Source: "chat", RunID: run.ID, CallbackHistory: res.History, Segments: wire.JSON(res.Segments),
 		Metadata: replyMeta(status, errMsg), CreatedAt: time.Now(),
 	}
 	outcome := Outcome{Status: status, Error: errMsg, FullText: res.FullText, History: res.History, Usage: res.Usage, MessageID: reply.ID}
@@ -86,13 +87,5 @@ func replyMeta(status, errMsg string) json.RawMessage {
 	if errMsg != "" {
 		m["error"] = errMsg
 	}
-	return mustJSON(m)
-}
-
-func mustJSON(v any) json.RawMessage {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil
-	}
-	return data
+	return wire.JSON(m)
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/runtime"
 )
 
@@ -39,11 +40,10 @@ func (h *heartbeats) end(status, text string) {
 
 func (h *heartbeats) publish(status, pre string) {
 	now := time.Now()
-	h.s.hub.Heartbeat(map[string]any{
-		"ts": now.UnixMilli(), "status": status, "to": "chat", "preview": pre,
-		"durationMs": now.Sub(h.start).Milliseconds(), "hasMedia": false,
-		"conversationId": h.run.ConversationID, "runId": h.run.ID,
-	})
+	h.s.events.Publish(wire.NewTurnHeartbeat(wire.TurnHeartbeat{
+		TS: now.UnixMilli(), Status: status, To: "chat", Preview: pre,
+		DurationMs: now.Sub(h.start).Milliseconds(), ConversationID: h.run.ConversationID, RunID: h.run.ID,
+	}))
 }
 
 // preview is the start of a text, for an activity line.

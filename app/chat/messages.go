@@ -8,32 +8,17 @@ import (
 	"github.com/wispapp/wisp/internal/fault"
 
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/runtime/reply"
 )
 
 // MessageLimit is how many messages a conversation's reload returns.
 const MessageLimit = 200
 
-// Message is the API shape of a chat message.
-type Message struct {
-	ID                    string   `json:"id"`
-	Role                  string   `json:"role"`
-	Text                  string   `json:"text"`
-	Timestamp             int64    `json:"timestamp"`
-	Source                string   `json:"source,omitempty"`
-	RunID                 string   `json:"runId,omitempty"`
-	Status                string   `json:"status,omitempty"`
-	Error                 string   `json:"error,omitempty"`
-	ActionCallbackHistory []string `json:"actionCallbackHistory,omitempty"`
-	// ReminderID and Late describe a delivered reminder (source "reminder").
-	ReminderID string `json:"reminderId,omitempty"`
-	Late       bool   `json:"late,omitempty"`
-}
-
 // Messages returns the last MessageLimit messages, oldest first, with assistant replies
 // rebuilt as the trail users saw live. A reply still being written is included with
 // status "active" and its text so far.
-func (s *Service) Messages(ctx context.Context, convID string) ([]Message, error) {
+func (s *Service) Messages(ctx context.Context, convID string) ([]wire.Message, error) {
 	if _, err := s.conversation(ctx, convID); err != nil {
 		return nil, err
 	}
@@ -41,7 +26,7 @@ func (s *Service) Messages(ctx context.Context, convID string) ([]Message, error
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Message, 0, len(rows)+1)
+	out := make([]wire.Message, 0, len(rows)+1)
 	for _, m := range rows {
 		out = append(out, toMessage(m))
 	}
@@ -51,15 +36,15 @@ func (s *Service) Messages(ctx context.Context, convID string) ([]Message, error
 	if run != nil {
 		text, ended := run.snapshot()
 		if !ended {
-			out = append(out, Message{ID: run.ReplyMessageID, Role: "assistant", Text: text,
+			out = append(out, wire.Message{ID: run.ReplyMessageID, Role: "assistant", Text: text,
 				Timestamp: run.StartedAt.UnixMilli(), Source: "chat", RunID: run.ID, Status: StatusActive})
 		}
 	}
 	return out, nil
 }
 
-func toMessage(m store.Message) Message {
-	msg := Message{ID: m.ID, Role: m.Role, Text: m.Text, Timestamp: m.CreatedAt.UnixMilli(), Source: m.Source, RunID: m.RunID}
+func toMessage(m store.Message) wire.Message {
+	msg := wire.Message{ID: m.ID, Role: m.Role, Text: m.Text, Timestamp: m.CreatedAt.UnixMilli(), Source: m.Source, RunID: m.RunID}
 	if m.Role != "assistant" {
 		return msg
 	}

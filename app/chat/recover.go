@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/reply"
 )
@@ -62,7 +63,7 @@ func (s *Service) recoveredReply(r store.Run, rep *reply.Reply, status, why stri
 	}
 	return &store.Message{
 		ID: newID(), ConversationID: r.ConversationID, Role: "assistant", Text: rep.FullText(),
-		Source: "chat", RunID: r.ID, CallbackHistory: rep.History(), Segments: mustJSON(rep.Segments()),
+		Source: "chat", RunID: r.ID, CallbackHistory: rep.History(), Segments: wire.JSON(rep.Segments()),
 		Metadata: replyMeta(status, why), CreatedAt: at,
 	}
 }

@@ -7,29 +7,19 @@ import (
 	"github.com/wispapp/wisp/internal/fault"
 
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/wire"
 )
 
-// RunInfo is the API shape of a run.
-type RunInfo struct {
-	ID             string `json:"id"`
-	ConversationID string `json:"conversationId,omitempty"`
-	UserMessageID  string `json:"userMessageId,omitempty"`
-	Status         string `json:"status"`
-	Error          string `json:"error,omitempty"`
-	StartedAt      int64  `json:"startedAt"`
-	EndedAt        int64  `json:"endedAt,omitempty"`
-}
-
 // RunInfo returns a run's record.
-func (s *Service) RunInfo(ctx context.Context, id string) (RunInfo, error) {
+func (s *Service) RunInfo(ctx context.Context, id string) (wire.RunInfo, error) {
 	r, err := s.store.Run(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return RunInfo{}, errRunNotFound
+		return wire.RunInfo{}, errRunNotFound
 	}
 	if err != nil {
-		return RunInfo{}, err
+		return wire.RunInfo{}, err
 	}
-	info := RunInfo{ID: r.ID, ConversationID: r.ConversationID, UserMessageID: r.UserMessageID,
+	info := wire.RunInfo{ID: r.ID, ConversationID: r.ConversationID, UserMessageID: r.UserMessageID,
 		Status: r.Status, Error: r.Error, StartedAt: r.StartedAt.UnixMilli()}
 	if !r.EndedAt.IsZero() {
 		info.EndedAt = r.EndedAt.UnixMilli()

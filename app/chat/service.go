@@ -8,20 +8,17 @@ import (
 	"time"
 
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/runtime"
 )
 
-// Hub is where chat's live events for /ws go. It must not block.
-type Hub interface {
-	Broadcast(v any)       // an unbuffered event (conversation-updated, display-message-*)
-	Heartbeat(payload any) // a buffered heartbeat_event envelope
-}
-
 // Options are what the service needs.
 type Options struct {
-	Store  *store.Store
-	Agent  *runtime.Agent
-	Hub    Hub
+	Store *store.Store
+	Agent *runtime.Agent
+	// Events takes the frames chat publishes for /ws (conversation-updated,
+	// display-message-*, heartbeat_event).
+	Events wire.Events
 	Logger *slog.Logger
 	// CanRespond says whether a model is usable now, and if not, why.
 	CanRespond func() (bool, string)
@@ -36,7 +33,7 @@ type Service struct {
 	opts   Options
 	store  *store.Store
 	agent  *runtime.Agent
-	hub    Hub
+	events wire.Events
 	log    *slog.Logger
 	writer *logWriter
 
@@ -69,7 +66,7 @@ func New(opts Options) *Service {
 	}
 	base, cancel := context.WithCancelCause(context.Background())
 	return &Service{
-		opts: opts, store: opts.Store, agent: opts.Agent, hub: opts.Hub, log: opts.Logger,
+		opts: opts, store: opts.Store, agent: opts.Agent, events: opts.Events, log: opts.Logger,
 		base: base, cancel: cancel, active: map[string]*Run{}, byID: map[string]*Run{},
 	}
 }

@@ -2,13 +2,12 @@ package chat
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"unicode/utf8"
 
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/internal/jsonstr"
 	"github.com/wispapp/wisp/runtime"
-	"github.com/wispapp/wisp/runtime/llm"
 	"github.com/wispapp/wisp/runtime/reply"
 )
 
@@ -107,70 +106,29 @@ func (sub *Subscription) encode(it Item) ([]byte, bool) {
 	b := sub.scratch[:0]
 	switch d := it.Event.Data.(type) {
 	case runtime.TextDelta:
-		b = append(b, `{"type":"token","text":`...)
-		b = jsonstr.Append(b, d.Text)
-		b = append(b, `,"fullText":"`...)
-		b = append(b, sub.escapedFullText(d.Text)...)
-		b = append(b, `"}`...)
+		b = wire.AppendTokenEscaped(b, d.Text, sub.escapedFullText(d.Text))
 	case runtime.Callback:
 		full := sub.reply.FullText()
-		b = append(b, `{"type":"token","text":`...)
-		b = jsonstr.Append(b, full)
-		b = append(b, `,"fullText":`...)
-		b = jsonstr.Append(b, full)
-		b = append(b, `,"callback":true}`...)
+		b = wire.NewToken(full, full, true).AppendJSON(b)
 	case runtime.Output:
-		b = appendJSON(b, doneFrame{
-			Type: "done", FullText: sub.reply.FullText(), AgentName: sub.s.AgentName(), RunID: sub.runID,
-			MessageID: d.MessageID, ActionCallbackHistory: nonNil(sub.reply.History()), Usage: d.Usage,
-		})
+		b = appendJSON(b, wire.NewDone(sub.reply.FullText(), sub.s.AgentName(), sub.runID, d.MessageID,
+			sub.reply.History(), wire.Usage(d.Usage)))
 	case runtime.Error:
-		b = appendJSON(b, errorFrame{Type: "error", Message: d.Message, Recoverable: d.Recoverable})
+		b = appendJSON(b, wire.NewChatError(d.Message, d.Recoverable, false))
 	case runtime.Interrupted:
-		b = appendJSON(b, errorFrame{Type: "error", Message: "The reply was interrupted: " + d.Reason, Interrupted: true})
+		b = appendJSON(b, wire.NewChatError("The reply was interrupted: "+d.Reason, false, true))
 	case runtime.Thinking:
-		b = appendJSON(b, thinkingFrame{Type: "thinking", Text: d.Text})
+		b = appendJSON(b, wire.NewThinking(d.Text))
 	case runtime.ToolStart:
-		b = appendJSON(b, toolFrame{Type: "tool_start", CallID: d.CallID, Name: d.Name, Arguments: d.Arguments})
+		b = appendJSON(b, wire.NewToolStart(d.CallID, d.Name, d.Arguments))
 	case runtime.ToolEnd:
-		b = appendJSON(b, toolFrame{Type: "tool_end", CallID: d.CallID, Name: d.Name, Result: &d.Result, Error: &d.Error})
+		b = appendJSON(b, wire.NewToolEnd(d.CallID, d.Name, d.Result, d.Error))
 	default:
 		return nil, false
 	}
 	sub.scratch = b
 	return b, true
 }
-
-// The frames other than token, with "type" first.
-type (
-	doneFrame struct {
-		Type                  string    `json:"type"`
-		FullText              string    `json:"fullText"`
-		AgentName             string    `json:"agentName"`
-		RunID                 string    `json:"runId"`
-		MessageID             string    `json:"messageId"`
-		ActionCallbackHistory []string  `json:"actionCallbackHistory"`
-		Usage                 llm.Usage `json:"usage"`
-	}
-	errorFrame struct {
-		Type        string `json:"type"`
-		Message     string `json:"message"`
-		Recoverable bool   `json:"recoverable"`
-		Interrupted bool   `json:"interrupted,omitempty"`
-	}
-	thinkingFrame struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
-	toolFrame struct {
-		Type      string          `json:"type"`
-		CallID    string          `json:"callId"`
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments,omitempty"`
-		Result    *string         `json:"result,omitempty"`
-		Error     *string         `json:"error,omitempty"`
-	}
-)
 
 // escapedFullText returns the escaped fullText after a text delta, extending the cached
 // escape by the new suffix when it can.
@@ -188,10 +146,3 @@ func (sub *Subscription) escapedFullText(delta string) []byte {
 // Buffered reports whether Next can return a frame without waiting, so a writer can
 // hold its flush until the burst is out.
 func (sub *Subscription) Buffered() bool { return len(sub.queue) > 0 }
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/internal/fault"
 
 	"github.com/wispapp/wisp/runtime"
@@ -19,7 +20,7 @@ func (s *Service) maybeTitle(run *Run, userText, replyText string) {
 	}
 	ctx := context.Background()
 	conv, err := s.store.Conversation(ctx, run.ConversationID)
-	if err != nil || conv.Title != DefaultTitle {
+	if err != nil || conv.Title != wire.DefaultTitle {
 		return
 	}
 	if n, err := s.store.MessageCount(ctx, run.ConversationID); err != nil || n != 2 {
@@ -38,7 +39,7 @@ func (s *Service) maybeTitle(run *Run, userText, replyText string) {
 		defer cancel()
 		title := s.agent.Title(ctx, userText, replyText)
 		cur, err := s.store.Conversation(ctx, run.ConversationID)
-		if err != nil || cur.Title != DefaultTitle {
+		if err != nil || cur.Title != wire.DefaultTitle {
 			return // deleted or renamed meanwhile: the user's choice wins
 		}
 		if _, err := s.setTitle(ctx, run.ConversationID, title); err != nil {
@@ -48,13 +49,13 @@ func (s *Service) maybeTitle(run *Run, userText, replyText string) {
 }
 
 // GenerateTitle names a conversation from its last user message now.
-func (s *Service) GenerateTitle(ctx context.Context, convID string) (Conversation, error) {
+func (s *Service) GenerateTitle(ctx context.Context, convID string) (wire.Conversation, error) {
 	if _, err := s.conversation(ctx, convID); err != nil {
-		return Conversation{}, err
+		return wire.Conversation{}, err
 	}
 	msgs, err := s.store.Messages(ctx, convID, MessageLimit)
 	if err != nil {
-		return Conversation{}, err
+		return wire.Conversation{}, err
 	}
 	var userText, replyText string
 	for i := len(msgs) - 1; i >= 0 && userText == ""; i-- {
@@ -66,7 +67,7 @@ func (s *Service) GenerateTitle(ctx context.Context, convID string) (Conversatio
 		}
 	}
 	if userText == "" {
-		return Conversation{}, fault.Invalid.Errorf("the conversation has no message to name it after")
+		return wire.Conversation{}, fault.Invalid.Errorf("the conversation has no message to name it after")
 	}
 	ctx, cancel := context.WithTimeout(ctx, titleTimeout)
 	defer cancel()

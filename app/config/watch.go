@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -27,16 +28,26 @@ type WatchOptions struct {
 }
 
 // Watcher follows the config file.
-type Watcher struct{ w *fswatch.Watcher }
+type Watcher struct {
+	path string
+	opts WatchOptions
+	w    *fswatch.Watcher
+}
 
-// Watch follows the config file at path. It watches the file's folder, not the file:
-// editors save by writing a new file and renaming it over the old one (or renaming
-// the old one away first), after which a watch on the file itself sees nothing more.
-func Watch(path string, opts WatchOptions) (*Watcher, error) {
+// NewWatcher builds a watcher of the config file at path; Start starts it. It
+// watches the file's folder, not the file: editors save by writing a new file and
+// renaming it over the old one (or renaming the old one away first), after which a
+// watch on the file itself sees nothing more.
+func NewWatcher(path string, opts WatchOptions) *Watcher {
 	if opts.Debounce <= 0 {
 		opts.Debounce = DefaultDebounce
 	}
-	path = filepath.Clean(path)
+	return &Watcher{path: filepath.Clean(path), opts: opts}
+}
+
+// Start watches until Stop.
+func (wt *Watcher) Start(context.Context) error {
+	path, opts := wt.path, wt.opts
 	w, err := fswatch.New(fswatch.Options{
 		Debounce: opts.Debounce,
 		Relevant: func(_ *fswatch.Watcher, ev fsnotify.Event) bool { return filepath.Clean(ev.Name) == path },
@@ -44,17 +55,22 @@ func Watch(path string, opts WatchOptions) (*Watcher, error) {
 		OnError:  opts.OnError,
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := w.Add(filepath.Dir(path)); err != nil {
 		w.Close()
-		return nil, fmt.Errorf("watch config folder: %w", err)
+		return fmt.Errorf("watch config folder: %w", err)
 	}
-	return &Watcher{w: w}, nil
+	wt.w = w
+	return nil
 }
 
-// Close stops watching and waits for a running OnChange.
-func (w *Watcher) Close() error { return w.w.Close() }
+// Stop stops watching and waits for a running OnChange.
+func (wt *Watcher) Stop() {
+	if wt.w != nil {
+		_ = wt.w.Close()
+	}
+}
 
 // Read reads and validates the config file without creating it when it is missing.
 func Read(path string) (*File, error) {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,15 +27,11 @@ func watchFile(t *testing.T, initial string) (string, chan seen) {
 	path := filepath.Join(t.TempDir(), "wisp.json")
 	write(t, path, initial)
 	calls := make(chan seen, 64)
-	w, err := Watch(path, WatchOptions{OnChange: func(f *File, err error) { calls <- seen{f, err} }})
-	if err != nil {
+	w := NewWatcher(path, WatchOptions{OnChange: func(f *File, err error) { calls <- seen{f, err} }})
+	if err := w.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		if err := w.Close(); err != nil {
-			t.Error(err)
-		}
-	})
+	t.Cleanup(w.Stop)
 	return path, calls
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/runtime"
 )
 
@@ -24,7 +25,7 @@ func (s *Service) ReminderAction() runtime.Action {
 // reminderSchema tells the model the current time, which it needs to compute at.
 func (s *Service) reminderSchema() json.RawMessage {
 	now := s.opts.Clock.Now().Local()
-	return mustJSON(map[string]any{
+	return wire.JSON(map[string]any{
 		"type": "object",
 		"properties": map[string]any{
 			"text": map[string]any{"type": "string", "description": "What to remind the user of, in a few words"},

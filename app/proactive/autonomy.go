@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wispapp/wisp/app/ws"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/internal/clock"
 	"github.com/wispapp/wisp/runtime"
 )
@@ -25,7 +25,7 @@ const (
 )
 
 // autonomy is the loop that, when enabled, asks the agent every interval whether to
-// say something. One goroutine owns it; the mutex guards what AutonomyState reads.
+// say something. One goroutine owns it; the mutex guards what Autonomy reads.
 type autonomy struct {
 	s       *Service
 	wakeC   chan struct{}
@@ -121,7 +121,7 @@ func (a *autonomy) tick() {
 
 	reason, seen, err := a.holdBack(ctx, set, now)
 	if err != nil {
-		t.publish("autonomy", map[string]any{"kind": "error", "message": err.Error()})
+		t.note(wire.AutonomyPayload{Kind: "error", Message: err.Error()})
 		return
 	}
 	if a.skipped(t, reason) {
@@ -129,10 +129,10 @@ func (a *autonomy) tick() {
 	}
 	situation, err := a.s.situation(ctx, now, since, set, seen)
 	if err != nil {
-		t.publish("autonomy", map[string]any{"kind": "error", "message": err.Error()})
+		t.note(wire.AutonomyPayload{Kind: "error", Message: err.Error()})
 		return
 	}
-	t.publish("autonomy", map[string]any{"kind": "tick", "tick": n})
+	t.note(wire.AutonomyPayload{Kind: "tick", Tick: n})
 	dec, err := a.s.opts.Agent.Decide(ctx, runtime.Deliberation{Instructions: autonomyInstructions, Situation: situation}, nil)
 	if err == nil && dec.Speak {
 		// Thinking takes seconds: the user may have spoken, or a reply started, meanwhile.
@@ -151,7 +151,7 @@ func (a *autonomy) skipped(t *tickRun, reason string) bool {
 	a.lastSkip = reason
 	a.mu.Unlock()
 	if reason != "" && !repeat {
-		t.publish("autonomy", map[string]any{"kind": "skipped", "reason": reason})
+		t.note(wire.AutonomyPayload{Kind: "skipped", Reason: reason})
 	}
 	return reason != ""
 }
@@ -196,72 +196,69 @@ type tickRun struct {
 	seq   int64
 }
 
-func (t *tickRun) publish(stream string, payload map[string]any) {
-	t.seq++
-	seq := t.seq
-	env := ws.Envelope{Type: ws.KindAgent, Stream: stream, RunID: t.runID, Seq: &seq, Payload: mustJSON(payload)}
-	if _, err := t.s.PublishAgentEvent(t.ctx, env); err != nil {
-		t.s.log.Warn("autonomy event not published", "stream", stream, "err", err)
+// note publishes an event on the autonomy stream.
+func (t *tickRun) note(p wire.AutonomyPayload) { t.publish(wire.StreamAutonomy, p) }
+
+// say publishes what the agent says on the assistant stream and delivers it.
+func (t *tickRun) say(text string) {
+	env := t.publish(wire.StreamAssistant, wire.AssistantPayload{Text: text, Source: SourceAutonomy})
+	if err := t.s.RouteAgentEvent(t.ctx, env); err != nil {
+		t.s.log.Warn("autonomy message not delivered", "err", err)
 	}
+}
+
+func (t *tickRun) publish(stream string, payload any) wire.Envelope {
+	t.seq++
+	env := wire.NewRunEvent(t.runID, t.seq, stream, payload)
+	t.s.opts.Events.Publish(env)
+	return env
 }
 
 // decided publishes the agent's thoughts and choice, and what it says.
 func (t *tickRun) decided(dec runtime.Decision, err error) {
 	if dec.Thoughts != "" {
-		t.publish("autonomy", map[string]any{"kind": "thought", "text": dec.Thoughts})
+		t.note(wire.AutonomyPayload{Kind: "thought", Text: dec.Thoughts})
 	}
 	switch {
 	case errors.Is(err, runtime.ErrNoDecision):
-		t.publish("autonomy", map[string]any{"kind": "error", "message": err.Error()})
-		t.publish("autonomy", map[string]any{"kind": "decision", "decision": "silent", "reason": "no choice was made"})
+		t.note(wire.AutonomyPayload{Kind: "error", Message: err.Error()})
+		t.note(wire.AutonomyPayload{Kind: "decision", Decision: "silent", Reason: "no choice was made"})
 	case err != nil:
-		t.publish("autonomy", map[string]any{"kind": "error", "message": err.Error()})
+		t.note(wire.AutonomyPayload{Kind: "error", Message: err.Error()})
 	case !dec.Speak:
-		t.publish("autonomy", map[string]any{"kind": "decision", "decision": "silent", "reason": dec.Reason})
+		t.note(wire.AutonomyPayload{Kind: "decision", Decision: "silent", Reason: dec.Reason})
 	default:
-		t.publish("autonomy", map[string]any{"kind": "decision", "decision": "speak"})
-		t.publish("assistant", map[string]any{"text": dec.Text, "source": SourceAutonomy})
+		t.note(wire.AutonomyPayload{Kind: "decision", Decision: "speak"})
+		t.say(dec.Text)
 	}
 }
 
-// PublishAgentEvent publishes a buffered envelope on /ws. An agent_event on the
-// assistant stream whose payload has text is also delivered as a proactive message
-// (seed 004), with the payload's source when it is one Wisp knows, else autonomy.
-func (s *Service) PublishAgentEvent(ctx context.Context, env ws.Envelope) (ws.Envelope, error) {
-	env, err := s.opts.Hub.Publish(env)
-	if err != nil || env.Type != ws.KindAgent || env.Stream != "assistant" {
-		return env, err
+// RouteAgentEvent delivers the text of an agent_event on the assistant stream as a
+// proactive message (seed 004), with the payload's source when it is one Wisp knows,
+// else autonomy. Other envelopes are left alone.
+func (s *Service) RouteAgentEvent(ctx context.Context, env wire.Envelope) error {
+	if env.Type != wire.TypeAgentEvent || env.Stream != wire.StreamAssistant {
+		return nil
 	}
-	var p struct{ Text, Source string }
+	var p wire.AssistantPayload
 	if json.Unmarshal(env.Payload, &p) != nil || p.Text == "" {
-		return env, nil
+		return nil
 	}
 	if p.Source != SourceReminder && p.Source != SourceTerminal {
 		p.Source = SourceAutonomy
 	}
-	_, err = s.router.Deliver(ctx, Note{Text: p.Text, Source: p.Source})
-	return env, err
-}
-
-// AutonomyState is what GET /api/agent/autonomy answers.
-type AutonomyState struct {
-	Enabled      bool  `json:"enabled"`
-	IntervalMs   int64 `json:"intervalMs"`
-	MaxPerHour   int   `json:"maxPerHour"`
-	CooldownMs   int64 `json:"cooldownMs"`
-	SentLastHour int   `json:"sentLastHour"`
-	LastTickAt   int64 `json:"lastTickAt,omitempty"`
-	NextTickAt   int64 `json:"nextTickAt,omitempty"`
+	_, err := s.router.Deliver(ctx, Note{Text: p.Text, Source: p.Source})
+	return err
 }
 
 // Autonomy reports the loop's settings and progress.
-func (s *Service) Autonomy(ctx context.Context) (AutonomyState, error) {
+func (s *Service) Autonomy(ctx context.Context) (wire.AutonomyState, error) {
 	set := s.opts.Settings()
 	sent, err := s.opts.Store.CountMessagesSince(ctx, SourceAutonomy, s.opts.Clock.Now().Add(-time.Hour))
 	if err != nil {
-		return AutonomyState{}, err
+		return wire.AutonomyState{}, err
 	}
-	st := AutonomyState{
+	st := wire.AutonomyState{
 		Enabled: set.AutonomyEnabled, IntervalMs: set.Interval.Milliseconds(), MaxPerHour: set.MaxPerHour,
 		CooldownMs: set.Cooldown.Milliseconds(), SentLastHour: sent,
 	}

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/runtime/llm"
 	"github.com/wispapp/wisp/runtime/llm/llmtest"
-	"github.com/wispapp/wisp/terminal"
 )
 
 // autonomous starts a harness with the loop on (30 s, then change) and conversation
@@ -76,9 +76,9 @@ func TestSilentTickSendsNothing(t *testing.T) {
 func TestSpeakingTickSaysItInTheActiveConversation(t *testing.T) {
 	h, a := autonomous(t)
 	h.userSaid(a.ID, "run the build please", t0.Add(-time.Hour))
-	h.svc.TerminalEvent(terminal.Event{RunID: "r1", Kind: terminal.KindStart, Command: "make build"})
+	h.svc.TerminalOutput(terminalEvent("r1", wire.TerminalStart, func(f *wire.TerminalOutput) { f.Command = "make build" }))
 	h.clk.Advance(5 * time.Second)
-	h.svc.TerminalEvent(terminal.Event{RunID: "r1", Kind: terminal.KindExit, Code: 2})
+	h.svc.TerminalOutput(terminalEvent("r1", wire.TerminalExit, func(f *wire.TerminalOutput) { f.Code = 2 }))
 	h.llm.Script(llmtest.ToolTurn(llmtest.Call("c1", "speak", map[string]string{"text": "Your build failed with exit code 2."})))
 
 	h.clk.Advance(25 * time.Second)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -12,7 +13,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/wispapp/wisp/app/store"
-	"github.com/wispapp/wisp/app/ws"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/internal/clock"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/llm"
@@ -27,12 +28,12 @@ var t0 = time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
 // wait is how long a test waits for something the service does in the background.
 const wait = 5 * time.Second
 
-// fakeHub records what the service sends and lets a test say which conversation
-// clients have open.
+// fakeHub records the frames the service publishes and lets a test say which
+// conversation clients have open: it is the service's Events and Presence.
 type fakeHub struct {
 	mu      sync.Mutex
 	frames  []map[string]any
-	envs    []ws.Envelope
+	envs    []wire.Envelope
 	active  string
 	open    []string // conversations connected clients have open
 	changed chan struct{}
@@ -40,24 +41,17 @@ type fakeHub struct {
 
 func newFakeHub() *fakeHub { return &fakeHub{changed: make(chan struct{})} }
 
-func (h *fakeHub) Broadcast(v any) {
-	data, _ := json.Marshal(v)
+func (h *fakeHub) Publish(f wire.Frame) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	defer h.notifyLocked()
+	if env, ok := f.(wire.Envelope); ok {
+		h.envs = append(h.envs, env)
+		return
+	}
 	var m map[string]any
-	_ = json.Unmarshal(data, &m)
-	h.mu.Lock()
-	defer h.mu.Unlock()
+	_ = json.Unmarshal(wire.JSON(f), &m)
 	h.frames = append(h.frames, m)
-	h.notifyLocked()
-}
-
-func (h *fakeHub) Publish(env ws.Envelope) (ws.Envelope, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	env.Version = 1
-	env.EventID = ws.FormatEventID(int64(len(h.envs) + 1))
-	h.envs = append(h.envs, env)
-	h.notifyLocked()
-	return env, nil
 }
 
 func (h *fakeHub) ActiveConversation() (string, bool) {
@@ -66,14 +60,10 @@ func (h *fakeHub) ActiveConversation() (string, bool) {
 	return h.active, h.active != ""
 }
 
-func (h *fakeHub) Clients() []ws.Client {
+func (h *fakeHub) Showing(id string) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	var out []ws.Client
-	for _, id := range h.open {
-		out = append(out, ws.Client{ActiveConversation: id})
-	}
-	return out
+	return slices.Contains(h.open, id)
 }
 
 // setActive makes a client open the conversation (the most recent one opened).
@@ -112,23 +102,23 @@ func (h *fakeHub) waitFrames(t *testing.T, typ string, n int) []map[string]any {
 }
 
 // envelopes returns the envelopes published so far.
-func (h *fakeHub) envelopes() []ws.Envelope {
+func (h *fakeHub) envelopes() []wire.Envelope {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return append([]ws.Envelope(nil), h.envs...)
+	return append([]wire.Envelope(nil), h.envs...)
 }
 
 // waitEnvelope waits for an envelope whose payload has that kind (or, for the
 // assistant stream, any).
-func (h *fakeHub) waitEnvelope(t *testing.T, stream, kind string) ws.Envelope {
+func (h *fakeHub) waitEnvelope(t *testing.T, stream, kind string) wire.Envelope {
 	t.Helper()
-	return waitUntil(t, h, func() (ws.Envelope, bool) {
+	return waitUntil(t, h, func() (wire.Envelope, bool) {
 		for _, e := range h.envelopes() {
 			if e.Stream == stream && (kind == "" || payloadOf(e)["kind"] == kind) {
 				return e, true
 			}
 		}
-		return ws.Envelope{}, false
+		return wire.Envelope{}, false
 	}, "a %s %s envelope", stream, kind)
 }
 
@@ -150,7 +140,7 @@ func waitUntil[T any](t *testing.T, h *fakeHub, check func() (T, bool), format s
 	}
 }
 
-func payloadOf(e ws.Envelope) map[string]any {
+func payloadOf(e wire.Envelope) map[string]any {
 	var m map[string]any
 	_ = json.Unmarshal(e.Payload, &m)
 	return m
@@ -204,7 +194,7 @@ func (h *harness) open() {
 		},
 	})
 	h.svc = New(Options{
-		Store: st, Hub: h.hub, Agent: agent, Clock: h.clk, Settings: h.settings, Logger: slog.New(slog.DiscardHandler),
+		Store: st, Events: h.hub, Presence: h.hub, Agent: agent, Clock: h.clk, Settings: h.settings, Logger: slog.New(slog.DiscardHandler),
 		Busy: func() bool { h.mu.Lock(); defer h.mu.Unlock(); return h.busy },
 		CanRespond: func() (bool, string) {
 			h.mu.Lock()
@@ -230,7 +220,9 @@ func (h *harness) configure(change func(*Settings)) {
 
 // start starts the service; it is stopped (and the store closed) at the test's end.
 func (h *harness) start() {
-	h.svc.Start()
+	if err := h.svc.Start(context.Background()); err != nil {
+		h.t.Fatal(err)
+	}
 	h.t.Cleanup(h.svc.Stop)
 }
 
@@ -288,7 +280,7 @@ func (h *harness) reminder(id string) store.Reminder {
 	return r
 }
 
-func (h *harness) addReminder(in ReminderInput) Reminder {
+func (h *harness) addReminder(in ReminderInput) wire.Reminder {
 	h.t.Helper()
 	r, err := h.svc.AddReminder(context.Background(), in)
 	if err != nil {
@@ -299,6 +291,15 @@ func (h *harness) addReminder(in ReminderInput) Reminder {
 
 func minutes(m float64) *float64 { return &m }
 
-func envelope(stream, payload string) ws.Envelope {
-	return ws.Envelope{Type: ws.KindAgent, Stream: stream, Payload: json.RawMessage(payload)}
+func envelope(stream, payload string) wire.Envelope {
+	return wire.NewEnvelope(wire.TypeAgentEvent, stream, json.RawMessage(payload))
+}
+
+// terminalEvent is a terminal-output frame of run r.
+func terminalEvent(r string, ev wire.TerminalEvent, set func(*wire.TerminalOutput)) wire.TerminalOutput {
+	f := wire.NewTerminalOutput(r, "", 0, ev)
+	if set != nil {
+		set(&f)
+	}
+	return f
 }

@@ -11,8 +11,8 @@ import (
 
 	"github.com/wispapp/wisp/internal/fault"
 
-	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/wire"
 )
 
 // Limits of a reminder.
@@ -36,49 +36,36 @@ type ReminderInput struct {
 	InMinutes      *float64 `json:"inMinutes"` // or this
 }
 
-// Reminder is the API shape of a reminder.
-type Reminder struct {
-	ID             string  `json:"id"`
-	ConversationID *string `json:"conversationId"`
-	Text           string  `json:"text"`
-	At             string  `json:"at"`
-	CreatedAt      string  `json:"createdAt"`
-	Status         string  `json:"status"` // pending | delivered
-	DeliveredAt    string  `json:"deliveredAt,omitempty"`
-	Late           bool    `json:"late"`
-	MessageID      string  `json:"messageId,omitempty"`
-}
-
-func toReminder(r store.Reminder) Reminder {
-	out := Reminder{ID: r.ID, Text: r.Text, At: chat.ISOTime(r.At), CreatedAt: chat.ISOTime(r.CreatedAt),
+func toReminder(r store.Reminder) wire.Reminder {
+	out := wire.Reminder{ID: r.ID, Text: r.Text, At: wire.ISOTime(r.At), CreatedAt: wire.ISOTime(r.CreatedAt),
 		Status: "pending", Late: r.Late, MessageID: r.MessageID}
 	if r.ConversationID != "" {
 		id := r.ConversationID
 		out.ConversationID = &id
 	}
 	if !r.Pending() {
-		out.Status, out.DeliveredAt = "delivered", chat.ISOTime(r.DeliveredAt)
+		out.Status, out.DeliveredAt = "delivered", wire.ISOTime(r.DeliveredAt)
 	}
 	return out
 }
 
 // AddReminder checks and saves a reminder, tells every client and wakes the
 // scheduler.
-func (s *Service) AddReminder(ctx context.Context, in ReminderInput) (Reminder, error) {
+func (s *Service) AddReminder(ctx context.Context, in ReminderInput) (wire.Reminder, error) {
 	now := s.opts.Clock.Now()
 	r, err := checkReminder(in, now)
 	if err != nil {
-		return Reminder{}, err
+		return wire.Reminder{}, err
 	}
 	if err := s.opts.Store.AddReminder(ctx, r); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return Reminder{}, fault.NotFound.Errorf("conversation not found")
+			return wire.Reminder{}, fault.NotFound.Errorf("conversation not found")
 		}
-		return Reminder{}, err
+		return wire.Reminder{}, err
 	}
 	s.log.Info("reminder set", "id", r.ID, "at", r.At, "conversation", r.ConversationID)
 	view := toReminder(r)
-	s.opts.Hub.Broadcast(map[string]any{"type": "reminder-updated", "reminder": view})
+	s.opts.Events.Publish(wire.NewReminderUpdated(view))
 	s.schedule.wake()
 	return view, nil
 }
@@ -126,12 +113,12 @@ func reminderTime(in ReminderInput, now time.Time) (time.Time, error) {
 }
 
 // Reminders lists the pending reminders by time, then recently delivered ones.
-func (s *Service) Reminders(ctx context.Context) ([]Reminder, error) {
+func (s *Service) Reminders(ctx context.Context) ([]wire.Reminder, error) {
 	rows, err := s.opts.Store.Reminders(ctx, deliveredShown)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Reminder, len(rows))
+	out := make([]wire.Reminder, len(rows))
 	for i, r := range rows {
 		out[i] = toReminder(r)
 	}
@@ -147,7 +134,7 @@ func (s *Service) DeleteReminder(ctx context.Context, id string) error {
 		}
 		return err
 	}
-	s.opts.Hub.Broadcast(map[string]any{"type": "reminder-deleted", "id": id})
+	s.opts.Events.Publish(wire.NewReminderDeleted(id))
 	s.schedule.wake()
 	return nil
 }

@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"strings"
 	"time"
 
-	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/view"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/internal/clock"
 	"github.com/wispapp/wisp/internal/ids"
 )
@@ -41,24 +41,13 @@ type Delivered struct {
 	Created      bool // the conversation was made for it
 }
 
-// Message is the message of a proactive-message event (seed 004, plus reminderId
-// and late for reminders).
-type Message struct {
-	ID         string `json:"id"`
-	Role       string `json:"role"`
-	Text       string `json:"text"`
-	Timestamp  int64  `json:"timestamp"`
-	Source     string `json:"source"`
-	ReminderID string `json:"reminderId,omitempty"`
-	Late       *bool  `json:"late,omitempty"`
-}
-
 // Router saves proactive messages into conversations and tells every client.
 type Router struct {
-	store *store.Store
-	hub   Hub
-	clock clock.Clock
-	log   *slog.Logger
+	store    *store.Store
+	events   wire.Events
+	presence Presence
+	clock    clock.Clock
+	log      *slog.Logger
 	// afterSend, in tests, runs inside the transaction between saving the message
 	// and the bookkeeping; an error (or panic) there stands for a crash.
 	afterSend func() error
@@ -106,12 +95,12 @@ func (r *Router) Deliver(ctx context.Context, n Note) (Delivered, error) {
 		}
 		display, err = tx.SaveDisplayMessage(ctx, store.DisplayMessage{
 			ID: newID(), ConversationID: conv.ID, MessageType: "assistant", ContentType: "text",
-			Content: mustJSON(map[string]string{"text": text}), Metadata: noteMeta(n), CreatedAt: now,
+			Content: wire.JSON(map[string]string{"text": text}), Metadata: noteMeta(n), CreatedAt: now,
 		})
 		if err != nil {
 			return err
 		}
-		conv, err = tx.SetUnread(ctx, conv.ID, !r.viewed(conv.ID))
+		conv, err = tx.SetUnread(ctx, conv.ID, !r.presence.Showing(conv.ID))
 		if err != nil {
 			return err
 		}
@@ -150,24 +139,14 @@ func (r *Router) candidates(n Note) []string {
 	if n.ConversationID != "" {
 		ids = append(ids, n.ConversationID)
 	}
-	if id, ok := r.hub.ActiveConversation(); ok {
+	if id, ok := r.presence.ActiveConversation(); ok {
 		ids = append(ids, id)
 	}
 	return ids
 }
 
-// viewed reports whether a connected client has the conversation open.
-func (r *Router) viewed(convID string) bool {
-	for _, c := range r.hub.Clients() {
-		if c.ActiveConversation == convID {
-			return true
-		}
-	}
-	return false
-}
-
 func (r *Router) announce(d Delivered, display store.DisplayMessage, n Note) {
-	m := Message{
+	m := wire.ProactiveMessage{
 		ID: d.Message.ID, Role: "assistant", Text: d.Message.Text, Timestamp: d.Message.CreatedAt.UnixMilli(),
 		Source: n.Source,
 	}
@@ -175,10 +154,10 @@ func (r *Router) announce(d Delivered, display store.DisplayMessage, n Note) {
 		late := n.Late
 		m.ReminderID, m.Late = n.ReminderID, &late
 	}
-	conv := chat.ToConversation(d.Conversation)
-	r.hub.Broadcast(map[string]any{"type": "proactive-message", "conversationId": conv.ID, "message": m})
-	r.hub.Broadcast(map[string]any{"type": "display-message-saved", "conversationId": conv.ID, "message": chat.ToDisplay(display)})
-	r.hub.Broadcast(map[string]any{"type": "conversation-updated", "conversation": conv})
+	conv := view.Conversation(d.Conversation)
+	r.events.Publish(wire.NewProactive(conv.ID, m))
+	r.events.Publish(wire.NewDisplayMessageSaved(view.DisplayMessage(display)))
+	r.events.Publish(wire.NewConversationUpdated(conv))
 	r.log.Info("proactive message", "source", n.Source, "conversation", conv.ID, "unread", conv.Unread, "created", d.Created)
 }
 
@@ -190,7 +169,7 @@ func (r *Router) markRead(ctx context.Context, convID string) {
 		return
 	}
 	if changed {
-		r.hub.Broadcast(map[string]any{"type": "conversation-updated", "conversation": chat.ToConversation(c)})
+		r.events.Publish(wire.NewConversationUpdated(view.Conversation(c)))
 	}
 }
 
@@ -201,7 +180,7 @@ func newTitle(source string) string {
 	case SourceTerminal:
 		return "Terminal"
 	}
-	return chat.DefaultTitle
+	return wire.DefaultTitle
 }
 
 // noteMeta is what the message and its display row record about the note.
@@ -210,15 +189,7 @@ func noteMeta(n Note) json.RawMessage {
 	if n.ReminderID != "" {
 		m["reminderId"], m["late"] = n.ReminderID, n.Late
 	}
-	return mustJSON(m)
-}
-
-func mustJSON(v any) json.RawMessage {
-	data, err := json.Marshal(v)
-	if err != nil {
-		panic(fmt.Sprintf("proactive: encode %T: %v", v, err)) // only plain maps reach here
-	}
-	return data
+	return wire.JSON(m)
 }
 
 func newID() string { return ids.New() }

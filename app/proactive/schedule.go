@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/wire"
 )
 
 // maxSleep bounds how long the scheduler trusts one timer: Go timers follow the
@@ -121,7 +122,7 @@ func (sc *scheduler) deliver(r store.Reminder) bool {
 	}
 	sc.s.activity.add("A reminder came due: " + r.Text)
 	r.DeliveredAt, r.Late, r.MessageID = d.Message.CreatedAt, late, d.Message.ID
-	sc.s.opts.Hub.Broadcast(map[string]any{"type": "reminder-updated", "reminder": toReminder(r)})
+	sc.s.opts.Events.Publish(wire.NewReminderUpdated(toReminder(r)))
 	sc.s.log.Info("reminder delivered", "id", r.ID, "late", late, "conversation", d.Conversation.ID)
 	return true
 }

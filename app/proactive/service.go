@@ -2,9 +2,11 @@
 // opt-in autonomy loop, and notices about long terminal runs. Each ends as a
 // proactive message, which the Router saves into the right conversation (with its
 // unread mark and, for a reminder, its delivery record, in one transaction) and
-// broadcasts.
+// publishes to the wire.Events sink.
 //
-// Time comes from an injected clock.Clock, so tests never sleep until a time comes.
+// It knows the store, the agent and the frame catalog, not HTTP, the hub or chat:
+// which conversations clients show comes through Presence. Time comes from an
+// injected clock.Clock, so tests never sleep until a time comes.
 package proactive
 
 import (
@@ -14,19 +16,17 @@ import (
 	"time"
 
 	"github.com/wispapp/wisp/app/store"
-	"github.com/wispapp/wisp/app/ws"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/internal/clock"
 	"github.com/wispapp/wisp/runtime"
 )
 
-// Hub is where proactive events go. It must not block.
-type Hub interface {
-	Broadcast(v any)
-	Publish(env ws.Envelope) (ws.Envelope, error)
+// Presence says which conversations the connected clients show.
+type Presence interface {
 	// ActiveConversation is the conversation a client most recently opened.
 	ActiveConversation() (string, bool)
-	// Clients are the connected clients, with the conversation each has open.
-	Clients() []ws.Client
+	// Showing reports whether a connected client has the conversation open.
+	Showing(conversationID string) bool
 }
 
 // Settings are the live settings the package follows (read on every use).
@@ -40,8 +40,10 @@ type Settings struct {
 
 // Options are what the service needs.
 type Options struct {
-	Store    *store.Store
-	Hub      Hub
+	Store *store.Store
+	// Events takes the frames and envelopes the service publishes.
+	Events   wire.Events
+	Presence Presence
 	Agent    *runtime.Agent
 	Settings func() Settings
 	// CanRespond says whether a model is usable now, and if not, why.
@@ -90,18 +92,19 @@ func New(opts Options) *Service {
 	}
 	base, cancel := context.WithCancel(context.Background())
 	s := &Service{opts: opts, log: opts.Logger, base: base, cancel: cancel, activity: newActivity(opts.Clock)}
-	s.router = &Router{store: opts.Store, hub: opts.Hub, clock: opts.Clock, log: opts.Logger}
+	s.router = &Router{store: opts.Store, events: opts.Events, presence: opts.Presence, clock: opts.Clock, log: opts.Logger}
 	s.schedule = newScheduler(s)
 	s.autonomy = newAutonomy(s)
 	s.terminal = newTerminalWatch(s)
 	return s
 }
 
-// Start delivers the reminders that came due while Wisp was closed and starts the
-// scheduler and the autonomy loop.
-func (s *Service) Start() {
+// Start starts the scheduler (which first delivers the reminders that came due
+// while Wisp was closed) and the autonomy loop. They run until Stop.
+func (s *Service) Start(context.Context) error {
 	s.schedule.start()
 	s.autonomy.start()
+	return nil
 }
 
 // Stop ends the loops (a tick's model call is cancelled) and waits for the

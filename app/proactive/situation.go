@@ -79,7 +79,7 @@ func (s *Service) writeUpcoming(ctx context.Context, b *strings.Builder, now tim
 
 // writeConversation shows how the conversation a proactive message would go to ends.
 func (s *Service) writeConversation(ctx context.Context, b *strings.Builder) error {
-	id, ok := s.opts.Hub.ActiveConversation()
+	id, ok := s.opts.Presence.ActiveConversation()
 	var conv store.Conversation
 	var err error
 	if ok {

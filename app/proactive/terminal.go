@@ -6,7 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/wispapp/wisp/terminal"
+	"github.com/wispapp/wisp/app/wire"
 )
 
 // LongRun is how long a terminal run must last for Wisp to say how it ended.
@@ -30,31 +30,31 @@ func newTerminalWatch(s *Service) *terminalWatch {
 	return &terminalWatch{s: s, runs: map[string]*watchedRun{}}
 }
 
-// TerminalEvent is called with every terminal event. It never blocks: output events
-// return at once, and a notice is delivered in the background.
-func (s *Service) TerminalEvent(e terminal.Event) {
-	switch e.Kind {
-	case terminal.KindStart, terminal.KindTimeout, terminal.KindExit:
+// TerminalOutput follows every terminal-output frame. It never blocks: output
+// returns at once, and a notice is delivered in the background.
+func (s *Service) TerminalOutput(e wire.TerminalOutput) {
+	switch e.Event {
+	case wire.TerminalStart, wire.TerminalTimeout, wire.TerminalExit:
 		s.terminal.observe(e)
 	}
 }
 
-func (w *terminalWatch) observe(e terminal.Event) {
+func (w *terminalWatch) observe(e wire.TerminalOutput) {
 	now := w.s.opts.Clock.Now()
 	w.mu.Lock()
 	run := w.runs[e.RunID]
-	switch e.Kind {
-	case terminal.KindStart:
+	switch e.Event {
+	case wire.TerminalStart:
 		w.runs[e.RunID] = &watchedRun{command: e.Command, started: now}
-	case terminal.KindTimeout:
+	case wire.TerminalTimeout:
 		if run != nil {
 			run.timedOut = true
 		}
-	case terminal.KindExit:
+	case wire.TerminalExit:
 		delete(w.runs, e.RunID)
 	}
 	w.mu.Unlock()
-	if e.Kind != terminal.KindExit || run == nil {
+	if e.Event != wire.TerminalExit || run == nil {
 		return
 	}
 	took := now.Sub(run.started)

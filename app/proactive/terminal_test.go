@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wispapp/wisp/terminal"
+	"github.com/wispapp/wisp/app/wire"
 )
 
 func TestLongTerminalRunsAreReported(t *testing.T) {
@@ -28,13 +28,13 @@ func TestLongTerminalRunsAreReported(t *testing.T) {
 			h := newHarness(t)
 			a := h.conversation("A", t0)
 			h.set.NotifyLongRuns = tc.notify
-			h.svc.TerminalEvent(terminal.Event{RunID: "r", Kind: terminal.KindStart, Command: "make test"})
-			h.svc.TerminalEvent(terminal.Event{RunID: "r", Kind: terminal.KindStdout, Data: "ok"})
+			h.svc.TerminalOutput(terminalEvent("r", wire.TerminalStart, func(f *wire.TerminalOutput) { f.Command = "make test" }))
+			h.svc.TerminalOutput(terminalEvent("r", wire.TerminalStdout, func(f *wire.TerminalOutput) { f.Data = "ok" }))
 			h.clk.Advance(tc.took)
 			if tc.limit {
-				h.svc.TerminalEvent(terminal.Event{RunID: "r", Kind: terminal.KindTimeout})
+				h.svc.TerminalOutput(terminalEvent("r", wire.TerminalTimeout, nil))
 			}
-			h.svc.TerminalEvent(terminal.Event{RunID: "r", Kind: terminal.KindExit, Code: tc.code})
+			h.svc.TerminalOutput(terminalEvent("r", wire.TerminalExit, func(f *wire.TerminalOutput) { f.Code = tc.code }))
 			h.svc.Stop() // waits for the background delivery
 			msgs := h.messages(a.ID)
 			if tc.want == "" {
@@ -54,7 +54,7 @@ func TestLongTerminalRunsAreReported(t *testing.T) {
 
 func TestUnknownRunsAndLongCommands(t *testing.T) {
 	h := newHarness(t)
-	h.svc.TerminalEvent(terminal.Event{RunID: "never-started", Kind: terminal.KindExit})
+	h.svc.TerminalOutput(terminalEvent("never-started", wire.TerminalExit, nil))
 	if got := h.svc.activity.since(time.Time{}); len(got) != 0 {
 		t.Fatalf("an exit without a start was recorded: %+v", got)
 	}

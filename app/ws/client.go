@@ -11,6 +11,7 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/olahol/melody"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/internal/fault"
 )
 
@@ -82,7 +83,7 @@ func (h *Hub) handshake(r *http.Request) (*client, error) {
 		return nil, fault.Invalid.Errorf("clientId must match ^[A-Za-z0-9._-]{1,128}$")
 	}
 	if last := q.Get("lastEventId"); last != "" {
-		n, err := ParseEventID(last)
+		n, err := wire.ParseEventID(last)
 		if err != nil {
 			return nil, fault.Invalid.Errorf("lastEventId: %v", err)
 		}
@@ -98,13 +99,13 @@ func (h *Hub) handshake(r *http.Request) (*client, error) {
 
 // credentials reports whether the upgrade itself carries a valid token.
 func (h *Hub) credentials(r *http.Request) (bool, error) {
-	required := h.opts.Required != nil && h.opts.Required()
+	required := h.opts.Gate.Required()
 	if r.URL.Query().Has("token") {
 		if !h.opts.AllowQueryToken {
 			return false, fault.Unauthenticated.Errorf(
 				"tokens in the query string are disabled: send an auth frame or an Authorization header")
 		}
-		if required && !h.opts.Authorized(r.URL.Query().Get("token")) {
+		if required && !h.opts.Gate.Authorized(r.URL.Query().Get("token")) {
 			return false, fault.Unauthenticated.Errorf("invalid token")
 		}
 		return true, nil
@@ -117,7 +118,7 @@ func (h *Hub) credentials(r *http.Request) (bool, error) {
 		return false, nil // must send an auth frame first
 	}
 	token, ok := strings.CutPrefix(auth, "Bearer ")
-	if !ok || !h.opts.Authorized(token) {
+	if !ok || !h.opts.Gate.Authorized(token) {
 		return false, fault.Unauthenticated.Errorf("invalid token")
 	}
 	return true, nil
@@ -153,9 +154,9 @@ func (h *Hub) onConnect(s *melody.Session) {
 // activateLocked sends the initial status and the replay, then lets broadcasts in.
 // Holding h.mu makes the snapshot atomic with the subscription: no envelope is
 // missed or sent twice.
-func (h *Hub) activateLocked(c *client, status any) {
+func (h *Hub) activateLocked(c *client, status wire.StatusFrame) {
 	c.active = true
-	if data, err := json.Marshal(status); err == nil {
+	if data, err := wire.Encode(status); err == nil {
 		_ = c.write(data)
 	}
 	var replay []entry
@@ -189,27 +190,28 @@ func (h *Hub) onMessage(s *melody.Session, data []byte) {
 		return
 	}
 	if err != nil {
-		h.reply(s, map[string]string{"type": "error", "message": "malformed frame: expected a JSON object with a type"})
+		h.reply(s, wire.NewSocketError("malformed frame: expected a JSON object with a type"))
 		return
 	}
 	switch msg.Type {
 	case "auth":
-		h.reply(s, map[string]string{"type": "auth-ok"})
+		h.reply(s, wire.NewAuthOK())
 	case "ping":
-		h.reply(s, map[string]string{"type": "pong"})
+		h.reply(s, wire.NewPong())
 	case "active-conversation":
 		h.setActiveConversation(c, msg.ConversationID)
 	default:
-		if handle, ok := h.opts.Handlers[msg.Type]; ok {
-			h.mu.Lock()
-			info := c.info()
-			h.mu.Unlock()
+		h.mu.Lock()
+		handle, ok := h.handlers[msg.Type]
+		info := c.info()
+		h.mu.Unlock()
+		if ok {
 			if err := handle(info, data); err != nil {
-				h.reply(s, map[string]string{"type": "error", "message": err.Error()})
+				h.reply(s, wire.NewSocketError(err.Error()))
 			}
 			return
 		}
-		h.reply(s, map[string]string{"type": "error", "message": "unknown message type: " + truncate(msg.Type, 64)})
+		h.reply(s, wire.NewSocketError("unknown message type: "+truncate(msg.Type, 64)))
 	}
 }
 
@@ -223,7 +225,7 @@ func (h *Hub) onBinary(s *melody.Session, _ []byte) {
 			return
 		}
 	}
-	h.reply(s, map[string]string{"type": "error", "message": "binary frames are not supported"})
+	h.reply(s, wire.NewSocketError("binary frames are not supported"))
 }
 
 // authenticate handles the first frame of a connection that still needs a token.
@@ -232,7 +234,7 @@ func (h *Hub) authenticate(s *melody.Session, c *client, msg inbound, decodeErr 
 		h.closePolicy(s, "authentication required: the first frame must be {\"type\":\"auth\",\"token\":...}")
 		return
 	}
-	if !h.opts.Authorized(msg.Token) {
+	if !h.opts.Gate.Authorized(msg.Token) {
 		h.closePolicy(s, "invalid token")
 		return
 	}
@@ -242,7 +244,7 @@ func (h *Hub) authenticate(s *melody.Session, c *client, msg inbound, decodeErr 
 	if c.authTimer != nil {
 		c.authTimer.Stop()
 	}
-	if data, err := json.Marshal(map[string]string{"type": "auth-ok"}); err == nil {
+	if data, err := wire.Encode(wire.NewAuthOK()); err == nil {
 		_ = c.write(data)
 	}
 	h.activateLocked(c, status)
@@ -258,14 +260,15 @@ func (h *Hub) setActiveConversation(c *client, raw json.RawMessage) {
 	c.activeConversation = id
 	c.activeSince = time.Now()
 	info := c.info()
+	onActive := h.onActive
 	h.mu.Unlock()
-	if id != "" && h.opts.OnActiveConversation != nil {
-		h.opts.OnActiveConversation(info, id)
+	if id != "" && onActive != nil {
+		onActive(info, id)
 	}
 }
 
-func (h *Hub) reply(s *melody.Session, v any) {
-	data, err := json.Marshal(v)
+func (h *Hub) reply(s *melody.Session, f wire.Frame) {
+	data, err := wire.Encode(f)
 	if err != nil {
 		return
 	}

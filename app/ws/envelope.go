@@ -1,52 +1,8 @@
 package ws
 
 import (
-	"encoding/json"
-	"fmt"
 	"sort"
-	"strconv"
-	"strings"
 )
-
-// Kinds of buffered envelopes (seed 004). Only these are numbered, kept and replayed.
-const (
-	KindAgent     = "agent_event"
-	KindHeartbeat = "heartbeat_event"
-	KindTraining  = "training_event"
-)
-
-// Envelope is a buffered stream event (seed 004 StreamEventEnvelope).
-type Envelope struct {
-	Type       string          `json:"type"`
-	Version    int             `json:"version"`
-	EventID    string          `json:"eventId"`
-	TS         int64           `json:"ts"`
-	RunID      string          `json:"runId,omitempty"`
-	Seq        *int64          `json:"seq,omitempty"`
-	Stream     string          `json:"stream,omitempty"`
-	SessionKey string          `json:"sessionKey,omitempty"`
-	AgentID    string          `json:"agentId,omitempty"`
-	RoomID     string          `json:"roomId,omitempty"`
-	Payload    json.RawMessage `json:"payload"`
-}
-
-func isBufferedKind(k string) bool { return k == KindAgent || k == KindHeartbeat || k == KindTraining }
-
-// FormatEventID renders an envelope number as the wire's "evt-N".
-func FormatEventID(n int64) string { return "evt-" + strconv.FormatInt(n, 10) }
-
-// ParseEventID reads "evt-N" (N ≥ 0).
-func ParseEventID(s string) (int64, error) {
-	num, ok := strings.CutPrefix(s, "evt-")
-	if !ok {
-		return 0, fmt.Errorf("event id %q is not of the form evt-N", s)
-	}
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n < 0 || strconv.FormatInt(n, 10) != num {
-		return 0, fmt.Errorf("event id %q is not of the form evt-N", s)
-	}
-	return n, nil
-}
 
 // entry is an encoded envelope in the replay ring.
 type entry struct {

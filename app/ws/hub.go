@@ -2,8 +2,9 @@
 // connected clients and their bounded send queues, the numbered envelope buffer with
 // replay on connect, periodic status, and broadcasts (seed 004).
 //
-// It is built on melody. It does not import the store or the API: persistence comes in
-// through the Journal interface and status through a function.
+// It is built on melody. It imports nothing of Wisp but the frame catalog (app/wire):
+// persistence comes in through the Journal interface and status through a function,
+// and it sends only catalog frames.
 package ws
 
 import (
@@ -16,31 +17,22 @@ import (
 	"time"
 
 	"github.com/olahol/melody"
+
+	"github.com/wispapp/wisp/app/wire"
 )
 
 // Options configure a Hub. Zero values take the documented defaults.
 type Options struct {
-	// Authorized reports whether a token is acceptable. Nil, or Required returning
-	// false, means no authentication is needed.
-	Authorized func(token string) bool
-	// Required reports whether a token is configured at all.
-	Required func() bool
+	// Gate decides who may connect. Required.
+	Gate Gate
 	// AllowQueryToken accepts ?token= on the upgrade (WISP_ALLOW_WS_QUERY_TOKEN=1).
 	AllowQueryToken bool
-	// CheckOrigin decides whether an upgrade's Origin header is acceptable. Required.
-	CheckOrigin func(r *http.Request) bool
 	// Status builds the status frame; periodic is true for the 5-second broadcast,
 	// which includes the pendingRestart fields.
-	Status func(periodic bool) any
+	Status func(periodic bool) wire.StatusFrame
 	// Journal persists envelopes so replay survives a restart. Optional.
 	Journal Journal
-	// Handlers take client frames of other types (e.g. terminal-input), by type.
-	Handlers map[string]FrameHandler
-	// OnActiveConversation, if set, hears every conversation a client opens (the id
-	// of an active-conversation frame, never empty). It runs on the connection's
-	// read loop, so it must return quickly.
-	OnActiveConversation func(c Client, conversationID string)
-	Logger               *slog.Logger
+	Logger  *slog.Logger
 
 	Replay       int           // envelopes replayed on connect; default 120
 	BufferSize   int           // envelopes kept; default 1500
@@ -64,7 +56,7 @@ func (o *Options) setDefaults() {
 		o.Logger = slog.Default()
 	}
 	if o.Status == nil {
-		o.Status = func(bool) any { return map[string]string{"type": "status"} }
+		o.Status = func(bool) wire.StatusFrame { return wire.NewStatus(wire.Status{}) }
 	}
 }
 
@@ -73,6 +65,17 @@ func setIfZero[T comparable](p *T, v T) {
 	if *p == zero {
 		*p = v
 	}
+}
+
+// Gate decides who may connect. Its answers may change while the hub runs (a
+// restart changes the rules).
+type Gate interface {
+	// Required reports whether a token is needed at all.
+	Required() bool
+	// Authorized reports whether a token is acceptable.
+	Authorized(token string) bool
+	// OriginAllowed decides whether an upgrade's Origin header is acceptable.
+	OriginAllowed(r *http.Request) bool
 }
 
 // FrameHandler handles one client frame (the raw JSON object). It runs on the
@@ -91,6 +94,8 @@ type Hub struct {
 
 	mu         sync.Mutex // orders publishing, replay and activation
 	clients    map[*melody.Session]*client
+	handlers   map[string]FrameHandler               // client frames of other types, by type
+	onActive   func(c Client, conversationID string) // hears each opened conversation
 	ring       *ring
 	nextID     int64
 	closed     bool
@@ -106,11 +111,12 @@ type Hub struct {
 func New(opts Options) *Hub {
 	opts.setDefaults()
 	h := &Hub{
-		opts:    opts,
-		log:     opts.Logger,
-		clients: map[*melody.Session]*client{},
-		ring:    newRing(opts.BufferSize),
-		stop:    make(chan struct{}),
+		opts:     opts,
+		log:      opts.Logger,
+		clients:  map[*melody.Session]*client{},
+		handlers: map[string]FrameHandler{},
+		ring:     newRing(opts.BufferSize),
+		stop:     make(chan struct{}),
 	}
 	h.m = melody.New()
 	h.m.Config.MaxMessageSize = opts.MaxFrameSize
@@ -120,7 +126,7 @@ func New(opts Options) *Hub {
 	// cut off. Ping every 30 s and allow the same 60 s.
 	h.m.Config.PingPeriod = 30 * time.Second
 	h.m.Config.PongWait = 60 * time.Second
-	h.m.Upgrader.CheckOrigin = opts.CheckOrigin
+	h.m.Upgrader.CheckOrigin = opts.Gate.OriginAllowed
 	h.m.HandleConnect(h.onConnect)
 	h.m.HandleMessage(h.onMessage)
 	h.m.HandleMessageBinary(h.onBinary)
@@ -134,10 +140,27 @@ func New(opts Options) *Hub {
 	return h
 }
 
+// HandleFrame routes client frames of a type (e.g. terminal-input) to fn. Call it before
+// Start.
+func (h *Hub) HandleFrame(frameType string, fn FrameHandler) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.handlers[frameType] = fn
+}
+
+// OnActiveConversation makes fn hear every conversation a client opens (the id of an
+// active-conversation frame, never empty). It runs on the connection's read loop, so
+// it must return quickly. Call it before Start.
+func (h *Hub) OnActiveConversation(fn func(c Client, conversationID string)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.onActive = fn
+}
+
 // Start loads the journal into the replay buffer and starts the periodic status.
-func (h *Hub) Start() error {
+func (h *Hub) Start(ctx context.Context) error {
 	if h.opts.Journal != nil {
-		records, err := h.opts.Journal.Load(context.Background(), h.opts.BufferSize)
+		records, err := h.opts.Journal.Load(ctx, h.opts.BufferSize)
 		if err != nil {
 			return err
 		}
@@ -233,8 +256,8 @@ func (h *Hub) statusLoop() {
 
 // Publish numbers a buffered envelope, keeps it for replay, persists it and sends it
 // to every active client. It never blocks on a client.
-func (h *Hub) Publish(env Envelope) (Envelope, error) {
-	if !isBufferedKind(env.Type) {
+func (h *Hub) Publish(env wire.Envelope) (wire.Envelope, error) {
+	if !wire.IsBuffered(env.Type) {
 		return env, errors.New("publish: type must be agent_event, heartbeat_event or training_event")
 	}
 	if len(env.Payload) == 0 {
@@ -250,7 +273,7 @@ func (h *Hub) Publish(env Envelope) (Envelope, error) {
 		return env, ErrClosed
 	}
 	h.nextID++
-	env.EventID = FormatEventID(h.nextID)
+	env.EventID = wire.FormatEventID(h.nextID)
 	data, err := json.Marshal(env)
 	if err != nil {
 		h.nextID--
@@ -264,26 +287,20 @@ func (h *Hub) Publish(env Envelope) (Envelope, error) {
 	return env, nil
 }
 
-// Broadcast sends an unbuffered event (status, restart-required, emote, ...) to every
+// Broadcast sends an unbuffered frame (status, restart-required, emote, ...) to every
 // active client.
-func (h *Hub) Broadcast(v any) {
-	h.SendWhere(v, nil)
+func (h *Hub) Broadcast(f wire.Frame) {
+	h.Send(f, nil)
 }
 
-// SendWhere sends an unbuffered event to the active clients that match, and reports
-// how many it was queued for. A nil match means everyone.
-func (h *Hub) SendWhere(v any, match func(Client) bool) int {
-	data, err := json.Marshal(v)
+// Send sends an unbuffered frame to the active clients that match, and reports how
+// many it was queued for. A nil match means everyone.
+func (h *Hub) Send(f wire.Frame, match func(Client) bool) int {
+	data, err := wire.Encode(f)
 	if err != nil {
-		h.log.Error("encode ws event", "err", err)
+		h.log.Error("encode ws frame", "type", f.FrameType(), "err", err)
 		return 0
 	}
-	return h.SendRaw(data, match)
-}
-
-// SendRaw is SendWhere for an event that is already encoded. The hub keeps data:
-// the caller must not change it afterwards.
-func (h *Hub) SendRaw(data []byte, match func(Client) bool) int {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -337,6 +354,18 @@ func (h *Hub) ActiveConversation() (string, bool) {
 		return "", false
 	}
 	return best.activeConversation, true
+}
+
+// Showing reports whether an active client has the conversation open.
+func (h *Hub) Showing(conversationID string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, c := range h.clients {
+		if c.active && c.activeConversation == conversationID {
+			return true
+		}
+	}
+	return false
 }
 
 // Clients returns a snapshot of the active clients.

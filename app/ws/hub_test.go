@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/internal/fault"
 	"go.uber.org/goleak"
 )
@@ -28,35 +29,46 @@ type harness struct {
 	url string // ws://.../ws
 }
 
-func withToken(o *Options) {
-	o.Required = func() bool { return true }
-	o.Authorized = func(t string) bool { return t == testToken }
+// testGate accepts the Origin http://127.0.0.1 (or none) and, when token is set,
+// only that token.
+type testGate struct{ token string }
+
+func (g testGate) Required() bool             { return g.token != "" }
+func (g testGate) Authorized(tok string) bool { return g.token == "" || tok == g.token }
+func (g testGate) OriginAllowed(r *http.Request) bool {
+	o := r.Header.Get("Origin")
+	return o == "" || o == "http://127.0.0.1"
 }
+
+func withToken(o *Options) { o.Gate = testGate{token: testToken} }
 
 // testStatus stands in for the API's mapping of faults to status codes.
 var testStatus = map[fault.Kind]int{fault.Invalid: 400, fault.Unauthenticated: 401, fault.Unavailable: 503, fault.Internal: 500}
 
 func newHarness(t *testing.T, mods ...func(*Options)) *harness {
 	t.Helper()
+	return newHarnessHub(t, func(*Hub) {}, mods...)
+}
+
+// newHarnessHub is newHarness with register run on the hub before it starts.
+func newHarnessHub(t *testing.T, register func(*Hub), mods ...func(*Options)) *harness {
+	t.Helper()
 	opts := Options{
-		CheckOrigin: func(r *http.Request) bool {
-			o := r.Header.Get("Origin")
-			return o == "" || o == "http://127.0.0.1"
-		},
-		Status: func(periodic bool) any {
-			m := map[string]any{"type": "status", "state": "running"}
+		Gate: testGate{},
+		Status: func(periodic bool) wire.StatusFrame {
+			st := wire.Status{State: "running"}
 			if periodic {
-				m["pendingRestart"] = false
-				m["pendingRestartReasons"] = []string{}
+				st.RestartState = wire.NewRestartState(nil)
 			}
-			return m
+			return wire.NewStatus(st)
 		},
 	}
 	for _, mod := range mods {
 		mod(&opts)
 	}
 	h := New(opts)
-	if err := h.Start(); err != nil {
+	register(h)
+	if err := h.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
@@ -139,7 +151,7 @@ func expectClose(t *testing.T, c *websocket.Conn, code int) {
 func publish(t *testing.T, h *Hub, n int) {
 	t.Helper()
 	for i := 1; i <= n; i++ {
-		if _, err := h.Publish(Envelope{Type: KindAgent, Stream: "system", Payload: json.RawMessage(fmt.Sprintf(`{"n":%d}`, i))}); err != nil {
+		if _, err := h.Publish(wire.NewEnvelope(wire.TypeAgentEvent, "system", json.RawMessage(fmt.Sprintf(`{"n":%d}`, i)))); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -151,7 +163,7 @@ func readEnvelopes(t *testing.T, c *websocket.Conn, n int) []string {
 	ids := make([]string, 0, n)
 	for len(ids) < n {
 		m := read(t, c)
-		if m["type"] == KindAgent {
+		if m["type"] == wire.TypeAgentEvent {
 			ids = append(ids, m["eventId"].(string))
 		}
 	}
@@ -241,7 +253,7 @@ func TestPendingClientGetsNoBroadcasts(t *testing.T) {
 	h := newHarness(t, withToken)
 	c := h.mustDial(t, "", nil)
 	publish(t, h.hub, 3)
-	h.hub.Broadcast(map[string]string{"type": "emote"})
+	h.hub.Broadcast(wire.NewEmote("wave", "/emotes/wave.glb", 2.5, false))
 	c.WriteJSON(map[string]string{"type": "auth", "token": testToken})
 	expectType(t, c, "auth-ok")
 	expectType(t, c, "status")
@@ -259,7 +271,7 @@ func TestReplay(t *testing.T) {
 	expectType(t, c, "status")
 	ids := readEnvelopes(t, c, 120)
 	for i, id := range ids {
-		if want := FormatEventID(int64(81 + i)); id != want {
+		if want := wire.FormatEventID(int64(81 + i)); id != want {
 			t.Fatalf("replay[%d] = %s, want %s", i, id, want)
 		}
 	}
@@ -300,11 +312,13 @@ func TestEnvelopeShape(t *testing.T) {
 	h := newHarness(t)
 	c := h.mustDial(t, "", nil)
 	expectType(t, c, "status")
+	env := wire.NewEnvelope(wire.TypeHeartbeatEvent, "", json.RawMessage(`{"status":"thinking"}`))
 	seq := int64(7)
-	if _, err := h.hub.Publish(Envelope{Type: KindHeartbeat, RunID: "r1", Seq: &seq, Payload: json.RawMessage(`{"status":"thinking"}`)}); err != nil {
+	env.RunID, env.Seq = "r1", &seq
+	if _, err := h.hub.Publish(env); err != nil {
 		t.Fatal(err)
 	}
-	m := expectType(t, c, KindHeartbeat)
+	m := expectType(t, c, wire.TypeHeartbeatEvent)
 	if m["version"] != 1.0 || m["eventId"] != "evt-1" || m["runId"] != "r1" || m["seq"] != 7.0 {
 		t.Fatalf("envelope = %v", m)
 	}
@@ -314,7 +328,7 @@ func TestEnvelopeShape(t *testing.T) {
 	if p := m["payload"].(map[string]any); p["status"] != "thinking" {
 		t.Fatalf("payload = %v", p)
 	}
-	if _, err := h.hub.Publish(Envelope{Type: "status"}); err == nil {
+	if _, err := h.hub.Publish(wire.Envelope{Head: wire.Head{Type: "status"}}); err == nil {
 		t.Fatal("an unbuffered type was accepted as an envelope")
 	}
 }
@@ -358,7 +372,7 @@ func TestActiveConversation(t *testing.T) {
 	a.WriteJSON(map[string]any{"type": "active-conversation", "conversationId": nil})
 	waitFor(t, func() bool { _, ok := h.hub.ActiveConversation(); return !ok })
 
-	n := h.hub.SendWhere(map[string]string{"type": "terminal-output"}, func(c Client) bool { return c.ClientID == "tab-b" })
+	n := h.hub.Send(wire.NewTerminalOutput("run-1", "tab-b", 1, wire.TerminalStdout), func(c Client) bool { return c.ClientID == "tab-b" })
 	if n != 1 {
 		t.Fatalf("scoped send reached %d clients", n)
 	}
@@ -398,7 +412,7 @@ func TestStalledClientIsDropped(t *testing.T) {
 			if err := healthy.ReadJSON(&m); err != nil {
 				return
 			}
-			if m["type"] == KindAgent {
+			if m["type"] == wire.TypeAgentEvent {
 				got = append(got, m["eventId"].(string))
 				received.Add(1)
 			}
@@ -413,12 +427,12 @@ func TestStalledClientIsDropped(t *testing.T) {
 			case <-time.After(100 * time.Microsecond):
 			}
 		}
-		if _, err := h.hub.Publish(Envelope{Type: KindAgent, Payload: json.RawMessage(`{"p":"` + payload + `"}`)}); err != nil {
+		if _, err := h.hub.Publish(wire.NewEnvelope(wire.TypeAgentEvent, "", json.RawMessage(`{"p":"`+payload+`"}`))); err != nil {
 			t.Fatal(err)
 		}
 	}
 	<-done
-	if len(got) != total || got[0] != "evt-1" || got[total-1] != FormatEventID(total) {
+	if len(got) != total || got[0] != "evt-1" || got[total-1] != wire.FormatEventID(total) {
 		t.Fatalf("healthy client got %d envelopes", len(got))
 	}
 	waitFor(t, func() bool { return len(h.hub.Clients()) == 1 })
@@ -477,18 +491,18 @@ func (j *memJournal) Load(_ context.Context, n int) ([]Record, error) {
 
 func TestJournalSurvivesRestart(t *testing.T) {
 	j := &memJournal{}
-	first := New(Options{Journal: j, CheckOrigin: func(*http.Request) bool { return true }})
-	if err := first.Start(); err != nil {
+	first := New(Options{Journal: j, Gate: testGate{}})
+	if err := first.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	publish(t, first, 30)
 	first.Stop()
-	if _, err := first.Publish(Envelope{Type: KindAgent}); !errors.Is(err, ErrClosed) {
+	if _, err := first.Publish(wire.NewEnvelope(wire.TypeAgentEvent, "", nil)); !errors.Is(err, ErrClosed) {
 		t.Fatalf("publish after stop: %v", err)
 	}
 
 	h := newHarness(t, func(o *Options) { o.Journal = j })
-	env, err := h.hub.Publish(Envelope{Type: KindAgent})
+	env, err := h.hub.Publish(wire.NewEnvelope(wire.TypeAgentEvent, "", nil))
 	if err != nil || env.EventID != "evt-31" {
 		t.Fatalf("numbering did not continue: %s %v", env.EventID, err)
 	}
@@ -503,37 +517,11 @@ func TestStopClosesClients(t *testing.T) {
 	h := newHarness(t)
 	c := h.mustDial(t, "", nil)
 	expectType(t, c, "status")
-	h.hub.Broadcast(map[string]string{"type": "last-words"})
+	h.hub.Broadcast(wire.NewConfigError("last words"))
 	h.hub.Stop()
-	expectType(t, c, "last-words") // what was queued goes out before the close
+	expectType(t, c, wire.TypeConfigError) // what was queued goes out before the close
 	expectClose(t, c, 1001)
 	h.hub.Stop() // idempotent
-}
-
-func TestParseEventID(t *testing.T) {
-	good := map[string]int64{"evt-0": 0, "evt-1": 1, "evt-123456789": 123456789}
-	for s, want := range good {
-		if n, err := ParseEventID(s); err != nil || n != want {
-			t.Errorf("ParseEventID(%q) = %d, %v", s, n, err)
-		}
-	}
-	for _, s := range []string{"", "evt-", "evt--1", "evt-01", "evt-1a", "42", "EVT-1", "evt-99999999999999999999"} {
-		if _, err := ParseEventID(s); err == nil {
-			t.Errorf("ParseEventID(%q) accepted", s)
-		}
-	}
-}
-
-func FuzzParseEventID(f *testing.F) {
-	for _, s := range []string{"evt-1", "evt-", "evt-007", "x"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		n, err := ParseEventID(s)
-		if err == nil && FormatEventID(n) != s {
-			t.Fatalf("ParseEventID(%q) = %d, which formats as %q", s, n, FormatEventID(n))
-		}
-	})
 }
 
 func waitFor(t *testing.T, cond func() bool) {
@@ -549,16 +537,14 @@ func waitFor(t *testing.T, cond func() bool) {
 
 func TestFrameHandlers(t *testing.T) {
 	got := make(chan string, 2)
-	h := newHarness(t, func(o *Options) {
-		o.Handlers = map[string]FrameHandler{
-			"terminal-input": func(c Client, frame []byte) error {
-				got <- c.ClientID + " " + string(frame)
-				if strings.Contains(string(frame), "bad") {
-					return errors.New("bad input")
-				}
-				return nil
-			},
-		}
+	h := newHarnessHub(t, func(h *Hub) {
+		h.HandleFrame("terminal-input", func(c Client, frame []byte) error {
+			got <- c.ClientID + " " + string(frame)
+			if strings.Contains(string(frame), "bad") {
+				return errors.New("bad input")
+			}
+			return nil
+		})
 	})
 	c := h.mustDial(t, "clientId=tab-a", nil)
 	expectType(t, c, "status")
@@ -573,8 +559,8 @@ func TestFrameHandlers(t *testing.T) {
 	if m := expectType(t, c, "error"); m["message"] != "bad input" {
 		t.Fatalf("error frame %v", m)
 	}
-	if n := h.hub.SendRaw([]byte(`{"type":"terminal-output"}`), func(c Client) bool { return c.ClientID == "tab-a" }); n != 1 {
-		t.Fatalf("raw send reached %d clients", n)
+	if n := h.hub.Send(wire.NewTerminalOutput("r", "tab-a", 1, wire.TerminalStdout), func(c Client) bool { return c.ClientID == "tab-a" }); n != 1 {
+		t.Fatalf("send reached %d clients", n)
 	}
 	expectType(t, c, "terminal-output")
 }
@@ -585,15 +571,22 @@ func TestQueuedBytesAreBounded(t *testing.T) {
 	h := newHarness(t, func(o *Options) { o.QueueBytes = 1 << 20 })
 	c := h.mustDial(t, "clientId=stalled", nil)
 	expectType(t, c, "status")
-	frame := []byte(`{"type":"terminal-output","data":"` + strings.Repeat("x", 32<<10) + `"}`)
+	frame := bigOutput(32 << 10)
 	sent := 0
 	for range 1000 { // 32 MiB: more than the socket buffers take
-		sent += h.hub.SendRaw(frame, nil)
+		sent += h.hub.Send(frame, nil)
 	}
 	if sent == 1000 {
 		t.Fatal("every frame was queued: the byte limit did not apply")
 	}
 	waitFor(t, func() bool { return len(h.hub.Clients()) == 0 })
+}
+
+// bigOutput is a terminal-output frame of n bytes of output.
+func bigOutput(n int) wire.TerminalOutput {
+	f := wire.NewTerminalOutput("r", "", 1, wire.TerminalStdout)
+	f.Data = strings.Repeat("x", n)
+	return f
 }
 
 func TestBacklog(t *testing.T) {
@@ -602,10 +595,10 @@ func TestBacklog(t *testing.T) {
 	expectType(t, reader, "status")
 	stalled := h.mustDial(t, "clientId=stalled", nil) // never reads past its status
 	expectType(t, stalled, "status")
-	frame := []byte(`{"type":"terminal-output","data":"` + strings.Repeat("x", 64<<10) + `"}`)
+	frame := bigOutput(64 << 10)
 	isStalled := func(c Client) bool { return c.ClientID == "stalled" }
 	for range 200 { // 12.8 MiB: more than the stalled client's socket buffers take
-		h.hub.SendRaw(frame, isStalled)
+		h.hub.Send(frame, isStalled)
 	}
 	waitFor(t, func() bool { return h.hub.Backlog(isStalled) > 1<<20 })
 	// The reader may have a periodic frame in flight at any instant: it must drain.
@@ -618,13 +611,13 @@ func TestBacklog(t *testing.T) {
 
 func TestOnActiveConversationHearsEachOpenedConversation(t *testing.T) {
 	heard := make(chan string, 10)
-	h := newHarness(t, func(o *Options) {
-		o.OnActiveConversation = func(c Client, id string) {
+	h := newHarnessHub(t, func(h *Hub) {
+		h.OnActiveConversation(func(c Client, id string) {
 			if c.ActiveConversation != id {
 				t.Errorf("the client's state %q lags the hook's %q", c.ActiveConversation, id)
 			}
 			heard <- c.ClientID + ":" + id
-		}
+		})
 	})
 	a := h.mustDial(t, "clientId=tab-a", nil)
 	expectType(t, a, "status")

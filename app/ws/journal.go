@@ -4,6 +4,8 @@ import (
 	"context"
 	"log/slog"
 	"time"
+
+	"github.com/wispapp/wisp/app/wire"
 )
 
 // Record is a numbered envelope as persisted.
@@ -43,7 +45,7 @@ func (w *journalWriter) add(r Record) {
 	select {
 	case w.in <- r:
 	default:
-		w.log.Warn("ws journal behind, envelope not persisted", "eventId", FormatEventID(r.ID))
+		w.log.Warn("ws journal behind, envelope not persisted", "eventId", wire.FormatEventID(r.ID))
 	}
 }
 

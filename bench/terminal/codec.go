@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/wispapp/wisp/terminal"
+	"github.com/wispapp/wisp/app/wire"
 )
 
 // codecCost is the CPU cost of the JSON wrapping of one kind of output, alone:
-// Wisp's encoder (terminal.Event.AppendJSON, as app.sendTerminalEvent calls
-// it) and this client's decoders (encoding/json into frame, and the counting
+// Wisp's encoder (wire.TerminalOutput.AppendJSON, as the hub calls it for
+// app.sendTerminalEvent's frames) and this client's decoders (encoding/json into frame, and the counting
 // one of --client=count), each in a tight
 // loop on one goroutine over full 32 KiB output events. Rates are MB/s of
 // terminal output (1 MB = 10^6 bytes).
@@ -43,12 +43,13 @@ func codecKinds() []struct {
 func measureCodec(budget time.Duration) ([]codecCost, error) {
 	var out []codecCost
 	for _, k := range codecKinds() {
-		ev := terminal.Event{RunID: "run-1700000000000-abcdef", Seq: 12345, Kind: terminal.KindStdout, Data: string(k.data)}
+		ev := wire.NewTerminalOutput("run-1700000000000-abcdef", "", 12345, wire.TerminalStdout)
+		ev.Data = string(k.data)
 		c := codecCost{name: k.name}
 		var enc []byte
 		iters, start := 0, time.Now()
 		for time.Since(start) < budget {
-			enc = ev.AppendJSON(make([]byte, 0, len(ev.Data)+128)) // as app.sendTerminalEvent
+			enc = ev.AppendJSON(make([]byte, 0, len(ev.Data)+128))
 			iters++
 		}
 		c.encode = float64(iters*len(k.data)) / 1e6 / time.Since(start).Seconds()

@@ -9,7 +9,7 @@ import (
 )
 
 // dataKey starts the last field of a stdout or stderr event as Wisp's encoder
-// writes it (terminal.Event.AppendJSON): {"type":…,"runId":…,"event":…,"seq":…,"data":"…"}.
+// writes it (wire.TerminalOutput.AppendJSON): {"type":…,"runId":…,"event":…,"seq":…,"data":"…"}.
 var (
 	outputPrefix = []byte(`{"type":"terminal-output",`)
 	dataKey      = []byte(`,"data":"`)

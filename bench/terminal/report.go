@@ -114,7 +114,7 @@ func (r *results) codecTable(b *strings.Builder) {
 		return
 	}
 	b.WriteString("JSON alone, one goroutine, full 32 KiB output events (context for the throughput: the run, Wisp and the client share two cores):\n\n")
-	b.WriteString("| Output | frame bytes per output byte | Wisp's encoder (`Event.AppendJSON`) | client: `json.Unmarshal` | client: counting decoder |\n|---|--:|--:|--:|--:|\n")
+	b.WriteString("| Output | frame bytes per output byte | Wisp's encoder (`TerminalOutput.AppendJSON`) | client: `json.Unmarshal` | client: counting decoder |\n|---|--:|--:|--:|--:|\n")
 	for _, c := range r.codec {
 		fmt.Fprintf(b, "| %s | %.2f | %.0f MB/s | %.0f MB/s | %.0f MB/s |\n", c.name, c.wirePerByte, c.encode, c.decode, c.count)
 	}

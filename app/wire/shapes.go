@@ -1,0 +1,211 @@
+package wire
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// DefaultTitle is a conversation's title until one is generated or chosen.
+const DefaultTitle = "New Chat"
+
+// Conversation is a conversation as the API shows it (Eliza's shape, ISO times).
+type Conversation struct {
+	ID        string          `json:"id"`
+	Title     string          `json:"title"`
+	RoomID    string          `json:"roomId"`
+	CreatedAt string          `json:"createdAt"`
+	UpdatedAt string          `json:"updatedAt"`
+	Metadata  json.RawMessage `json:"metadata,omitempty"`
+	// Unread marks a proactive message no client has seen yet.
+	Unread bool `json:"unread"`
+}
+
+// Message is a chat message. An assistant reply's Text is the trail users saw live.
+type Message struct {
+	ID                    string   `json:"id"`
+	Role                  string   `json:"role"`
+	Text                  string   `json:"text"`
+	Timestamp             int64    `json:"timestamp"`
+	Source                string   `json:"source,omitempty"`
+	RunID                 string   `json:"runId,omitempty"`
+	Status                string   `json:"status,omitempty"`
+	Error                 string   `json:"error,omitempty"`
+	ActionCallbackHistory []string `json:"actionCallbackHistory,omitempty"`
+	// ReminderID and Late describe a delivered reminder (source "reminder").
+	ReminderID string `json:"reminderId,omitempty"`
+	Late       bool   `json:"late,omitempty"`
+}
+
+// DisplayMessage is a UI row of a conversation (seed 002).
+type DisplayMessage struct {
+	ID             string          `json:"id"`
+	ConversationID string          `json:"conversationId"`
+	RunID          string          `json:"runId,omitempty"`
+	MessageType    string          `json:"messageType"`
+	ContentType    string          `json:"contentType"`
+	Content        json.RawMessage `json:"content"`
+	Status         string          `json:"status,omitempty"`
+	ToolCallID     string          `json:"toolCallId,omitempty"`
+	CreatedAt      int64           `json:"createdAt"`
+	UpdatedAt      int64           `json:"updatedAt"`
+}
+
+// RunInfo is a run's record.
+type RunInfo struct {
+	ID             string `json:"id"`
+	ConversationID string `json:"conversationId,omitempty"`
+	UserMessageID  string `json:"userMessageId,omitempty"`
+	Status         string `json:"status"`
+	Error          string `json:"error,omitempty"`
+	StartedAt      int64  `json:"startedAt"`
+	EndedAt        int64  `json:"endedAt,omitempty"`
+}
+
+// SendResult answers a chat message sent without streaming, once its run ended.
+type SendResult struct {
+	Text                  string   `json:"text"`
+	AgentName             string   `json:"agentName"`
+	RunID                 string   `json:"runId"`
+	MessageID             string   `json:"messageId"`
+	Usage                 Usage    `json:"usage"`
+	ActionCallbackHistory []string `json:"actionCallbackHistory"`
+	Status                string   `json:"status"`
+	Error                 string   `json:"error"`
+}
+
+// Usage is what a reply cost in model tokens.
+type Usage struct {
+	InputTokens  int `json:"inputTokens"`
+	OutputTokens int `json:"outputTokens"`
+}
+
+// ProactiveMessage is the message of a proactive-message frame (seed 004, plus
+// reminderId and late for reminders).
+type ProactiveMessage struct {
+	ID         string `json:"id"`
+	Role       string `json:"role"`
+	Text       string `json:"text"`
+	Timestamp  int64  `json:"timestamp"`
+	Source     string `json:"source"`
+	ReminderID string `json:"reminderId,omitempty"`
+	Late       *bool  `json:"late,omitempty"`
+}
+
+// Reminder is a reminder as the API shows it.
+type Reminder struct {
+	ID             string  `json:"id"`
+	ConversationID *string `json:"conversationId"`
+	Text           string  `json:"text"`
+	At             string  `json:"at"`
+	CreatedAt      string  `json:"createdAt"`
+	Status         string  `json:"status"` // pending | delivered
+	DeliveredAt    string  `json:"deliveredAt,omitempty"`
+	Late           bool    `json:"late"`
+	MessageID      string  `json:"messageId,omitempty"`
+}
+
+// AutonomyState is the autonomy loop's settings and progress.
+type AutonomyState struct {
+	Enabled      bool  `json:"enabled"`
+	IntervalMs   int64 `json:"intervalMs"`
+	MaxPerHour   int   `json:"maxPerHour"`
+	CooldownMs   int64 `json:"cooldownMs"`
+	SentLastHour int   `json:"sentLastHour"`
+	LastTickAt   int64 `json:"lastTickAt,omitempty"`
+	NextTickAt   int64 `json:"nextTickAt,omitempty"`
+}
+
+// Status is the agent's state: GET /api/status, and the body of a status frame.
+type Status struct {
+	State            string `json:"state"`
+	AgentName        string `json:"agentName"`
+	Model            string `json:"model"`
+	Provider         string `json:"provider"`
+	CanRespond       bool   `json:"canRespond"`
+	CanRespondReason string `json:"canRespondReason,omitempty"`
+	StartedAt        int64  `json:"startedAt"`
+	Uptime           int64  `json:"uptime"`
+	// RestartState is left out (nil) of the first status frame a client gets.
+	*RestartState
+	// ConfigError says why the config file on disk is not in use (the last good one is).
+	ConfigError string `json:"configError,omitempty"`
+	// AutonomyEnabled says whether the autonomy loop is on.
+	AutonomyEnabled bool `json:"autonomyEnabled"`
+}
+
+// RestartState says whether settings wait for a restart, and which.
+type RestartState struct {
+	PendingRestart        bool     `json:"pendingRestart"`
+	PendingRestartReasons []string `json:"pendingRestartReasons"`
+}
+
+// NewRestartState is the restart state of these pending reasons.
+func NewRestartState(reasons []string) *RestartState {
+	return &RestartState{PendingRestart: len(reasons) > 0, PendingRestartReasons: NonNil(reasons)}
+}
+
+// The streams an envelope may be published on.
+const (
+	StreamSystem    = "system"
+	StreamAutonomy  = "autonomy"
+	StreamAssistant = "assistant"
+	StreamAction    = "action"
+	StreamTerminal  = "terminal"
+	StreamChat      = "chat"
+)
+
+// Streams are the stream names a client may publish on.
+var Streams = []string{StreamSystem, StreamAutonomy, StreamAssistant, StreamAction, StreamTerminal, StreamChat}
+
+// TurnHeartbeat is the payload of a chat turn's heartbeat_event: thinking when it
+// starts, replying at its first text, then sent or failed.
+type TurnHeartbeat struct {
+	TS             int64  `json:"ts"`
+	Status         string `json:"status"`
+	To             string `json:"to"`
+	Preview        string `json:"preview"`
+	DurationMs     int64  `json:"durationMs"`
+	HasMedia       bool   `json:"hasMedia"`
+	ConversationID string `json:"conversationId"`
+	RunID          string `json:"runId"`
+}
+
+// AutonomyPayload is the payload of an autonomy tick's agent_event on the autonomy
+// stream; Kind says which fields it has.
+type AutonomyPayload struct {
+	Kind     string `json:"kind"`               // tick | thought | decision | skipped | error
+	Tick     int    `json:"tick,omitempty"`     // tick
+	Text     string `json:"text,omitempty"`     // thought
+	Decision string `json:"decision,omitempty"` // decision: speak | silent
+	Reason   string `json:"reason,omitempty"`   // decision (silent), skipped
+	Message  string `json:"message,omitempty"`  // error
+}
+
+// AssistantPayload is the payload of an agent_event on the assistant stream: text
+// Wisp says, delivered as a proactive message.
+type AssistantPayload struct {
+	Text   string `json:"text"`
+	Source string `json:"source,omitempty"`
+}
+
+// ISOTime is how the API writes a time: ISO 8601 in UTC, with milliseconds.
+func ISOTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// NonNil is s, or an empty list: lists are sent as [], never null.
+func NonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// JSON encodes a value built of this package's shapes, maps and plain values, which
+// always encode.
+func JSON(v any) json.RawMessage {
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("wire: encode %T: %v", v, err))
+	}
+	return data
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/wispapp/wisp/"
+
+// pkg is what `go list -json` says of one package.
+type pkg struct {
+	ImportPath string
+	Imports    []string // direct
+	Deps       []string // every package it needs, transitively
+}
+
+// listPackages lists the module's packages with their imports.
+func listPackages(t *testing.T) map[string]pkg {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-json", "./...").Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			t.Fatalf("go list: %v\n%s", err, ee.Stderr)
+		}
+		t.Fatalf("go list: %v", err)
+	}
+	pkgs := map[string]pkg{}
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for {
+		var p pkg
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		pkgs[strings.TrimPrefix(p.ImportPath, module)] = p
+	}
+	return pkgs
+}
+
+// wisp is the module's own packages among paths, without the module prefix.
+func wisp(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if rest, ok := strings.CutPrefix(p, module); ok {
+			out = append(out, rest)
+		}
+	}
+	return out
+}
+
+// TestDependencyRules holds the package rules of docs/architecture.md.
+func TestDependencyRules(t *testing.T) {
+	pkgs := listPackages(t)
+	internalOnly := func(p string) bool { return strings.HasPrefix(p, "internal/") }
+	rules := []struct {
+		pkg, rule string
+		may       func(dep string) bool // for every Wisp package it depends on, transitively
+	}{
+		{"terminal", "is a leaf: nothing of app/ or runtime/", internalOnly},
+		{"emotes", "is a leaf: nothing of app/ or runtime/", internalOnly},
+		{"app/store", "imports nothing of Wisp", func(string) bool { return false }},
+		{"app/wire", "the frame catalog imports nothing of Wisp but internal/", internalOnly},
+		{"app/ws", "the hub knows only the frame catalog", func(d string) bool { return d == "app/wire" || internalOnly(d) }},
+	}
+	for _, r := range rules {
+		p, ok := pkgs[r.pkg]
+		if !ok {
+			t.Errorf("%s: no such package", r.pkg)
+			continue
+		}
+		for _, d := range wisp(p.Deps) {
+			if !r.may(d) {
+				t.Errorf("%s %s, but needs %s", r.pkg, r.rule, d)
+			}
+		}
+	}
+	for name, p := range pkgs {
+		if strings.HasPrefix(name, "runtime") && slices.ContainsFunc(wisp(p.Deps), func(d string) bool { return strings.HasPrefix(d, "app") }) {
+			t.Errorf("%s: runtime never imports app/", name)
+		}
+	}
+	// Domain packages return typed errors and publish frames: they know neither HTTP
+	// (only the API maps errors to status codes) nor the hub.
+	domain := []string{"app/chat", "app/proactive", "app/store", "app/config", "app/view", "app/wire",
+		"runtime", "runtime/reply", "terminal", "emotes"}
+	for _, name := range domain {
+		p := pkgs[name]
+		if slices.Contains(p.Imports, "net/http") {
+			t.Errorf("%s: a domain package imports net/http", name)
+		}
+		for _, d := range wisp(p.Deps) {
+			if d == "app/ws" || d == "app/api" || d == "app" {
+				t.Errorf("%s: a domain package needs %s", name, d)
+			}
+		}
+	}
+	// Peers do not reach into each other: proactive does not need chat.
+	if slices.Contains(wisp(pkgs["app/proactive"].Deps), "app/chat") {
+		t.Error("app/proactive needs app/chat")
+	}
+}
