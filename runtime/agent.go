@@ -96,15 +96,21 @@ type Result struct {
 type turn struct {
 	a     *Agent
 	conv  string
-	emit  func(Event)
-	reply reply.Reply
+	emit  Emit
+	reply reply.Reply // the fold of every event emitted
 	usage llm.Usage
 }
 
+// publish folds an event into the reply and emits it with the reply after it.
+func (t *turn) publish(ev Event) {
+	Apply(&t.reply, ev)
+	t.emit(ev, t.reply.FullText())
+}
+
 // Turn runs one user message to its end. emit is called synchronously, in order, for
-// every event; the terminal event (output, error, interrupted) is left to the caller,
+// every event; the final event (output, error, interrupted) is left to the caller,
 // which knows how the run ended. On failure the returned Result holds the partial reply.
-func (a *Agent) Turn(ctx context.Context, in Input, emit func(Event)) (Result, error) {
+func (a *Agent) Turn(ctx context.Context, in Input, emit Emit) (Result, error) {
 	prov, err := a.Provider()
 	if err != nil {
 		return Result{}, err
@@ -179,11 +185,10 @@ func (t *turn) onDelta(d llm.Delta) {
 		if d.Text == "" {
 			return
 		}
-		t.reply.AppendText(d.Text)
-		t.emit(Event{Type: EventTextDelta, Data: TextDelta{Text: d.Text}})
+		t.publish(Event{Type: EventTextDelta, Data: TextDelta{Text: d.Text}})
 	case llm.DeltaThinking:
 		if d.Text != "" {
-			t.emit(Event{Type: EventThinking, Data: Thinking{Text: d.Text}})
+			t.publish(Event{Type: EventThinking, Data: Thinking{Text: d.Text}})
 		}
 	case llm.DeltaToolCall:
 		// Calls run once the model's step is complete, in order (runAction).
@@ -196,8 +201,7 @@ func (t *turn) runAction(ctx context.Context, tc llm.ToolCall) llm.Message {
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	t.reply.StartAction(tc.ID)
-	t.emit(Event{Type: EventToolStart, Data: ToolStart{CallID: tc.ID, Name: tc.Name, Arguments: args}})
+	t.publish(Event{Type: EventToolStart, Data: ToolStart{CallID: tc.ID, Name: tc.Name, Arguments: args}})
 	result, err := t.invoke(ctx, tc.ID, tc.Name, args)
 	end := ToolEnd{CallID: tc.ID, Name: tc.Name, Result: result}
 	msg := llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, Text: result}
@@ -205,7 +209,7 @@ func (t *turn) runAction(ctx context.Context, tc llm.ToolCall) llm.Message {
 		end.Result, end.Error = "", err.Error()
 		msg.Text, msg.IsError = "Error: "+err.Error(), true
 	}
-	t.emit(Event{Type: EventToolEnd, Data: end})
+	t.publish(Event{Type: EventToolEnd, Data: end})
 	return msg
 }
 
@@ -250,8 +254,7 @@ func (g *callbackGate) call(text string, merge Merge) {
 		g.t.a.opts.Logger.Warn("action called back after it returned", "call", g.id)
 		return
 	}
-	g.t.reply.Callback(g.id, text, merge == MergeAppend)
-	g.t.emit(Event{Type: EventCallback, Data: Callback{CallID: g.id, Text: text, Merge: merge}})
+	g.t.publish(Event{Type: EventCallback, Data: Callback{CallID: g.id, Text: text, Merge: merge}})
 }
 
 func (g *callbackGate) close() {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/wispapp/wisp/runtime/llm"
+	"github.com/wispapp/wisp/runtime/reply"
 )
 
 // step is one scripted model answer.
@@ -99,9 +100,15 @@ func call(id, name, args string) llm.ToolCall {
 }
 
 // recorder collects emitted events.
-type recorder struct{ events []Event }
+type recorder struct {
+	events []Event
+	fulls  []string // the visible reply emitted with each event
+}
 
-func (r *recorder) emit(ev Event) { r.events = append(r.events, ev) }
+func (r *recorder) emit(ev Event, full string) {
+	r.events = append(r.events, ev)
+	r.fulls = append(r.fulls, full)
+}
 
 func (r *recorder) types() []EventType {
 	out := make([]EventType, len(r.events))
@@ -178,6 +185,18 @@ func TestTurnRunsActionsAndFeedsResultsBack(t *testing.T) {
 	if got := rec.types(); !reflect.DeepEqual(got, wantTypes) {
 		t.Fatalf("events = %v", got)
 	}
+	// Each event came with the reply as replaying the events so far rebuilds it: the
+	// turn's own fold is the one its listeners use.
+	var replay reply.Reply
+	for i, ev := range rec.events {
+		Apply(&replay, ev)
+		if rec.fulls[i] != replay.FullText() {
+			t.Fatalf("event %d (%s) came with %q, the replay says %q", i, ev.Type, rec.fulls[i], replay.FullText())
+		}
+	}
+	if last := rec.fulls[len(rec.fulls)-1]; last != res.FullText {
+		t.Fatalf("last emitted reply %q, result %q", last, res.FullText)
+	}
 	reqs := p.requests()
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests", len(reqs))
@@ -243,7 +262,7 @@ func TestTurnStopsAtStepLimit(t *testing.T) {
 	p := &fakeProvider{always: &step{text: []string{"again"}, calls: []llm.ToolCall{call("n", "NOOP", `{}`)}}}
 	a := newTestAgent(t, p, noop)
 	a.opts.MaxSteps = 3
-	res, err := a.Turn(context.Background(), Input{Text: "loop"}, func(Event) {})
+	res, err := a.Turn(context.Background(), Input{Text: "loop"}, func(Event, string) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +274,7 @@ func TestTurnStopsAtStepLimit(t *testing.T) {
 func TestTurnProviderErrorKeepsPartialReply(t *testing.T) {
 	cut := &llm.Error{Kind: llm.KindStream, Provider: "openai"}
 	p := &fakeProvider{steps: []step{{text: []string{"Half an "}, err: cut}}}
-	res, err := newTestAgent(t, p).Turn(context.Background(), Input{Text: "x"}, func(Event) {})
+	res, err := newTestAgent(t, p).Turn(context.Background(), Input{Text: "x"}, func(Event, string) {})
 	if !errors.Is(err, cut) {
 		t.Fatalf("err = %v", err)
 	}
@@ -266,7 +285,7 @@ func TestTurnProviderErrorKeepsPartialReply(t *testing.T) {
 
 func TestTurnWithoutProvider(t *testing.T) {
 	a := New(Options{Logger: slog.New(slog.DiscardHandler)})
-	if _, err := a.Turn(context.Background(), Input{Text: "x"}, func(Event) {}); !errors.Is(err, ErrNoProvider) {
+	if _, err := a.Turn(context.Background(), Input{Text: "x"}, func(Event, string) {}); !errors.Is(err, ErrNoProvider) {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -279,7 +298,7 @@ func TestTurnCancelledDuringAction(t *testing.T) {
 		return "", ctx.Err()
 	}}
 	p := &fakeProvider{steps: []step{{calls: []llm.ToolCall{call("w", "WAIT", `{}`)}}}}
-	_, err := newTestAgent(t, p, wait).Turn(ctx, Input{Text: "x"}, func(Event) {})
+	_, err := newTestAgent(t, p, wait).Turn(ctx, Input{Text: "x"}, func(Event, string) {})
 	if !errors.Is(err, context.Canceled) || len(p.requests()) != 1 {
 		t.Fatalf("err = %v after %d requests", err, len(p.requests()))
 	}
@@ -343,7 +362,7 @@ func (hangingProvider) Stream(ctx context.Context, _ llm.Request, on func(llm.De
 func TestSilentModelFailsTheTurn(t *testing.T) {
 	a := newTestAgent(t, hangingProvider{})
 	a.opts.IdleTimeout = 50 * time.Millisecond
-	res, err := a.Turn(context.Background(), Input{Text: "x"}, func(Event) {})
+	res, err := a.Turn(context.Background(), Input{Text: "x"}, func(Event, string) {})
 	var le *llm.Error
 	if !errors.As(err, &le) || le.Kind != llm.KindStream || !strings.Contains(err.Error(), "sent nothing for 50ms") {
 		t.Fatalf("err = %v", err)

@@ -28,6 +28,11 @@ type Event struct {
 	Data any
 }
 
+// Emit receives a turn's events in order, each with the visible reply right after
+// it: the turn folds every event once, through Apply, so nobody downstream needs to
+// fold them again.
+type Emit func(ev Event, fullText string)
+
 // TextDelta is more visible text from the model, appended raw.
 type TextDelta struct {
 	Text string `json:"text"`
@@ -82,6 +87,8 @@ type Output struct {
 	StopReason string    `json:"stopReason"`
 	Steps      int       `json:"steps"`
 	MessageID  string    `json:"messageId,omitempty"` // where the caller saved the reply
+	// History is the reply's actionCallbackHistory.
+	History []string `json:"history,omitempty"`
 }
 
 // Interrupted ends a run that was stopped before it finished.

@@ -7,8 +7,9 @@ import (
 	"github.com/wispapp/wisp/runtime/reply"
 )
 
-// Apply folds one run event into the visible reply. Replaying a run's events in order
-// through Apply rebuilds exactly the reply its clients saw.
+// Apply folds one run event into the visible reply. It is the one place events become
+// the reply: the agent folds each event it emits through it (see Emit), and replaying
+// a run's events in order through it rebuilds exactly the reply its clients saw.
 func Apply(r *reply.Reply, ev Event) {
 	switch d := ev.Data.(type) {
 	case TextDelta:

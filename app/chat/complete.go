@@ -8,7 +8,6 @@ import (
 
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/llm"
-	"github.com/wispapp/wisp/runtime/reply"
 )
 
 // Complete answers a stateless request (the Anthropic-compatible API): the caller
@@ -20,12 +19,10 @@ func (s *Service) Complete(ctx context.Context, history []llm.Message, text stri
 		return runtime.Result{}, fault.Unavailable.Errorf("%s", why)
 	}
 	var (
-		rep     reply.Reply
 		sent    string // what onText was given so far
 		changed bool   // an action touched the reply since: sent may no longer be a prefix
 	)
-	flush := func() {
-		full := rep.FullText()
+	flush := func(full string) {
 		if changed && !strings.HasPrefix(full, sent) {
 			s.log.Warn("reply changed behind what was streamed; skipping", "sent", len(sent))
 			return
@@ -35,13 +32,12 @@ func (s *Service) Complete(ctx context.Context, history []llm.Message, text stri
 			sent, changed = full, false
 		}
 	}
-	return s.agent.Turn(ctx, runtime.Input{History: history, Text: text}, func(ev runtime.Event) {
-		runtime.Apply(&rep, ev)
+	return s.agent.Turn(ctx, runtime.Input{History: history, Text: text}, func(ev runtime.Event, full string) {
 		switch ev.Type {
 		case runtime.EventCallback, runtime.EventToolStart:
 			changed = true // the action's status is sent once the action is over
 		case runtime.EventTextDelta, runtime.EventToolEnd:
-			flush()
+			flush(full)
 		}
 	})
 }

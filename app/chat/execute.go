@@ -3,7 +3,6 @@ package chat
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"time"
 
 	"github.com/wispapp/wisp/app/store"
@@ -11,7 +10,7 @@ import (
 	"github.com/wispapp/wisp/runtime"
 )
 
-// execute runs the agent for one run and ends it: terminal event, status and reply
+// execute runs the agent for one run and ends it: final event, status and reply
 // are written before any subscriber sees the end.
 func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input) {
 	defer s.runs.Done()
@@ -20,29 +19,27 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input) {
 	beat.thinking()
 	rec.user(in.Text)
 
-	emit := func(ev runtime.Event) {
+	emit := func(ev runtime.Event, full string) {
 		rec.observe(ev)
 		beat.observe(ev)
-		s.append(run, ev, nil)
+		s.append(run, ev, full, nil)
 	}
 	res, err := s.agent.Turn(ctx, in, emit)
 
 	status, errMsg := StatusEnded, ""
-	var terminal runtime.Event
+	var final runtime.Event
 	switch {
 	case err == nil:
-		terminal = runtime.Event{Type: runtime.EventOutput, Data: runtime.Output{
-			FullText: res.FullText, Usage: res.Usage, StopReason: res.StopReason, Steps: res.Steps, MessageID: run.ReplyMessageID,
+		final = runtime.Event{Type: runtime.EventOutput, Data: runtime.Output{
+			FullText: res.FullText, Usage: res.Usage, StopReason: res.StopReason, Steps: res.Steps,
+			MessageID: run.ReplyMessageID, History: res.History,
 		}}
 	case ctx.Err() != nil:
 		status, errMsg = StatusInterrupted, context.Cause(ctx).Error()
-		terminal = runtime.Event{Type: runtime.EventInterrupted, Data: runtime.Interrupted{Reason: errMsg}}
+		final = runtime.Event{Type: runtime.EventInterrupted, Data: runtime.Interrupted{Reason: errMsg}}
 	default:
 		status, errMsg = StatusFailed, err.Error()
-		if errors.Is(err, runtime.ErrNoProvider) {
-			errMsg = "No model is configured: set one up in Wisp's model settings."
-		}
-		terminal = runtime.Event{Type: runtime.EventError, Data: runtime.Error{Message: errMsg}}
+		final = runtime.Event{Type: runtime.EventError, Data: runtime.Error{Message: errMsg}}
 	}
 	rec.finish(status, errMsg)
 
@@ -52,7 +49,7 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input) {
 		Metadata: replyMeta(status, errMsg), CreatedAt: time.Now(),
 	}
 	outcome := Outcome{Status: status, Error: errMsg, FullText: res.FullText, History: res.History, Usage: res.Usage, MessageID: reply.ID}
-	s.append(run, terminal, func() error {
+	s.append(run, final, res.FullText, func() error {
 		err := s.store.EndRun(context.Background(), run.ID, status, errMsg, reply.CreatedAt, &reply)
 		run.mu.Lock()
 		run.outcome = outcome
@@ -67,11 +64,12 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input) {
 	}
 }
 
-// append numbers an event and queues it for the run log. With end set (the terminal
-// event) it waits until the event was published, so the run is over when it returns.
-func (s *Service) append(run *Run, ev runtime.Event, end func() error) {
+// append numbers an event and queues it for the run log; full is the visible reply
+// after it. With end set (the final event) it waits until the event was published, so
+// the run is over when it returns.
+func (s *Service) append(run *Run, ev runtime.Event, full string, end func() error) {
 	run.seq++
-	p := pending{run: run, item: Item{Seq: run.seq, Event: ev, Time: time.Now()}, data: encodeEvent(ev), end: end}
+	p := pending{run: run, item: Item{Seq: run.seq, Event: ev, Time: time.Now(), Full: full}, data: encodeEvent(ev), end: end}
 	if end != nil {
 		p.published = make(chan struct{})
 	}

@@ -32,21 +32,19 @@ func (s *Service) recover(ctx context.Context) error {
 }
 
 func (s *Service) recoverRun(ctx context.Context, r store.Run) error {
-	items, err := s.loadItems(ctx, r.ID)
+	items, rep, err := s.loadItems(ctx, r.ID)
 	if err != nil {
 		return err
 	}
-	var rep reply.Reply
 	var last int64
-	for _, it := range items {
-		runtime.Apply(&rep, it.Event)
-		last = it.Seq
+	if n := len(items); n > 0 {
+		last = items[n-1].Seq
 	}
 	now := time.Now()
-	if n := len(items); n > 0 && items[n-1].Terminal() {
+	if n := len(items); n > 0 && items[n-1].Final() {
 		// The end is on disk; only the bookkeeping after it was lost.
 		status, why := endOf(items[n-1].Event)
-		return s.store.EndRun(ctx, r.ID, status, why, now, s.recoveredReply(r, &rep, status, why, now))
+		return s.store.EndRun(ctx, r.ID, status, why, now, s.recoveredReply(r, rep, status, why, now))
 	}
 	ev := runtime.Event{Type: runtime.EventInterrupted, Data: runtime.Interrupted{Reason: recoverReason}}
 	if err := s.store.AppendRunEvents(ctx, []store.RunEvent{{
@@ -54,7 +52,7 @@ func (s *Service) recoverRun(ctx context.Context, r store.Run) error {
 	}}); err != nil {
 		return err
 	}
-	return s.store.EndRun(ctx, r.ID, StatusInterrupted, recoverReason, now, s.recoveredReply(r, &rep, StatusInterrupted, recoverReason, now))
+	return s.store.EndRun(ctx, r.ID, StatusInterrupted, recoverReason, now, s.recoveredReply(r, rep, StatusInterrupted, recoverReason, now))
 }
 
 func (s *Service) recoveredReply(r store.Run, rep *reply.Reply, status, why string, at time.Time) *store.Message {
@@ -68,7 +66,7 @@ func (s *Service) recoveredReply(r store.Run, rep *reply.Reply, status, why stri
 	}
 }
 
-// endOf maps a terminal event to the run's status and error.
+// endOf maps a final event to the run's status and error.
 func endOf(ev runtime.Event) (status, why string) {
 	switch d := ev.Data.(type) {
 	case runtime.Error:

@@ -7,7 +7,6 @@ import (
 
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/llm"
-	"github.com/wispapp/wisp/runtime/reply"
 )
 
 // Run statuses.
@@ -23,10 +22,13 @@ type Item struct {
 	Seq   int64
 	Event runtime.Event
 	Time  time.Time
+	// Full is the visible reply right after the event: the agent's one fold of the
+	// run's events (runtime.Emit), so readers of the log never fold it again.
+	Full string
 }
 
-// Terminal reports whether the item ends its run.
-func (it Item) Terminal() bool {
+// Final reports whether the item ends its run.
+func (it Item) Final() bool {
 	switch it.Event.Type {
 	case runtime.EventOutput, runtime.EventInterrupted:
 		return true
@@ -60,7 +62,6 @@ type Run struct {
 
 	mu      sync.Mutex
 	items   []Item
-	reply   reply.Reply // the fold of items
 	notify  chan struct{}
 	ended   bool
 	outcome Outcome
@@ -81,8 +82,7 @@ func (r *Run) publish(it Item) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.items = append(r.items, it)
-	runtime.Apply(&r.reply, it.Event)
-	if it.Terminal() {
+	if it.Final() {
 		r.ended = true
 	}
 	close(r.notify)
@@ -93,7 +93,10 @@ func (r *Run) publish(it Item) {
 func (r *Run) snapshot() (text string, ended bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.reply.FullText(), r.ended
+	if n := len(r.items); n > 0 {
+		text = r.items[n-1].Full
+	}
+	return text, r.ended
 }
 
 // Wait blocks until the run ended (or ctx is done) and returns how.

@@ -18,7 +18,7 @@ type pending struct {
 	run  *Run
 	item Item
 	data json.RawMessage
-	// end, when set, is the terminal event's bookkeeping (run status and reply), done
+	// end, when set, is the final event's bookkeeping (run status and reply), done
 	// after the event is on disk and before anyone sees it.
 	end func() error
 	// published is closed once the event reached the run's subscribers.

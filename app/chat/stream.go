@@ -8,7 +8,6 @@ import (
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/internal/jsonstr"
 	"github.com/wispapp/wisp/runtime"
-	"github.com/wispapp/wisp/runtime/reply"
 )
 
 // Frame is one SSE frame of the dashboard dialect: the run event's sequence number
@@ -33,7 +32,6 @@ type Subscription struct {
 	after   int64
 	i       int
 	queue   []Item
-	reply   reply.Reply
 	done    bool
 	scratch []byte
 	// escFull is the JSON-escaped fullText (no quotes) of rawLen bytes of reply text.
@@ -45,7 +43,7 @@ type Subscription struct {
 }
 
 // Subscribe follows a run from the event after seq `after` (0: from the start).
-// Earlier events are folded silently so fullText is right from the first frame.
+// Every item carries the reply after it, so fullText is right from the first frame.
 func (s *Service) Subscribe(ctx context.Context, runID string, after int64) (*Subscription, error) {
 	s.mu.Lock()
 	run := s.byID[runID]
@@ -83,7 +81,6 @@ func (sub *Subscription) Next(ctx context.Context) (Frame, error) {
 		}
 		it := sub.queue[0]
 		sub.queue = sub.queue[1:]
-		runtime.Apply(&sub.reply, it.Event)
 		if it.Event.Type != runtime.EventTextDelta {
 			sub.escOK = false // a callback may have changed any part of the reply
 		}
@@ -94,7 +91,7 @@ func (sub *Subscription) Next(ctx context.Context) (Frame, error) {
 		if !ok {
 			continue
 		}
-		final := it.Terminal()
+		final := it.Final()
 		sub.done = final
 		return Frame{Seq: it.Seq, Data: data, Final: final}, nil
 	}
@@ -106,13 +103,12 @@ func (sub *Subscription) encode(it Item) ([]byte, bool) {
 	b := sub.scratch[:0]
 	switch d := it.Event.Data.(type) {
 	case runtime.TextDelta:
-		b = wire.AppendTokenEscaped(b, d.Text, sub.escapedFullText(d.Text))
+		b = wire.AppendTokenEscaped(b, d.Text, sub.escapedFullText(it.Full, d.Text))
 	case runtime.Callback:
-		full := sub.reply.FullText()
-		b = wire.NewToken(full, full, true).AppendJSON(b)
+		b = wire.NewToken(it.Full, it.Full, true).AppendJSON(b)
 	case runtime.Output:
-		b = appendJSON(b, wire.NewDone(sub.reply.FullText(), sub.s.AgentName(), sub.runID, d.MessageID,
-			sub.reply.History(), wire.Usage(d.Usage)))
+		b = appendJSON(b, wire.NewDone(it.Full, sub.s.AgentName(), sub.runID, d.MessageID,
+			d.History, wire.Usage(d.Usage)))
 	case runtime.Error:
 		b = appendJSON(b, wire.NewChatError(d.Message, d.Recoverable, false))
 	case runtime.Interrupted:
@@ -132,8 +128,7 @@ func (sub *Subscription) encode(it Item) ([]byte, bool) {
 
 // escapedFullText returns the escaped fullText after a text delta, extending the cached
 // escape by the new suffix when it can.
-func (sub *Subscription) escapedFullText(delta string) []byte {
-	full := sub.reply.FullText()
+func (sub *Subscription) escapedFullText(full, delta string) []byte {
 	if sub.escOK && len(full) >= sub.rawLen && utf8.ValidString(delta) {
 		sub.escFull = jsonstr.AppendBody(sub.escFull, full[sub.rawLen:])
 	} else {
