@@ -29,13 +29,18 @@ type pending struct {
 // queued up (at most maxBatch events), writes it in one transaction and only then
 // hands the events to their runs. A producer blocks only when the queue is full.
 type logWriter struct {
-	store *store.Store
+	store eventLog
 	log   *slog.Logger
 	in    chan pending
 	done  chan struct{}
 }
 
-func newLogWriter(st *store.Store, log *slog.Logger) *logWriter {
+// eventLog is where the writer commits run events (*store.Store).
+type eventLog interface {
+	AppendRunEvents(ctx context.Context, events []store.RunEvent) error
+}
+
+func newLogWriter(st eventLog, log *slog.Logger) *logWriter {
 	w := &logWriter{store: st, log: log, in: make(chan pending, 4096), done: make(chan struct{})}
 	go w.loop()
 	return w

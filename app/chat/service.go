@@ -12,10 +12,19 @@ import (
 	"github.com/wispapp/wisp/runtime"
 )
 
+// Agent is what chat needs of the agent runtime (*runtime.Agent).
+type Agent interface {
+	Turn(ctx context.Context, in runtime.Input, emit runtime.Emit) (runtime.Result, error)
+	Title(ctx context.Context, userText, replyText string) string
+	Settings() runtime.Settings
+}
+
+var _ Agent = (*runtime.Agent)(nil)
+
 // Options are what the service needs.
 type Options struct {
 	Store *store.Store
-	Agent *runtime.Agent
+	Agent Agent
 	// Events takes the frames chat publishes for /ws (conversation-updated,
 	// display-message-*, heartbeat_event).
 	Events wire.Events
@@ -32,7 +41,7 @@ type Options struct {
 type Service struct {
 	opts   Options
 	store  *store.Store
-	agent  *runtime.Agent
+	agent  Agent
 	events wire.Events
 	log    *slog.Logger
 	writer *logWriter

@@ -1,0 +1,87 @@
+package chat
+
+import (
+	"context"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/runtime"
+)
+
+// crashedRun leaves in st what a process killed mid-reply leaves: an active run with
+// its events so far (and no reply message).
+func crashedRun(t *testing.T, st *store.Store, convID, runID string, events ...runtime.Event) {
+	t.Helper()
+	ctx := context.Background()
+	at := time.Now().Add(-time.Minute)
+	if err := st.CreateRun(ctx, store.Run{ID: runID, ConversationID: convID, Status: store.RunActive, StartedAt: at}); err != nil {
+		t.Fatal(err)
+	}
+	rows := make([]store.RunEvent, len(events))
+	for i, ev := range events {
+		rows[i] = store.RunEvent{RunID: runID, Seq: int64(i + 1), Type: string(ev.Type), Data: encodeEvent(ev), Time: at}
+	}
+	if err := st.AppendRunEvents(ctx, rows); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A run a crash left active is closed at the next start: cut mid-reply, it gets a
+// run_interrupted event after its last one and its reply so far is saved; ended on
+// disk but not in its record, it is finished as its final event says.
+func TestStartRecoversRunsACrashLeftActive(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "wisp.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	now := time.Now()
+	if err := st.CreateConversation(ctx, store.Conversation{ID: "conv", Title: "T", RoomID: "room", CreatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	crashedRun(t, st, "conv", "cut", text("Half "), toolStart("c1", "PLAY"), callback("c1", "Searching…"))
+	crashedRun(t, st, "conv", "done", text("All of it."),
+		runtime.Event{Type: runtime.EventOutput, Data: runtime.Output{FullText: "All of it."}})
+
+	e := startOn(t, st, newScript(-1))
+
+	cut, err := st.Run(ctx, "cut")
+	if err != nil || cut.Status != StatusInterrupted || cut.Error != recoverReason {
+		t.Fatalf("cut run %+v %v", cut, err)
+	}
+	events, _ := st.RunEvents(ctx, "cut", 0, 0)
+	if n := len(events); n != 4 || events[3].Seq != 4 || events[3].Type != string(runtime.EventInterrupted) {
+		t.Fatalf("cut run's log %+v", events)
+	}
+	done, _ := st.Run(ctx, "done")
+	if done.Status != StatusEnded {
+		t.Fatalf("done run %+v", done)
+	}
+	msgs, err := e.svc.Messages(ctx, "conv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	byRun := map[string]string{}
+	for _, m := range msgs {
+		byRun[m.RunID] = m.Text + " [" + m.Status + "]"
+	}
+	want := map[string]string{"cut": "Half \n\nSearching… [interrupted]", "done": "All of it. [ended]"}
+	if !reflect.DeepEqual(byRun, want) {
+		t.Fatalf("saved replies %v, want %v", byRun, want)
+	}
+	// The cut run reads back like any interrupted one.
+	frames := rest(t, subscribe(t, e.svc, "cut", 0))
+	if last := frames[len(frames)-1].decode(); len(frames) != 4 || last["interrupted"] != true {
+		t.Fatalf("cut run's frames %v", frames)
+	}
+	// A second start finds nothing left to recover.
+	e.svc.Stop()
+	startOn(t, st, newScript(-1))
+	if events, _ := st.RunEvents(ctx, "cut", 0, 0); len(events) != 4 {
+		t.Fatalf("recovered twice: %d events", len(events))
+	}
+}

@@ -1,0 +1,155 @@
+package chat
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/wispapp/wisp/app/wire"
+)
+
+// musicScript is a reply with text, an action whose status line is replaced, and
+// more text; the turn holds before the callbacks.
+func musicScript() *scriptAgent {
+	return newScript(3,
+		text("Hello"), text(", world"), toolStart("c1", "PLAY"),
+		callback("c1", "Searching…"), callback("c1", "Playing"), toolEnd("c1", "PLAY", "ok"), text("Done."))
+}
+
+// The frames of a live run, a resumed one and the same run read back from disk are
+// the same, and every frame's fullText is the reply at that point.
+func TestSubscribeLiveResumeAndStored(t *testing.T) {
+	agent := musicScript()
+	e := newEnv(t, agent)
+	run := e.send(e.conversation(), "play something")
+
+	live := subscribe(t, e.svc, run.ID, 0)
+	<-agent.held
+	first := next(t, live, 3) // what the turn said before it held
+	if first[0].Seq != 1 || first[2].Seq != 3 || first[2].decode()["type"] != "tool_start" {
+		t.Fatalf("first frames %v", first)
+	}
+	if text, ended := run.snapshot(); text != "Hello, world" || ended {
+		t.Fatalf("snapshot during the run: %q ended=%v", text, ended)
+	}
+	resumed := subscribe(t, e.svc, run.ID, 2) // a client that saw events 1 and 2
+	close(agent.release)
+	all := append(first, rest(t, live)...)
+	out := waitRun(t, run)
+	if out.Status != StatusEnded || out.FullText != "Hello, world\n\nPlaying\n\nDone." {
+		t.Fatalf("outcome %+v", out)
+	}
+
+	wantFull := []string{"Hello", "Hello, world", "", "Hello, world\n\nSearching…", "Hello, world\n\nPlaying", "",
+		"Hello, world\n\nPlaying\n\nDone.", "Hello, world\n\nPlaying\n\nDone."}
+	if len(all) != len(wantFull) {
+		t.Fatalf("%d frames: %v", len(all), all)
+	}
+	for i, f := range all {
+		m := f.decode()
+		if f.Seq != int64(i+1) {
+			t.Errorf("frame %d has seq %d", i, f.Seq)
+		}
+		if want := wantFull[i]; want != "" && m["fullText"] != want {
+			t.Errorf("frame %d (%v) fullText %q, want %q", i, m["type"], m["fullText"], want)
+		}
+	}
+	done := all[len(all)-1].decode()
+	if done["type"] != "done" || done["runId"] != run.ID || done["messageId"] != run.ReplyMessageID ||
+		!reflect.DeepEqual(done["actionCallbackHistory"], []any{"Searching…", "Playing"}) {
+		t.Fatalf("done %v", done)
+	}
+	if got := rest(t, resumed); !reflect.DeepEqual(got, all[2:]) {
+		t.Fatalf("resumed after 2:\n%v\nwant\n%v", got, all[2:])
+	}
+
+	// The run is over: now it is read from the log on disk, folded once on load.
+	if got := rest(t, subscribe(t, e.svc, run.ID, 0)); !reflect.DeepEqual(got, all) {
+		t.Fatalf("stored:\n%v\nlive:\n%v", got, all)
+	}
+	if got := rest(t, subscribe(t, e.svc, run.ID, 5)); !reflect.DeepEqual(got, all[5:]) {
+		t.Fatalf("stored after 5: %v", got)
+	}
+	if got := rest(t, subscribe(t, e.svc, run.ID, 99)); len(got) != 0 {
+		t.Fatalf("after the last event: %v", got)
+	}
+}
+
+func TestSubscribeUnknownRun(t *testing.T) {
+	e := newEnv(t, musicScript())
+	if _, err := e.svc.Subscribe(t.Context(), "nope", 0); err != errRunNotFound {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// A stopped run ends with an interrupted error frame; what it said is kept, and the
+// display rows close its open tool call.
+func TestCancelledRunKeepsWhatItSaid(t *testing.T) {
+	agent := musicScript()
+	e := newEnv(t, agent)
+	conv := e.conversation()
+	run := e.send(conv, "play")
+	<-agent.held
+	if err := e.svc.CancelRun(t.Context(), run.ID); err != nil {
+		t.Fatal(err)
+	}
+	frames := rest(t, subscribe(t, e.svc, run.ID, 0))
+	last := frames[len(frames)-1].decode()
+	if last["type"] != "error" || last["interrupted"] != true || !strings.Contains(last["message"].(string), "stopped by the user") {
+		t.Fatalf("last frame %v", last)
+	}
+	msgs, err := e.svc.Messages(t.Context(), conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(msgs); n != 2 || msgs[1].Text != "Hello, world" || msgs[1].Status != StatusInterrupted {
+		t.Fatalf("messages %+v", msgs)
+	}
+	if err := e.svc.CancelRun(t.Context(), run.ID); err == nil {
+		t.Fatal("cancelled twice")
+	}
+	var statuses []string
+	for _, f := range e.frames.ofType("display-message-updated") {
+		statuses = append(statuses, string(wire.JSON(f)))
+	}
+	if got := strings.Join(statuses, "\n"); !strings.Contains(got, `"status":"interrupted"`) {
+		t.Fatalf("the tool row was not closed:\n%s", got)
+	}
+}
+
+// A run publishes its display rows and its heartbeats to the Events sink, never to a
+// hub: the user's bubble, the text before the action, the action's row through its
+// states, its result and the closing text; thinking, replying, sent.
+func TestRunPublishesDisplayRowsAndHeartbeats(t *testing.T) {
+	agent := musicScript()
+	close(agent.release)
+	e := newEnv(t, agent)
+	waitRun(t, e.send(e.conversation(), "play"))
+	e.svc.Stop() // waits for the run's goroutine, which says "sent" after the run ended
+	var saved []string
+	for _, f := range e.frames.ofType(wire.TypeDisplayMessageSaved) {
+		saved = append(saved, f.(wire.DisplayMessageChanged).Message.ContentType)
+	}
+	if got := strings.Join(saved, " "); got != "text text tool_call tool_result text" {
+		t.Fatalf("saved rows: %s", got)
+	}
+	var states []string
+	for _, f := range e.frames.ofType(wire.TypeDisplayMessageUpdated) {
+		states = append(states, f.(wire.DisplayMessageChanged).Message.Status)
+	}
+	if got := strings.Join(states, " "); got != "executing executing executing completed" {
+		t.Fatalf("tool row states: %s", got)
+	}
+	var beats []string
+	for _, f := range e.frames.ofType(wire.TypeHeartbeatEvent) {
+		var p wire.TurnHeartbeat
+		if err := json.Unmarshal(f.(wire.Envelope).Payload, &p); err != nil {
+			t.Fatal(err)
+		}
+		beats = append(beats, p.Status)
+	}
+	if got := strings.Join(beats, " "); got != "thinking replying sent" {
+		t.Fatalf("heartbeats: %s", got)
+	}
+}
