@@ -131,6 +131,10 @@ func New(opts Options) (*App, error) {
 	}
 	cfg := a.liveConfig()
 	a.models = newModels(cfg.Model, opts.OllamaURL, a.log)
+	a.conf.waiting = map[string]bool{}
+	if err := a.ownSettings(); err != nil {
+		return nil, err
+	}
 	a.actions = runtime.NewRegistry()
 	for _, act := range opts.Actions {
 		if err := a.actions.Register(act); err != nil {
@@ -275,6 +279,9 @@ func (a *App) assemble(st *store.Store) error {
 		Logger: a.log.With("component", "proactive"),
 	})
 	a.proactive = p
+	if err := a.ownProactiveSettings(p); err != nil {
+		return err
+	}
 	if err := a.actions.Register(p.ReminderAction()); err != nil {
 		return err
 	}

@@ -3,7 +3,7 @@ package app
 import (
 	"errors"
 	"io/fs"
-	"strings"
+	"slices"
 	"sync"
 
 	"github.com/wispapp/wisp/internal/fault"
@@ -14,13 +14,15 @@ import (
 
 // configState is the config as Wisp runs it.
 type configState struct {
-	apply sync.Mutex // orders whole applies (the watcher's and the API's)
+	apply     sync.Mutex       // orders whole applies (the watcher's and the API's)
+	consumers config.Committer // the owners of the settings; registered before Start
 
 	mu      sync.Mutex
-	file    *config.File   // the last good file
-	live    config.Config  // that file's effective settings; the hot ones are in force
-	reasons config.Reasons // restart-only settings that differ from what the services run
-	err     string         // why the file on disk cannot be used; "" when it can
+	file    *config.File    // the last good file
+	live    config.Config   // that file's effective settings; what could be applied is in force
+	waiting map[string]bool // settings whose owner could not apply a change while Wisp runs
+	reasons config.Reasons  // the waiting settings that differ from what the services run
+	err     string          // why the file on disk cannot be used; "" when it can
 }
 
 // liveConfig is the effective config of the last good file.
@@ -37,21 +39,22 @@ func (a *App) pending() ([]string, string) {
 	return a.conf.reasons.List(), a.conf.err
 }
 
-// syncReasonsLocked makes the reasons say which restart-only settings differ between
-// what the services run and the live config, and reports whether they changed. A
-// setting changed back loses its reason.
+// syncReasonsLocked makes the reasons say which waiting settings differ between what
+// the services run and the live config, and reports whether they changed. A setting
+// changed back (or applied by a restart) stops waiting and loses its reason.
 func (c *configState) syncReasonsLocked(running config.Config) bool {
 	changed := false
 	differs := map[string]bool{}
 	for _, ch := range config.Diff(running, c.live) {
-		if ch.Apply == config.Restart {
+		if c.waiting[ch.Path] {
 			differs[ch.Path] = true
 			changed = c.reasons.Set(ch.Path, ch.Reason()) || changed
 		}
 	}
-	for _, f := range config.Fields() {
-		if f.Apply == config.Restart && !differs[f.Path] {
-			changed = c.reasons.Delete(f.Path) || changed
+	for path := range c.waiting {
+		if !differs[path] {
+			delete(c.waiting, path)
+			changed = c.reasons.Delete(path) || changed
 		}
 	}
 	return changed
@@ -67,8 +70,10 @@ func (a *App) reloadConfig(f *config.File, err error) {
 	}
 }
 
-// applyFile makes f the running config: hot settings take effect at once, restart-only
-// ones become restart reasons. An unchanged file changes nothing and says nothing.
+// applyFile makes f the running config in two phases: the owner of every changed
+// setting verifies the change (a refusal rejects the file), then commits it; what an
+// owner cannot apply while Wisp runs becomes a restart reason. An unchanged file
+// changes nothing and says nothing.
 func (a *App) applyFile(f *config.File) error {
 	eff, err := a.effective(f.Config)
 	if err != nil {
@@ -76,10 +81,19 @@ func (a *App) applyFile(f *config.File) error {
 	}
 	a.conf.apply.Lock()
 	defer a.conf.apply.Unlock()
+	from := a.liveConfig()
+	if err := a.conf.consumers.Verify(from, eff); err != nil {
+		return err
+	}
 	a.conf.mu.Lock()
-	changes := config.Diff(a.conf.live, eff)
 	hadErr := a.conf.err != ""
-	a.conf.file, a.conf.live, a.conf.err = f, eff, ""
+	a.conf.file, a.conf.live, a.conf.err = f, eff, "" // owners that read the live config see it
+	a.conf.mu.Unlock()
+	changes, waiting := a.conf.consumers.Commit(from, eff)
+	a.conf.mu.Lock()
+	for _, c := range waiting {
+		a.conf.waiting[c.Path] = true
+	}
 	reasonsChanged := a.conf.syncReasonsLocked(a.svc.Load().cfg)
 	reasons := a.conf.reasons.List()
 	a.conf.mu.Unlock()
@@ -87,18 +101,9 @@ func (a *App) applyFile(f *config.File) error {
 		return nil
 	}
 	paths := make([]string, 0, len(changes))
-	modelChanged, autonomyChanged := false, false
 	for _, c := range changes {
 		paths = append(paths, c.Path)
-		modelChanged = modelChanged || strings.HasPrefix(c.Path, "model.")
-		autonomyChanged = autonomyChanged || strings.HasPrefix(c.Path, "autonomy.")
-		a.log.Info("setting changed", "setting", c.Path, "apply", c.Apply)
-	}
-	if modelChanged {
-		a.models.set(eff.Model)
-	}
-	if autonomyChanged && a.proactive != nil {
-		a.proactive.SettingsChanged()
+		a.log.Info("setting changed", "setting", c.Path, "live", !slices.ContainsFunc(waiting, func(w config.Change) bool { return w.Path == c.Path }))
 	}
 	if hadErr {
 		a.log.Info("config file is valid again", "config", a.configPath)

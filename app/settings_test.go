@@ -109,6 +109,27 @@ func TestRestartReasonsFollowTheFile(t *testing.T) {
 	}
 }
 
+// The owner of the listen address refuses, in the verify phase, a file that would
+// expose the API without a token: the file is rejected as a whole and nothing of it
+// is applied, not even its hot settings.
+func TestVerifyRefusesAnExposedAPI(t *testing.T) {
+	a := startTerminal(t, `{"character":{"name":"Good"}}`, nil)
+	w := dialSocket(t, a.App, "")
+	handEdit(t, a.App, `{"server":{"host":"0.0.0.0"},"character":{"name":"Exposed"}}`)
+	frame := w.waitFor(t, ofType("config-error"))
+	if msg := str(frame["message"]); !strings.Contains(msg, "without an API token") {
+		t.Fatalf("config-error message %q", msg)
+	}
+	st := a.statusWhere("the config error", func(s map[string]any) bool { return s["configError"] != nil })
+	if st["agentName"] != "Good" || st["pendingRestart"] != false {
+		t.Fatalf("part of the refused file was applied: %v", st)
+	}
+	handEdit(t, a.App, `{"server":{"host":"0.0.0.0"},"api":{"token":"a-long-secret-token"},"character":{"name":"Both"}}`)
+	a.statusWhere("the file with a token", func(s map[string]any) bool {
+		return s["configError"] == nil && s["agentName"] == "Both" && s["pendingRestart"] == true
+	})
+}
+
 func TestInvalidConfigKeepsTheLastGood(t *testing.T) {
 	a := startTerminal(t, `{"character":{"name":"Good"}}`, nil)
 	w := dialSocket(t, a.App, "")

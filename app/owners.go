@@ -1,0 +1,75 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/wispapp/wisp/app/config"
+	"github.com/wispapp/wisp/app/proactive"
+)
+
+// The owners of the settings: each verifies and commits the changes to its own (see
+// config.Committer). What an owner cannot apply while Wisp runs waits for a restart.
+
+// ownSettings registers the owners that exist from New on; the proactive service
+// registers its own when it is built.
+func (a *App) ownSettings() error {
+	c := &a.conf.consumers
+	return errors.Join(
+		c.Own("model", a.models, config.Section("model")...),
+		c.Own("character", readAtUse{}, config.Section("character")...),
+		c.Own("ui", readAtUse{}, config.Section("ui")...),
+		c.Own("services", restartOnly{a}, slices.Concat(config.Section("server"), config.Section("api"),
+			[]string{"features.shellEnabled", "terminal.maxConcurrent", "terminal.maxDurationMs", "terminal.cwd"})...),
+	)
+}
+
+// ownProactiveSettings registers the proactive service as the owner of its settings
+// and checks that every setting now has an owner.
+func (a *App) ownProactiveSettings(p *proactive.Service) error {
+	if err := a.conf.consumers.Own("proactive", proactiveOwner{p},
+		append(config.Section("autonomy"), "terminal.notifyLongRuns")...); err != nil {
+		return err
+	}
+	if left := a.conf.consumers.Unowned(); len(left) > 0 {
+		return fmt.Errorf("settings without an owner: %s", strings.Join(left, ", "))
+	}
+	return nil
+}
+
+// VerifyConfig accepts any model settings: Validate has checked them.
+func (m *models) VerifyConfig(_, _ config.Config) error { return nil }
+
+// CommitConfig makes the next reply use the new model settings.
+func (m *models) CommitConfig(_, to config.Config) bool {
+	m.set(to.Model)
+	return true
+}
+
+// readAtUse owns settings that are read each time they are used: the character on
+// every turn, the theme by the UI when it hears config-changed.
+type readAtUse struct{}
+
+func (readAtUse) VerifyConfig(_, _ config.Config) error { return nil }
+func (readAtUse) CommitConfig(_, _ config.Config) bool  { return true }
+
+// restartOnly owns what the running services were built from (the listener, the
+// guard, shell access and the terminal's limits): a change waits for a restart. It
+// refuses settings that would expose the API without a token.
+type restartOnly struct{ a *App }
+
+func (r restartOnly) VerifyConfig(_, to config.Config) error { return r.a.checkServable(to) }
+func (restartOnly) CommitConfig(_, _ config.Config) bool     { return false }
+
+// proactiveOwner applies the autonomy loop's settings at once (the loop starts its
+// interval again); the long-run notice switch is read at each run's end.
+type proactiveOwner struct{ p *proactive.Service }
+
+func (proactiveOwner) VerifyConfig(_, _ config.Config) error { return nil }
+
+func (o proactiveOwner) CommitConfig(_, _ config.Config) bool {
+	o.p.SettingsChanged()
+	return true
+}
