@@ -1,6 +1,7 @@
 package terminal
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -59,27 +60,20 @@ func (o *Options) setDefaults() {
 		o.Env = os.Environ()
 	}
 	o.Env = runEnv(o.Env)
-	defaultTo(&o.MaxConcurrent, 2)
-	defaultTo(&o.MaxDuration, 5*time.Minute)
-	defaultTo(&o.KillGrace, time.Second)
-	defaultTo(&o.DrainTimeout, time.Second)
-	defaultTo(&o.DrainLimit, 15*time.Second)
-	defaultTo(&o.Scrollback, 256<<10)
-	defaultTo(&o.CaptureLimit, 128<<10)
-	defaultTo(&o.KeepFinished, 20)
-	defaultTo(&o.FlowStall, 5*time.Second)
+	o.MaxConcurrent = cmp.Or(o.MaxConcurrent, 2)
+	o.MaxDuration = cmp.Or(o.MaxDuration, 5*time.Minute)
+	o.KillGrace = cmp.Or(o.KillGrace, time.Second)
+	o.DrainTimeout = cmp.Or(o.DrainTimeout, time.Second)
+	o.DrainLimit = cmp.Or(o.DrainLimit, 15*time.Second)
+	o.Scrollback = cmp.Or(o.Scrollback, 256<<10)
+	o.CaptureLimit = cmp.Or(o.CaptureLimit, 128<<10)
+	o.KeepFinished = cmp.Or(o.KeepFinished, 20)
+	o.FlowStall = cmp.Or(o.FlowStall, 5*time.Second)
 	if o.Sink == nil {
 		o.Sink = func(Event) {}
 	}
 	if o.Logger == nil {
 		o.Logger = slog.Default()
-	}
-}
-
-func defaultTo[T comparable](p *T, v T) {
-	var zero T
-	if *p == zero {
-		*p = v
 	}
 }
 

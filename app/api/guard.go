@@ -1,8 +1,6 @@
 package api
 
 import (
-	"crypto/sha256"
-	"crypto/subtle"
 	"net"
 	"net/http"
 	"strconv"
@@ -13,7 +11,7 @@ import (
 type Guard struct {
 	hosts   map[string]bool
 	origins map[string]bool
-	tokens  [][sha256.Size]byte
+	tokens  tokens
 }
 
 // GuardOptions describe what the guard accepts beyond loopback.
@@ -48,11 +46,7 @@ func NewGuard(o GuardOptions) *Guard {
 	for _, origin := range o.ExtraOrigins {
 		g.origins[strings.TrimSuffix(strings.ToLower(origin), "/")] = true
 	}
-	for _, t := range o.Tokens {
-		if t != "" {
-			g.tokens = append(g.tokens, sha256.Sum256([]byte(t)))
-		}
-	}
+	g.tokens = newTokens(o.Tokens...)
 	return g
 }
 
@@ -98,12 +92,7 @@ func (g *Guard) Authorized(token string) bool {
 	if !g.Required() {
 		return true
 	}
-	sum := sha256.Sum256([]byte(token))
-	ok := 0
-	for i := range g.tokens {
-		ok |= subtle.ConstantTimeCompare(sum[:], g.tokens[i][:])
-	}
-	return ok == 1 && token != ""
+	return g.tokens.accepts(token)
 }
 
 func (g *Guard) authorizedRequest(r *http.Request) bool {

@@ -3,17 +3,15 @@ package api
 import (
 	"errors"
 	"net/http"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/terminal"
 )
 
 // MaxCommandLength is the longest command line accepted, in characters.
 const MaxCommandLength = 4096
-
-var clientIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
 
 type terminalRunRequest struct {
 	Command       string `json:"command"`
@@ -41,8 +39,8 @@ func terminalSpec(r *http.Request, req terminalRunRequest) (terminal.Spec, error
 	if client == "" {
 		return terminal.Spec{}, Errorf(http.StatusBadRequest, "clientId is required (X-Client-Id header or clientId in the body)")
 	}
-	if !clientIDPattern.MatchString(client) {
-		return terminal.Spec{}, Errorf(http.StatusBadRequest, "clientId must match ^[A-Za-z0-9._-]{1,128}$")
+	if !wire.ValidClientID(client) {
+		return terminal.Spec{}, Errorf(http.StatusBadRequest, "clientId must match %s", wire.ClientIDPattern)
 	}
 	spec := terminal.Spec{Command: cmd, Owner: client, Capture: req.CaptureOutput, Cols: 80, Rows: 24}
 	if req.Cols != nil {

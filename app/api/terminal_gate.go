@@ -1,8 +1,6 @@
 package api
 
 import (
-	"crypto/sha256"
-	"crypto/subtle"
 	"net/http"
 
 	"github.com/wispapp/wisp/terminal"
@@ -21,16 +19,14 @@ type Terminal struct {
 type TerminalGate struct {
 	enabled     bool
 	tokenNeeded bool
-	hasToken    bool
-	token       [sha256.Size]byte
+	token       tokens // none when no terminal token is set
 }
 
 // NewTerminalGate builds the gate. apiTokenSet is whether the user configured an API
 // token (the desktop window's per-launch token does not count: it never leaves the app).
 func NewTerminalGate(enabled, apiTokenSet bool, terminalToken string) *TerminalGate {
 	return &TerminalGate{
-		enabled: enabled, tokenNeeded: apiTokenSet,
-		hasToken: terminalToken != "", token: sha256.Sum256([]byte(terminalToken)),
+		enabled: enabled, tokenNeeded: apiTokenSet, token: newTokens(terminalToken),
 	}
 }
 
@@ -49,12 +45,11 @@ func (g *TerminalGate) Check(token string) error {
 	if !g.tokenNeeded {
 		return nil
 	}
-	if !g.hasToken {
+	if len(g.token) == 0 {
 		return Errorf(http.StatusForbidden,
 			"shell access through a token-protected API also needs a terminal token: set WISP_TERMINAL_RUN_TOKEN (or api.terminalToken) and restart Wisp")
 	}
-	sum := sha256.Sum256([]byte(token))
-	if token == "" || subtle.ConstantTimeCompare(sum[:], g.token[:]) != 1 {
+	if !g.token.accepts(token) {
 		return Errorf(http.StatusUnauthorized, "missing or invalid terminal token: send X-Terminal-Token")
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/internal/batch"
 	"github.com/wispapp/wisp/runtime"
 )
 
@@ -56,28 +57,16 @@ func (w *logWriter) close() {
 
 func (w *logWriter) loop() {
 	defer close(w.done)
-	batch := make([]pending, 0, maxBatch)
+	queued := make([]pending, 0, maxBatch)
 	rows := make([]store.RunEvent, 0, maxBatch)
 	for first := range w.in {
-		batch = append(batch[:0], first)
-	fill:
-		for len(batch) < maxBatch {
-			select {
-			case p, ok := <-w.in:
-				if !ok {
-					break fill
-				}
-				batch = append(batch, p)
-			default:
-				break fill
-			}
-		}
+		queued = batch.Collect(w.in, first, queued, maxBatch)
 		rows = rows[:0]
-		for _, p := range batch {
+		for _, p := range queued {
 			rows = append(rows, store.RunEvent{RunID: p.run.ID, Seq: p.item.Seq, Type: string(p.item.Event.Type), Data: p.data, Time: p.item.Time})
 		}
 		w.write(rows)
-		for _, p := range batch {
+		for _, p := range queued {
 			if p.end != nil {
 				if err := p.end(); err != nil {
 					w.log.Error("end run", "run", p.run.ID, "err", err)

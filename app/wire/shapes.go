@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"time"
 )
 
@@ -188,6 +189,15 @@ type AssistantPayload struct {
 	Text   string `json:"text"`
 	Source string `json:"source,omitempty"`
 }
+
+// ClientIDPattern is what a client id (/ws ?clientId=, a terminal run's clientId)
+// must match.
+const ClientIDPattern = `^[A-Za-z0-9._-]{1,128}$`
+
+var clientID = regexp.MustCompile(ClientIDPattern)
+
+// ValidClientID reports whether id is a well-formed client id.
+func ValidClientID(id string) bool { return clientID.MatchString(id) }
 
 // ISOTime is how the API writes a time: ISO 8601 in UTC, with milliseconds.
 func ISOTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"regexp"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -45,8 +44,6 @@ func (c *client) info() Client {
 	return Client{ClientID: c.clientID, ActiveConversation: c.activeConversation}
 }
 
-var clientIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
-
 const clientKey = "wisp.client"
 
 // Handle upgrades a /ws request. Errors before the upgrade are faults (invalid,
@@ -79,8 +76,8 @@ func (h *Hub) Handle(w http.ResponseWriter, r *http.Request) error {
 func (h *Hub) handshake(r *http.Request) (*client, error) {
 	q := r.URL.Query()
 	c := &client{clientID: q.Get("clientId")}
-	if c.clientID != "" && !clientIDPattern.MatchString(c.clientID) {
-		return nil, fault.Invalid.Errorf("clientId must match ^[A-Za-z0-9._-]{1,128}$")
+	if c.clientID != "" && !wire.ValidClientID(c.clientID) {
+		return nil, fault.Invalid.Errorf("clientId must match %s", wire.ClientIDPattern)
 	}
 	if last := q.Get("lastEventId"); last != "" {
 		n, err := wire.ParseEventID(last)

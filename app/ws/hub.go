@@ -8,6 +8,7 @@
 package ws
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -44,26 +45,19 @@ type Options struct {
 }
 
 func (o *Options) setDefaults() {
-	setIfZero(&o.Replay, 120)
-	setIfZero(&o.BufferSize, 1500)
+	o.Replay = cmp.Or(o.Replay, 120)
+	o.BufferSize = cmp.Or(o.BufferSize, 1500)
 	// A replay after ?lastEventId may be the whole buffer: it must fit in the queue.
-	setIfZero(&o.QueueSize, o.BufferSize+548)
-	setIfZero(&o.QueueBytes, 16<<20)
-	setIfZero(&o.StatusEvery, 5*time.Second)
-	setIfZero(&o.AuthTimeout, 10*time.Second)
-	setIfZero(&o.MaxFrameSize, 64<<10)
+	o.QueueSize = cmp.Or(o.QueueSize, o.BufferSize+548)
+	o.QueueBytes = cmp.Or(o.QueueBytes, 16<<20)
+	o.StatusEvery = cmp.Or(o.StatusEvery, 5*time.Second)
+	o.AuthTimeout = cmp.Or(o.AuthTimeout, 10*time.Second)
+	o.MaxFrameSize = cmp.Or(o.MaxFrameSize, 64<<10)
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
 	if o.Status == nil {
 		o.Status = func(bool) wire.StatusFrame { return wire.NewStatus(wire.Status{}) }
-	}
-}
-
-func setIfZero[T comparable](p *T, v T) {
-	var zero T
-	if *p == zero {
-		*p = v
 	}
 }
 

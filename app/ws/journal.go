@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/internal/batch"
 )
 
 // Record is a numbered envelope as persisted.
@@ -31,7 +32,10 @@ type journalWriter struct {
 	log  *slog.Logger
 }
 
-const journalQueue = 4096
+const (
+	journalQueue = 4096
+	journalBatch = 256 // envelopes one Save takes at most
+)
 
 func startJournal(j Journal, keep int, log *slog.Logger) *journalWriter {
 	w := &journalWriter{in: make(chan Record, journalQueue), done: make(chan struct{}), log: log}
@@ -57,24 +61,12 @@ func (w *journalWriter) close() {
 
 func (w *journalWriter) run(j Journal, keep int) {
 	defer close(w.done)
-	batch := make([]Record, 0, 256)
+	recs := make([]Record, 0, journalBatch)
 	for r := range w.in {
-		batch = append(batch[:0], r)
-	drain:
-		for len(batch) < cap(batch) {
-			select {
-			case more, ok := <-w.in:
-				if !ok {
-					break drain
-				}
-				batch = append(batch, more)
-			default:
-				break drain
-			}
-		}
+		recs = batch.Collect(w.in, r, recs, journalBatch)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		if err := j.Save(ctx, batch, keep); err != nil {
-			w.log.Error("save ws envelopes", "from", batch[0].ID, "count", len(batch), "err", err)
+		if err := j.Save(ctx, recs, keep); err != nil {
+			w.log.Error("save ws envelopes", "from", recs[0].ID, "count", len(recs), "err", err)
 		}
 		cancel()
 	}

@@ -70,13 +70,3 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
-
-// Retryable reports whether sending the same request again later may succeed: the
-// provider was busy, failed, or the connection broke. Auth and bad requests are not.
-func (e *Error) Retryable() bool {
-	switch e.Kind {
-	case KindRateLimit, KindServer, KindStream, KindUnavailable:
-		return true
-	}
-	return false
-}

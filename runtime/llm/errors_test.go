@@ -27,13 +27,10 @@ func TestErrorMessages(t *testing.T) {
 	}
 }
 
-func TestErrorUnwrapAndRetryable(t *testing.T) {
+func TestErrorUnwrap(t *testing.T) {
 	e := &Error{Kind: KindStream, Err: io.ErrUnexpectedEOF}
-	if !errors.Is(e, io.ErrUnexpectedEOF) || !e.Retryable() {
-		t.Errorf("stream error: Is(EOF)=%v Retryable=%v", errors.Is(e, io.ErrUnexpectedEOF), e.Retryable())
-	}
-	if (&Error{Kind: KindAuth}).Retryable() || (&Error{Kind: KindBadRequest}).Retryable() {
-		t.Error("auth and bad request errors must not be retryable")
+	if !errors.Is(e, io.ErrUnexpectedEOF) {
+		t.Error("the cause is lost")
 	}
 }
 

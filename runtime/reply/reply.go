@@ -133,38 +133,15 @@ func (r *Reply) Segments() []Segment {
 	return out
 }
 
-// FromSegments rebuilds a reply from saved segments (it copies them). If several callback
-// segments name the same CallID, the first one owns it.
-func FromSegments(segs []Segment) *Reply {
-	r := &Reply{segs: make([]segment, 0, len(segs))}
-	for _, s := range segs {
-		seg := segment{kind: s.Kind, callID: s.CallID, text: []byte(s.Text)}
-		if len(s.History) > 0 {
-			seg.history = append([]string(nil), s.History...)
-		}
-		r.segs = append(r.segs, seg)
-		if s.Kind == KindCallback {
-			if _, dup := r.owner[s.CallID]; !dup {
-				r.setOwner(s.CallID, len(r.segs)-1)
-			}
-		}
-	}
-	return r
-}
-
 // open appends an empty callback segment owned by callID and returns its index.
 func (r *Reply) open(callID string) int {
 	r.segs = append(r.segs, segment{kind: KindCallback, callID: callID})
 	i := len(r.segs) - 1
-	r.setOwner(callID, i)
-	return i
-}
-
-func (r *Reply) setOwner(callID string, i int) {
 	if r.owner == nil {
 		r.owner = make(map[string]int)
 	}
 	r.owner[callID] = i
+	return i
 }
 
 // extend appends s to segment i's text and keeps full current when i is the last segment.
