@@ -50,7 +50,7 @@ func (wt *Watcher) Start(context.Context) error {
 	path, opts := wt.path, wt.opts
 	w, err := fswatch.New(fswatch.Options{
 		Debounce: opts.Debounce,
-		Relevant: func(_ *fswatch.Watcher, ev fsnotify.Event) bool { return filepath.Clean(ev.Name) == path },
+		Relevant: about(path),
 		OnChange: func() { opts.OnChange(Read(path)) },
 		OnError:  opts.OnError,
 	})
@@ -63,6 +63,12 @@ func (wt *Watcher) Start(context.Context) error {
 	}
 	wt.w = w
 	return nil
+}
+
+// about says whether an event in the file's folder is about the file itself; the
+// database's writes and editors' backups beside it are not.
+func about(path string) func(*fswatch.Watcher, fsnotify.Event) bool {
+	return func(_ *fswatch.Watcher, ev fsnotify.Event) bool { return filepath.Clean(ev.Name) == path }
 }
 
 // Stop stops watching and waits for a running OnChange.

@@ -1,6 +1,7 @@
 // Package fswatch follows folders with fsnotify and calls back once a burst of
 // changes has settled. Its errors channel is always drained (fsnotify can deadlock
 // when it is not) and an error counts as a change, since events may have been lost.
+// The debounce runs on an injectable clock, so tests decide when a burst is over.
 package fswatch
 
 import (
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+	"github.com/wispapp/wisp/internal/clock"
 )
 
 // Options configure a Watcher.
@@ -21,6 +23,8 @@ type Options struct {
 	OnChange func()
 	// OnError reports a watch error (optional).
 	OnError func(error)
+	// Clock times the debounce; default the system clock (tests use a fake one).
+	Clock clock.Clock
 }
 
 // Watcher is a debounced fsnotify watch.
@@ -37,6 +41,9 @@ func New(opts Options) (*Watcher, error) {
 	fw, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, err
+	}
+	if opts.Clock == nil {
+		opts.Clock = clock.System{}
 	}
 	w := &Watcher{opts: opts, fs: fw, done: make(chan struct{})}
 	w.wg.Add(1)
@@ -63,9 +70,20 @@ func (w *Watcher) Close() error {
 
 func (w *Watcher) loop() {
 	defer w.wg.Done()
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	defer timer.Stop()
+	var timer clock.Timer
+	var settled <-chan time.Time // fires once the folder stayed quiet for the debounce
+	rearm := func() {
+		if timer != nil {
+			timer.Stop()
+		}
+		timer = w.opts.Clock.NewTimer(w.opts.Debounce)
+		settled = timer.C()
+	}
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
 	for {
 		select {
 		case <-w.done:
@@ -75,7 +93,7 @@ func (w *Watcher) loop() {
 				return
 			}
 			if w.opts.Relevant == nil || w.opts.Relevant(w, ev) {
-				timer.Reset(w.opts.Debounce)
+				rearm()
 			}
 		case err, ok := <-w.fs.Errors:
 			if !ok {
@@ -84,8 +102,9 @@ func (w *Watcher) loop() {
 			if w.opts.OnError != nil {
 				w.opts.OnError(err)
 			}
-			timer.Reset(w.opts.Debounce) // events may have been lost: look again
-		case <-timer.C:
+			rearm() // events may have been lost: look again
+		case <-settled:
+			timer, settled = nil, nil
 			select {
 			case <-w.done:
 				return

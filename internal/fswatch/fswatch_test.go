@@ -10,21 +10,35 @@ import (
 	"github.com/fsnotify/fsnotify"
 	"go.uber.org/goleak"
 
+	"github.com/wispapp/wisp/internal/clock"
 	"github.com/wispapp/wisp/internal/fswatch"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
-// watch starts a watcher on a fresh folder that counts settled bursts on calls.
-func watch(t *testing.T, relevant func(*fswatch.Watcher, fsnotify.Event) bool) (string, *atomic.Int32, chan struct{}) {
+const debounce = 100 * time.Millisecond
+
+// harness is a watcher on a fresh folder whose debounce runs on a fake clock, so a
+// test decides when a burst is over instead of waiting for it.
+type harness struct {
+	dir   string
+	clk   *clock.Fake
+	seen  chan string // the base name of every event the watcher looked at, in order
+	calls atomic.Int32
+	fired chan struct{}
+}
+
+func watch(t *testing.T, relevant func(*fswatch.Watcher, fsnotify.Event) bool) *harness {
 	t.Helper()
-	dir := t.TempDir()
-	var calls atomic.Int32
-	fired := make(chan struct{}, 16)
+	h := &harness{dir: t.TempDir(), clk: clock.NewFake(time.Unix(0, 0)), seen: make(chan string, 256), fired: make(chan struct{}, 16)}
 	w, err := fswatch.New(fswatch.Options{
-		Debounce: 100 * time.Millisecond,
-		Relevant: relevant,
-		OnChange: func() { calls.Add(1); fired <- struct{}{} },
+		Debounce: debounce,
+		Clock:    h.clk,
+		Relevant: func(w *fswatch.Watcher, ev fsnotify.Event) bool {
+			h.seen <- filepath.Base(ev.Name)
+			return relevant == nil || relevant(w, ev)
+		},
+		OnChange: func() { h.calls.Add(1); h.fired <- struct{}{} },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -37,52 +51,83 @@ func watch(t *testing.T, relevant func(*fswatch.Watcher, fsnotify.Event) bool) (
 			t.Error(err)
 		}
 	})
-	if err := w.Add(dir); err != nil {
+	if err := w.Add(h.dir); err != nil {
 		t.Fatal(err)
 	}
-	return dir, &calls, fired
+	return h
 }
 
-func waitFired(t *testing.T, fired chan struct{}) {
+func (h *harness) write(t *testing.T, name string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(h.dir, name), []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// settle makes a folder named marker (one event) and waits until the watcher has
+// looked at it: events arrive in order, so every earlier one has been handled too.
+func (h *harness) settle(t *testing.T, marker string) {
+	t.Helper()
+	if err := os.Mkdir(filepath.Join(h.dir, marker), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case name := <-h.seen:
+			if name == marker {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("the watcher never saw %s", marker)
+		}
+	}
+}
+
+func (h *harness) waitFired(t *testing.T) {
 	t.Helper()
 	select {
-	case <-fired:
-	case <-time.After(5 * time.Second):
+	case <-h.fired:
+	case <-time.After(10 * time.Second):
 		t.Fatal("no change reported")
 	}
 }
 
 func TestBurstSettlesIntoOneCall(t *testing.T) {
-	dir, calls, fired := watch(t, nil)
-	for i := range 20 {
-		if err := os.WriteFile(filepath.Join(dir, "f"), []byte{byte(i)}, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(5 * time.Millisecond)
+	h := watch(t, nil)
+	for range 20 {
+		h.write(t, "f")
 	}
-	waitFired(t, fired)
-	time.Sleep(300 * time.Millisecond) // a second call would come within the debounce
-	if n := calls.Load(); n != 1 {
-		t.Fatalf("OnChange ran %d times for one burst, want 1", n)
+	h.settle(t, "marker")
+	if n := h.clk.Waiters(); n != 1 {
+		t.Fatalf("%d debounce timers armed, want 1", n)
+	}
+	if h.calls.Load() != 0 {
+		t.Fatal("OnChange ran before the burst settled")
+	}
+	h.clk.Advance(debounce)
+	h.waitFired(t)
+	if n, armed := h.calls.Load(), h.clk.Waiters(); n != 1 || armed != 0 {
+		t.Fatalf("OnChange ran %d times and %d timers wait, want 1 and 0", n, armed)
 	}
 }
 
 func TestIrrelevantEventsAreIgnored(t *testing.T) {
-	dir, calls, fired := watch(t, func(_ *fswatch.Watcher, ev fsnotify.Event) bool {
+	h := watch(t, func(_ *fswatch.Watcher, ev fsnotify.Event) bool {
 		return filepath.Base(ev.Name) == "wanted"
 	})
-	if err := os.WriteFile(filepath.Join(dir, "other"), []byte("x"), 0o600); err != nil {
-		t.Fatal(err)
+	h.write(t, "other")
+	h.settle(t, "marker-1")
+	if n := h.clk.Waiters(); n != 0 {
+		t.Fatalf("an irrelevant file armed %d timers", n)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "wanted"), []byte("x"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	waitFired(t, fired)
-	if err := os.WriteFile(filepath.Join(dir, "other"), []byte("y"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(300 * time.Millisecond)
-	if n := calls.Load(); n != 1 {
-		t.Fatalf("OnChange ran %d times, want 1 (the other file does not count)", n)
+	h.write(t, "wanted")
+	h.settle(t, "marker-2")
+	h.clk.Advance(debounce)
+	h.waitFired(t)
+	h.write(t, "other")
+	h.settle(t, "marker-3")
+	if n, armed := h.calls.Load(), h.clk.Waiters(); n != 1 || armed != 0 {
+		t.Fatalf("OnChange ran %d times and %d timers wait, want 1 and 0 (the other file does not count)", n, armed)
 	}
 }
