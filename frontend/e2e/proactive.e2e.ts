@@ -173,9 +173,17 @@ describe('proactive messages', () => {
 
       const reminder = await createReminder(s, c.id, text, 4_000)
       const row = page.locator(reminderRow(reminder.id))
-      await page.locator(`${reminderRow(reminder.id)}[data-status="pending"]`).waitFor({ timeout: UI_TIMEOUT })
-      expect(await row.textContent()).toContain(text)
-      expect(await row.textContent()).toMatch(/in \d+ s/)
+      // Checked in one look at the page: the row is pending with its text and how soon it is due
+      // (separate reads could straddle the moment it falls due).
+      await page.waitForFunction(
+        ([selector, want]) => {
+          const el = document.querySelector(selector)
+          const content = el?.textContent ?? ''
+          return el?.getAttribute('data-status') === 'pending' && content.includes(want) && /in \d+ s/.test(content)
+        },
+        [reminderRow(reminder.id), text] as const,
+        { timeout: UI_TIMEOUT },
+      )
       await page.screenshot({ path: artifact('proactive-pending.png') })
 
       const bubble = page.locator(REMINDER_BUBBLE)

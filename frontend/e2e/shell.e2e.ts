@@ -27,7 +27,8 @@ describe('app shell', () => {
       expect(await page.title()).toBe('Wisp')
       await expectTestId(page, 'conn-state', 'connected')
       await expectTestId(page, 'agent-state', 'running')
-      await s.waitForOutput(/ui ready/, UI_TIMEOUT)
+      // The page reports once it has painted the app with its data.
+      await s.waitForOutput(/msg="ui ready" api=true ws=true painted=true/, UI_TIMEOUT)
 
       await publish(s, { stream: 'system', payload: { message: 'hello from e2e' } })
       const item = page.locator('[data-testid="activity-item"]', { hasText: 'hello from e2e' })
@@ -113,7 +114,7 @@ describe('app shell', () => {
       await expectTestId(page, 'agent-state', 'running')
       expect(await page.locator('[data-testid="token-form"]').count()).toBe(0)
       expect(await page.evaluate(() => localStorage.getItem('wisp.token'))).toBeNull()
-      await s.waitForOutput(/ui ready/, UI_TIMEOUT)
+      await s.waitForOutput(/msg="ui ready" api=true ws=true painted=true/, UI_TIMEOUT)
     })
     expect(await s.stop(), s.output()).toBe(0)
   })

@@ -38,11 +38,13 @@ describe('ApiClient', () => {
     const api = new ApiClient({ baseURL: 'http://h', fetch })
     await expect(api.publishAgentEvent('system', { message: 'hi' })).resolves.toEqual({ ok: true, eventId: 'evt-7' })
     await api.publishAgentEvent('autonomy', {}, 'heartbeat')
-    await api.uiReady()
+    await api.uiReady({ painted: true })
+    await api.uiReady({ painted: false })
     expect(calls.map((c) => [c.method, c.headers['Content-Type'], c.body])).toEqual([
       ['POST', 'application/json', { stream: 'system', payload: { message: 'hi' } }],
       ['POST', 'application/json', { stream: 'autonomy', payload: {}, kind: 'heartbeat' }],
-      ['POST', 'application/json', { api: true, ws: true }],
+      ['POST', 'application/json', { api: true, ws: true, painted: true }],
+      ['POST', 'application/json', { api: true, ws: true, painted: false }],
     ])
   })
 

@@ -125,8 +125,13 @@ export class ApiClient {
     return { ok: true, eventId: body.eventId }
   }
 
-  async uiReady(): Promise<OkResult> {
-    return decodeOk(await this.request('POST', '/api/ui/ready', { api: true, ws: true }))
+  /**
+   * Reports that the page reached the API and the socket; painted says the
+   * browser has also produced a frame of the app with its data (the desktop
+   * smoke test waits for that before its screenshot).
+   */
+  async uiReady(report: { painted: boolean }): Promise<OkResult> {
+    return decodeOk(await this.request('POST', '/api/ui/ready', { api: true, ws: true, painted: report.painted }))
   }
 
   // Conversations

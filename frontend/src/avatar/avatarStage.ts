@@ -2,10 +2,14 @@
 // clip player and a frame loop that only runs while the stage is visible,
 // sized, on-screen and allowed to move. Created and disposed by
 // components/AvatarCanvas.tsx; only the lazily loaded avatar chunk imports it.
+//
+// After every frame it draws, the canvas says what that frame shows: the
+// clip's data attributes (clipDataset) and data-frames, the frames drawn so
+// far. Tests wait on these instead of guessing how long a clip takes.
 
 import type { AnimationClip, Object3D, SkinnedMesh } from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
-import { ClipPlayer, type ClipRequest } from './clipPlayer'
+import { ClipPlayer, clipDataset, type ClipRequest } from './clipPlayer'
 import { FrameLoop } from './frameLoop'
 import { StageScene, disposeTree } from './stageScene'
 
@@ -21,6 +25,7 @@ export class AvatarStage {
   private wanted: ClipRequest | null = null
   private still = false
   private disposed = false
+  private frames = 0
 
   /** Puts a canvas into host; throws NoWebGLError without WebGL2. */
   constructor(host: HTMLElement) {
@@ -48,7 +53,7 @@ export class AvatarStage {
     this.player = new ClipPlayer(root, (clipURL) => this.loadClip(clipURL))
     if (this.wanted !== null) await this.apply(this.wanted)
     this.loop.setPaused('loading', false)
-    this.set.render()
+    this.draw()
   }
 
   /** Plays (or, still, poses) a clip; the newest request wins. */
@@ -73,7 +78,7 @@ export class AvatarStage {
     if (player === null) return
     try {
       const applied = await player.show(req, this.still)
-      if (applied && !this.disposed && !this.loop.running) this.set.render()
+      if (applied && !this.disposed && !this.loop.running) this.draw()
     } catch (err) {
       console.warn('wisp avatar: cannot play emote clip', req.url, err)
     }
@@ -89,7 +94,14 @@ export class AvatarStage {
 
   private frame(dt: number): void {
     this.player?.update(dt)
-    this.set.render()
+    this.draw()
+  }
+
+  /** Renders the scene, then labels the canvas with what this frame shows. */
+  private draw(): void {
+    if (!this.set.render()) return
+    this.frames++
+    Object.assign(this.set.canvas.dataset, clipDataset(this.player?.shown ?? null), { frames: String(this.frames) })
   }
 
   /** Pauses the loop while the page is hidden, the stage is off-screen or has no size. */
@@ -99,7 +111,7 @@ export class AvatarStage {
       if (box === undefined) return
       this.set.setSize(box.width, box.height, window.devicePixelRatio)
       this.loop.setPaused('collapsed', !this.set.hasSize)
-      if (!this.loop.running) this.set.render()
+      if (!this.loop.running) this.draw()
     })
     resize.observe(host)
     const onScreen = new IntersectionObserver((entries) => {

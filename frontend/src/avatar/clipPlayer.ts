@@ -1,6 +1,7 @@
 // Plays emote clips on the avatar: loads (once) each clip GLB, crossfades
 // from the current action to the next, and for reduced motion poses the
 // avatar still instead (the clip sampled at its middle; idle at its start).
+// It also says what it shows (ShownClip), which the stage exposes to the page.
 
 import {
   AnimationMixer,
@@ -25,6 +26,38 @@ export interface ClipRequest {
 
 export type ClipLoader = (url: string) => Promise<AnimationClip>
 
+/** The clip the player shows now. */
+export interface ShownClip {
+  id: string
+  /** The seq of the request it answers. */
+  seq: number
+  /**
+   * Seconds into the clip: for an animation, those played since it started (a
+   * loop's grows past its duration); for a still pose, the time sampled.
+   */
+  time: number
+  /** The clip's length in seconds. */
+  duration: number
+  /** A still pose (reduced motion) rather than an animation. */
+  still: boolean
+}
+
+/**
+ * The shown clip as data attributes (data-clip, data-clip-seq, data-clip-time,
+ * data-clip-duration, data-clip-mode), so a page or a test can tell what the
+ * avatar shows and how far into the clip it is. Empty before any clip is shown.
+ */
+export function clipDataset(shown: ShownClip | null): Record<string, string> {
+  if (shown === null) return {}
+  return {
+    clip: shown.id,
+    clipSeq: String(shown.seq),
+    clipTime: shown.time.toFixed(3),
+    clipDuration: shown.duration.toFixed(3),
+    clipMode: shown.still ? 'still' : 'animated',
+  }
+}
+
 export class ClipPlayer {
   private readonly mixer: AnimationMixer
   private readonly load: ClipLoader
@@ -32,6 +65,7 @@ export class ClipPlayer {
   private readonly clipsLoaded: AnimationClip[] = []
   private current: AnimationAction | null = null
   private latest = -1
+  private showing: ShownClip | null = null
 
   constructor(root: Object3D, load: ClipLoader) {
     this.mixer = new AnimationMixer(root)
@@ -47,14 +81,22 @@ export class ClipPlayer {
     this.latest = req.seq
     const clip = await this.clip(req.url)
     if (req.seq !== this.latest) return false
-    if (still) this.pose(clip, req.id === IDLE_EMOTE_ID ? 0 : clip.duration / 2)
+    const time = still && req.id !== IDLE_EMOTE_ID ? clip.duration / 2 : 0
+    if (still) this.pose(clip, time)
     else this.crossfade(clip, req.loop)
+    this.showing = { id: req.id, seq: req.seq, time, duration: clip.duration, still }
     return true
+  }
+
+  /** What is shown now; null until the first request is applied. */
+  get shown(): ShownClip | null {
+    return this.showing === null ? null : { ...this.showing }
   }
 
   /** Advances the animation by dt seconds. */
   update(dt: number): void {
     this.mixer.update(dt)
+    if (this.showing !== null) this.showing.time += dt
   }
 
   dispose(): void {

@@ -77,8 +77,11 @@ export class StageScene {
     this.camera.updateProjectionMatrix()
   }
 
-  render(): void {
-    if (this.hasSize) this.renderer.render(this.scene, this.camera)
+  /** Draws a frame; false when there is nothing to draw on (no size yet). */
+  render(): boolean {
+    if (!this.hasSize) return false
+    this.renderer.render(this.scene, this.camera)
+    return true
   }
 
   add(object: Object3D): void {

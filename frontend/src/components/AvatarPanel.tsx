@@ -1,7 +1,9 @@
 // The avatar stage at the top of the side column. This part is in the main
-// chunk: the playback machine (what plays now, data-emote), the caption and
-// the no-WebGL fallback. The three.js view is AvatarCanvas, loaded lazily so
-// three.js stays out of the first chunk (as TerminalDock does for xterm.js).
+// chunk: the playback machine (what plays now, data-emote, and its request
+// number, data-emote-seq, which the canvas's data-clip-seq matches once its
+// frames show it), the caption and the no-WebGL fallback. The three.js view is
+// AvatarCanvas, loaded lazily so three.js stays out of the first chunk (as
+// TerminalDock does for xterm.js).
 
 import { Component, Suspense, lazy, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { IDLE_EMOTE_ID } from '../api'
@@ -54,6 +56,7 @@ export function AvatarPanel() {
       data-testid="avatar-stage"
       data-stage={status.stage}
       data-emote={play.id}
+      data-emote-seq={play.seq}
     >
       {showCanvas ? (
         <CanvasBoundary onError={(message) => setOutcome({ stage: 'error', message })}>

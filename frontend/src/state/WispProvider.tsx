@@ -318,16 +318,26 @@ function useStatusLoader(api: ApiClient | null, token: string, state: AppState, 
   }, [api, token, apiReady, connected, dispatch])
 }
 
-/** Tells the server once per page load that the UI has both its API and its socket. */
+/**
+ * Tells the server once per page load that the UI has both its API and its
+ * socket and has painted: the report waits for the second animation frame
+ * after the first render with data, by which time the browser has produced a
+ * frame showing it (a hidden page sends it once it is shown).
+ */
 function useUiReady(api: ApiClient | null, state: AppState): void {
   const sent = useRef(false)
   const ready = state.apiReady && state.connection === 'connected'
   useEffect(() => {
     if (!ready || api === null || sent.current) return
-    sent.current = true
-    api.uiReady().catch((err: unknown) => {
-      sent.current = false
-      console.warn('wisp: ui ready call failed', err)
+    let frame = requestAnimationFrame(() => {
+      frame = requestAnimationFrame(() => {
+        sent.current = true
+        api.uiReady({ painted: true }).catch((err: unknown) => {
+          sent.current = false
+          console.warn('wisp: ui ready call failed', err)
+        })
+      })
     })
+    return () => cancelAnimationFrame(frame)
   }, [ready, api])
 }
