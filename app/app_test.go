@@ -95,7 +95,7 @@ func TestReplaySurvivesRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	conn.SetReadDeadline(time.Now().Add(15 * time.Second))
 	var ids []string
 	for len(ids) < 3 {
 		var m map[string]any

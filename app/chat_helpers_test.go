@@ -235,7 +235,7 @@ func newWSClient(conn *websocket.Conn) *wsClient {
 // waitFor returns the first frame matching, failing after a few seconds.
 func (w *wsClient) waitFor(t *testing.T, match func(map[string]any) bool) map[string]any {
 	t.Helper()
-	timeout := time.After(5 * time.Second)
+	timeout := time.After(15 * time.Second) // a deadline, not a speed claim
 	for {
 		select {
 		case m, ok := <-w.frames:

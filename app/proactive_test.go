@@ -160,7 +160,7 @@ func TestReminderDueWhileClosedIsDeliveredOnceAtStart(t *testing.T) {
 			Late                           bool
 		}
 		var out struct{ Messages any }
-		deadline := time.Now().Add(5 * time.Second)
+		deadline := time.Now().Add(15 * time.Second)
 		for {
 			out.Messages = &msgs
 			c.call("GET", "/api/conversations/"+conv+"/messages", nil, &out)

@@ -31,7 +31,7 @@ func handEdit(t *testing.T, a *App, content string) {
 // statusWhere polls GET /api/status until match accepts it.
 func (a *termApp) statusWhere(what string, match func(map[string]any) bool) map[string]any {
 	a.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(15 * time.Second)
 	for {
 		s := a.do("GET", "/api/status", nil, nil).body
 		if match(s) {
@@ -77,15 +77,20 @@ func TestHandEditHotChangeAppliesAtOnce(t *testing.T) {
 	if temp := *a.agentSettings().Temperature; temp != 1.2 {
 		t.Fatalf("the agent still uses temperature %v", temp)
 	}
-	// The same content again (an editor saving without changes) says nothing.
+	// The same content again (an editor saving without changes) says nothing: the next
+	// change reported is the real edit made after it.
 	handEdit(t, a.App, `{"character":{"name":"Ada","mood":"kept"},"model":{"temperature":1.2}}`)
 	handEdit(t, a.App, `{"character":{"name":"Ada","mood":"kept"},"model":{"temperature":1.2}}`)
-	select {
-	case m := <-w.frames:
-		if m["type"] != "status" || m["agentName"] != "Ada" { // only the periodic status may come
-			t.Fatalf("unchanged file produced %v", m)
+	handEdit(t, a.App, `{"character":{"name":"Ada","mood":"kept"},"model":{"temperature":1.3}}`)
+	for {
+		m := w.waitFor(t, func(map[string]any) bool { return true })
+		if m["type"] == "status" && m["agentName"] == "Ada" {
+			continue // the periodic one
 		}
-	case <-time.After(400 * time.Millisecond):
+		if m["type"] != "config-changed" || !slices.Equal(strList(m["paths"]), []string{"model.temperature"}) {
+			t.Fatalf("after unchanged saves and one edit: %v", m)
+		}
+		break
 	}
 }
 
@@ -343,7 +348,7 @@ func TestRestartRebindsThePort(t *testing.T) {
 	if _, _, err := w.conn.ReadMessage(); !errors.As(err, &ce) || ce.Code != 1012 {
 		t.Fatalf("socket close = %v, want 1012", err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(15 * time.Second)
 	for {
 		resp, err := http.Get(oldURL + "/api/health")
 		if err != nil && errors.Is(err, syscall.ECONNREFUSED) {
