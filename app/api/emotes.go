@@ -28,8 +28,14 @@ func (s *Server) emoteRoutes(mux *http.ServeMux) {
 	mux.Handle("GET "+AvatarPath, s.public(s.serveAvatar))
 }
 
+// EmoteList answers GET /api/emotes: the avatar model and the emote catalog.
+type EmoteList struct {
+	Avatar string         `json:"avatar"`
+	Emotes []emotes.Emote `json:"emotes"`
+}
+
 func (s *Server) listEmotes(w http.ResponseWriter, r *http.Request) error {
-	return writeJSON(w, http.StatusOK, map[string]any{"avatar": AvatarPath, "emotes": s.emotes.Catalog.List()})
+	return writeJSON(w, http.StatusOK, EmoteList{Avatar: AvatarPath, Emotes: s.emotes.Catalog.List()})
 }
 
 func (s *Server) playEmote(w http.ResponseWriter, r *http.Request) error {

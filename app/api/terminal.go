@@ -89,7 +89,9 @@ func (s *Server) runTerminal(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, res)
 }
 
-type terminalList struct {
+// TerminalRuns answers GET /api/terminal/runs: whether shell access is on, its limits
+// and the recent runs.
+type TerminalRuns struct {
 	Enabled       bool            `json:"enabled"`
 	TokenRequired bool            `json:"tokenRequired"`
 	MaxConcurrent int             `json:"maxConcurrent"`
@@ -100,7 +102,7 @@ type terminalList struct {
 
 func (s *Server) listTerminalRuns(w http.ResponseWriter, r *http.Request) error {
 	m := s.term.Manager
-	return writeJSON(w, http.StatusOK, terminalList{
+	return writeJSON(w, http.StatusOK, TerminalRuns{
 		Enabled: s.term.Gate.Enabled(), TokenRequired: s.term.Gate.TokenRequired(),
 		MaxConcurrent: m.MaxConcurrent(), MaxDurationMs: m.MaxDuration().Milliseconds(),
 		ConfigPath: s.term.ConfigPath, Runs: m.List(),
