@@ -36,7 +36,7 @@ func exampleConversation() Conversation {
 func exampleDisplayMessage() DisplayMessage {
 	return DisplayMessage{ID: "d1", ConversationID: exConv, RunID: exRun, MessageType: "assistant", ContentType: "tool_call",
 		Content: json.RawMessage(`{"callId":"call_1","name":"PLAY_EMOTE","arguments":{"emoteId":"wave"},"displayText":"Waving 👋"}`),
-		Status: "executing", ToolCallID: exCallID, CreatedAt: exTime, UpdatedAt: exTime + 40}
+		Status:  "executing", ToolCallID: exCallID, CreatedAt: exTime, UpdatedAt: exTime + 40}
 }
 
 func exampleReminders() []Reminder {
