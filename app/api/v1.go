@@ -72,8 +72,10 @@ func v1Errorf(status int, kind, format string, args ...any) *v1Error {
 	return &v1Error{status: status, kind: kind, msg: sprintf(format, args...)}
 }
 
-func (e *v1Error) body() map[string]any {
-	return map[string]any{"type": "error", "error": map[string]string{"type": e.kind, "message": e.msg}}
+func (e *v1Error) body() v1ErrorBody {
+	b := v1ErrorBody{Type: "error"}
+	b.Error.Type, b.Error.Message = e.kind, e.msg
+	return b
 }
 
 // v1Handle adapts a /v1 handler: its errors are written in Anthropic's shape.
@@ -153,12 +155,8 @@ func (s *Server) v1Messages(w http.ResponseWriter, r *http.Request) error {
 		}
 		return v1Errorf(http.StatusInternalServerError, "server_error", "%s", err.Error())
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{
-		"id": messageID(), "type": "message", "role": "assistant", "model": s.chat.AgentName(),
-		"content":     []map[string]string{{"type": "text", "text": out.String()}},
-		"stop_reason": "end_turn", "stop_sequence": nil,
-		"usage": map[string]int{"input_tokens": res.Usage.InputTokens, "output_tokens": res.Usage.OutputTokens},
-	})
+	return writeJSON(w, http.StatusOK, newV1Message(s.chat.AgentName(), "end_turn", []v1Text{{Type: "text", Text: out.String()}},
+		v1Usage{InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens}))
 }
 
 func (s *Server) v1Stream(w http.ResponseWriter, r *http.Request, history []llm.Message, text string) error {
@@ -174,14 +172,10 @@ func (s *Server) v1Stream(w http.ResponseWriter, r *http.Request, history []llm.
 		data, _ := json.Marshal(v)
 		_ = sse.event(name, data)
 	}
-	send("message_start", map[string]any{"type": "message_start", "message": map[string]any{
-		"id": messageID(), "type": "message", "role": "assistant", "model": s.chat.AgentName(),
-		"content": []any{}, "stop_reason": nil, "stop_sequence": nil,
-		"usage": map[string]int{"input_tokens": 0, "output_tokens": 0},
-	}})
-	send("content_block_start", map[string]any{"type": "content_block_start", "index": 0, "content_block": map[string]string{"type": "text", "text": ""}})
+	send("message_start", v1MessageStart{Type: "message_start", Message: newV1Message(s.chat.AgentName(), "", nil, v1Usage{})})
+	send("content_block_start", v1BlockStart{Type: "content_block_start", ContentBlock: v1Text{Type: "text"}})
 	res, err := s.chat.Complete(r.Context(), history, text, func(t string) {
-		send("content_block_delta", map[string]any{"type": "content_block_delta", "index": 0, "delta": map[string]string{"type": "text_delta", "text": t}})
+		send("content_block_delta", v1BlockDelta{Type: "content_block_delta", Delta: v1Text{Type: "text_delta", Text: t}})
 	})
 	if err != nil {
 		if r.Context().Err() == nil {
@@ -189,19 +183,19 @@ func (s *Server) v1Stream(w http.ResponseWriter, r *http.Request, history []llm.
 		}
 		return nil
 	}
-	send("content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
-	send("message_delta", map[string]any{"type": "message_delta",
-		"delta": map[string]any{"stop_reason": "end_turn", "stop_sequence": nil},
-		"usage": map[string]int{"output_tokens": res.Usage.OutputTokens}})
-	send("message_stop", map[string]string{"type": "message_stop"})
+	send("content_block_stop", v1BlockStop{Type: "content_block_stop"})
+	end := v1MessageDelta{Type: "message_delta"}
+	end.Delta.StopReason, end.Usage.OutputTokens = "end_turn", res.Usage.OutputTokens
+	send("message_delta", end)
+	send("message_stop", v1MessageStop{Type: "message_stop"})
 	return nil
 }
 
 func (s *Server) v1Models(w http.ResponseWriter, r *http.Request) error {
 	name := s.chat.AgentName()
-	return writeJSON(w, http.StatusOK, map[string]any{
-		"data":     []map[string]any{{"type": "model", "id": name, "display_name": name, "created_at": "2026-01-01T00:00:00Z"}},
-		"has_more": false, "first_id": name, "last_id": name,
+	return writeJSON(w, http.StatusOK, v1ModelList{
+		Data:    []v1Model{{Type: "model", ID: name, DisplayName: name, CreatedAt: "2026-01-01T00:00:00Z"}},
+		FirstID: name, LastID: name,
 	})
 }
 
