@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/terminal"
 )
 
 // termApp is a running Wisp with a config file written first.
@@ -373,5 +376,18 @@ func TestStopEndsTerminalRuns(t *testing.T) {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("Stop hangs")
+	}
+}
+
+// The terminal's event kinds reach the wire as the catalog's terminal events.
+func TestTerminalKindsAreWireEvents(t *testing.T) {
+	for kind, want := range map[terminal.Kind]wire.TerminalEvent{
+		terminal.KindStart: wire.TerminalStart, terminal.KindStdout: wire.TerminalStdout,
+		terminal.KindStderr: wire.TerminalStderr, terminal.KindTimeout: wire.TerminalTimeout,
+		terminal.KindExit: wire.TerminalExit, terminal.KindError: wire.TerminalError,
+	} {
+		if wire.TerminalEvent(kind) != want {
+			t.Errorf("terminal kind %q is sent as %q", kind, wire.TerminalEvent(kind))
+		}
 	}
 }

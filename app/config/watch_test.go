@@ -43,23 +43,43 @@ func write(t *testing.T, path, content string) {
 	}
 }
 
-// until reads reloads until one shows the name. How many reloads a save takes is
-// the debounce's business (internal/fswatch tests it on a fake clock); on a busy
-// machine an editor's save may be seen half way, so earlier reloads may show the old
-// file or a missing one.
-func until(t *testing.T, calls chan seen, name string) {
+// untilReload reads reloads until done accepts one, failing after a deadline (a
+// deadline, not a speed claim). How many reloads a save takes is the debounce's
+// business (internal/fswatch tests it on a fake clock): on a busy machine an editor's
+// save may be read half way, so earlier reloads may show the old file, a missing one
+// or an empty one.
+func untilReload(t *testing.T, calls chan seen, what string, done func(seen) bool) {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
 	for {
 		select {
 		case s := <-calls:
-			if s.err == nil && s.file.Config.Character.Name == name {
+			if done(s) {
 				return
 			}
 		case <-deadline:
-			t.Fatalf("no reload showed the name %q", name)
+			t.Fatalf("no reload %s", what)
 		}
 	}
+}
+
+// until waits for a reload that shows the name.
+func until(t *testing.T, calls chan seen, name string) {
+	t.Helper()
+	untilReload(t, calls, "showed the name "+name, func(s seen) bool {
+		return s.err == nil && s.file.Config.Character.Name == name
+	})
+}
+
+// untilErr waits for a reload that fails saying what; none may succeed meanwhile.
+func untilErr(t *testing.T, calls chan seen, what string) {
+	t.Helper()
+	untilReload(t, calls, "failed with "+what, func(s seen) bool {
+		if s.err == nil {
+			t.Fatalf("a reload succeeded while waiting for %q", what)
+		}
+		return strings.Contains(s.err.Error(), what)
+	})
 }
 
 func TestWatchEditorSaves(t *testing.T) {
@@ -134,27 +154,6 @@ func TestWatchInvalidThenFixed(t *testing.T) {
 	}
 	write(t, path, `{"character":{"name":"Fixed"}}`)
 	until(t, calls, "Fixed")
-}
-
-// untilErr reads reloads until one fails saying what. A write in place may be read
-// half done (an empty file) on a busy machine, so other failures may come first; no
-// reload may succeed meanwhile.
-func untilErr(t *testing.T, calls chan seen, what string) {
-	t.Helper()
-	deadline := time.After(10 * time.Second)
-	for {
-		select {
-		case s := <-calls:
-			if s.err == nil {
-				t.Fatalf("a reload succeeded while waiting for %q", what)
-			}
-			if strings.Contains(s.err.Error(), what) {
-				return
-			}
-		case <-deadline:
-			t.Fatalf("no reload failed with %q", what)
-		}
-	}
 }
 
 func TestWatchIgnoresSiblings(t *testing.T) {
