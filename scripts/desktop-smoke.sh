@@ -21,25 +21,8 @@ BLANK_PERCENT=97
 # WebKitGTK can take a few seconds after the page reports before Xvfb has its pixels.
 SHOT_DEADLINE=30
 
-window_id() { # the largest window named Wisp (as the close script picks it), or nothing
-  /usr/bin/python3 - <<'PY'
-from Xlib import display
-
-d = display.Display()
-best, area, stack = None, 0, [d.screen().root]
-while stack:
-    w = stack.pop()
-    try:
-        if w.get_wm_name() == "Wisp":
-            g = w.get_geometry()
-            if g.width * g.height > area:
-                best, area = w, g.width * g.height
-        stack.extend(w.query_tree().children)
-    except Exception:  # windows can vanish while we walk the tree
-        continue
-if best is not None:
-    print("0x%x" % best.id)
-PY
+window_id() { # the largest window named Wisp, or nothing
+  /usr/bin/python3 scripts/x11-window.py id Wisp 2>/dev/null
 }
 
 dominant() { # dominant PNG: "PERCENT COLOUR" of its most common colour
@@ -104,7 +87,7 @@ round() { # round NAME HOW(close|term) SCREENSHOT
     screenshot "$name" "$pid" "$log" "$shot"
   fi
   ask() {
-    if [ "$how" = close ]; then /usr/bin/python3 scripts/x11-close-window.py Wisp || true; else kill -TERM "$pid"; fi
+    if [ "$how" = close ]; then /usr/bin/python3 scripts/x11-window.py close Wisp || true; else kill -TERM "$pid"; fi
   }
   gone() { # wait up to 15 s for the process to end
     for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.25; done

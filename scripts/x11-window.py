@@ -1,9 +1,11 @@
 #!/usr/bin/python3
-"""Ask an X11 window to close, as a window manager's close button does.
+"""Find an X11 window by name, or ask it to close as a window manager's close button does.
 
-Sends WM_DELETE_WINDOW to the largest top-level window whose name is exactly
-argv[1]. Used by the desktop smoke test, where Xvfb runs without a window manager.
-Exits 1 if no such window exists.
+  x11-window.py id NAME      prints the id (0x...) of the largest window named exactly NAME
+  x11-window.py close NAME   sends WM_DELETE_WINDOW to that window
+
+Used by the desktop smoke test, where Xvfb runs without a window manager. Exits 1 if
+no such window exists.
 """
 import sys
 
@@ -28,18 +30,24 @@ def find(d, name):
 
 
 def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in ("id", "close"):
+        print(__doc__, file=sys.stderr)
+        return 2
     d = display.Display()
-    w = find(d, sys.argv[1])
+    w = find(d, sys.argv[2])
     if w is None:
-        print("no window named %r" % sys.argv[1], file=sys.stderr)
+        print("no window named %r" % sys.argv[2], file=sys.stderr)
         return 1
+    if sys.argv[1] == "id":
+        print("0x%x" % w.id)
+        return 0
     protocols = d.intern_atom("WM_PROTOCOLS")
     delete = d.intern_atom("WM_DELETE_WINDOW")
     ev = event.ClientMessage(window=w, client_type=protocols, data=(32, [delete, X.CurrentTime, 0, 0, 0]))
     w.send_event(ev, event_mask=X.NoEventMask)
     d.flush()
     g = w.get_geometry()
-    print("x11-close-window: asked window 0x%x (%dx%d) to close" % (w.id, g.width, g.height))
+    print("x11-window: asked window 0x%x (%dx%d) to close" % (w.id, g.width, g.height))
     return 0
 
 
