@@ -249,12 +249,12 @@ func (a *App) start(ctx context.Context) error {
 	if err := a.running.start(ctx, "chat", a.chat); err != nil {
 		return err
 	}
-	a.running.start(ctx, "emote folder watch", bestEffort{a.emotes, a.log, "emote folder not watched: new packs need a restart"})
+	a.running.startOptional(ctx, "emote folder watch", a.emotes, "emote folder not watched: new packs need a restart")
 	watcher := config.NewWatcher(a.configPath, config.WatchOptions{
 		OnChange: a.reloadConfig,
 		OnError:  func(err error) { a.log.Warn("config watch", "err", err) },
 	})
-	a.running.start(ctx, "config watch", bestEffort{watcher, a.log, "config file changes will not be noticed"})
+	a.running.startOptional(ctx, "config watch", watcher, "config file changes will not be noticed")
 	a.reloadConfig(config.Read(a.configPath)) // whatever changed since it was loaded
 	return nil
 }
@@ -290,21 +290,6 @@ func (a *App) assemble(st *store.Store) error {
 	a.hub.OnActiveConversation(func(_ ws.Client, id string) { p.MarkRead(id) })
 	a.hub.HandleFrame(wire.TypeTerminalInput, a.terminalInput)
 	a.hub.HandleFrame(wire.TypeTerminalResize, a.terminalResize)
-	return nil
-}
-
-// bestEffort is a service Wisp runs without when it cannot start (a folder that
-// cannot be watched): the failure is logged, not returned.
-type bestEffort struct {
-	service
-	log  *slog.Logger
-	what string
-}
-
-func (b bestEffort) Start(ctx context.Context) error {
-	if err := b.service.Start(ctx); err != nil {
-		b.log.Warn(b.what, "err", err)
-	}
 	return nil
 }
 

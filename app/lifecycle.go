@@ -35,6 +35,14 @@ func (l *lifecycle) start(ctx context.Context, name string, s service) error {
 	return nil
 }
 
+// startOptional starts a service Wisp can run without (a folder that cannot be
+// watched): a failure is logged with what it costs, and Wisp goes on.
+func (l *lifecycle) startOptional(ctx context.Context, name string, s service, cost string) {
+	if err := l.start(ctx, name, s); err != nil {
+		l.log.Warn(cost, "err", err)
+	}
+}
+
 // defer_ remembers to stop something that runs from the moment it was made (a
 // database, a listener).
 func (l *lifecycle) defer_(name string, stop func()) {
