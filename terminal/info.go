@@ -11,7 +11,7 @@ type Info struct {
 	Captured      bool   `json:"captured"`
 	Status        Status `json:"status"`
 	ExitCode      *int   `json:"exitCode"`
-	Error         string `json:"error,omitempty"`
+	Error         string `json:"error"` // "" unless the shell could not be started
 	StartedAt     int64  `json:"startedAt"`
 	EndedAt       *int64 `json:"endedAt"`
 	DurationMs    int64  `json:"durationMs"`

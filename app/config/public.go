@@ -3,7 +3,8 @@ package config
 import "strings"
 
 // Public is c as the API shows it: every setting but the secrets, whose keys are
-// left out (so a client that sends the object back cannot overwrite them).
+// left out (so a client that sends the object back cannot overwrite them), as is a
+// section that held only secrets.
 func Public(c Config) (map[string]any, error) {
 	m, err := toMap(c)
 	if err != nil {
@@ -14,6 +15,9 @@ func Public(c Config) (map[string]any, error) {
 			section, key, _ := strings.Cut(f.Path, ".")
 			if sub, ok := m[section].(map[string]any); ok {
 				delete(sub, key)
+				if len(sub) == 0 {
+					delete(m, section)
+				}
 			}
 		}
 	}

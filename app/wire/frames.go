@@ -312,7 +312,7 @@ func NewToolStart(callID, name string, args json.RawMessage) ToolStart {
 	return ToolStart{Head{TypeToolStart}, callID, name, args}
 }
 
-// ToolEnd: an action returned its result or its error (one of them is empty).
+// ToolEnd: an action returned its result, or failed with its error.
 type ToolEnd struct {
 	Head
 	CallID string  `json:"callId"`
@@ -321,9 +321,13 @@ type ToolEnd struct {
 	Error  *string `json:"error,omitempty"`
 }
 
-// NewToolEnd is a tool_end frame.
+// NewToolEnd is a tool_end frame: with its error when errMsg is set, else with its
+// result (which may be empty).
 func NewToolEnd(callID, name, result, errMsg string) ToolEnd {
-	return ToolEnd{Head{TypeToolEnd}, callID, name, &result, &errMsg}
+	if errMsg != "" {
+		return ToolEnd{Head{TypeToolEnd}, callID, name, nil, &errMsg}
+	}
+	return ToolEnd{Head{TypeToolEnd}, callID, name, &result, nil}
 }
 
 // Done ends a reply that finished.

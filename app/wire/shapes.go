@@ -72,7 +72,7 @@ type SendResult struct {
 	Usage                 Usage    `json:"usage"`
 	ActionCallbackHistory []string `json:"actionCallbackHistory"`
 	Status                string   `json:"status"`
-	Error                 string   `json:"error"`
+	Error                 string   `json:"error,omitempty"`
 }
 
 // Usage is what a reply cost in model tokens.
