@@ -4,6 +4,7 @@
 
 import type {
   ChatFrame,
+  ChatFrameType,
   Conversation,
   ConversationUpdatedMessage,
   DisplayMessage,
@@ -111,6 +112,9 @@ export function decodeSendResult(v: unknown): SendResult | null {
   }
   const usage = decodeUsage(v.usage)
   if (usage !== undefined) result.usage = usage
+  const status = optional(v.status, isMessageStatus)
+  if (status !== undefined) result.status = status
+  copyOptional(result, v, ['error'], isString)
   return result
 }
 
@@ -181,12 +185,28 @@ export function decodeProvider(v: unknown): ProviderInfo | null {
   return info
 }
 
+const CHAT_FRAMES: Record<ChatFrameType, true> = {
+  token: true,
+  thinking: true,
+  tool_start: true,
+  tool_end: true,
+  done: true,
+  error: true,
+}
+
+/** Every chat SSE frame type this client decodes. */
+export const CHAT_FRAME_TYPES = Object.keys(CHAT_FRAMES) as ChatFrameType[]
+
 /** The JSON of one SSE data: field. Unknown or malformed frames are null. */
 export function decodeChatFrame(v: unknown): ChatFrame | null {
   if (!isObject(v)) return null
   switch (v.type) {
-    case 'token':
-      return isString(v.text) && isString(v.fullText) ? { type: 'token', text: v.text, fullText: v.fullText } : null
+    case 'token': {
+      if (!isString(v.text) || !isString(v.fullText)) return null
+      const frame: ChatFrame = { type: 'token', text: v.text, fullText: v.fullText }
+      if (v.callback === true) frame.callback = true
+      return frame
+    }
     case 'thinking':
       return isString(v.text) ? { type: 'thinking', text: v.text } : null
     case 'tool_start':
@@ -201,9 +221,12 @@ export function decodeChatFrame(v: unknown): ChatFrame | null {
     }
     case 'done':
       return decodeDoneFrame(v)
-    case 'error':
+    case 'error': {
       // An error ends the stream whatever it carries, so never drop one.
-      return { type: 'error', message: isString(v.message) && v.message !== '' ? v.message : 'the reply failed' }
+      const frame: ChatFrame = { type: 'error', message: isString(v.message) && v.message !== '' ? v.message : 'the reply failed' }
+      copyOptional(frame, v, ['recoverable', 'interrupted'], isBoolean)
+      return frame
+    }
     default:
       return null
   }

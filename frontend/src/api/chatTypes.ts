@@ -2,7 +2,7 @@
 // display messages, the SSE frames of a reply and the provider setup.
 // Decoders live in chatDecode.ts; nothing here has behaviour.
 
-import type { JsonObject } from './types'
+import type { JsonObject } from './json'
 
 export interface Conversation {
   id: string
@@ -59,6 +59,10 @@ export interface SendResult {
   messageId: string
   usage?: Usage
   actionCallbackHistory: string[]
+  /** How the run ended (ended, interrupted; a failed run is a 502 instead). */
+  status?: MessageStatus
+  /** Why it was interrupted. */
+  error?: string
 }
 
 export interface Run {
@@ -98,7 +102,8 @@ export interface TruncateResult {
 
 /** One SSE frame of a reply (the JSON of its data: field). */
 export type ChatFrame =
-  | { type: 'token'; text: string; fullText: string }
+  /** callback: an action's status line; text is then the whole reply, like fullText. */
+  | { type: 'token'; text: string; fullText: string; callback?: true }
   | { type: 'thinking'; text: string }
   | { type: 'tool_start'; callId: string; name: string; arguments: unknown }
   | { type: 'tool_end'; callId: string; name: string; result?: unknown; error?: string }
@@ -111,7 +116,8 @@ export type ChatFrame =
       actionCallbackHistory: string[]
       usage?: Usage
     }
-  | { type: 'error'; message: string }
+  /** recoverable: the reply goes on after it; interrupted: the reply was stopped, what it said is kept. */
+  | { type: 'error'; message: string; recoverable?: boolean; interrupted?: boolean }
 
 export type ChatFrameType = ChatFrame['type']
 

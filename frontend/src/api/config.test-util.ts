@@ -14,9 +14,9 @@ export const SNAPSHOT = {
   },
   secrets: { 'api.token': false, 'api.terminalToken': false, 'model.apiKey': true },
   fields: [
-    { path: 'server.port', apply: 'restart', secret: false, editable: true },
-    { path: 'server.host', apply: 'restart', secret: false, editable: false },
-    { path: 'character.name', apply: 'hot', secret: false, editable: true },
+    { path: 'server.port', apply: 'restart', secret: false, editable: true, label: 'Server port' },
+    { path: 'server.host', apply: 'restart', secret: false, editable: false, label: 'Listen address' },
+    { path: 'character.name', apply: 'hot', secret: false, editable: true, label: 'Character name' },
   ],
   overrides: { 'server.port': 'WISP_PORT' },
   configError: '',

@@ -89,12 +89,15 @@ export function decodeWispConfig(v: unknown): WispConfig | null {
 
 function decodeField(v: unknown): ConfigField | null {
   if (!isObject(v) || !isString(v.path) || v.path === '' || !isApplyMode(v.apply)) return null
-  return {
+  const field: ConfigField = {
     path: v.path,
     apply: v.apply,
     secret: pick(v.secret, isBoolean, false),
     editable: pick(v.editable, isBoolean, true),
+    label: pick(v.label, isString, v.path),
   }
+  if (isString(v.unit) && v.unit !== '') field.unit = v.unit
+  return field
 }
 
 /** The entries of an object whose values pass check; others are left out. */

@@ -4,7 +4,7 @@
 // has behaviour.
 
 import type { ProviderKind } from './chatTypes'
-import type { AgentStatus } from './types'
+import type { AgentStatus } from './statusTypes'
 
 export type ThemeChoice = 'system' | 'light' | 'dark'
 
@@ -38,6 +38,10 @@ export interface ConfigField {
   apply: ApplyMode
   secret: boolean
   editable: boolean
+  /** How restart reasons name it ("Server port"). */
+  label: string
+  /** "ms" for a duration. */
+  unit?: string
 }
 
 /** GET /api/config (and the answer of PUT /api/config). */

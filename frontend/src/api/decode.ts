@@ -44,6 +44,8 @@ export function decodeStatusFields(v: unknown): StatusFields | null {
     startedAt,
     uptime,
   }
+  const provider = optional(v.provider, isString)
+  if (provider !== undefined) fields.provider = provider
   const reason = optional(v.canRespondReason, isString)
   if (reason !== undefined) fields.canRespondReason = reason
   const configError = optional(v.configError, isString)
@@ -115,6 +117,9 @@ const decoders: Decoders = {
   'reminder-updated': decodeReminderUpdated,
   'reminder-deleted': decodeReminderDeleted,
 }
+
+/** Every server frame type this client decodes (the server's catalog, checked by wire.golden.test.ts). */
+export const KNOWN_SERVER_MESSAGE_TYPES = Object.keys(decoders) as (keyof KnownServerMessages)[]
 
 function isKnownType(t: string): t is keyof KnownServerMessages {
   return Object.prototype.hasOwnProperty.call(decoders, t)

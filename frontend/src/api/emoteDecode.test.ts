@@ -11,6 +11,7 @@ const wave = {
   duration: 2.5,
   loop: false,
   source: 'builtin',
+  status: 'Waving 👋',
 }
 
 describe('decodeEmoteCatalog', () => {
@@ -49,6 +50,7 @@ describe('decodeEmote', () => {
         duration: 0,
         loop: false,
         source: 'user',
+        status: '',
       })
     expect(decodeEmote({ id: 'a', name: 'A', glbPath: '/emotes/a.glb', category: '' })?.category).toBe('other')
   })

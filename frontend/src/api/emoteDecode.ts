@@ -28,6 +28,7 @@ export function decodeEmote(v: unknown): Emote | null {
     duration: seconds(v.duration),
     loop: isBoolean(v.loop) ? v.loop : false,
     source: v.source === 'builtin' ? 'builtin' : 'user',
+    status: isString(v.status) ? v.status : '',
   }
 }
 

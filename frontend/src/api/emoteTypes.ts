@@ -23,6 +23,8 @@ export interface Emote {
   duration: number
   loop: boolean
   source: EmoteSource
+  /** The line the chat shows while the agent plays it ("Waving 👋"). */
+  status: string
 }
 
 /** GET /api/emotes */

@@ -1,6 +1,6 @@
 // Type guards shared by the decoders (decode.ts, chatDecode.ts).
 
-import type { JsonObject } from './types'
+import type { JsonObject } from './json'
 
 export function isObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v)

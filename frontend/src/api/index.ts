@@ -27,6 +27,13 @@ export {
 } from './terminalDecode'
 export { decodeEmoteCatalog, decodeEmoteMessage } from './emoteDecode'
 export { DEFAULT_CONFIG, decodeConfigSnapshot, isThemeChoice } from './configDecode'
-export { decodeAutonomy, decodeProactiveFrame, decodeReminder, decodeReminderList } from './proactiveDecode'
+export {
+  decodeAssistantPayload,
+  decodeAutonomy,
+  decodeAutonomyPayload,
+  decodeProactiveFrame,
+  decodeReminder,
+  decodeReminderList,
+} from './proactiveDecode'
 export { realClock } from './clock'
 export type { Cancel, Clock } from './clock'

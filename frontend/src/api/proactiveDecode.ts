@@ -5,6 +5,8 @@
 import { decodeMessage } from './chatDecode'
 import { isBoolean, isNumber, isObject, isString, oneOf, optional } from './guards'
 import type {
+  AssistantPayload,
+  AutonomyPayload,
   AutonomyState,
   ProactiveMessage,
   ProactiveMessageFrame,
@@ -12,7 +14,7 @@ import type {
   ReminderDeletedMessage,
   ReminderUpdatedMessage,
 } from './proactiveTypes'
-import type { JsonObject } from './types'
+import type { JsonObject } from './json'
 
 const isReminderStatus = oneOf(['pending', 'delivered'])
 const isId = (v: unknown): v is string => isString(v) && v !== ''
@@ -76,6 +78,34 @@ export function decodeReminderUpdated(v: JsonObject): ReminderUpdatedMessage | n
 
 export function decodeReminderDeleted(v: JsonObject): ReminderDeletedMessage | null {
   return isId(v.id) ? { type: 'reminder-deleted', id: v.id } : null
+}
+
+/** An autonomy-stream payload; null for a kind this client does not know or a malformed one. */
+export function decodeAutonomyPayload(p: JsonObject): AutonomyPayload | null {
+  switch (p.kind) {
+    case 'tick':
+      return isNumber(p.tick) ? { kind: 'tick', tick: p.tick } : null
+    case 'thought':
+      return isString(p.text) ? { kind: 'thought', text: p.text } : null
+    case 'decision':
+      if (p.decision === 'speak') return { kind: 'decision', decision: 'speak' }
+      if (p.decision !== 'silent') return null
+      return isString(p.reason) ? { kind: 'decision', decision: 'silent', reason: p.reason } : { kind: 'decision', decision: 'silent' }
+    case 'skipped':
+      return isString(p.reason) ? { kind: 'skipped', reason: p.reason } : null
+    case 'error':
+      return isString(p.message) ? { kind: 'error', message: p.message } : null
+    default:
+      return null
+  }
+}
+
+/** An assistant-stream payload; null without text. */
+export function decodeAssistantPayload(p: JsonObject): AssistantPayload | null {
+  if (!isString(p.text)) return null
+  const out: AssistantPayload = { text: p.text }
+  if (isString(p.source)) out.source = p.source
+  return out
 }
 
 /** Epoch milliseconds from a number or an ISO 8601 string; undefined for anything else. */

@@ -67,6 +67,21 @@ export interface ReminderDeletedMessage {
 }
 
 /** GET and POST /api/agent/autonomy. */
+/** The payload of an autonomy tick's agent_event on the autonomy stream (docs/proactive.md). */
+export type AutonomyPayload =
+  | { kind: 'tick'; tick: number }
+  | { kind: 'thought'; text: string }
+  | { kind: 'decision'; decision: 'speak' }
+  | { kind: 'decision'; decision: 'silent'; reason?: string }
+  | { kind: 'skipped'; reason: string }
+  | { kind: 'error'; message: string }
+
+/** The payload of an agent_event on the assistant stream: text Wisp says. */
+export interface AssistantPayload {
+  text: string
+  source?: string
+}
+
 export interface AutonomyState {
   enabled: boolean
   /** The interval in effect: the configured one clamped to 5 s – 10 min. */

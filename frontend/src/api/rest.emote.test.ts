@@ -14,6 +14,7 @@ const catalog = {
       duration: 2.5,
       loop: false,
       source: 'builtin',
+      status: 'Waving 👋',
     },
   ],
 }

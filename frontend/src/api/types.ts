@@ -7,38 +7,11 @@ import type { ConfigChangedMessage, ConfigErrorMessage, RestartRequiredMessage }
 import type { EmoteMessage } from './emoteTypes'
 import type { ProactiveMessageFrame, ReminderDeletedMessage, ReminderUpdatedMessage } from './proactiveTypes'
 import type { TerminalOutputMessage } from './terminalTypes'
+import type { JsonObject } from './json'
+import type { StatusFields } from './statusTypes'
 
-export type AgentState =
-  | 'not_started'
-  | 'starting'
-  | 'running'
-  | 'paused'
-  | 'stopped'
-  | 'restarting'
-  | 'error'
-
-/** GET /api/status */
-export interface AgentStatus {
-  state: AgentState
-  agentName: string
-  model: string
-  canRespond: boolean
-  canRespondReason?: string
-  startedAt: number
-  uptime: number
-  pendingRestart: boolean
-  pendingRestartReasons: string[]
-  /** Why the config file on disk is invalid; absent when it is fine. */
-  configError?: string
-  /** The autonomy loop is on (docs/proactive.md); false when the server does not say. */
-  autonomyEnabled: boolean
-}
-
-/** Status fields a frame may leave out: the first frame after activation omits pendingRestart*. */
-type FrameOptionalStatus = 'pendingRestart' | 'pendingRestartReasons' | 'autonomyEnabled'
-
-/** Fields of a status frame. */
-export type StatusFields = Omit<AgentStatus, FrameOptionalStatus> & Partial<Pick<AgentStatus, FrameOptionalStatus>>
+export type { JsonObject } from './json'
+export type { AgentState, AgentStatus, StatusFields } from './statusTypes'
 
 export type AgentStream = 'system' | 'autonomy' | 'assistant' | 'action' | 'terminal' | 'chat'
 export type AgentEventKind = 'agent' | 'heartbeat'
@@ -51,8 +24,6 @@ export interface PublishResult {
 export interface OkResult {
   ok: boolean
 }
-
-export type JsonObject = { [key: string]: unknown }
 
 export type EnvelopeType = 'agent_event' | 'heartbeat_event' | 'training_event'
 
@@ -111,6 +82,16 @@ export type ClientMessage =
   | { type: 'active-conversation'; conversationId: string | null }
   | TerminalInputMessage
   | TerminalResizeMessage
+
+/** Every frame type this client sends: ClientMessage's, and auth (sent by WispSocket itself). */
+const CLIENT_MESSAGES: Record<ClientMessage['type'] | 'auth', true> = {
+  auth: true,
+  ping: true,
+  'active-conversation': true,
+  'terminal-input': true,
+  'terminal-resize': true,
+}
+export const CLIENT_MESSAGE_TYPES = Object.keys(CLIENT_MESSAGES) as (keyof typeof CLIENT_MESSAGES)[]
 
 /** Keystrokes for a run this tab started (docs/terminal.md). */
 export interface TerminalInputMessage {

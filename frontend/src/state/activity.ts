@@ -1,6 +1,6 @@
 // The Activity list: incoming stream envelopes, newest first, capped.
 
-import type { JsonObject, StreamEnvelope } from '../api'
+import { decodeAssistantPayload, decodeAutonomyPayload, type AutonomyPayload, type JsonObject, type StreamEnvelope } from '../api'
 import { compactJSON, formatDuration } from '../format'
 
 export const ACTIVITY_CAP = 200
@@ -70,12 +70,12 @@ export function describeActivity(env: StreamEnvelope, titleOf?: ConversationTitl
     return view
   }
   if (env.type === 'agent_event' && env.stream === 'autonomy') {
-    const view = autonomyLine(p)
+    const payload = decodeAutonomyPayload(p)
+    const view = payload === null ? null : autonomyLine(payload)
     if (view !== null) return view
   }
-  if (env.type === 'agent_event' && typeof p.text === 'string' && p.text.trim() !== '') {
-    return { kind: 'text', text: p.text }
-  }
+  const said = env.type === 'agent_event' ? decodeAssistantPayload(p) : null
+  if (said !== null && said.text.trim() !== '') return { kind: 'text', text: said.text }
   return jsonView(p)
 }
 
@@ -88,24 +88,22 @@ const SKIP_REASONS: Record<string, string> = {
 
 const str = (v: unknown): string => (typeof v === 'string' ? v.trim() : '')
 
-/** The autonomy loop's envelopes (docs/proactive.md) as sentences; null for a kind it does not know. */
-function autonomyLine(p: JsonObject): ActivityView | null {
+/** The autonomy loop's envelopes (docs/proactive.md) as sentences; null for an empty thought. */
+function autonomyLine(p: AutonomyPayload): ActivityView | null {
   switch (p.kind) {
     case 'tick':
-      return { kind: 'text', text: typeof p.tick === 'number' ? `Tick ${p.tick}: looking around…` : 'Looking around…', status: 'thinking' }
+      return { kind: 'text', text: `Tick ${p.tick}: looking around…`, status: 'thinking' }
     case 'thought':
-      return str(p.text) === '' ? null : { kind: 'text', text: `Thought: ${oneLine(str(p.text), PREVIEW_MAX)}` }
+      return p.text.trim() === '' ? null : { kind: 'text', text: `Thought: ${oneLine(p.text, PREVIEW_MAX)}` }
     case 'decision':
       if (p.decision === 'speak') return { kind: 'text', text: 'Decided to speak' }
       return { kind: 'text', text: str(p.reason) === '' ? 'Stayed silent' : `Stayed silent — ${oneLine(str(p.reason), PREVIEW_MAX)}` }
     case 'skipped': {
-      const reason = str(p.reason)
+      const reason = p.reason.trim()
       return { kind: 'text', text: `Skipped a check: ${SKIP_REASONS[reason] ?? (reason || 'no reason given')}` }
     }
     case 'error':
-      return { kind: 'text', text: `Autonomy error: ${oneLine(str(p.message) || 'unknown', PREVIEW_MAX)}`, status: 'failed' }
-    default:
-      return null
+      return { kind: 'text', text: `Autonomy error: ${oneLine(p.message.trim() || 'unknown', PREVIEW_MAX)}`, status: 'failed' }
   }
 }
 

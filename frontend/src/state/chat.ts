@@ -2,62 +2,11 @@
 // reply change a bubble, and the display messages (tool calls, thinking)
 // saved for past replies. Pure, so it is tested without React.
 
-import type { ChatFrame, DisplayMessage, DisplayStatus, Message, MessageRole, ProactiveMessage } from '../api'
+import type { ChatFrame, DisplayMessage, Message, MessageRole, ProactiveMessage } from '../api'
+import type { BubbleStatus, ChatMessageView, ChatState, ToolView } from './chatView'
 import { asProactive, isProactiveSource, receiveProactive, withProactive } from './proactive'
 
-/** stopped: the run was interrupted (by the user's Stop, or it could not finish); what it said is kept. */
-export type BubbleStatus = 'streaming' | 'done' | 'error' | 'stopped'
-
-export interface ToolView {
-  callId: string
-  name: string
-  arguments: unknown
-  status: DisplayStatus
-  result?: unknown
-  error?: string
-}
-
-export interface ChatMessageView {
-  /** Stable React key: the server id for loaded messages, a local id for new ones. */
-  key: string
-  /** Server message id, once known. */
-  id: string | null
-  role: MessageRole
-  text: string
-  status: BubbleStatus
-  error?: string
-  /** Why a stopped reply stopped, as the server said it (USER_STOP_REASON for the Stop button). */
-  stopReason?: string
-  /** Stop was asked for and the run has not ended yet. */
-  stopping?: boolean
-  runId?: string
-  timestamp: number
-  /** Thinking and tools below came from this page's stream (else from display messages). */
-  live: boolean
-  /** Highest frame sequence number applied; frames at or below it are repeats. */
-  lastSeq: number
-  thinking: string
-  tools: ToolView[]
-  /** For replies: the user text it answers (what Retry sends again). */
-  prompt?: string
-  /** chat, or reminder/autonomy/terminal for what Wisp said on its own. */
-  source?: string
-  /** A reminder delivered more than a minute late. */
-  late?: boolean
-}
-
-export interface ChatState {
-  /** null: a new chat that has no conversation yet. */
-  conversationId: string | null
-  /** Changes whenever another conversation (or a new chat) is opened; late results of an older one are dropped. */
-  session: number
-  loading: boolean
-  loadError: string | null
-  messages: ChatMessageView[]
-  display: DisplayMessage[]
-  /** Proactive messages received since it was opened: a load that raced them keeps them. */
-  proactive: ProactiveMessage[]
-}
+export type { BubbleStatus, ChatMessageView, ChatState, ToolView } from './chatView'
 
 export const initialChat: ChatState = {
   conversationId: null,

@@ -21,6 +21,7 @@ function emote(id: string, category: string, extra: Partial<Emote> = {}): Emote 
     duration: 2,
     loop: false,
     source: 'builtin',
+    status: '',
     ...extra,
   }
 }

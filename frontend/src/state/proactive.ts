@@ -3,7 +3,7 @@
 // already shows, and kept when a reload of the messages raced it. Pure.
 
 import { PROACTIVE_SOURCES, type Message, type ProactiveMessage, type ProactiveSource } from '../api'
-import type { ChatMessageView, ChatState } from './chat'
+import type { ChatMessageView, ChatState } from './chatView'
 
 const SOURCES = new Set<string>(PROACTIVE_SOURCES)
 

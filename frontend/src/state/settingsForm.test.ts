@@ -118,7 +118,7 @@ describe('errorPath', () => {
 
 describe('fieldMeta', () => {
   it('reads apply, editable and the override', () => {
-    const fields = [{ path: 'server.host', apply: 'restart' as const, secret: false, editable: false }]
+    const fields = [{ path: 'server.host', apply: 'restart' as const, secret: false, editable: false, label: 'Listen address' }]
     expect(fieldMeta(fields, { 'server.host': 'WISP_HOST' }, 'server.host')).toEqual({
       apply: 'restart',
       editable: false,

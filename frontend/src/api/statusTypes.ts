@@ -1,0 +1,36 @@
+// The agent's status (GET /api/status and the /ws status frame). A leaf: it imports
+// nothing, so the other wire types can use it without a cycle.
+
+export type AgentState =
+  | 'not_started'
+  | 'starting'
+  | 'running'
+  | 'paused'
+  | 'stopped'
+  | 'restarting'
+  | 'error'
+
+/** GET /api/status */
+export interface AgentStatus {
+  state: AgentState
+  agentName: string
+  model: string
+  /** openai, anthropic or ollama: the provider in use, "" when none is set up. */
+  provider?: string
+  canRespond: boolean
+  canRespondReason?: string
+  startedAt: number
+  uptime: number
+  pendingRestart: boolean
+  pendingRestartReasons: string[]
+  /** Why the config file on disk is invalid; absent when it is fine. */
+  configError?: string
+  /** The autonomy loop is on (docs/proactive.md); false when the server does not say. */
+  autonomyEnabled: boolean
+}
+
+/** Status fields a frame may leave out: the first frame after activation omits pendingRestart*. */
+type FrameOptionalStatus = 'pendingRestart' | 'pendingRestartReasons' | 'autonomyEnabled'
+
+/** Fields of a status frame. */
+export type StatusFields = Omit<AgentStatus, FrameOptionalStatus> & Partial<Pick<AgentStatus, FrameOptionalStatus>>

@@ -1,0 +1,126 @@
+// The wire contract, checked from this side: testdata/wire.golden.json is written by
+// the Go test TestWireGolden (go generate ./app) from the server's frame catalog and
+// shapes, with every field of every shape used. Every example must come through the
+// decoder the UI uses with nothing lost, and the frame types this client knows must be
+// exactly the catalog's, so Go and TypeScript cannot drift apart unnoticed.
+
+import { describe, expect, it } from 'vitest'
+import { CHAT_FRAME_TYPES, decodeChatFrame, decodeConversation, decodeDisplayMessage, decodeMessage, decodeProvider, decodeRun, decodeSendResult, decodeTurnHeartbeat } from './chatDecode'
+import { decodeConfigSnapshot, decodeShellAccess } from './configDecode'
+import { decodeServerMessage, decodeStatus, KNOWN_SERVER_MESSAGE_TYPES } from './decode'
+import { decodeEmoteCatalog } from './emoteDecode'
+import { decodeAssistantPayload, decodeAutonomy, decodeAutonomyPayload, decodeReminder } from './proactiveDecode'
+import { decodeRestartResult } from './restartDecode'
+import { decodeTerminalRunDetail, decodeTerminalRunList } from './terminalDecode'
+import { CLIENT_MESSAGE_TYPES } from './types'
+import type { JsonObject } from './json'
+import goldenFile from './testdata/wire.golden.json'
+
+interface Golden {
+  frames: { ws: Record<string, JsonObject[]>; sse: Record<string, JsonObject[]>; client: Record<string, JsonObject[]> }
+  shapes: Record<string, unknown[]>
+}
+
+const golden = goldenFile as unknown as Golden
+
+/**
+ * Fields the UI deliberately does not keep, by frame type or shape name, each with its
+ * reason. A field listed here that the golden file does not have fails the test, so
+ * the list cannot go stale.
+ */
+const IGNORED: Record<string, Record<string, string>> = {
+  TurnHeartbeat: {
+    to: 'always "chat" for a chat turn; the activity line does not show it',
+    hasMedia: 'Wisp sends no media yet',
+  },
+}
+
+/** A shape the UI has no decoder for, with the reason. */
+const NOT_DECODED: Record<string, string> = {
+  TerminalResult: 'the captured-output answer of POST /api/terminal/run; the UI never asks for captured output',
+}
+
+const SHAPE_DECODERS: Record<string, (v: unknown) => unknown> = {
+  Conversation: decodeConversation,
+  Message: decodeMessage,
+  DisplayMessage: decodeDisplayMessage,
+  RunInfo: decodeRun,
+  SendResult: decodeSendResult,
+  Reminder: decodeReminder,
+  AutonomyState: decodeAutonomy,
+  Status: decodeStatus,
+  TurnHeartbeat: (v) => decodeTurnHeartbeat(v as JsonObject, 0),
+  AutonomyPayload: (v) => decodeAutonomyPayload(v as JsonObject),
+  AssistantPayload: (v) => decodeAssistantPayload(v as JsonObject),
+  ConfigView: decodeConfigSnapshot,
+  ShellView: decodeShellAccess,
+  RestartResult: decodeRestartResult,
+  ProviderInfo: decodeProvider,
+  TerminalRuns: decodeTerminalRunList,
+  TerminalSnapshot: decodeTerminalRunDetail,
+  EmoteList: decodeEmoteCatalog,
+}
+
+/** example without the ignored fields of name (top-level keys). */
+function expected(name: string, example: unknown): unknown {
+  const ignored = IGNORED[name]
+  if (ignored === undefined || typeof example !== 'object' || example === null) return example
+  const out: JsonObject = { ...(example as JsonObject) }
+  for (const key of Object.keys(ignored)) delete out[key]
+  return out
+}
+
+const sorted = (xs: Iterable<string>): string[] => [...xs].sort()
+
+describe('the golden wire file', () => {
+  it('has exactly the /ws frame types this client knows', () => {
+    expect(sorted(Object.keys(golden.frames.ws))).toEqual(sorted(KNOWN_SERVER_MESSAGE_TYPES))
+  })
+
+  it('has exactly the chat SSE frame types this client knows', () => {
+    expect(sorted(Object.keys(golden.frames.sse))).toEqual(sorted(CHAT_FRAME_TYPES))
+  })
+
+  it('has exactly the client frames this client sends', () => {
+    expect(sorted(Object.keys(golden.frames.client))).toEqual(sorted(CLIENT_MESSAGE_TYPES))
+  })
+
+  for (const [type, examples] of Object.entries(golden.frames.ws)) {
+    it(`decodes every /ws ${type} frame whole`, () => {
+      for (const ex of examples) expect(decodeServerMessage(JSON.stringify(ex))).toEqual(expected(type, ex))
+    })
+  }
+
+  for (const [type, examples] of Object.entries(golden.frames.sse)) {
+    it(`decodes every SSE ${type} frame whole`, () => {
+      for (const ex of examples) expect(decodeChatFrame(ex)).toEqual(expected(type, ex))
+    })
+  }
+
+  it('maps every shape to the decoder the UI uses, or says why not', () => {
+    for (const name of Object.keys(golden.shapes)) {
+      expect(name in SHAPE_DECODERS || name in NOT_DECODED, `shape ${name} has no decoder`).toBe(true)
+    }
+    for (const name of [...Object.keys(SHAPE_DECODERS), ...Object.keys(NOT_DECODED)]) {
+      expect(name in golden.shapes, `${name} is not in the golden file`).toBe(true)
+    }
+  })
+
+  for (const [name, decode] of Object.entries(SHAPE_DECODERS)) {
+    it(`decodes every ${name} whole`, () => {
+      for (const ex of golden.shapes[name] ?? []) expect(decode(ex)).toEqual(expected(name, ex))
+    })
+  }
+
+  it('ignores only fields the server sends', () => {
+    for (const [name, fields] of Object.entries(IGNORED)) {
+      const examples = [...(golden.shapes[name] ?? []), ...(golden.frames.ws[name] ?? []), ...(golden.frames.sse[name] ?? [])]
+      for (const field of Object.keys(fields)) {
+        expect(
+          examples.some((ex) => typeof ex === 'object' && ex !== null && field in ex),
+          `${name}.${field} is ignored but never sent`,
+        ).toBe(true)
+      }
+    }
+  })
+})

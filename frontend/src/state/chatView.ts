@@ -1,0 +1,59 @@
+// The shapes of the open conversation's state: its bubbles and what they show.
+// Types only, shared by chat.ts (how frames change them) and proactive.ts (the
+// bubbles Wisp sends on its own), so neither imports the other.
+
+import type { DisplayMessage, DisplayStatus, MessageRole, ProactiveMessage } from '../api'
+
+/** stopped: the run was interrupted (by the user's Stop, or it could not finish); what it said is kept. */
+export type BubbleStatus = 'streaming' | 'done' | 'error' | 'stopped'
+
+export interface ToolView {
+  callId: string
+  name: string
+  arguments: unknown
+  status: DisplayStatus
+  result?: unknown
+  error?: string
+}
+
+export interface ChatMessageView {
+  /** Stable React key: the server id for loaded messages, a local id for new ones. */
+  key: string
+  /** Server message id, once known. */
+  id: string | null
+  role: MessageRole
+  text: string
+  status: BubbleStatus
+  error?: string
+  /** Why a stopped reply stopped, as the server said it (USER_STOP_REASON for the Stop button). */
+  stopReason?: string
+  /** Stop was asked for and the run has not ended yet. */
+  stopping?: boolean
+  runId?: string
+  timestamp: number
+  /** Thinking and tools below came from this page's stream (else from display messages). */
+  live: boolean
+  /** Highest frame sequence number applied; frames at or below it are repeats. */
+  lastSeq: number
+  thinking: string
+  tools: ToolView[]
+  /** For replies: the user text it answers (what Retry sends again). */
+  prompt?: string
+  /** chat, or reminder/autonomy/terminal for what Wisp said on its own. */
+  source?: string
+  /** A reminder delivered more than a minute late. */
+  late?: boolean
+}
+
+export interface ChatState {
+  /** null: a new chat that has no conversation yet. */
+  conversationId: string | null
+  /** Changes whenever another conversation (or a new chat) is opened; late results of an older one are dropped. */
+  session: number
+  loading: boolean
+  loadError: string | null
+  messages: ChatMessageView[]
+  display: DisplayMessage[]
+  /** Proactive messages received since it was opened: a load that raced them keeps them. */
+  proactive: ProactiveMessage[]
+}
