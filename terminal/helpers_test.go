@@ -107,14 +107,22 @@ func eventually(t *testing.T, what string, cond func() bool) {
 // processGone reports whether pid no longer runs: absent, or a zombie nobody reaped
 // (a container's init may not reap orphans).
 func processGone(pid int) bool {
+	st := processState(pid)
+	return st == 0 || st == 'Z'
+}
+
+// processState is the state letter of pid in /proc (R, S, Z, ...), 0 when it is gone.
+func processState(pid int) byte {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return true
+		return 0
 	}
 	// The state follows the command name in parentheses.
 	s := string(data)
-	i := strings.LastIndexByte(s, ')')
-	return i >= 0 && i+2 < len(s) && s[i+2] == 'Z'
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2]
+	}
+	return 0
 }
 
 // firstLineInt reads the number on the first line of s.

@@ -9,7 +9,9 @@ import (
 	"unicode/utf8"
 )
 
-// A character written in two parts, with a pause between them, is still sent whole.
+// A character written in two parts, with a pause between them, is still sent whole:
+// each part is read on its own (the next is written once the pump has sent what it
+// could of the last), and the pump holds back the unfinished character.
 func TestPumpHoldsAnUnfinishedCharacter(t *testing.T) {
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -17,6 +19,11 @@ func TestPumpHoldsAnUnfinishedCharacter(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var got []string
+	sent := func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.Join(got, "")
+	}
 	p := pump{src: r, emit: func(s string) {
 		mu.Lock()
 		defer mu.Unlock()
@@ -27,12 +34,15 @@ func TestPumpHoldsAnUnfinishedCharacter(t *testing.T) {
 		defer close(done)
 		p.run()
 	}()
-	parts := []string{"a\xe2\x82", "\xac b \xf0\x9f", "\x98\x80"}
-	for _, part := range parts {
-		if _, err := w.WriteString(part); err != nil {
+	for _, step := range []struct{ part, sentSoFar string }{
+		{"a\xe2\x82", "a"},
+		{"\xac b \xf0\x9f", "a€ b "},
+		{"\x98\x80", "a€ b 😀"},
+	} {
+		if _, err := w.WriteString(step.part); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(3 * batchWindow) // each part is read and flushed on its own
+		eventually(t, "the pump to send "+step.sentSoFar, func() bool { return sent() == step.sentSoFar })
 	}
 	w.Close()
 	<-done
@@ -42,7 +52,7 @@ func TestPumpHoldsAnUnfinishedCharacter(t *testing.T) {
 			t.Fatalf("sent %q, which splits a character (all: %q)", s, got)
 		}
 	}
-	if all := strings.Join(got, ""); all != "a€ b 😀" {
+	if all := sent(); all != "a€ b 😀" {
 		t.Fatalf("got %q", all)
 	}
 }

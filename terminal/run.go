@@ -137,7 +137,7 @@ func (r *Run) start() {
 	r.mu.Lock()
 	r.master, r.errPipe, r.cmd = master, errR, cmd
 	r.emitLocked(Event{Kind: KindStart, Command: r.spec.Command, MaxDurationMs: r.m.opts.MaxDuration.Milliseconds()})
-	r.timers = append(r.timers, time.AfterFunc(r.m.opts.MaxDuration, func() { _ = r.stop(stopTimeout) }))
+	r.timers = append(r.timers, time.AfterFunc(r.m.opts.MaxDuration, r.timeUp))
 	if r.stopping != notStopping { // killed while it was being spawned
 		r.signalLocked(syscall.SIGTERM)
 	}
@@ -283,6 +283,9 @@ func exitCode(ps *os.ProcessState) int {
 	}
 	return ps.ExitCode()
 }
+
+// timeUp ends a run that reached MaxDuration (its timer calls it).
+func (r *Run) timeUp() { _ = r.stop(stopTimeout) }
 
 // stop ends a run on Wisp's initiative: SIGTERM to its whole session now, SIGKILL
 // after the grace period. The first reason wins.

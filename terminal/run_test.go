@@ -70,8 +70,25 @@ func checkSequence(t *testing.T, evs []Event, command string) {
 	}
 }
 
+// The time limit ends a run with 124 and a timeout event.
+func TestTimeoutEndsTheRun(t *testing.T) {
+	m, rec := newTestManager(t, Options{MaxDuration: 300 * time.Millisecond})
+	r := start(t, m, Spec{Command: "sleep 1000"})
+	if exit := wait(t, rec, r); exit.Code != ExitTimeout {
+		t.Fatalf("exit code %d, want 124", exit.Code)
+	}
+	evs := rec.of(r.ID())
+	if i := slices.IndexFunc(evs, func(e Event) bool { return e.Kind == KindTimeout }); i < 0 || evs[i].MaxDurationMs != 300 {
+		t.Fatalf("no timeout event with maxDurationMs 300: %+v", evs)
+	}
+}
+
+// A run that runs out of time takes its whole session down, a child that ignores
+// SIGTERM and one in a process group of its own included. The test lets the time run
+// out (the timer's own call) once the command has started its child, so a busy
+// machine cannot make it fire before.
 func TestTimeoutKillsTheGroup(t *testing.T) {
-	m, rec := newTestManager(t, Options{MaxDuration: 300 * time.Millisecond, KillGrace: 200 * time.Millisecond})
+	m, rec := newTestManager(t, Options{MaxDuration: time.Hour, KillGrace: 200 * time.Millisecond})
 	for _, cmd := range []string{
 		"sleep 1000 & echo $!; wait",                     // dies of SIGTERM
 		"trap '' TERM; sleep 1000 & echo $!; wait; wait", // needs the SIGKILL
@@ -79,13 +96,15 @@ func TestTimeoutKillsTheGroup(t *testing.T) {
 	} {
 		t.Run(cmd, func(t *testing.T) {
 			r := start(t, m, Spec{Command: cmd})
+			eventually(t, "the child's pid", func() bool { return strings.Contains(rec.text(r.ID(), KindStdout), "\n") })
+			r.timeUp()
 			exit := wait(t, rec, r)
 			if exit.Code != ExitTimeout {
 				t.Fatalf("exit code %d, want 124", exit.Code)
 			}
 			evs := rec.of(r.ID())
-			if i := slices.IndexFunc(evs, func(e Event) bool { return e.Kind == KindTimeout }); i < 0 || evs[i].MaxDurationMs != 300 {
-				t.Fatalf("no timeout event with maxDurationMs 300: %+v", evs)
+			if i := slices.IndexFunc(evs, func(e Event) bool { return e.Kind == KindTimeout }); i < 0 || evs[i].MaxDurationMs != time.Hour.Milliseconds() {
+				t.Fatalf("no timeout event with the limit: %+v", evs)
 			}
 			child := firstLineInt(t, rec.text(r.ID(), KindStdout))
 			eventually(t, "the background child to die", func() bool { return processGone(child) })
@@ -321,9 +340,18 @@ func TestListAndGet(t *testing.T) {
 // While the viewer is behind, output waits and the program pauses; nothing is lost.
 func TestFlowControlPausesTheProgram(t *testing.T) {
 	var ready atomic.Bool
-	m, rec := newTestManager(t, Options{Ready: func(owner string) bool { return owner != "tab-1" || ready.Load() }})
+	var refused atomic.Int32 // how often the output asked and had to wait
+	m, rec := newTestManager(t, Options{Ready: func(owner string) bool {
+		if owner == "tab-1" && !ready.Load() {
+			refused.Add(1)
+			return false
+		}
+		return true
+	}})
 	r := start(t, m, Spec{Command: "head -c 2000000 /dev/zero | tr '\\0' a; echo; echo done", Owner: "tab-1", Capture: true})
-	time.Sleep(300 * time.Millisecond)
+	// The output is waiting for the viewer (asked more than once): the 2 MB cannot all
+	// be out, and the program, whose writes fill the terminal, cannot have ended.
+	eventually(t, "the output to wait for the viewer", func() bool { return refused.Load() > 2 })
 	if got := len(rec.text(r.ID(), KindStdout)); got >= 2000000 || r.Info().Status != StatusRunning {
 		t.Fatalf("%d bytes out and status %q while the viewer was behind", got, r.Info().Status)
 	}
@@ -349,7 +377,12 @@ func TestOutputWaitingForAViewerOutlivesTheCommand(t *testing.T) {
 	var ready atomic.Bool
 	m, rec := newTestManager(t, Options{Ready: func(string) bool { return ready.Load() }, DrainTimeout: 200 * time.Millisecond})
 	r := start(t, m, Spec{Command: "head -c 100000 /dev/zero | tr '\\0' a", Owner: "tab-1", Capture: true})
-	time.Sleep(time.Second) // the command is done; its output waits
+	// The command ends (its shell is a zombie until the run is done) while its output
+	// waits; then two drain periods pass in which a run that forgot the waiting output
+	// would have closed it.
+	eventually(t, "the command to end", func() bool { return processState(r.cmd.Process.Pid) == 'Z' })
+	ended := time.Now()
+	eventually(t, "two drain periods", func() bool { return time.Since(ended) > 2*200*time.Millisecond })
 	ready.Store(true)
 	wait(t, rec, r)
 	if n := len(rec.text(r.ID(), KindStdout)); n != 100000 {
