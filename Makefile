@@ -61,7 +61,8 @@ smoke: build
 ## bench: start-up, idle RSS, chat and terminal latency/throughput, emote broadcast, config-save and proactive-message latency against their floors; updates BENCHMARKS.md
 bench: build-serve
 	$(GO) build -trimpath -ldflags "-s -w" -o $(BIN)/wisp-floor ./bench/floor
-	$(GO) run ./bench/startup --wisp $(BIN)/wisp-serve --floor $(BIN)/wisp-floor --runs 15 --out BENCHMARKS.md
+	$(GO) build -tags sdk -trimpath -ldflags "-s -w" -o $(BIN)/wisp-floor-sdk ./bench/floor
+	$(GO) run ./bench/startup --wisp $(BIN)/wisp-serve --floor $(BIN)/wisp-floor --floor-sdk $(BIN)/wisp-floor-sdk --runs 15 --out BENCHMARKS.md
 	$(GO) run ./bench/chat --out BENCHMARKS.md
 	$(GO) run ./bench/terminal --out BENCHMARKS.md
 	$(GO) run ./bench/emote --out BENCHMARKS.md

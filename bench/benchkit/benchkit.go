@@ -1,8 +1,10 @@
 // Package benchkit holds helpers shared by Wisp's benchmark drivers
-// (bench/startup, bench/chat, bench/terminal, bench/emote): summary
-// statistics over samples, the host line and figures of a report, the HTTP
-// client the drivers measure with, and writing results into a marked section
-// of BENCHMARKS.md. It imports nothing from Wisp.
+// (bench/startup, bench/chat, bench/terminal, bench/emote, bench/config,
+// bench/proactive): summary statistics over samples, the header line of a
+// report (date, commit, binary measured and its size, Go, machine) and its
+// figures, the HTTP and WebSocket clients the drivers measure with, starting
+// Wisp inside a driver, and writing results into a marked section of
+// BENCHMARKS.md. Only StartApp imports Wisp (its app package).
 package benchkit
 
 import (

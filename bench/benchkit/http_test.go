@@ -32,14 +32,3 @@ func TestPostJSON(t *testing.T) {
 		t.Fatalf("PostJSON with a 400 answer: err = %v", err)
 	}
 }
-
-func TestEnvLine(t *testing.T) {
-	e := Env{Date: "2026-01-02 03:04 UTC", Go: "go1.26 linux/amd64", Kernel: "6.1", CPU: "AMD EPYC", CPUs: 2}
-	want := "Measured 2026-01-02 03:04 UTC · go1.26 linux/amd64 · Linux 6.1 · AMD EPYC (2 CPUs)"
-	if got := e.Line(); got != want {
-		t.Errorf("Line() = %q, want %q", got, want)
-	}
-	if got := Environment(); got.CPUs < 1 || got.Go == "" || got.Date == "" {
-		t.Errorf("Environment() = %+v", got)
-	}
-}

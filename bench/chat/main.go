@@ -68,7 +68,7 @@ func main() {
 func run(ctx context.Context, cfg config, tmp string) (err error) {
 
 	long := longReply(cfg.tokens)
-	b := &bench{cfg: cfg, long: long, longText: strings.Join(long, ""), res: &results{env: benchkit.Environment(), cfg: cfg}}
+	b := &bench{cfg: cfg, long: long, longText: strings.Join(long, ""), res: &results{env: benchkit.InProcess("bench/chat"), cfg: cfg}}
 	if b.w, err = startWisp(ctx, filepath.Join(tmp, "wisp"), long); err != nil {
 		return err
 	}

@@ -83,7 +83,7 @@ func run(ctx context.Context, opts options, tmp string) error {
 	}
 	defer f.stop()
 
-	res := &results{env: benchkit.Environment(), opts: opts, wisp: w.side(), floor: f.side()}
+	res := &results{env: benchkit.InProcess("bench/config"), opts: opts, wisp: w.side(), floor: f.side()}
 	fmt.Fprintf(os.Stderr, "config: %d saves each after %d warm-up, %s apart...\n", opts.runs, opts.warmup, opts.gap)
 	if err := measure(ctx, opts, w.running, res.sides()); err != nil {
 		return err

@@ -83,7 +83,7 @@ func run(ctx context.Context, cfg config, tmp string) error {
 	}
 	defer f.stop()
 
-	res := &results{env: benchkit.Environment(), cfg: cfg}
+	res := &results{env: benchkit.InProcess("bench/emote"), cfg: cfg}
 	res.wisp, res.floor, res.direct = w.side(), f.side(), f.directSide()
 	fmt.Fprintf(os.Stderr, "emote: %d broadcasts each to %d clients after %d warm-up...\n", cfg.runs, cfg.clients, cfg.warmup)
 	if err := measure(ctx, cfg, res.sides()); err != nil {

@@ -9,7 +9,10 @@
 //
 // It deliberately does nothing else: the benchmark driver (bench/startup)
 // reports Wisp's start-up time and idle RSS as ratios against this binary,
-// built and measured in the same run.
+// built and measured in the same run. Built with -tags sdk it also links the
+// two model SDKs Wisp links (Anthropic's and OpenAI's) and builds a client of
+// each at start, as Wisp does: the difference between the two floors is what
+// the SDKs cost.
 package main
 
 import (
@@ -45,6 +48,7 @@ func main() {
 }
 
 func run(port int, stateDir string) error {
+	linkSDKs()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 

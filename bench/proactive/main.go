@@ -129,7 +129,7 @@ func run(ctx context.Context, opts options, tmp string) error {
 	}
 	defer f.stop()
 
-	res := &results{env: benchkit.Environment(), opts: opts, frameBytes: len(probe.frame)}
+	res := &results{env: benchkit.InProcess("bench/proactive"), opts: opts, frameBytes: len(probe.frame)}
 	fmt.Fprintf(os.Stderr, "proactive: %d reminders due now, %d set %s ahead and %d floor samples, after %d warm-up each...\n",
 		opts.runs, opts.runs, opts.lead, opts.runs, opts.warmup)
 	if err := measure(ctx, opts, w, f, res); err != nil {

@@ -3,9 +3,11 @@
 // In one run it measures `wisp serve` from exec to the first 200 on
 // GET /api/status with an existing database, and its resident set size after
 // an idle pause, next to the floor server (bench/floor: net/http + melody +
-// go-sqlite3) measured the same way. Rounds are interleaved (wisp, floor,
-// wisp, floor, ...) so both share the machine's noise, and every figure is
-// reported as the ratio wisp/floor against a target of at most 3×.
+// go-sqlite3) measured the same way, and, when given, the same floor built
+// with -tags sdk (it also links and sets up the two model SDKs Wisp links), so
+// the section can say what the SDKs cost. Rounds are interleaved (wisp, floor,
+// floor+SDKs, wisp, ...) so all share the machine's noise, and every figure
+// is reported as the ratio wisp/floor against a target of at most 3×.
 //
 // The result is printed on stdout and written between the
 // "<!-- bench:startup:begin -->" and "<!-- bench:startup:end -->" markers of
@@ -16,7 +18,9 @@
 // Usage (see `make bench`):
 //
 //	go build -o build/bin/wisp-floor ./bench/floor
-//	go run ./bench/startup --wisp build/bin/wisp-serve --floor build/bin/wisp-floor --out BENCHMARKS.md
+//	go build -tags sdk -o build/bin/wisp-floor-sdk ./bench/floor
+//	go run ./bench/startup --wisp build/bin/wisp-serve --floor build/bin/wisp-floor \
+//		--floor-sdk build/bin/wisp-floor-sdk --out BENCHMARKS.md
 package main
 
 import (
@@ -38,6 +42,7 @@ func main() {
 	var cfg config
 	flag.StringVar(&cfg.wisp, "wisp", "build/bin/wisp-serve", "path of the wisp binary (headless build)")
 	flag.StringVar(&cfg.floor, "floor", "build/bin/wisp-floor", "path of the floor server binary (bench/floor)")
+	flag.StringVar(&cfg.floorSDK, "floor-sdk", "", "path of the floor built with -tags sdk (links the model SDKs); empty: not measured")
 	flag.IntVar(&cfg.runs, "runs", 15, "measured rounds per binary")
 	flag.DurationVar(&cfg.idle, "idle", time.Second, "idle pause between the first 200 and reading VmRSS")
 	flag.DurationVar(&cfg.startTimeout, "start-timeout", 30*time.Second, "longest wait for one start to answer 200")
@@ -59,6 +64,7 @@ func main() {
 
 type config struct {
 	wisp, floor        string
+	floorSDK           string
 	runs               int
 	idle, startTimeout time.Duration
 	out, json          string
@@ -72,8 +78,11 @@ func run(ctx context.Context, cfg config) error {
 	defer os.RemoveAll(tmp)
 
 	targets := []*target{
-		{name: "wisp", path: cfg.wisp, args: []string{"serve", "--port", "0"}, dbFile: "wisp.db"},
-		{name: "floor", path: cfg.floor, args: []string{"--port", "0"}, dbFile: "floor.db"},
+		{name: wispName, path: cfg.wisp, args: []string{"serve", "--port", "0"}, dbFile: "wisp.db"},
+		{name: floorName, path: cfg.floor, args: []string{"--port", "0"}, dbFile: "floor.db"},
+	}
+	if cfg.floorSDK != "" {
+		targets = append(targets, &target{name: floorSDKName, path: cfg.floorSDK, args: []string{"--port", "0"}, dbFile: "floor.db"})
 	}
 	for _, t := range targets {
 		if _, err := os.Stat(t.path); err != nil {
@@ -104,8 +113,7 @@ func run(ctx context.Context, cfg config) error {
 		}
 	}
 
-	res := result{env: environment(targets), runs: cfg.runs, idle: cfg.idle}
-	series := map[string]*series{"wisp": &res.wisp, "floor": &res.floor}
+	res := newResult(targets, cfg.runs, cfg.idle)
 	for round := 1; round <= cfg.runs; round++ {
 		fmt.Fprintf(os.Stderr, "round %2d/%d:", round, cfg.runs)
 		for _, t := range targets {
@@ -114,7 +122,7 @@ func run(ctx context.Context, cfg config) error {
 				fmt.Fprintln(os.Stderr)
 				return fmt.Errorf("round %d: %w", round, err)
 			}
-			series[t.name].add(s)
+			res.series[t.name].add(s)
 			fmt.Fprintf(os.Stderr, "  %s %7.2f ms %6.1f MiB", t.name, ms(s.startup), mib(s.rssKiB))
 			if s.unclean != "" {
 				fmt.Fprintf(os.Stderr, " (unclean exit: %s)", s.unclean)

@@ -4,8 +4,6 @@ import (
 	"debug/buildinfo"
 	"encoding/json"
 	"fmt"
-	"os"
-	"runtime"
 	"strings"
 	"time"
 
@@ -42,45 +40,43 @@ func (s *series) add(x sample) {
 	}
 }
 
+// The targets' names, in the order they take turns.
+const (
+	wispName     = "wisp"
+	floorName    = "floor"
+	floorSDKName = "floor-sdk" // the floor built with -tags sdk
+)
+
+// env is the run's header (commit, binaries, host) and the Go version each
+// binary was built with.
 type env struct {
-	Date    string             `json:"date"`
-	Go      string             `json:"go"`
-	Built   map[string]string  `json:"built_with"`
-	SizeMiB map[string]float64 `json:"size_mib"`
-	Paths   map[string]string  `json:"paths"`
-	Kernel  string             `json:"kernel"`
-	CPU     string             `json:"cpu"`
-	CPUs    int                `json:"cpus"`
+	benchkit.Env
+	Built map[string]string `json:"built_with"`
 }
 
 type result struct {
-	env         env
-	runs        int
-	idle        time.Duration
-	wisp, floor series
-	warnings    []string
+	env      env
+	runs     int
+	idle     time.Duration
+	names    []string // targets in the order they took turns
+	series   map[string]*series
+	warnings []string
 }
 
-func environment(targets []*target) env {
-	e := env{
-		Date:    time.Now().UTC().Format("2006-01-02 15:04 UTC"),
-		Go:      runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
-		Built:   map[string]string{},
-		SizeMiB: map[string]float64{},
-		Paths:   map[string]string{},
-		CPUs:    runtime.NumCPU(),
-	}
+func newResult(targets []*target, runs int, idle time.Duration) *result {
+	r := &result{runs: runs, idle: idle, series: map[string]*series{}}
+	var bins []benchkit.Binary
+	r.env.Built = map[string]string{}
 	for _, t := range targets {
-		e.Paths[t.name] = t.path
+		r.names = append(r.names, t.name)
+		r.series[t.name] = &series{}
+		bins = append(bins, benchkit.StatBinary(t.name, t.path))
 		if bi, err := buildinfo.ReadFile(t.path); err == nil {
-			e.Built[t.name] = bi.GoVersion
-		}
-		if fi, err := os.Stat(t.path); err == nil {
-			e.SizeMiB[t.name] = float64(fi.Size()) / (1 << 20)
+			r.env.Built[t.name] = bi.GoVersion
 		}
 	}
-	e.Kernel, e.CPU = benchkit.Host()
-	return e
+	r.env.Env = benchkit.Environment(bins...)
+	return r
 }
 
 // figure is one row of the table.
@@ -89,23 +85,39 @@ type figure struct {
 	Unit          string  `json:"unit"`
 	Wisp          summary `json:"wisp"`
 	Floor         summary `json:"floor"`
-	Ratio         float64 `json:"ratio"` // wisp median / floor median
+	FloorSDK      summary `json:"floor_sdk"` // zero when the SDK floor was not measured
+	Ratio         float64 `json:"ratio"`     // wisp median / floor median
 	Pass          bool    `json:"pass"`
 	ElizaOverWisp float64 `json:"eliza_over_wisp"`
 	elizaDisplay  string
 }
 
+// withSDK reports whether the SDK floor was measured.
+func (r *result) withSDK() bool { return r.series[floorSDKName] != nil }
+
+// samples is the series of one figure of target name (nil when not measured).
+func (r *result) samples(name string, pick func(*series) []float64) []float64 {
+	if s := r.series[name]; s != nil {
+		return pick(s)
+	}
+	return nil
+}
+
 func (r *result) figures() []figure {
-	mk := func(name, unit string, w, f []float64) figure {
-		fig := figure{Name: name, Unit: unit, Wisp: summarize(w), Floor: summarize(f)}
+	mk := func(name, unit string, pick func(*series) []float64) figure {
+		fig := figure{Name: name, Unit: unit,
+			Wisp: summarize(r.samples(wispName, pick)), Floor: summarize(r.samples(floorName, pick))}
+		if r.withSDK() {
+			fig.FloorSDK = summarize(r.samples(floorSDKName, pick))
+		}
 		fig.Ratio = fig.Wisp.Median / fig.Floor.Median
 		fig.Pass = fig.Ratio <= targetRatio
 		return fig
 	}
-	start := mk("Start → first 200 on `/api/status`", "ms", r.wisp.StartupMs, r.floor.StartupMs)
+	start := mk("Start → first 200 on `/api/status`", "ms", func(s *series) []float64 { return s.StartupMs })
 	start.ElizaOverWisp = elizaStartupMs / start.Wisp.Median
 	start.elizaDisplay = fmt.Sprintf("%.0f ms", elizaStartupMs)
-	rss := mk(fmt.Sprintf("Idle RSS (VmRSS after %v)", r.idle), "MiB", r.wisp.RSSMiB, r.floor.RSSMiB)
+	rss := mk(fmt.Sprintf("Idle RSS (VmRSS after %v)", r.idle), "MiB", func(s *series) []float64 { return s.RSSMiB })
 	rss.ElizaOverWisp = elizaRSSBytes / (rss.Wisp.Median * (1 << 20))
 	rss.elizaDisplay = elizaRSSDisplay
 	return []figure{start, rss}
@@ -114,31 +126,41 @@ func (r *result) figures() []figure {
 // markdown renders the section that goes between the markers (and on stdout).
 func (r *result) markdown() string {
 	var b strings.Builder
-	e := r.env
-	fmt.Fprintf(&b, "Measured %s · %s · Linux %s · %s (%d CPUs) · %d rounds of wisp then floor, each start on an existing database.\n\n",
-		e.Date, e.Go, e.Kernel, e.CPU, e.CPUs, r.runs)
+	fmt.Fprintf(&b, "%s · %d rounds of %s in turn, each start on an existing database.\n\n",
+		r.env.Line(), r.runs, strings.Join(r.names, ", "))
 
-	b.WriteString("| Figure | wisp median | wisp p90 | floor median | floor p90 | wisp / floor | Target | Result |\n")
-	b.WriteString("|---|--:|--:|--:|--:|--:|:-:|---|\n")
+	sdk := r.withSDK()
+	b.WriteString("| Figure | wisp median | wisp p90 | floor median | floor p90 |")
+	if sdk {
+		b.WriteString(" floor+SDKs median |")
+	}
+	b.WriteString(" wisp / floor | Target | Result |\n|---|--:|--:|--:|--:|")
+	if sdk {
+		b.WriteString("--:|")
+	}
+	b.WriteString("--:|:-:|---|\n")
 	figs := r.figures()
 	for _, f := range figs {
-		res := "pass"
-		if !f.Pass {
-			res = "**MISSED**"
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |", f.Name, num(f.Wisp.Median, f.Unit), num(f.Wisp.P90, f.Unit),
+			num(f.Floor.Median, f.Unit), num(f.Floor.P90, f.Unit))
+		if sdk {
+			fmt.Fprintf(&b, " %s |", num(f.FloorSDK.Median, f.Unit))
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | **%.2f×** | ≤ %.0f× | %s |\n",
-			f.Name, num(f.Wisp.Median, f.Unit), num(f.Wisp.P90, f.Unit),
-			num(f.Floor.Median, f.Unit), num(f.Floor.P90, f.Unit), f.Ratio, targetRatio, res)
+		fmt.Fprintf(&b, " **%.2f×** | ≤ %.0f× | %s |\n", f.Ratio, targetRatio, benchkit.Verdict(f.Pass))
+	}
+	if sdk {
+		b.WriteString("\n" + sdkCost(figs) + "\n")
 	}
 
 	fmt.Fprintf(&b, "\nFor context (not measured in this run): elizaOS 1.7.2 on this machine kind takes %s from restart to its first 200 and holds %s idle, %.0f× and %.0f× Wisp's medians above.\n",
 		figs[0].elizaDisplay, figs[1].elizaDisplay, figs[0].ElizaOverWisp, figs[1].ElizaOverWisp)
 
-	fmt.Fprintf(&b, "\nBinaries: wisp `%s` (%.1f MiB, %s), floor `%s` (%.1f MiB, %s). ",
-		e.Paths["wisp"], e.SizeMiB["wisp"], orUnknown(e.Built["wisp"]),
-		e.Paths["floor"], e.SizeMiB["floor"], orUnknown(e.Built["floor"]))
-	fmt.Fprintf(&b, "Clean exit (status 0) on SIGTERM: wisp %d/%d, floor %d/%d.\n",
-		r.runs-len(r.wisp.Unclean), r.runs, r.runs-len(r.floor.Unclean), r.runs)
+	var built, clean []string
+	for _, name := range r.names {
+		built = append(built, fmt.Sprintf("%s %s", name, orUnknown(r.env.Built[name])))
+		clean = append(clean, fmt.Sprintf("%s %d/%d", name, r.runs-len(r.series[name].Unclean), r.runs))
+	}
+	fmt.Fprintf(&b, "\nBuilt with: %s. Clean exit (status 0) on SIGTERM: %s.\n", strings.Join(built, ", "), strings.Join(clean, ", "))
 	if len(r.warnings) > 0 {
 		b.WriteString("\nWarnings:\n\n")
 		for _, w := range r.warnings {
@@ -146,6 +168,16 @@ func (r *result) markdown() string {
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// sdkCost says what linking the model SDKs costs (floor+SDKs − floor) and what
+// is left for Wisp's own code (wisp − floor+SDKs), in medians.
+func sdkCost(figs []figure) string {
+	start, rss := figs[0], figs[1]
+	return fmt.Sprintf("The model SDKs (Anthropic's and OpenAI's, linked and a client of each built) cost %s of start-up and %s of idle RSS "+
+		"(floor+SDKs − floor); Wisp's own work on top of that is %s and %s (wisp − floor+SDKs).",
+		signed(start.FloorSDK.Median-start.Floor.Median, "ms"), signed(rss.FloorSDK.Median-rss.Floor.Median, "MiB"),
+		signed(start.Wisp.Median-start.FloorSDK.Median, "ms"), signed(rss.Wisp.Median-rss.FloorSDK.Median, "MiB"))
 }
 
 // verdicts are the plain lines printed after the table: one per target, and
@@ -159,8 +191,8 @@ func (r *result) verdicts() []string {
 			out = append(out, fmt.Sprintf("TARGET MISSED: %s: wisp/floor = %.2f× (> %.0f×)", f.Name, f.Ratio, targetRatio))
 		}
 	}
-	for name, s := range map[string]series{"wisp": r.wisp, "floor": r.floor} {
-		if len(s.Unclean) > 0 {
+	for _, name := range r.names {
+		if s := r.series[name]; len(s.Unclean) > 0 {
 			out = append(out, fmt.Sprintf("UNCLEAN EXIT:  %s did not exit with status 0 after SIGTERM in %d of %d runs; first: %s",
 				name, len(s.Unclean), r.runs, s.Unclean[0]))
 		}
@@ -168,17 +200,16 @@ func (r *result) verdicts() []string {
 	return out
 }
 
-func writeJSON(path string, r result) error {
+func writeJSON(path string, r *result) error {
 	out := struct {
-		Env      env      `json:"env"`
-		Runs     int      `json:"runs"`
-		IdleMs   float64  `json:"idle_ms"`
-		Target   float64  `json:"target_ratio"`
-		Figures  []figure `json:"figures"`
-		Wisp     series   `json:"wisp"`
-		Floor    series   `json:"floor"`
-		Warnings []string `json:"warnings,omitempty"`
-	}{r.env, r.runs, ms(r.idle), targetRatio, r.figures(), r.wisp, r.floor, r.warnings}
+		Env      env                `json:"env"`
+		Runs     int                `json:"runs"`
+		IdleMs   float64            `json:"idle_ms"`
+		Target   float64            `json:"target_ratio"`
+		Figures  []figure           `json:"figures"`
+		Series   map[string]*series `json:"series"`
+		Warnings []string           `json:"warnings,omitempty"`
+	}{r.env, r.runs, ms(r.idle), targetRatio, r.figures(), r.series, r.warnings}
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return err
@@ -194,6 +225,11 @@ func num(v float64, unit string) string {
 		return fmt.Sprintf("%.0f ms", v)
 	}
 	return fmt.Sprintf("%.1f %s", v, unit)
+}
+
+// signed renders a difference with its sign: "+1.2 ms", "-0.3 MiB".
+func signed(v float64, unit string) string {
+	return fmt.Sprintf("%+.1f %s", v, unit)
 }
 
 func orUnknown(s string) string {

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"strings"
 	"time"
 
@@ -32,26 +31,22 @@ const sectionIntro = "## Terminal: output throughput and keystroke echo\n\n" +
 	"expected stdout bytes (one more per newline when `\\n` becomes `\\r\\n`), no stderr, exit code 0 (143 for " +
 	"the killed `cat`), and a captured run's answer agreeing with its stream. Driver: `bench/terminal`.\n\n"
 
+// env is the run's header (benchkit.Env) and the shell the commands ran in.
 type env struct {
-	Date, Go, Kernel, CPU, Shell string
-	CPUs                         int
+	benchkit.Env
+	Shell string
 }
 
 func environment() env {
-	e := env{
-		Date: time.Now().UTC().Format("2006-01-02 15:04 UTC"), Go: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH,
-		CPUs: runtime.NumCPU(), Shell: benchShell(),
-	}
-	e.Kernel, e.CPU = benchkit.Host()
-	return e
+	return env{Env: benchkit.InProcess("bench/terminal"), Shell: benchShell()}
 }
 
 // markdown renders the section that goes between the markers (and on stdout).
 func (r *results) markdown() string {
 	var b strings.Builder
 	e, c := r.env, r.cfg
-	fmt.Fprintf(&b, "Measured %s · %s · Linux %s · %s (%d CPUs) · shell %s · throughput: %d runs of each case for Wisp and the floor, taking turns, after one small warm-up run of each; keystrokes: %d samples each of Wisp and the floor at each pause, after %d warm-up.\n\n",
-		e.Date, e.Go, e.Kernel, e.CPU, e.CPUs, e.Shell, c.runs, c.echoSamples, c.echoWarmup)
+	fmt.Fprintf(&b, "%s · shell %s · throughput: %d runs of each case for Wisp and the floor, taking turns, after one small warm-up run of each; keystrokes: %d samples each of Wisp and the floor at each pause, after %d warm-up.\n\n",
+		e.Line(), e.Shell, c.runs, c.echoSamples, c.echoWarmup)
 	r.throughputTable(&b)
 	r.echoTable(&b)
 	r.codecTable(&b)
