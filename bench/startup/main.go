@@ -123,7 +123,7 @@ func run(ctx context.Context, cfg config) error {
 				return fmt.Errorf("round %d: %w", round, err)
 			}
 			res.series[t.name].add(s)
-			fmt.Fprintf(os.Stderr, "  %s %7.2f ms %6.1f MiB", t.name, ms(s.startup), mib(s.rssKiB))
+			fmt.Fprintf(os.Stderr, "  %s %7.2f ms %6.1f MiB (anon %4.1f)", t.name, ms(s.startup), mib(s.rssKiB), mib(s.anonKiB))
 			if s.unclean != "" {
 				fmt.Fprintf(os.Stderr, " (unclean exit: %s)", s.unclean)
 			}

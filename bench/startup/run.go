@@ -48,6 +48,7 @@ type target struct {
 type sample struct {
 	startup time.Duration // exec → first 200 on /api/status
 	rssKiB  int64         // VmRSS after the idle pause
+	anonKiB int64         // RssAnon then: the private memory, without the binary's file pages
 	unclean string        // why the exit after SIGTERM was not clean; "" if it was
 	status  []byte        // body of the first 200
 }
@@ -150,7 +151,7 @@ func (t *target) measure(ctx context.Context, idle, startTimeout time.Duration) 
 		return fail("%v", ctx.Err())
 	case <-time.After(idle):
 	}
-	s.rssKiB, err = vmRSS(cmd.Process.Pid)
+	s.rssKiB, s.anonKiB, err = memory(cmd.Process.Pid)
 	if err != nil {
 		return fail("read RSS: %v", err)
 	}
@@ -221,22 +222,42 @@ func get(ctx context.Context, c *http.Client, u string) ([]byte, int, error) {
 	return body, resp.StatusCode, err
 }
 
-// vmRSS returns the VmRSS line of /proc/<pid>/status in KiB.
-func vmRSS(pid int) (int64, error) {
+// memory returns the VmRSS and RssAnon lines of /proc/<pid>/status in KiB.
+func memory(pid int) (rss, anon int64, err error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	for line := range strings.Lines(string(b)) {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			f := strings.Fields(rest) // "12345 kB"
-			if len(f) != 2 || f[1] != "kB" {
-				return 0, fmt.Errorf("unexpected VmRSS line %q", line)
-			}
-			return strconv.ParseInt(f[0], 10, 64)
+	return parseMemory(string(b))
+}
+
+// parseMemory reads VmRSS and RssAnon from the text of /proc/<pid>/status.
+func parseMemory(status string) (rss, anon int64, err error) {
+	found := 0
+	for line := range strings.Lines(status) {
+		key, rest, ok := strings.Cut(line, ":")
+		if !ok || key != "VmRSS" && key != "RssAnon" {
+			continue
 		}
+		f := strings.Fields(rest) // "12345 kB"
+		if len(f) != 2 || f[1] != "kB" {
+			return 0, 0, fmt.Errorf("unexpected %s line %q", key, line)
+		}
+		v, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			return 0, 0, fmt.Errorf("%s: %w", key, err)
+		}
+		if key == "VmRSS" {
+			rss = v
+		} else {
+			anon = v
+		}
+		found++
 	}
-	return 0, errors.New("no VmRSS in /proc/<pid>/status")
+	if found != 2 {
+		return 0, 0, errors.New("no VmRSS or RssAnon in /proc/<pid>/status")
+	}
+	return rss, anon, nil
 }
 
 // childEnv is the driver's environment without WISP_* variables, so that a
