@@ -60,6 +60,21 @@ func (t Token) AppendJSON(b []byte) []byte {
 	return AppendTokenEscaped(b, t.Text, jsonstr.AppendBody(nil, t.FullText))
 }
 
+// AppendJSON appends the delta token frame's JSON: {"type":"token","text":…} with
+// "segment" when it is not 0 and "callback" when set.
+func (t TokenDelta) AppendJSON(b []byte) []byte {
+	b = append(b, `{"type":"token","text":`...)
+	b = jsonstr.Append(b, t.Text)
+	if t.Segment != 0 {
+		b = append(b, `,"segment":`...)
+		b = strconv.AppendInt(b, int64(t.Segment), 10)
+	}
+	if t.Callback {
+		b = append(b, `,"callback":true`...)
+	}
+	return append(b, '}')
+}
+
 // AppendTokenEscaped appends a token frame whose fullText is already escaped (the
 // inside of a JSON string): a stream that keeps the escaped reply escapes only each
 // new delta instead of the whole reply again.

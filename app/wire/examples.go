@@ -98,6 +98,7 @@ func Examples() []Frame {
 		NewProactive(exConv, ProactiveMessage{ID: exMsg, Role: "assistant", Text: "Your build finished.", Timestamp: exTime, Source: "terminal"}),
 		NewReminderUpdated(exampleReminders()[0]), NewReminderUpdated(exampleReminders()[1]),
 		NewReminderDeleted("r1"),
+		NewReplayTruncated("evt-12", "evt-2183"),
 
 		NewToken("lo", "Hello", false), NewToken("Hello\n\nWaving 👋", "Hello\n\nWaving 👋", true),
 		NewThinking("The user greets me."),
@@ -107,6 +108,9 @@ func Examples() []Frame {
 		NewDone("Hello\n\nWaving 👋", "Wisp", exRun, exMsg, []string{"Waving 👋"}, Usage{InputTokens: 812, OutputTokens: 36}),
 		NewChatError("the model sent nothing for 2m0s", true, false),
 		NewChatError("The reply was interrupted: stopped by the user", false, true),
+
+		NewTokenDelta("lo", 0, false), NewTokenDelta(" again", 2, false), NewTokenDelta("Waving 👋", 1, true),
+		NewReply([]string{"Hello", "Waving 👋", ""}, "Hello\n\nWaving 👋"),
 
 		Auth{Head{TypeAuth}, "a-long-secret-token"}, Ping{Head{TypePing}},
 		ActiveConversation{Head{TypeActiveConversation}, json.RawMessage(`"` + exConv + `"`)},

@@ -48,6 +48,7 @@ const (
 	TypeProactiveMessage      = "proactive-message"
 	TypeReminderUpdated       = "reminder-updated"
 	TypeReminderDeleted       = "reminder-deleted"
+	TypeReplayTruncated       = "replay-truncated"
 )
 
 // StatusFrame is the agent's state: sent when a client connects (without the restart
@@ -264,6 +265,20 @@ func NewReminderDeleted(id string) ReminderDeleted {
 	return ReminderDeleted{Head{TypeReminderDeleted}, id}
 }
 
+// ReplayTruncated tells a client that reconnected after lastEventId that the replay
+// window no longer holds every envelope after it (the oldest it holds is
+// oldestEventId): the client missed events and reloads what it shows.
+type ReplayTruncated struct {
+	Head
+	LastEventID   string `json:"lastEventId"`
+	OldestEventID string `json:"oldestEventId"`
+}
+
+// NewReplayTruncated is a replay-truncated frame.
+func NewReplayTruncated(lastEventID, oldestEventID string) ReplayTruncated {
+	return ReplayTruncated{Head{TypeReplayTruncated}, lastEventID, oldestEventID}
+}
+
 // Chat SSE (the dashboard dialect of docs/chat.md), server to client. Each is the
 // JSON of one `data:` line; the frame's run sequence number is its `id:`.
 const (
@@ -273,6 +288,7 @@ const (
 	TypeToolEnd   = "tool_end"
 	TypeDone      = "done"
 	TypeChatError = "error"
+	TypeReply     = "reply" // the delta dialect only
 )
 
 // Token is more visible reply: model text (Text is the delta) or, with Callback, an
@@ -288,6 +304,35 @@ type Token struct {
 // NewToken is a token frame.
 func NewToken(text, fullText string, callback bool) Token {
 	return Token{Head{TypeToken}, text, fullText, callback}
+}
+
+// TokenDelta is the delta dialect's token frame: model text appended to segment
+// Segment of the reply (Text is the delta) or, with Callback, an action's status
+// replacing that segment's text (Text is the segment's new text). Segment 0 is left
+// out. The hot path writes it with AppendTokenDelta.
+type TokenDelta struct {
+	Head
+	Text     string `json:"text"`
+	Segment  int    `json:"segment,omitempty"`
+	Callback bool   `json:"callback,omitempty"`
+}
+
+// NewTokenDelta is a delta-dialect token frame.
+func NewTokenDelta(text string, segment int, callback bool) TokenDelta {
+	return TokenDelta{Head{TypeToken}, text, segment, callback}
+}
+
+// Reply is the delta dialect's reply so far, sent once when a stream resumes: every
+// segment's text, and the visible reply they make.
+type Reply struct {
+	Head
+	Segments []string `json:"segments"`
+	FullText string   `json:"fullText"`
+}
+
+// NewReply is a reply frame.
+func NewReply(segments []string, fullText string) Reply {
+	return Reply{Head{TypeReply}, NonNil(segments), fullText}
 }
 
 // Thinking is more of the model's reasoning.
@@ -406,9 +451,10 @@ type Route string
 
 // The routes of the catalog.
 const (
-	ToClient   Route = "ws"     // /ws, server to client
-	ChatStream Route = "sse"    // chat SSE, server to client
-	FromClient Route = "client" // /ws, client to server
+	ToClient   Route = "ws"        // /ws, server to client
+	ChatStream Route = "sse"       // chat SSE, server to client
+	ChatDelta  Route = "sse-delta" // chat SSE in the delta dialect: the frames that differ
+	FromClient Route = "client"    // /ws, client to server
 )
 
 // Spec is one entry of the catalog: a frame type, its route and its Go shape.
@@ -438,6 +484,7 @@ var Catalog = []Spec{
 	{TypeProactiveMessage, ToClient, Proactive{}},
 	{TypeReminderUpdated, ToClient, ReminderUpdated{}},
 	{TypeReminderDeleted, ToClient, ReminderDeleted{}},
+	{TypeReplayTruncated, ToClient, ReplayTruncated{}},
 
 	{TypeToken, ChatStream, Token{}},
 	{TypeThinking, ChatStream, Thinking{}},
@@ -445,6 +492,9 @@ var Catalog = []Spec{
 	{TypeToolEnd, ChatStream, ToolEnd{}},
 	{TypeDone, ChatStream, Done{}},
 	{TypeChatError, ChatStream, ChatError{}},
+
+	{TypeToken, ChatDelta, TokenDelta{}},
+	{TypeReply, ChatDelta, Reply{}},
 
 	{TypeAuth, FromClient, Auth{}},
 	{TypePing, FromClient, Ping{}},
