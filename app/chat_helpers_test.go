@@ -113,10 +113,20 @@ type sseStream struct {
 // stream posts a chat message and returns the open SSE stream.
 func (c *chatApp) stream(conv, text string) *sseStream {
 	c.t.Helper()
+	return c.streamQuery(conv, text, "")
+}
+
+// streamQuery is stream with a query string ("dialect=delta").
+func (c *chatApp) streamQuery(conv, text, query string) *sseStream {
+	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	c.t.Cleanup(cancel)
 	body, _ := json.Marshal(map[string]string{"text": text})
-	req, _ := http.NewRequestWithContext(ctx, "POST", c.URL()+"/api/conversations/"+conv+"/messages/stream", bytes.NewReader(body))
+	u := c.URL() + "/api/conversations/" + conv + "/messages/stream"
+	if query != "" {
+		u += "?" + query
+	}
+	req, _ := http.NewRequestWithContext(ctx, "POST", u, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -103,8 +103,7 @@ type turn struct {
 
 // publish folds an event into the reply and emits it with the reply after it.
 func (t *turn) publish(ev Event) {
-	Apply(&t.reply, ev)
-	t.emit(ev, t.reply.FullText())
+	t.emit(ev, Apply(&t.reply, ev))
 }
 
 // Turn runs one user message to its end. emit is called synchronously, in order, for

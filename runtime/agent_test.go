@@ -103,11 +103,13 @@ func call(id, name, args string) llm.ToolCall {
 type recorder struct {
 	events []Event
 	fulls  []string // the visible reply emitted with each event
+	folds  []Fold
 }
 
-func (r *recorder) emit(ev Event, full string) {
+func (r *recorder) emit(ev Event, at Fold) {
 	r.events = append(r.events, ev)
-	r.fulls = append(r.fulls, full)
+	r.fulls = append(r.fulls, at.Full)
+	r.folds = append(r.folds, at)
 }
 
 func (r *recorder) types() []EventType {
@@ -189,10 +191,20 @@ func TestTurnRunsActionsAndFeedsResultsBack(t *testing.T) {
 	// turn's own fold is the one its listeners use.
 	var replay reply.Reply
 	for i, ev := range rec.events {
-		Apply(&replay, ev)
-		if rec.fulls[i] != replay.FullText() {
-			t.Fatalf("event %d (%s) came with %q, the replay says %q", i, ev.Type, rec.fulls[i], replay.FullText())
+		if at := Apply(&replay, ev); rec.folds[i] != at {
+			t.Fatalf("event %d (%s) came with %+v, the replay says %+v", i, ev.Type, rec.folds[i], at)
 		}
+	}
+	// The segments: text 0, the action's callback segment 1 (its text after each
+	// callback), then text 2; the tool's end changes none.
+	wantSegs := []int{0, 1, 1, 1, 1, 1, -1, 2}
+	for i, at := range rec.folds {
+		if at.Segment != wantSegs[i] {
+			t.Errorf("event %d (%s): segment %d, want %d", i, rec.events[i].Type, at.Segment, wantSegs[i])
+		}
+	}
+	if got := rec.folds[5].SegmentText; got != "Now playing: **Song**" {
+		t.Errorf("the last callback's segment text = %q", got)
 	}
 	if last := rec.fulls[len(rec.fulls)-1]; last != res.FullText {
 		t.Fatalf("last emitted reply %q, result %q", last, res.FullText)
@@ -262,7 +274,7 @@ func TestTurnStopsAtStepLimit(t *testing.T) {
 	p := &fakeProvider{always: &step{text: []string{"again"}, calls: []llm.ToolCall{call("n", "NOOP", `{}`)}}}
 	a := newTestAgent(t, p, noop)
 	a.opts.MaxSteps = 3
-	res, err := a.Turn(context.Background(), Input{Text: "loop"}, func(Event, string) {})
+	res, err := a.Turn(context.Background(), Input{Text: "loop"}, func(Event, Fold) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +286,7 @@ func TestTurnStopsAtStepLimit(t *testing.T) {
 func TestTurnProviderErrorKeepsPartialReply(t *testing.T) {
 	cut := &llm.Error{Kind: llm.KindStream, Provider: "openai"}
 	p := &fakeProvider{steps: []step{{text: []string{"Half an "}, err: cut}}}
-	res, err := newTestAgent(t, p).Turn(context.Background(), Input{Text: "x"}, func(Event, string) {})
+	res, err := newTestAgent(t, p).Turn(context.Background(), Input{Text: "x"}, func(Event, Fold) {})
 	if !errors.Is(err, cut) {
 		t.Fatalf("err = %v", err)
 	}
@@ -285,7 +297,7 @@ func TestTurnProviderErrorKeepsPartialReply(t *testing.T) {
 
 func TestTurnWithoutProvider(t *testing.T) {
 	a := New(Options{Logger: slog.New(slog.DiscardHandler)})
-	if _, err := a.Turn(context.Background(), Input{Text: "x"}, func(Event, string) {}); !errors.Is(err, ErrNoProvider) {
+	if _, err := a.Turn(context.Background(), Input{Text: "x"}, func(Event, Fold) {}); !errors.Is(err, ErrNoProvider) {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -298,7 +310,7 @@ func TestTurnCancelledDuringAction(t *testing.T) {
 		return "", ctx.Err()
 	}}
 	p := &fakeProvider{steps: []step{{calls: []llm.ToolCall{call("w", "WAIT", `{}`)}}}}
-	_, err := newTestAgent(t, p, wait).Turn(ctx, Input{Text: "x"}, func(Event, string) {})
+	_, err := newTestAgent(t, p, wait).Turn(ctx, Input{Text: "x"}, func(Event, Fold) {})
 	if !errors.Is(err, context.Canceled) || len(p.requests()) != 1 {
 		t.Fatalf("err = %v after %d requests", err, len(p.requests()))
 	}
@@ -362,7 +374,7 @@ func (hangingProvider) Stream(ctx context.Context, _ llm.Request, on func(llm.De
 func TestSilentModelFailsTheTurn(t *testing.T) {
 	a := newTestAgent(t, hangingProvider{})
 	a.opts.IdleTimeout = 50 * time.Millisecond
-	res, err := a.Turn(context.Background(), Input{Text: "x"}, func(Event, string) {})
+	res, err := a.Turn(context.Background(), Input{Text: "x"}, func(Event, Fold) {})
 	var le *llm.Error
 	if !errors.As(err, &le) || le.Kind != llm.KindStream || !strings.Contains(err.Error(), "sent nothing for 50ms") {
 		t.Fatalf("err = %v", err)

@@ -69,7 +69,7 @@ func (a *Agent) Decide(ctx context.Context, d Deliberation, onThought func(strin
 		Temperature: set.Temperature, MaxTokens: set.MaxTokens, ThinkingBudget: set.ThinkingBudget,
 	}
 	var thoughts strings.Builder
-	t := &turn{a: a, emit: func(ev Event, _ string) {
+	t := &turn{a: a, emit: func(ev Event, _ Fold) {
 		var text string
 		switch e := ev.Data.(type) {
 		case TextDelta:

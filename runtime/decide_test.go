@@ -81,7 +81,7 @@ func TestActionsSeeTheConversation(t *testing.T) {
 	}}
 	p := &fakeProvider{steps: []step{{calls: []llm.ToolCall{call("c", "WHERE", `{}`)}}, {text: []string{"done"}}}}
 	a := newTestAgent(t, p, act)
-	if _, err := a.Turn(context.Background(), Input{Text: "hi", ConversationID: "conv-7"}, func(Event, string) {}); err != nil {
+	if _, err := a.Turn(context.Background(), Input{Text: "hi", ConversationID: "conv-7"}, func(Event, Fold) {}); err != nil {
 		t.Fatal(err)
 	}
 	if seen != "conv-7" {

@@ -31,7 +31,19 @@ type Event struct {
 // Emit receives a turn's events in order, each with the visible reply right after
 // it: the turn folds every event once, through Apply, so nobody downstream needs to
 // fold them again.
-type Emit func(ev Event, fullText string)
+type Emit func(ev Event, at Fold)
+
+// Fold is the visible reply right after an event: its full text, and the segment the
+// event changed.
+type Fold struct {
+	Full string
+	// Segment is the index of the reply segment the event appended to, opened or
+	// replaced; -1 when it changed none.
+	Segment int
+	// SegmentText is that segment's whole text after a callback; empty after other
+	// events (a text delta's change is the delta itself).
+	SegmentText string
+}
 
 // TextDelta is more visible text from the model, appended raw.
 type TextDelta struct {

@@ -7,18 +7,23 @@ import (
 	"github.com/wispapp/wisp/runtime/reply"
 )
 
-// Apply folds one run event into the visible reply. It is the one place events become
-// the reply: the agent folds each event it emits through it (see Emit), and replaying
-// a run's events in order through it rebuilds exactly the reply its clients saw.
-func Apply(r *reply.Reply, ev Event) {
+// Apply folds one run event into the visible reply and returns the reply after it. It
+// is the one place events become the reply: the agent folds each event it emits
+// through it (see Emit), and replaying a run's events in order through it rebuilds
+// exactly the reply its clients saw.
+func Apply(r *reply.Reply, ev Event) Fold {
+	at := Fold{Segment: -1}
 	switch d := ev.Data.(type) {
 	case TextDelta:
-		r.AppendText(d.Text)
+		at.Segment = r.AppendText(d.Text)
 	case ToolStart:
-		r.StartAction(d.CallID)
+		at.Segment = r.StartAction(d.CallID)
 	case Callback:
-		r.Callback(d.CallID, d.Text, d.Merge == MergeAppend)
+		at.Segment = r.Callback(d.CallID, d.Text, d.Merge == MergeAppend)
+		at.SegmentText = r.SegmentText(at.Segment)
 	}
+	at.Full = r.FullText()
+	return at
 }
 
 // DecodeEvent rebuilds an event from its logged type and JSON data.

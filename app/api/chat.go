@@ -57,12 +57,27 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request) error {
 
 // streamMessage starts a run and streams it as SSE.
 func (s *Server) streamMessage(w http.ResponseWriter, r *http.Request) error {
+	d, err := dialect(r)
+	if err != nil {
+		return err
+	}
 	run, err := s.startRun(w, r)
 	if err != nil {
 		return err
 	}
 	w.Header().Set("X-Wisp-Run-Id", run.ID)
-	return s.streamRun(w, r, run.ID, 0)
+	return s.streamRun(w, r, run.ID, 0, d)
+}
+
+// dialect is the chat SSE dialect the request asks for (docs/chat.md).
+func dialect(r *http.Request) (chat.Dialect, error) {
+	switch r.URL.Query().Get("dialect") {
+	case "", "eliza":
+		return chat.Eliza, nil
+	case "delta":
+		return chat.Delta, nil
+	}
+	return 0, Errorf(http.StatusBadRequest, "dialect must be \"eliza\" or \"delta\"")
 }
 
 // resumeRun streams a run from after the client's last event id.
@@ -79,13 +94,22 @@ func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) error {
 		}
 		seq = n
 	}
-	return s.streamRun(w, r, r.PathValue("id"), seq)
-}
-
-func (s *Server) streamRun(w http.ResponseWriter, r *http.Request, runID string, after int64) error {
-	sub, err := s.chat.Subscribe(r.Context(), runID, after)
+	d, err := dialect(r)
 	if err != nil {
 		return err
+	}
+	return s.streamRun(w, r, r.PathValue("id"), seq, d)
+}
+
+func (s *Server) streamRun(w http.ResponseWriter, r *http.Request, runID string, after int64, d chat.Dialect) error {
+	sub, err := s.chat.Subscribe(r.Context(), runID, after, d)
+	if err != nil {
+		return err
+	}
+	if sub.Over() {
+		// Nothing more will come: 204 tells an EventSource to stop reconnecting.
+		w.WriteHeader(http.StatusNoContent)
+		return nil
 	}
 	sse, err := startSSE(w)
 	if err != nil {

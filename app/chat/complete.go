@@ -32,12 +32,12 @@ func (s *Service) Complete(ctx context.Context, history []llm.Message, text stri
 			sent, changed = full, false
 		}
 	}
-	return s.agent.Turn(ctx, runtime.Input{History: history, Text: text}, func(ev runtime.Event, full string) {
+	return s.agent.Turn(ctx, runtime.Input{History: history, Text: text}, func(ev runtime.Event, at runtime.Fold) {
 		switch ev.Type {
 		case runtime.EventCallback, runtime.EventToolStart:
 			changed = true // the action's status is sent once the action is over
 		case runtime.EventTextDelta, runtime.EventToolEnd:
-			flush(full)
+			flush(at.Full)
 		}
 	})
 }

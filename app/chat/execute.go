@@ -14,15 +14,18 @@ import (
 // are written before any subscriber sees the end.
 func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input) {
 	defer s.runs.Done()
+	// The run's context is its own: release it however the run ends, or every turn
+	// would stay attached to the service's context.
+	defer run.Cancel(errRunOver)
 	rec := newDisplayRecorder(s, run)
 	beat := newHeartbeats(s, run)
 	beat.thinking()
 	rec.user(in.Text)
 
-	emit := func(ev runtime.Event, full string) {
+	emit := func(ev runtime.Event, at runtime.Fold) {
 		rec.observe(ev)
 		beat.observe(ev)
-		s.append(run, ev, full, nil)
+		s.append(run, ev, at, nil)
 	}
 	res, err := s.agent.Turn(ctx, in, emit)
 
@@ -49,7 +52,7 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input) {
 		Metadata: replyMeta(status, errMsg), CreatedAt: time.Now(),
 	}
 	outcome := Outcome{Status: status, Error: errMsg, FullText: res.FullText, History: res.History, Usage: res.Usage, MessageID: reply.ID}
-	s.append(run, final, res.FullText, func() error {
+	s.append(run, final, runtime.Fold{Full: res.FullText, Segment: -1}, func() error {
 		err := s.store.EndRun(context.Background(), run.ID, status, errMsg, reply.CreatedAt, &reply)
 		run.mu.Lock()
 		run.outcome = outcome
@@ -64,12 +67,12 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input) {
 	}
 }
 
-// append numbers an event and queues it for the run log; full is the visible reply
+// append numbers an event and queues it for the run log; at is the visible reply
 // after it. With end set (the final event) it waits until the event was published, so
 // the run is over when it returns.
-func (s *Service) append(run *Run, ev runtime.Event, full string, end func() error) {
+func (s *Service) append(run *Run, ev runtime.Event, at runtime.Fold, end func() error) {
 	run.seq++
-	p := pending{run: run, item: Item{Seq: run.seq, Event: ev, Time: time.Now(), Full: full}, data: encodeEvent(ev), end: end}
+	p := pending{run: run, item: Item{Seq: run.seq, Event: ev, Time: time.Now(), At: at}, data: encodeEvent(ev), end: end}
 	if end != nil {
 		p.published = make(chan struct{})
 	}

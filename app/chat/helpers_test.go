@@ -55,8 +55,7 @@ func (a *scriptAgent) Turn(ctx context.Context, _ runtime.Input, emit runtime.Em
 				return result(), ctx.Err()
 			}
 		}
-		runtime.Apply(&rep, ev)
-		emit(ev, rep.FullText())
+		emit(ev, runtime.Apply(&rep, ev))
 	}
 	return result(), a.err
 }
@@ -204,7 +203,12 @@ func rest(t *testing.T, sub *Subscription) []frame {
 
 func subscribe(t *testing.T, s *Service, runID string, after int64) *Subscription {
 	t.Helper()
-	sub, err := s.Subscribe(context.Background(), runID, after)
+	return subscribeIn(t, s, runID, after, Eliza)
+}
+
+func subscribeIn(t *testing.T, s *Service, runID string, after int64, d Dialect) *Subscription {
+	t.Helper()
+	sub, err := s.Subscribe(context.Background(), runID, after, d)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,9 +22,9 @@ type Item struct {
 	Seq   int64
 	Event runtime.Event
 	Time  time.Time
-	// Full is the visible reply right after the event: the agent's one fold of the
+	// At is the visible reply right after the event: the agent's one fold of the
 	// run's events (runtime.Emit), so readers of the log never fold it again.
-	Full string
+	At runtime.Fold
 }
 
 // Final reports whether the item ends its run.
@@ -94,7 +94,7 @@ func (r *Run) snapshot() (text string, ended bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if n := len(r.items); n > 0 {
-		text = r.items[n-1].Full
+		text = r.items[n-1].At.Full
 	}
 	return text, r.ended
 }

@@ -57,7 +57,7 @@ func (l *gatedLog) sizes() []int {
 
 func pendingText(run *Run, seq int64) pending {
 	ev := text("x")
-	return pending{run: run, item: Item{Seq: seq, Event: ev, Full: "x"}, data: encodeEvent(ev)}
+	return pending{run: run, item: Item{Seq: seq, Event: ev, At: runtime.Fold{Full: "x", Segment: 0}}, data: encodeEvent(ev)}
 }
 
 // What queues while a commit is on disk goes in the next one, together; a run sees

@@ -44,12 +44,12 @@ func (s *Service) loadItems(ctx context.Context, runID string) ([]Item, *reply.R
 			s.log.Warn("skip undecodable run event", "run", runID, "seq", r.Seq, "err", err)
 			continue
 		}
-		runtime.Apply(rep, ev)
+		at := runtime.Apply(rep, ev)
 		if out, ok := ev.Data.(runtime.Output); ok && out.History == nil {
 			out.History = rep.History() // logged before outputs carried it
 			ev.Data = out
 		}
-		items = append(items, Item{Seq: r.Seq, Event: ev, Time: r.Time, Full: rep.FullText()})
+		items = append(items, Item{Seq: r.Seq, Event: ev, Time: r.Time, At: at})
 	}
 	return items, rep, nil
 }

@@ -24,15 +24,30 @@ type source interface {
 	next(ctx context.Context, i int) ([]Item, bool, error)
 }
 
+// Dialect is how a subscription renders a run's text (docs/chat.md).
+type Dialect int
+
+const (
+	// Eliza is seed 000's dialect: every token frame carries the whole reply.
+	Eliza Dialect = iota
+	// Delta sends only what changed: a token's text and its segment, a callback's
+	// segment, and the reply so far once when a stream resumes.
+	Delta
+)
+
 // Subscription reads one run's frames, from a live run or from the log on disk.
 type Subscription struct {
 	s       *Service
 	runID   string
 	src     source
+	dialect Dialect
 	after   int64
 	i       int
 	queue   []Item
 	done    bool
+	started bool
+	// pending holds frames ready before the next item: a delta resume's backlog.
+	pending []Frame
 	scratch []byte
 	// escFull is the JSON-escaped fullText (no quotes) of rawLen bytes of reply text.
 	// Model text only ever extends fullText, so a token frame escapes only its delta
@@ -42,13 +57,14 @@ type Subscription struct {
 	escOK   bool
 }
 
-// Subscribe follows a run from the event after seq `after` (0: from the start).
-// Every item carries the reply after it, so fullText is right from the first frame.
-func (s *Service) Subscribe(ctx context.Context, runID string, after int64) (*Subscription, error) {
+// Subscribe follows a run from the event after seq `after` (0: from the start) in
+// dialect d. Every item carries the reply after it, so fullText is right from the
+// first frame.
+func (s *Service) Subscribe(ctx context.Context, runID string, after int64, d Dialect) (*Subscription, error) {
 	s.mu.Lock()
 	run := s.byID[runID]
 	s.mu.Unlock()
-	sub := &Subscription{s: s, runID: runID, after: after}
+	sub := &Subscription{s: s, runID: runID, after: after, dialect: d}
 	if run != nil {
 		sub.src = run
 		return sub, nil
@@ -61,8 +77,30 @@ func (s *Service) Subscribe(ctx context.Context, runID string, after int64) (*Su
 	return sub, nil
 }
 
+// Over reports whether the run has ended and has no event after the subscription's
+// starting point: the stream would be empty.
+func (sub *Subscription) Over() bool {
+	src, ok := sub.src.(*storedSource)
+	if !ok {
+		return false
+	}
+	n := len(src.items)
+	return n == 0 || src.items[n-1].Seq <= sub.after
+}
+
 // Next returns the next frame, or io.EOF after the final one.
 func (sub *Subscription) Next(ctx context.Context) (Frame, error) {
+	if !sub.started {
+		sub.started = true
+		if sub.dialect == Delta && sub.after > 0 {
+			sub.resumeDelta()
+		}
+	}
+	if len(sub.pending) > 0 {
+		f := sub.pending[0]
+		sub.pending = sub.pending[1:]
+		return f, nil
+	}
 	for {
 		if sub.done {
 			return Frame{}, io.EOF
@@ -97,17 +135,28 @@ func (sub *Subscription) Next(ctx context.Context) (Frame, error) {
 	}
 }
 
-// encode renders an event in the dashboard SSE dialect. The returned slice is reused
+// encode renders an event in the subscription's dialect. The returned slice is reused
 // by the next call.
 func (sub *Subscription) encode(it Item) ([]byte, bool) {
 	b := sub.scratch[:0]
 	switch d := it.Event.Data.(type) {
 	case runtime.TextDelta:
-		b = wire.AppendTokenEscaped(b, d.Text, sub.escapedFullText(it.Full, d.Text))
+		if sub.dialect == Delta {
+			if it.At.Segment < 0 {
+				return nil, false // an empty delta changes nothing
+			}
+			b = wire.NewTokenDelta(d.Text, it.At.Segment, false).AppendJSON(b)
+			break
+		}
+		b = wire.AppendTokenEscaped(b, d.Text, sub.escapedFullText(it.At.Full, d.Text))
 	case runtime.Callback:
-		b = wire.NewToken(it.Full, it.Full, true).AppendJSON(b)
+		if sub.dialect == Delta {
+			b = wire.NewTokenDelta(it.At.SegmentText, it.At.Segment, true).AppendJSON(b)
+			break
+		}
+		b = wire.NewToken(it.At.Full, it.At.Full, true).AppendJSON(b)
 	case runtime.Output:
-		b = appendJSON(b, wire.NewDone(it.Full, sub.s.AgentName(), sub.runID, d.MessageID,
+		b = appendJSON(b, wire.NewDone(it.At.Full, sub.s.AgentName(), sub.runID, d.MessageID,
 			d.History, wire.Usage(d.Usage)))
 	case runtime.Error:
 		b = appendJSON(b, wire.NewChatError(d.Message, d.Recoverable, false))
@@ -140,4 +189,4 @@ func (sub *Subscription) escapedFullText(full, delta string) []byte {
 
 // Buffered reports whether Next can return a frame without waiting, so a writer can
 // hold its flush until the burst is out.
-func (sub *Subscription) Buffered() bool { return len(sub.queue) > 0 }
+func (sub *Subscription) Buffered() bool { return len(sub.queue) > 0 || len(sub.pending) > 0 }

@@ -78,7 +78,7 @@ func TestSubscribeLiveResumeAndStored(t *testing.T) {
 
 func TestSubscribeUnknownRun(t *testing.T) {
 	e := newEnv(t, musicScript())
-	if _, err := e.svc.Subscribe(t.Context(), "nope", 0); err != errRunNotFound {
+	if _, err := e.svc.Subscribe(t.Context(), "nope", 0, Eliza); err != errRunNotFound {
 		t.Fatalf("got %v", err)
 	}
 }

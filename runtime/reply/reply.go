@@ -61,23 +61,27 @@ type segment struct {
 
 // AppendText appends an LLM delta as is: to the last segment if it is text, otherwise to
 // a new text segment. Deltas are never trimmed or merged by overlap, so "." + "." + "."
-// gives "..." and "ha" + "ha" gives "haha". An empty delta changes nothing.
-func (r *Reply) AppendText(delta string) {
+// gives "..." and "ha" + "ha" gives "haha". It returns the index of the segment the
+// delta went to; an empty delta changes nothing and returns -1.
+func (r *Reply) AppendText(delta string) int {
 	if delta == "" {
-		return
+		return -1
 	}
 	if n := len(r.segs); n == 0 || r.segs[n-1].kind != KindText {
 		r.segs = append(r.segs, segment{kind: KindText})
 	}
 	r.extend(len(r.segs)-1, delta)
+	return len(r.segs) - 1
 }
 
 // StartAction opens an empty callback segment owned by callID, so text streamed after it
-// starts a new text segment. It does nothing if callID already owns a segment.
-func (r *Reply) StartAction(callID string) {
-	if _, ok := r.owner[callID]; !ok {
-		r.open(callID)
+// starts a new text segment. It does nothing if callID already owns a segment. It
+// returns the index of callID's segment.
+func (r *Reply) StartAction(callID string) int {
+	if i, ok := r.owner[callID]; ok {
+		return i
 	}
+	return r.open(callID)
 }
 
 // Callback applies one action callback to the segment owned by callID: it replaces the
@@ -87,8 +91,8 @@ func (r *Reply) StartAction(callID string) {
 // A replace records strings.TrimSpace(text) in the segment's history unless it is empty
 // or equal to the last entry. An append makes the last entry the trimmed new text when
 // that entry is the state being extended, and adds it otherwise; either way every entry
-// is a state the segment showed.
-func (r *Reply) Callback(callID, text string, appendMode bool) {
+// is a state the segment showed. It returns the index of the segment.
+func (r *Reply) Callback(callID, text string, appendMode bool) int {
 	i, ok := r.owner[callID]
 	if !ok {
 		i = r.open(callID)
@@ -98,6 +102,24 @@ func (r *Reply) Callback(callID, text string, appendMode bool) {
 	} else {
 		r.replaceCallback(i, text)
 	}
+	return i
+}
+
+// SegmentText is the text of segment i ("" when there is no such segment).
+func (r *Reply) SegmentText(i int) string {
+	if i < 0 || i >= len(r.segs) {
+		return ""
+	}
+	return string(r.segs[i].text)
+}
+
+// Texts is every segment's text, in order.
+func (r *Reply) Texts() []string {
+	out := make([]string, len(r.segs))
+	for i := range r.segs {
+		out[i] = string(r.segs[i].text)
+	}
+	return out
 }
 
 // FullText is the visible reply: the non-empty segments' texts joined with "\n\n".
