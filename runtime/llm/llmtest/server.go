@@ -145,6 +145,14 @@ func (s *Server) Requests() []Received {
 	return append([]Received(nil), s.requests...)
 }
 
+// ForgetRequests drops the requests recorded so far, so a long test holds no more
+// than the fake model's own state (Requests starts again from the next one).
+func (s *Server) ForgetRequests() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = nil
+}
+
 // turnFor records r and chooses its turn: a matching route, the queue, or the fallback.
 // User functions run without the lock held, so they may call the Server.
 func (s *Server) turnFor(r Received) Turn {
