@@ -3,6 +3,7 @@ package ws
 import (
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -32,11 +33,14 @@ type client struct {
 	activeSince        time.Time
 	dropped            atomic.Bool
 	queued             atomic.Int64 // bytes handed to melody and not yet written
+	frames             atomic.Int64 // frames handed to melody and not yet written
+	remote             string
 }
 
-// write queues a text frame, counting its bytes until melody has written it.
+// write queues a text frame, counting it until melody has written it.
 func (c *client) write(data []byte) error {
 	c.queued.Add(int64(len(data)))
+	c.frames.Add(1)
 	return c.session.Write(data)
 }
 
@@ -75,7 +79,7 @@ func (h *Hub) Handle(w http.ResponseWriter, r *http.Request) error {
 // handshake validates the query and any credentials of the upgrade request.
 func (h *Hub) handshake(r *http.Request) (*client, error) {
 	q := r.URL.Query()
-	c := &client{clientID: q.Get("clientId")}
+	c := &client{clientID: q.Get("clientId"), remote: r.RemoteAddr}
 	if c.clientID != "" && !wire.ValidClientID(c.clientID) {
 		return nil, fault.Invalid.Errorf("clientId must match %s", wire.ClientIDPattern)
 	}
@@ -158,9 +162,16 @@ func (h *Hub) activateLocked(c *client, status wire.StatusFrame) {
 	}
 	var replay []entry
 	switch {
-	case c.hasAfter && c.after <= h.ring.last():
+	case c.hasAfter && h.ring.covers(c.after):
 		replay = h.ring.after(c.after)
-	default: // first connection, or an id from before this server's history
+	case c.hasAfter:
+		// Events after its id are gone from the window (or the id is not from this
+		// history): say so, so it reloads what it shows, then the usual replay.
+		if data, err := wire.Encode(wire.NewReplayTruncated(wire.FormatEventID(c.after), wire.FormatEventID(h.ring.first()))); err == nil {
+			_ = c.write(data)
+		}
+		replay = h.ring.tail(h.opts.Replay)
+	default: // first connection
 		replay = h.ring.tail(h.opts.Replay)
 	}
 	for _, e := range replay {
@@ -289,21 +300,28 @@ func (h *Hub) onDisconnect(s *melody.Session) {
 }
 
 func (h *Hub) onError(s *melody.Session, err error) {
-	if errors.Is(err, melody.ErrMessageBufferFull) {
-		h.dropLagging(s)
-		return
+	var ne net.Error
+	switch {
+	case errors.Is(err, melody.ErrMessageBufferFull):
+		h.dropLagging(s, "its queue is full")
+	case errors.As(err, &ne) && ne.Timeout():
+		h.dropLagging(s, "a write to it timed out") // it stopped reading
+	default:
+		h.log.Debug("ws connection error", "err", err)
 	}
-	h.log.Debug("ws connection error", "err", err)
 }
 
-// dropLagging closes a client whose queue is full with 1013. It runs inside a send
-// while h.mu is held, so the close happens on its own goroutine.
-func (h *Hub) dropLagging(s *melody.Session) {
+// dropLagging closes a client that fell behind with 1013, saying why and how much it
+// missed. It may run inside a send while h.mu is held, so the close happens on its
+// own goroutine. A client that stopped reading altogether may not take even the close
+// frame; it learns what it missed when it reconnects (replay-truncated).
+func (h *Hub) dropLagging(s *melody.Session, why string) {
 	c := clientOf(s)
 	if c == nil || !c.dropped.CompareAndSwap(false, true) {
 		return
 	}
-	h.log.Warn("ws client too slow, disconnecting", "clientId", c.clientID, "queue", h.opts.QueueSize)
+	h.log.Info("ws client fell behind; disconnected with 1013", "clientId", c.clientID, "remote", c.remote,
+		"why", why, "undeliveredFrames", c.frames.Load(), "undeliveredBytes", c.queued.Load())
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()

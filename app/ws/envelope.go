@@ -38,6 +38,23 @@ func (r *ring) last() int64 {
 	return r.at(r.n - 1).id
 }
 
+// first is the id of the oldest entry (the next id when empty).
+func (r *ring) first() int64 {
+	if r.n == 0 {
+		return r.last() + 1
+	}
+	return r.at(0).id
+}
+
+// covers reports whether every entry after id is still held: id is no older than
+// the one before the oldest, and no newer than the newest.
+func (r *ring) covers(id int64) bool {
+	if r.n == 0 {
+		return id == 0
+	}
+	return id >= r.at(0).id-1 && id <= r.last()
+}
+
 // tail returns the newest n entries, oldest first.
 func (r *ring) tail(n int) []entry {
 	n = min(n, r.n)

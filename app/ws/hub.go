@@ -128,6 +128,7 @@ func New(opts Options) *Hub {
 	h.m.HandleSentMessage(func(s *melody.Session, msg []byte) {
 		if c := clientOf(s); c != nil {
 			c.queued.Add(-int64(len(msg)))
+			c.frames.Add(-1)
 		}
 	})
 	h.m.HandleError(h.onError)
@@ -310,7 +311,7 @@ func (h *Hub) sendLocked(data []byte, match func(Client) bool) int {
 			continue
 		}
 		if c.queued.Load()+int64(len(data)) > h.opts.QueueBytes {
-			h.dropLagging(s) // megabytes it has not taken yet: it cannot keep up
+			h.dropLagging(s, "its queue holds too many bytes") // megabytes it has not taken yet
 			continue
 		}
 		_ = c.write(data) // never blocks: a full queue drops the client via onError

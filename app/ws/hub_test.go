@@ -1,12 +1,15 @@
 package ws
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -295,24 +298,52 @@ func TestReplay(t *testing.T) {
 	expectType(t, c3, "status")
 	expectQuiet(t, c3)
 
-	// An id from beyond this server's history (a wiped buffer) gets the normal replay.
+	// An id from beyond this server's history (a wiped buffer) is told so, then gets
+	// the normal replay.
 	c4 := h.mustDial(t, "lastEventId=evt-999", nil)
 	expectType(t, c4, "status")
+	expectTruncated(t, c4, "evt-999", "evt-1")
 	if ids := readEnvelopes(t, c4, 120); ids[0] != "evt-81" {
 		t.Fatalf("replay after a future id starts at %s", ids[0])
+	}
+}
+
+// expectTruncated reads a replay-truncated frame naming the client's id and the
+// oldest the window holds.
+func expectTruncated(t *testing.T, c *websocket.Conn, last, oldest string) {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	var m map[string]any
+	if err := c.ReadJSON(&m); err != nil {
+		t.Fatalf("read: %v", err)
+	}
+	if m["type"] != wire.TypeReplayTruncated || m["lastEventId"] != last || m["oldestEventId"] != oldest {
+		t.Fatalf("got %v, want replay-truncated after %s, oldest %s", m, last, oldest)
 	}
 }
 
 func TestBufferCapsAt1500(t *testing.T) {
 	h := newHarness(t)
 	publish(t, h.hub, 1600)
-	c := h.mustDial(t, "lastEventId=evt-0", nil)
+	c := h.mustDial(t, "lastEventId=evt-100", nil)
 	expectType(t, c, "status")
 	ids := readEnvelopes(t, c, 1500)
 	if ids[0] != "evt-101" || ids[1499] != "evt-1600" {
 		t.Fatalf("buffer holds %s..%s, want evt-101..evt-1600", ids[0], ids[1499])
 	}
 	expectQuiet(t, c)
+
+	// A client that saw only up to evt-99 missed evt-100, which the window no longer
+	// holds: it is told, then gets the usual replay.
+	for _, last := range []string{"evt-99", "evt-0"} {
+		c := h.mustDial(t, "lastEventId="+last, nil)
+		expectType(t, c, "status")
+		expectTruncated(t, c, last, "evt-101")
+		if ids := readEnvelopes(t, c, 120); ids[0] != "evt-1481" || ids[119] != "evt-1600" {
+			t.Fatalf("after %s: replay %s..%s", last, ids[0], ids[119])
+		}
+		expectQuiet(t, c)
+	}
 }
 
 func TestEnvelopeShape(t *testing.T) {
@@ -399,7 +430,11 @@ func TestPeriodicStatus(t *testing.T) {
 
 // A client that stops reading is closed with 1013; another keeps receiving everything.
 func TestStalledClientIsDropped(t *testing.T) {
-	h := newHarness(t, func(o *Options) { o.QueueSize = 256 })
+	var logs lockedBuffer
+	h := newHarness(t, func(o *Options) {
+		o.QueueSize = 256
+		o.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	})
 	stalled := h.mustDial(t, "clientId=stalled", nil)
 	healthy := h.mustDial(t, "clientId=healthy", nil)
 	expectType(t, healthy, "status")
@@ -463,6 +498,30 @@ func TestStalledClientIsDropped(t *testing.T) {
 	if n >= total {
 		t.Fatalf("stalled client received all %d frames: it was not dropped", n)
 	}
+	// The log says who fell behind and how much it had not received.
+	line := regexp.MustCompile(`level=INFO msg="ws client fell behind; disconnected with 1013" clientId=stalled remote=127\.0\.0\.1:\d+ why="[^"]+" undeliveredFrames=(\d+) undeliveredBytes=(\d+)`)
+	m := line.FindStringSubmatch(logs.String())
+	if m == nil || m[1] == "0" || m[2] == "0" {
+		t.Fatalf("no info line naming the stalled client and what it missed:\n%s", logs.String())
+	}
+}
+
+// lockedBuffer is a bytes.Buffer a logger and a test may share.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // A burst larger than a live client's queue closes it with 1013 (try again later).
