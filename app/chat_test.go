@@ -120,25 +120,32 @@ func TestChatStreamGolden(t *testing.T) {
 		t.Fatalf("frames differ from %s:\n%s", golden, got)
 	}
 
-	// The log on disk: replaying it gives the same frames.
-	rows, err := c.store.RunEvents(context.Background(), runID, 0, 0)
-	if err != nil || len(rows) != len(live) {
-		t.Fatalf("run log has %d rows (%v), streamed %d", len(rows), err, len(live))
-	}
+	// The log on disk, compacted once the run ended (Stop waits for that): fewer
+	// rows, and replaying it gives the same reply, every frame's id one the live
+	// stream had, and the same final frame.
 	c.chat.Stop() // nothing in memory any more: the replay must come from disk
-	replayed := c.resume(runID, 0)
-	if len(replayed) != len(live) {
-		t.Fatalf("replayed %d frames, streamed %d", len(replayed), len(live))
+	rows, err := c.store.RunEvents(context.Background(), runID, 0, 0)
+	if err != nil || len(rows) >= len(live) {
+		t.Fatalf("compacted run log has %d rows (%v), streamed %d", len(rows), err, len(live))
 	}
-	for i := range live {
-		if replayed[i].Raw != live[i].Raw || replayed[i].ID != live[i].ID {
-			t.Fatalf("frame %d: replayed %s, streamed %s", i, replayed[i].Raw, live[i].Raw)
+	liveByID := map[int64]frame{}
+	for _, f := range live {
+		liveByID[f.ID] = f
+	}
+	for _, n := range []int64{0, 1, 3} {
+		replayed := c.resume(runID, n)
+		for _, f := range replayed {
+			l, ok := liveByID[f.ID]
+			if !ok || f.ID <= n {
+				t.Fatalf("resume after %d: frame id %d was not streamed after %d", n, f.ID, n)
+			}
+			if full, ok := f.Data["fullText"]; ok && full != l.Data["fullText"] {
+				t.Fatalf("resume after %d: frame %d shows %q, live showed %q", n, f.ID, full, l.Data["fullText"])
+			}
 		}
-	}
-	// Resuming after an id gives the rest, with fullText right from the first frame.
-	rest := c.resume(runID, 3)
-	if len(rest) != len(live)-3 || rest[0].Raw != live[3].Raw {
-		t.Fatalf("resume after 3: %d frames, first %s", len(rest), rest[0].Raw)
+		if last := replayed[len(replayed)-1]; last.Raw != live[len(live)-1].Raw || last.ID != live[len(live)-1].ID {
+			t.Fatalf("resume after %d ends with %s, live with %s", n, last.Raw, live[len(live)-1].Raw)
+		}
 	}
 }
 

@@ -65,6 +65,8 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input) {
 	if status == StatusEnded {
 		s.maybeTitle(run, in.Text, res.FullText)
 	}
+	// Every client has the end by now: fold the per-token log (Stop waits for it).
+	s.compactRun(context.WithoutCancel(ctx), run.ID)
 }
 
 // append numbers an event and queues it for the run log; at is the visible reply

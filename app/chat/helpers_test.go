@@ -225,3 +225,23 @@ func waitRun(t *testing.T, run *Run) Outcome {
 	}
 	return out
 }
+
+// waitCompacted waits until the run's log has been folded (the run goroutine does it
+// right after the end).
+func (e *env) waitCompacted(runID string) {
+	e.t.Helper()
+	deadline := time.Now().Add(wait)
+	for {
+		r, err := e.st.Run(context.Background(), runID)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		if r.Compacted {
+			return
+		}
+		if time.Now().After(deadline) {
+			e.t.Fatalf("run %s was not compacted within %v", runID, wait)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

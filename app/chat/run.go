@@ -25,6 +25,10 @@ type Item struct {
 	// At is the visible reply right after the event: the agent's one fold of the
 	// run's events (runtime.Emit), so readers of the log never fold it again.
 	At runtime.Fold
+	// Cuts, for a stretch of deltas merged into one event once the run ended, are the
+	// lengths of the deltas it replaced: the item stands for the numbers
+	// Seq-len(Cuts)+1 .. Seq (see compact.go).
+	Cuts []int
 }
 
 // Final reports whether the item ends its run.

@@ -54,7 +54,7 @@ type Service struct {
 	byID    map[string]*Run // by run id
 	stopped bool
 	runs    sync.WaitGroup // run goroutines
-	bg      sync.WaitGroup // title generation
+	bg      sync.WaitGroup // title generation, compacting logs left from before
 
 	stopOnce sync.Once
 }
@@ -86,6 +86,7 @@ func (s *Service) Start(ctx context.Context) error {
 		return err
 	}
 	s.writer = newLogWriter(s.store, s.log)
+	s.compactBacklog()
 	return nil
 }
 

@@ -49,7 +49,7 @@ func (s *Service) loadItems(ctx context.Context, runID string) ([]Item, *reply.R
 			out.History = rep.History() // logged before outputs carried it
 			ev.Data = out
 		}
-		items = append(items, Item{Seq: r.Seq, Event: ev, Time: r.Time, At: at})
+		items = append(items, Item{Seq: r.Seq, Event: ev, Time: r.Time, At: at, Cuts: cutsOf(r.Data)})
 	}
 	return items, rep, nil
 }

@@ -125,6 +125,9 @@ func (sub *Subscription) Next(ctx context.Context) (Frame, error) {
 		if it.Seq <= sub.after {
 			continue
 		}
+		if len(it.Cuts) > 0 {
+			it = it.trimmed(sub.after)
+		}
 		data, ok := sub.encode(it)
 		if !ok {
 			continue

@@ -64,9 +64,17 @@ func TestSubscribeLiveResumeAndStored(t *testing.T) {
 		t.Fatalf("resumed after 2:\n%v\nwant\n%v", got, all[2:])
 	}
 
-	// The run is over: now it is read from the log on disk, folded once on load.
-	if got := rest(t, subscribe(t, e.svc, run.ID, 0)); !reflect.DeepEqual(got, all) {
+	// The run is over: now it is read from the log on disk, folded once on load, and
+	// compacted: "Hello" and ", world" are one event numbered 2, so a client from 0
+	// gets one frame for both, and one that saw event 1 gets only ", world".
+	e.waitCompacted(run.ID)
+	merged := frame{2, `{"type":"token","text":"Hello, world","fullText":"Hello, world"}`}
+	if got := rest(t, subscribe(t, e.svc, run.ID, 0)); !reflect.DeepEqual(got, append([]frame{merged}, all[2:]...)) {
 		t.Fatalf("stored:\n%v\nlive:\n%v", got, all)
+	}
+	rest1 := frame{2, `{"type":"token","text":", world","fullText":"Hello, world"}`}
+	if got := rest(t, subscribe(t, e.svc, run.ID, 1)); !reflect.DeepEqual(got, append([]frame{rest1}, all[2:]...)) {
+		t.Fatalf("stored after 1: %v", got)
 	}
 	if got := rest(t, subscribe(t, e.svc, run.ID, 5)); !reflect.DeepEqual(got, all[5:]) {
 		t.Fatalf("stored after 5: %v", got)

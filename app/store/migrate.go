@@ -102,6 +102,11 @@ var migrations = []string{
 
 	CREATE INDEX messages_role_created_at ON messages (role, created_at);
 	CREATE INDEX messages_source_created_at ON messages (source, created_at) WHERE source IS NOT NULL;`,
+
+	// 4: run logs are compacted once their run has ended; this marks the ones that are
+	// still to do (every run that ended before, and each new one until it is done).
+	`ALTER TABLE runs ADD COLUMN compacted INTEGER NOT NULL DEFAULT 0 CHECK (compacted IN (0, 1));
+	CREATE INDEX runs_to_compact ON runs (ended_at, id) WHERE compacted = 0 AND status NOT IN ('active', 'paused');`,
 }
 
 // SchemaVersion is the version a fully migrated database has.

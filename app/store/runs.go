@@ -26,9 +26,11 @@ type Run struct {
 
 	StartedAt time.Time
 	EndedAt   time.Time // zero while the run is live
+	// Compacted is set once the run's log has been folded (CompactRun).
+	Compacted bool
 }
 
-const runColumns = "id, conversation_id, user_message_id, status, error, started_at, ended_at"
+const runColumns = "id, conversation_id, user_message_id, status, error, started_at, ended_at, compacted"
 
 // CreateRun saves a new run; an empty Status means active. ErrNotFound if its
 // conversation does not exist.
@@ -39,9 +41,9 @@ func (s *Store) CreateRun(ctx context.Context, r Run) error {
 	if err := requireTime("started at", r.StartedAt); err != nil {
 		return fmt.Errorf("create run %s: %w", r.ID, err)
 	}
-	_, err := s.db.ExecContext(ctx, "INSERT INTO runs ("+runColumns+") VALUES (?, ?, ?, ?, ?, ?, ?)",
+	_, err := s.db.ExecContext(ctx, "INSERT INTO runs ("+runColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 		r.ID, optText(r.ConversationID), optText(r.UserMessageID), r.Status, optText(r.Error),
-		r.StartedAt.UnixMilli(), optMillis(r.EndedAt))
+		r.StartedAt.UnixMilli(), optMillis(r.EndedAt), r.Compacted)
 	if err != nil {
 		return fmt.Errorf("create run %s: %w", r.ID, notFound(err))
 	}
@@ -132,7 +134,7 @@ func scanRun(r scanner) (Run, error) {
 	var conversationID, userMessageID, errMsg sql.NullString
 	var started int64
 	var ended sql.NullInt64
-	if err := r.Scan(&run.ID, &conversationID, &userMessageID, &run.Status, &errMsg, &started, &ended); err != nil {
+	if err := r.Scan(&run.ID, &conversationID, &userMessageID, &run.Status, &errMsg, &started, &ended, &run.Compacted); err != nil {
 		return Run{}, err
 	}
 	run.ConversationID, run.UserMessageID, run.Error = conversationID.String, userMessageID.String, errMsg.String
