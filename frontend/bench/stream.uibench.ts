@@ -1,0 +1,297 @@
+// The browser benchmark of a long reply: Wisp's UI against a bare-delta page, in
+// headless Chromium (Debian's), in the same run. Not a test: run it with
+//
+//   make bench-ui        (or: npx vitest run --config vitest.uibench.config.ts)
+//
+// after `make build-serve fakellm`. It streams, from the fake model, an 8,000-token
+// reply and a reply of 128 KB of "**a " (markdown that was quadratic to parse) into
+// Wisp's chat, and the same text as bare delta frames into a page that only appends
+// each delta to a text node. For each it reports the time from send to the end of
+// the reply, the main thread's busy time (CDP TaskDuration) and its longest task
+// (PerformanceObserver "longtask"), and writes the section between
+// <!-- bench:ui:begin --> and <!-- bench:ui:end --> of BENCHMARKS.md.
+
+import { execFileSync } from 'node:child_process'
+import { statSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import type { Page } from 'playwright-core'
+import { expect, it } from 'vitest'
+import { withBrowser } from '../e2e/browser'
+import { fakeLLMBinary, fakeModelEnv } from '../e2e/fakellm'
+import { spawnUntilReady } from '../e2e/process'
+import { requireBuild, startServer, wispBinary } from '../e2e/server'
+import { replaceSection } from './section'
+
+const ROUNDS = Number(process.env.UIBENCH_ROUNDS ?? 3)
+const BENCHMARKS = resolve(import.meta.dirname, '../../BENCHMARKS.md')
+
+interface Sample {
+  /** Send (or fetch) → the reply is complete on screen, in ms. */
+  totalMs: number
+  /** Main-thread task time over that span, in ms (CDP Performance.getMetrics TaskDuration). */
+  busyMs: number
+  /** The longest task while it streamed, in ms (0: none over 50 ms, the long-task threshold). */
+  longestMs: number
+  /** How many tasks over 50 ms. */
+  longTasks: number
+}
+
+interface Case {
+  name: string
+  chunks: string[]
+}
+
+function words(n: number): string[] {
+  const vocab = ['the', 'quick', 'brown', 'fox', 'jumps', 'over', 'a', 'lazy', 'dog,', 'and', '**bold**', '`code`']
+  const out: string[] = []
+  for (let i = 0; i < n; i++) out.push((i % 97 === 96 ? '\n\n' : ' ') + vocab[i % vocab.length])
+  return out
+}
+
+function hostile(bytes: number, chunk: number): string[] {
+  const text = '**a '.repeat(bytes / 4)
+  const out: string[] = []
+  for (let i = 0; i < text.length; i += chunk) out.push(text.slice(i, i + chunk))
+  return out
+}
+
+const CASES: Case[] = [
+  { name: '8,000-token reply', chunks: words(8000) },
+  { name: '128 KB of `**a `', chunks: hostile(128 << 10, 4096) },
+]
+
+/** Runs before any page script: records long tasks and the reply's start and end. */
+const OBSERVE = `
+  window.__long = []
+  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push({ start: e.startTime, d: e.duration }) })
+    .observe({ type: 'longtask', buffered: true })
+`
+
+/** A reader of the page's main-thread task time, in ms (one CDP session for the page). */
+async function taskClock(page: Page): Promise<() => Promise<number>> {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Performance.enable')
+  return async () => {
+    const { metrics } = await cdp.send('Performance.getMetrics')
+    return 1000 * (metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0)
+  }
+}
+
+async function longTasks(page: Page, from: number, to: number): Promise<{ longestMs: number; longTasks: number }> {
+  const all = await page.evaluate(() => (window as unknown as { __long: { start: number; d: number }[] }).__long)
+  const inside = all.filter((t) => t.start + t.d >= from && t.start <= to)
+  return { longestMs: Math.max(0, ...inside.map((t) => t.d)), longTasks: inside.length }
+}
+
+/** Wisp: send a message, wait for the assistant bubble to say done. */
+async function measureWisp(page: Page, url: string, c: Case): Promise<Sample> {
+  await page.goto(url)
+  await page.waitForSelector('[data-testid="composer"]:not([disabled])', { timeout: 60_000 })
+  await page.fill('[data-testid="composer"]', 'go')
+  await page.evaluate(() => {
+    const w = window as unknown as { __t0: number; __t1: number }
+    document.querySelector('[data-testid="send"]')?.addEventListener('click', () => (w.__t0 = performance.now()), { capture: true })
+    new MutationObserver((_, obs) => {
+      const done = document.querySelector('[data-testid="message"][data-role="assistant"][data-status="done"]')
+      if (done) {
+        w.__t1 = performance.now()
+        obs.disconnect()
+      }
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] })
+  })
+  const taskMs = await taskClock(page)
+  const busy0 = await taskMs()
+  await page.click('[data-testid="send"]')
+  await page.waitForFunction(() => (window as unknown as { __t1?: number }).__t1 !== undefined, undefined, { timeout: 300_000, polling: 100 })
+  const busy1 = await taskMs()
+  const { t0, t1, shown } = await page.evaluate(() => {
+    const w = window as unknown as { __t0: number; __t1: number }
+    const last = [...document.querySelectorAll('[data-testid="message"][data-role="assistant"]')].pop()
+    return { t0: w.__t0, t1: w.__t1, shown: last?.querySelector('[data-testid="message-text"]')?.textContent?.length ?? 0 }
+  })
+  expect(shown, `${c.name}: the finished bubble shows text`).toBeGreaterThan(0)
+  return { totalMs: t1 - t0, busyMs: busy1 - busy0, ...(await longTasks(page, t0, t1)) }
+}
+
+/** The floor: a page that reads the same deltas as bare SSE frames and appends each to a text node. */
+const FLOOR_PAGE = `<!doctype html><meta charset="utf-8"><pre id="out"></pre><button id="go">go</button><script>
+document.getElementById('go').onclick = async () => {
+  window.__t0 = performance.now()
+  const text = document.createTextNode('')
+  document.getElementById('out').append(text)
+  const res = await fetch('/stream')
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
+  let buf = ''
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) break
+    buf += value
+    let i
+    while ((i = buf.indexOf('\\n\\n')) >= 0) {
+      const frame = buf.slice(0, i)
+      buf = buf.slice(i + 2)
+      const data = frame.split('\\n').find((l) => l.startsWith('data: '))
+      if (!data) continue
+      const m = JSON.parse(data.slice(6))
+      if (m.type === 'token') text.appendData(m.text)
+      if (m.type === 'done') { requestAnimationFrame(() => { window.__t1 = performance.now() }) }
+    }
+  }
+}
+</script>`
+
+async function startFloor(chunks: string[]): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    if (req.url !== '/stream') {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(FLOOR_PAGE)
+      return
+    }
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' })
+    let seq = 0
+    for (const c of chunks) res.write(`id: ${++seq}\ndata: ${JSON.stringify({ type: 'token', text: c })}\n\n`)
+    res.end(`id: ${++seq}\ndata: ${JSON.stringify({ type: 'done', fullText: chunks.join('') })}\n\n`)
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const addr = server.address()
+  if (addr === null || typeof addr === 'string') throw new Error('no floor address')
+  return { url: `http://127.0.0.1:${addr.port}/`, server }
+}
+
+async function measureFloor(page: Page, url: string): Promise<Sample> {
+  await page.goto(url)
+  const taskMs = await taskClock(page)
+  const busy0 = await taskMs()
+  await page.click('#go')
+  await page.waitForFunction(() => (window as unknown as { __t1?: number }).__t1 !== undefined, undefined, { timeout: 300_000, polling: 100 })
+  const busy1 = await taskMs()
+  const { t0, t1 } = await page.evaluate(() => {
+    const w = window as unknown as { __t0: number; __t1: number }
+    return { t0: w.__t0, t1: w.__t1 }
+  })
+  return { totalMs: t1 - t0, busyMs: busy1 - busy0, ...(await longTasks(page, t0, t1)) }
+}
+
+/** One Wisp round: a fresh server and fake model scripted with the case's reply. */
+async function wispRound(c: Case): Promise<Sample> {
+  const dir = mkdtempSync(join(tmpdir(), 'wisp-uibench-'))
+  const script = join(dir, 'turns.json')
+  writeFileSync(script, JSON.stringify([{ text: c.chunks }]))
+  const fake = await spawnUntilReady(fakeLLMBinary(), ['--addr', '127.0.0.1:0', '--delay', '0s', '--script', script], {
+    name: 'fake LLM',
+    env: {},
+    ready: /fake LLM listening on (http:\/\/\S+)/,
+    timeoutMs: 30_000,
+  })
+  const wisp = await startServer({ env: fakeModelEnv(fake.url) })
+  try {
+    return await withBrowser(async (page) => {
+      await page.addInitScript(OBSERVE)
+      return measureWisp(page, wisp.url, c)
+    })
+  } finally {
+    await wisp.stop()
+    await fake.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+async function floorRound(c: Case): Promise<Sample> {
+  const { url, server } = await startFloor(c.chunks)
+  try {
+    return await withBrowser(async (page) => {
+      await page.addInitScript(OBSERVE)
+      return measureFloor(page, url)
+    })
+  } finally {
+    await new Promise<void>((r) => server.close(() => r()))
+  }
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+
+function header(): string {
+  const git = (args: string[]) => {
+    try {
+      return execFileSync('git', args, { encoding: 'utf8' }).trim()
+    } catch {
+      return ''
+    }
+  }
+  const commit = git(['rev-parse', '--short', 'HEAD']) || 'unknown commit'
+  const dirty = git(['status', '--porcelain', '--untracked-files=no', '--', 'frontend/src', '*.go']) ? '-dirty' : ''
+  const bin = wispBinary()
+  const size = (statSync(bin).size / (1 << 20)).toFixed(1)
+  const chromium = (() => {
+    try {
+      return execFileSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim()
+    } catch {
+      return 'Chromium'
+    }
+  })()
+  const date = new Date().toISOString().slice(0, 16).replace('T', ' ')
+  return `Measured ${date} UTC · commit ${commit}${dirty} · wisp \`build/bin/wisp-serve\` (${size} MiB) with the UI it embeds · ${chromium}, headless, software rendering · ${ROUNDS} rounds of each, Wisp and the floor taking turns.`
+}
+
+const INTRO = `## UI: a long reply in the browser
+
+Wisp's chat UI (\`wisp serve\`, the fake model streaming with no delay between chunks)
+against the floor, a page that reads the same text as bare delta frames over SSE and
+appends each delta to one text node, both in headless Chromium in the same run. Total:
+send → the reply complete on screen (Wisp: the bubble's \`data-status="done"\`; the
+floor: the frame after its \`done\`). Busy: the main thread's task time over that span
+(CDP \`TaskDuration\`). Longest task: from a \`longtask\` PerformanceObserver (tasks of
+50 ms or more). Targets: the 8,000-token reply within 2× the floor and no task over
+50 ms while it streams; 128 KB of \`**a \` (markdown that was quadratic) rendered with no
+task over 100 ms. Driver: \`frontend/bench/stream.uibench.ts\` (\`make bench-ui\`).
+`
+
+it('streams long replies in the browser', async () => {
+  requireBuild()
+  const rows: string[] = []
+  const verdicts: string[] = []
+  for (const c of CASES) {
+    const wisp: Sample[] = []
+    const floor: Sample[] = []
+    for (let r = 0; r < ROUNDS; r++) {
+      wisp.push(await wispRound(c))
+      floor.push(await floorRound(c))
+      console.error(`${c.name} round ${r + 1}: wisp ${wisp.at(-1)!.totalMs.toFixed(0)} ms, floor ${floor.at(-1)!.totalMs.toFixed(0)} ms`)
+    }
+    const w = (f: (s: Sample) => number) => median(wisp.map(f))
+    const fl = (f: (s: Sample) => number) => median(floor.map(f))
+    const ratio = w((s) => s.totalMs) / fl((s) => s.totalMs)
+    const longest = Math.max(...wisp.map((s) => s.longestMs))
+    rows.push(
+      `| ${c.name} | ${w((s) => s.totalMs).toFixed(0)} ms | ${fl((s) => s.totalMs).toFixed(0)} ms | **${ratio.toFixed(2)}×** | ` +
+        `${w((s) => s.busyMs).toFixed(0)} ms | ${fl((s) => s.busyMs).toFixed(0)} ms | ${(w((s) => s.busyMs) / fl((s) => s.busyMs)).toFixed(2)}× | ` +
+        `${longest > 0 ? longest.toFixed(0) + ' ms' : 'none ≥ 50 ms'} (${Math.max(...wisp.map((s) => s.longTasks))}) | ` +
+        `${Math.max(...floor.map((s) => s.longestMs)).toFixed(0)} ms |`,
+    )
+    if (c === CASES[0]) {
+      verdicts.push(`8,000 tokens within 2× the floor: ${ratio <= 2 ? 'pass' : '**MISSED**'} (${ratio.toFixed(2)}×)`)
+      verdicts.push(`no task over 50 ms while it streams: ${longest < 50 ? 'pass' : '**MISSED**'} (longest ${longest.toFixed(0)} ms)`)
+    } else {
+      verdicts.push(`128 KB of \`**a \` with no task over 100 ms: ${longest < 100 ? 'pass' : '**MISSED**'} (longest ${longest.toFixed(0)} ms)`)
+    }
+  }
+  const block = [
+    header(),
+    '',
+    '| Reply | Wisp total (median) | floor total | Wisp / floor | Wisp busy | floor busy | busy ratio | Wisp longest task (most in a round) | floor longest task |',
+    '|---|--:|--:|--:|--:|--:|--:|--:|--:|',
+    ...rows,
+    '',
+    'Targets: ' + verdicts.join('; ') + '.',
+  ].join('\n')
+  console.log(block)
+  if (process.env.UIBENCH_OUT !== '0') {
+    writeFileSync(BENCHMARKS, replaceSection(readFileSync(BENCHMARKS, 'utf8'), 'ui', INTRO, block))
+  }
+}, 1_800_000)
