@@ -48,18 +48,19 @@ func compactLog(rows []store.RunEvent) []store.Merged {
 		first, ok := mergeable(rows[i])
 		j := i + 1
 		if ok {
-			merged := first
+			text := []byte(first.Text) // appended to: linear in the stretch's length
+			cuts := first.Cuts
 			for ; j < len(rows) && rows[j].Type == rows[i].Type && rows[j].Seq == rows[j-1].Seq+1; j++ {
 				next, ok := mergeable(rows[j])
 				if !ok {
 					break
 				}
-				merged.Text += next.Text
-				merged.Cuts = append(merged.Cuts, next.Cuts...)
+				text = append(text, next.Text...)
+				cuts = append(cuts, next.Cuts...)
 			}
 			if j-i > 1 {
 				last := rows[j-1]
-				data, _ := json.Marshal(merged)
+				data, _ := json.Marshal(mergedDelta{Text: string(text), Cuts: cuts})
 				out = append(out, store.Merged{From: rows[i].Seq,
 					Row: store.RunEvent{RunID: last.RunID, Seq: last.Seq, Type: last.Type, Data: data, Time: last.Time}})
 			}
