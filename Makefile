@@ -68,6 +68,7 @@ bench: build-serve
 	$(GO) run ./bench/emote --out BENCHMARKS.md
 	$(GO) run ./bench/config --out BENCHMARKS.md
 	$(GO) run ./bench/proactive --out BENCHMARKS.md
+	$(GO) run ./bench/longreply --out BENCHMARKS.md
 
 ## bench-ui: an 8,000-token reply and 128 KB of hostile markdown in Chromium, against a bare-delta page; updates BENCHMARKS.md
 bench-ui: build-serve fakellm
