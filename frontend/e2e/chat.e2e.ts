@@ -37,6 +37,16 @@ async function recordReplies(page: Page): Promise<void> {
   }, ASSISTANT)
 }
 
+/** The paths (and queries) of the reply streams the page opens from now on. */
+function recordStreamRequests(page: Page): string[] {
+  const paths: string[] = []
+  page.on('request', (req) => {
+    const url = new URL(req.url())
+    if (url.pathname.endsWith('/stream')) paths.push(url.pathname + url.search)
+  })
+  return paths
+}
+
 async function replyLog(page: Page): Promise<Snapshot[]> {
   return page.evaluate(() => (window as unknown as { __replyLog: Snapshot[] }).__replyLog)
 }
@@ -105,7 +115,9 @@ describe('chat', () => {
   })
 
   it('streams a reply, lists the conversation and reopens it after a reload', async () => {
-    const fake = await startFakeLLM()
+    // The page draws a streaming reply at most once per animation frame, so words that arrive
+    // within one frame show together; a word every 100 ms leaves the growth visible on a busy machine.
+    const fake = await startFakeLLM({ delay: '100ms' })
     llm = fake
     const s = await start({
       env: fakeModelEnv(fake.url),
@@ -120,9 +132,13 @@ describe('chat', () => {
       expect(await page.locator('[data-testid="conversation-item"]').count()).toBe(0)
 
       await recordReplies(page)
+      const streams = recordStreamRequests(page)
       await page.fill('[data-testid="composer"]', text)
       await page.click('[data-testid="send"]')
       await waitForReplies(page, 1)
+      // It asked for the delta dialect (docs/chat.md): token frames carry only what changed.
+      expect(streams).toHaveLength(1)
+      expect(streams[0]).toMatch(/\/api\/conversations\/[^/]+\/messages\/stream\?dialect=delta$/)
 
       // It streamed: "streaming" first, the text grew through partial replies, then "done".
       const log = await replyLog(page)
@@ -224,6 +240,40 @@ describe('chat', () => {
       await page.locator('[data-testid="provider-key-state"]', { hasText: 'A key is saved' }).waitFor({ timeout: UI_TIMEOUT })
       expect(await key.inputValue()).toBe('')
       await page.click('[data-testid="provider-cancel"]')
+      await waitForComposer(page)
+    })
+    expect(await s.stop(), s.output()).toBe(0)
+  })
+
+  it('picks up a reply still being written after a reload, in the delta dialect, and shows all of it', async () => {
+    const fake = await startFakeLLM({ delay: '150ms' })
+    llm = fake
+    const s = await start({ env: fakeModelEnv(fake.url) })
+    // About forty words at 150 ms each: the reply is still being written when the reloaded page asks for it.
+    const text =
+      'please echo this message back to me one word at a time while the page reloads in the middle of it so that the reloaded page has to pick the reply up where it is and follow it all the way to its very last word'
+    const want = `You said: ${text}`
+
+    await withBrowser(async (page) => {
+      await page.goto(s.url)
+      await waitForComposer(page)
+      await page.fill('[data-testid="composer"]', text)
+      await page.click('[data-testid="send"]')
+      await waitForPartialReply(page, 3)
+
+      const streams = recordStreamRequests(page)
+      await page.reload()
+      // The reloaded page shows the reply so far, picks its run up from the start and follows it to the end.
+      await recordReplies(page)
+      await waitForReplies(page, 1)
+      expect(streams.some((p) => /^\/api\/runs\/[^/]+\/stream\?dialect=delta&after=0$/.test(p)), JSON.stringify(streams)).toBe(true)
+      expect(await messages(page)).toEqual([
+        { role: 'user', status: 'done', text },
+        { role: 'assistant', status: 'done', text: want },
+      ])
+      // Every state it showed on the way is a beginning of the reply (the replay's deltas add up).
+      const log = await replyLog(page)
+      for (const entry of log) expect(want.startsWith(entry.text.trimEnd()), JSON.stringify(log)).toBe(true)
       await waitForComposer(page)
     })
     expect(await s.stop(), s.output()).toBe(0)

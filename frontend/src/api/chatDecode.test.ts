@@ -174,9 +174,35 @@ describe('decodeChatFrame', () => {
     expect(decodeChatFrame({ type: 'error', message: 'no model' })).toEqual({ type: 'error', message: 'no model' })
   })
 
+  it('decodes the delta dialect: token deltas of a segment, callbacks and the reply so far', () => {
+    expect(decodeChatFrame({ type: 'token', text: 'lo' })).toEqual({ type: 'token', text: 'lo' })
+    expect(decodeChatFrame({ type: 'token', text: ' again', segment: 2 })).toEqual({ type: 'token', text: ' again', segment: 2 })
+    expect(decodeChatFrame({ type: 'token', text: 'Waving', segment: 1, callback: true })).toEqual({
+      type: 'token',
+      text: 'Waving',
+      segment: 1,
+      callback: true,
+    })
+    expect(decodeChatFrame({ type: 'reply', segments: ['Hello', 'Waving', ''], fullText: 'Hello\n\nWaving' })).toEqual({
+      type: 'reply',
+      segments: ['Hello', 'Waving', ''],
+      fullText: 'Hello\n\nWaving',
+    })
+    expect(decodeChatFrame({ type: 'reply', segments: [], fullText: '' })).toEqual({ type: 'reply', segments: [], fullText: '' })
+  })
+
+  it('rejects a token whose segment is not an index', () => {
+    for (const segment of [-1, 1.5, '1', null, Number.MAX_VALUE]) {
+      expect(decodeChatFrame({ type: 'token', text: 'x', segment }), String(segment)).toBeNull()
+    }
+  })
+
   it('never drops an error frame, but rejects other malformed or unknown frames', () => {
     expect(decodeChatFrame({ type: 'error' })).toEqual({ type: 'error', message: 'the reply failed' })
-    expect(decodeChatFrame({ type: 'token', text: 'a' })).toBeNull()
+    expect(decodeChatFrame({ type: 'token', fullText: 'a' })).toBeNull()
+    expect(decodeChatFrame({ type: 'token', text: 'a', fullText: 3 })).toBeNull()
+    expect(decodeChatFrame({ type: 'reply', segments: ['a', 1], fullText: 'a' })).toBeNull()
+    expect(decodeChatFrame({ type: 'reply', segments: ['a'] })).toBeNull()
     expect(decodeChatFrame({ type: 'done' })).toBeNull()
     expect(decodeChatFrame({ type: 'tool_start', name: 'n' })).toBeNull()
     expect(decodeChatFrame({ type: 'sparkle' })).toBeNull()

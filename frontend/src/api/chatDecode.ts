@@ -13,6 +13,7 @@ import type {
   ProviderInfo,
   Run,
   SendResult,
+  TokenFrame,
   TurnHeartbeat,
   Usage,
 } from './chatTypes'
@@ -187,6 +188,7 @@ export function decodeProvider(v: unknown): ProviderInfo | null {
 
 const CHAT_FRAMES: Record<ChatFrameType, true> = {
   token: true,
+  reply: true,
   thinking: true,
   tool_start: true,
   tool_end: true,
@@ -194,19 +196,18 @@ const CHAT_FRAMES: Record<ChatFrameType, true> = {
   error: true,
 }
 
-/** Every chat SSE frame type this client decodes. */
+/** Every chat SSE frame type this client decodes, in either dialect. */
 export const CHAT_FRAME_TYPES = Object.keys(CHAT_FRAMES) as ChatFrameType[]
 
 /** The JSON of one SSE data: field. Unknown or malformed frames are null. */
 export function decodeChatFrame(v: unknown): ChatFrame | null {
   if (!isObject(v)) return null
   switch (v.type) {
-    case 'token': {
-      if (!isString(v.text) || !isString(v.fullText)) return null
-      const frame: ChatFrame = { type: 'token', text: v.text, fullText: v.fullText }
-      if (v.callback === true) frame.callback = true
-      return frame
-    }
+    case 'token':
+      return decodeTokenFrame(v)
+    case 'reply':
+      if (!isStringArray(v.segments) || !isString(v.fullText)) return null
+      return { type: 'reply', segments: v.segments, fullText: v.fullText }
     case 'thinking':
       return isString(v.text) ? { type: 'thinking', text: v.text } : null
     case 'tool_start':
@@ -230,6 +231,28 @@ export function decodeChatFrame(v: unknown): ChatFrame | null {
     default:
       return null
   }
+}
+
+const isSegmentIndex = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0
+
+/**
+ * A token frame of either dialect: the delta dialect's {text, segment?,
+ * callback?} or the older {text, fullText, callback?}. A segment that is not
+ * an index makes the frame malformed (its text would land in the wrong place).
+ */
+function decodeTokenFrame(v: JsonObject): TokenFrame | null {
+  if (!isString(v.text)) return null
+  const frame: TokenFrame = { type: 'token', text: v.text }
+  if (v.segment !== undefined) {
+    if (!isSegmentIndex(v.segment)) return null
+    frame.segment = v.segment
+  }
+  if (v.callback === true) frame.callback = true
+  if (v.fullText !== undefined) {
+    if (!isString(v.fullText)) return null
+    frame.fullText = v.fullText
+  }
+  return frame
 }
 
 function decodeDoneFrame(v: JsonObject): ChatFrame | null {

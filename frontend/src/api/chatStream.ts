@@ -8,9 +8,18 @@ import { readSse, type ReadSseOptions } from './sse'
 export interface ChatStream {
   /** X-Wisp-Run-Id of a new run, or the run being resumed; null if the server did not say. */
   runId: string | null
+  /**
+   * The server answered a resume with 204: the run has ended and has nothing
+   * after the sequence number asked for. frames is then empty, and the reply
+   * is read from the saved messages instead.
+   */
+  runEnded: boolean
   /** Frames in order; ends after done or error, or throws when the connection breaks. */
   frames: AsyncGenerator<SeqFrame, void, undefined>
 }
+
+/** The dialect of docs/chat.md this client asks for: token frames carry only what changed. */
+export const CHAT_DIALECT = 'delta'
 
 export const RUN_ID_HEADER = 'X-Wisp-Run-Id'
 
@@ -20,6 +29,9 @@ export function parseSeq(id: string | null): number | null {
   const n = Number(id)
   return Number.isSafeInteger(n) ? n : null
 }
+
+/** A stream with no frames: what a 204 answer to a resume means. */
+export async function* noFrames(): AsyncGenerator<SeqFrame, void, undefined> {}
 
 /** Frames of an event stream body. Unknown or malformed frames are skipped with a warning. */
 export async function* chatFrames(

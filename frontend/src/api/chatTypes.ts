@@ -100,10 +100,15 @@ export interface TruncateResult {
   deletedCount: number
 }
 
-/** One SSE frame of a reply (the JSON of its data: field). */
+/**
+ * One SSE frame of a reply (the JSON of its data: field), in either dialect of
+ * docs/chat.md. The UI asks for the delta dialect; the other one's token frames
+ * (with fullText) are still understood.
+ */
 export type ChatFrame =
-  /** callback: an action's status line; text is then the whole reply, like fullText. */
-  | { type: 'token'; text: string; fullText: string; callback?: true }
+  | TokenFrame
+  /** Delta dialect, resuming: every segment's text so far (once, first) and the visible reply they make. */
+  | { type: 'reply'; segments: string[]; fullText: string }
   | { type: 'thinking'; text: string }
   | { type: 'tool_start'; callId: string; name: string; arguments: unknown }
   | { type: 'tool_end'; callId: string; name: string; result?: unknown; error?: string }
@@ -120,6 +125,19 @@ export type ChatFrame =
   | { type: 'error'; message: string; recoverable?: boolean; interrupted?: boolean }
 
 export type ChatFrameType = ChatFrame['type']
+
+/**
+ * Reply text. Delta dialect: text is appended to segment `segment` (0 when
+ * absent), or with callback (an action's status) replaces that segment's text.
+ * The older dialect instead carries the whole reply in fullText, which wins.
+ */
+export interface TokenFrame {
+  type: 'token'
+  text: string
+  segment?: number
+  callback?: true
+  fullText?: string
+}
 
 /** A frame with its run sequence number (the SSE id:, null when absent). */
 export interface SeqFrame {

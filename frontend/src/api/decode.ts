@@ -116,6 +116,10 @@ const decoders: Decoders = {
   'proactive-message': decodeProactiveFrame,
   'reminder-updated': decodeReminderUpdated,
   'reminder-deleted': decodeReminderDeleted,
+  'replay-truncated': (v) =>
+    isString(v.lastEventId) && isString(v.oldestEventId)
+      ? { type: 'replay-truncated', lastEventId: v.lastEventId, oldestEventId: v.oldestEventId }
+      : null,
 }
 
 /** Every server frame type this client decodes (the server's catalog, checked by wire.golden.test.ts). */

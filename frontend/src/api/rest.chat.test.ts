@@ -141,7 +141,7 @@ describe('ApiClient.streamMessage', () => {
     expect(frames[1]?.frame).toEqual({ type: 'token', text: 'lo', fullText: 'Hello' })
     expect(calls[0]).toMatchObject({
       method: 'POST',
-      url: 'http://h/api/conversations/c1/messages/stream',
+      url: 'http://h/api/conversations/c1/messages/stream?dialect=delta',
       body: { text: 'hi', clientMessageId: 'local-1' },
       headers: { Accept: 'text/event-stream', Authorization: 'Bearer tok', 'Content-Type': 'application/json' },
     })
@@ -200,7 +200,32 @@ describe('ApiClient.streamRun', () => {
     const { fetch, calls } = fakeFetch(() => sseResponse(['id: 8\ndata: {"type":"error","message":"interrupted"}\n\n']))
     const stream = await new ApiClient({ baseURL: 'http://h', fetch }).streamRun('run 1', 7)
     expect(stream.runId).toBe('run 1')
+    expect(stream.runEnded).toBe(false)
     expect(await all(stream.frames)).toEqual([{ seq: 8, frame: { type: 'error', message: 'interrupted' } }])
-    expect(calls[0]).toMatchObject({ method: 'GET', url: 'http://h/api/runs/run%201/stream?after=7', body: undefined })
+    expect(calls[0]).toMatchObject({ method: 'GET', url: 'http://h/api/runs/run%201/stream?dialect=delta&after=7', body: undefined })
+  })
+
+  it('yields the delta dialect: the reply so far, then deltas of its segments', async () => {
+    const { fetch } = fakeFetch(() =>
+      sseResponse([
+        'id: 12\ndata: {"type":"reply","segments":["Hello","Waving"],"fullText":"Hello\\n\\nWaving"}\n\n',
+        'id: 13\ndata: {"type":"token","text":" now","segment":1}\n\n',
+        'id: 14\ndata: {"type":"token","text":"!"}\n\n',
+      ]),
+    )
+    const stream = await new ApiClient({ baseURL: 'http://h', fetch }).streamRun('r', 11)
+    expect(await all(stream.frames)).toEqual([
+      { seq: 12, frame: { type: 'reply', segments: ['Hello', 'Waving'], fullText: 'Hello\n\nWaving' } },
+      { seq: 13, frame: { type: 'token', text: ' now', segment: 1 } },
+      { seq: 14, frame: { type: 'token', text: '!' } },
+    ])
+  })
+
+  it('reads 204 as a run that has ended with nothing more to stream, not as an error', async () => {
+    const { fetch, calls } = fakeFetch(() => new Response(null, { status: 204 }))
+    const stream = await new ApiClient({ baseURL: 'http://h', fetch }).streamRun('r', 40)
+    expect(stream).toMatchObject({ runId: 'r', runEnded: true })
+    expect(await all(stream.frames)).toEqual([])
+    expect(calls).toHaveLength(1)
   })
 })

@@ -13,7 +13,7 @@ import {
   decodeSendResult,
   decodeTruncate,
 } from './chatDecode'
-import { chatFrames, RUN_ID_HEADER, type ChatStream } from './chatStream'
+import { CHAT_DIALECT, chatFrames, noFrames, RUN_ID_HEADER, type ChatStream } from './chatStream'
 import type {
   ChatRequest,
   Conversation,
@@ -177,14 +177,23 @@ export class ApiClient {
     return decoded(body, decodeSendResult, 'send')
   }
 
-  /** Sends and streams the reply. Rejects with ApiError when the server refuses (409 busy, 503 no model). */
+  /**
+   * Sends and streams the reply in the delta dialect (docs/chat.md). Rejects
+   * with ApiError when the server refuses (409 busy, 503 no model).
+   */
   async streamMessage(conversationId: string, req: ChatRequest, opts: StreamOptions = {}): Promise<ChatStream> {
-    return this.openStream('POST', `/api/conversations/${seg(conversationId)}/messages/stream`, { ...req }, null, opts)
+    const path = `/api/conversations/${seg(conversationId)}/messages/stream?dialect=${CHAT_DIALECT}`
+    return this.openStream('POST', path, { ...req }, null, opts)
   }
 
-  /** Streams a run's frames with a sequence number above `after` (0: from the start). */
+  /**
+   * Streams a run's frames with a sequence number above `after` (0: from the
+   * start) in the delta dialect; a resume (after > 0) begins with the reply so
+   * far. A run that has ended with nothing after `after` answers 204: the
+   * stream then has runEnded set and no frames.
+   */
   async streamRun(runId: string, after: number, opts: StreamOptions = {}): Promise<ChatStream> {
-    const path = `/api/runs/${seg(runId)}/stream?after=${Math.max(0, Math.floor(after))}`
+    const path = `/api/runs/${seg(runId)}/stream?dialect=${CHAT_DIALECT}&after=${Math.max(0, Math.floor(after))}`
     return this.openStream('GET', path, undefined, runId, opts)
   }
 
@@ -397,13 +406,21 @@ export class ApiClient {
       const text = await res.text().catch(() => '')
       throw errorFromBody(res, parseJSON(text))
     }
+    if (res.status === 204) {
+      await res.body?.cancel().catch(() => undefined)
+      return { runId: res.headers.get(RUN_ID_HEADER) ?? knownRunId, runEnded: true, frames: noFrames() }
+    }
     const type = res.headers.get('Content-Type') ?? ''
     if (!type.toLowerCase().startsWith('text/event-stream') || res.body === null) {
       await res.body?.cancel().catch(() => undefined)
       throw new ApiError(res.status, `${path}: expected an event stream, got "${type || 'no content type'}"`)
     }
     const frames = chatFrames(res.body, { idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS })
-    return { runId: res.headers.get(RUN_ID_HEADER) ?? knownRunId, frames: lostConnectionAsApiError(frames, opts.signal) }
+    return {
+      runId: res.headers.get(RUN_ID_HEADER) ?? knownRunId,
+      runEnded: false,
+      frames: lostConnectionAsApiError(frames, opts.signal),
+    }
   }
 }
 

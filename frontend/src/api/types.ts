@@ -64,6 +64,18 @@ export interface KnownServerMessages {
   'proactive-message': ProactiveMessageFrame
   'reminder-updated': ReminderUpdatedMessage
   'reminder-deleted': ReminderDeletedMessage
+  'replay-truncated': ReplayTruncatedMessage
+}
+
+/**
+ * Sent on connect when the lastEventId this client asked to resume after is
+ * older than the server's replay window (oldestEventId is the oldest it still
+ * holds): events were missed, so the client reloads what it shows.
+ */
+export interface ReplayTruncatedMessage {
+  type: 'replay-truncated'
+  lastEventId: string
+  oldestEventId: string
 }
 
 export type KnownServerMessageType = keyof KnownServerMessages

@@ -17,7 +17,14 @@ import type { JsonObject } from './json'
 import goldenFile from './testdata/wire.golden.json'
 
 interface Golden {
-  frames: { ws: Record<string, JsonObject[]>; sse: Record<string, JsonObject[]>; client: Record<string, JsonObject[]> }
+  frames: {
+    ws: Record<string, JsonObject[]>
+    /** Chat SSE in the default dialect. */
+    sse: Record<string, JsonObject[]>
+    /** Chat SSE in the delta dialect (the one the UI asks for): the frames that differ from sse's. */
+    'sse-delta': Record<string, JsonObject[]>
+    client: Record<string, JsonObject[]>
+  }
   shapes: Record<string, unknown[]>
 }
 
@@ -77,8 +84,16 @@ describe('the golden wire file', () => {
     expect(sorted(Object.keys(golden.frames.ws))).toEqual(sorted(KNOWN_SERVER_MESSAGE_TYPES))
   })
 
-  it('has exactly the chat SSE frame types this client knows', () => {
-    expect(sorted(Object.keys(golden.frames.sse))).toEqual(sorted(CHAT_FRAME_TYPES))
+  it('has exactly the chat SSE frame types this client knows, in both dialects', () => {
+    const types = new Set([...Object.keys(golden.frames.sse), ...Object.keys(golden.frames['sse-delta'])])
+    expect(sorted(types)).toEqual(sorted(CHAT_FRAME_TYPES))
+  })
+
+  it('has the delta dialect frames the UI relies on: deltas by segment and the reply so far', () => {
+    const delta = golden.frames['sse-delta']
+    expect(sorted(Object.keys(delta))).toEqual(['reply', 'token'])
+    expect(delta.token?.every((f) => !('fullText' in f))).toBe(true)
+    expect(delta.token?.some((f) => 'segment' in f)).toBe(true)
   })
 
   it('has exactly the client frames this client sends', () => {
@@ -93,6 +108,12 @@ describe('the golden wire file', () => {
 
   for (const [type, examples] of Object.entries(golden.frames.sse)) {
     it(`decodes every SSE ${type} frame whole`, () => {
+      for (const ex of examples) expect(decodeChatFrame(ex)).toEqual(expected(type, ex))
+    })
+  }
+
+  for (const [type, examples] of Object.entries(golden.frames['sse-delta'])) {
+    it(`decodes every delta-dialect SSE ${type} frame whole`, () => {
       for (const ex of examples) expect(decodeChatFrame(ex)).toEqual(expected(type, ex))
     })
   }
@@ -114,7 +135,12 @@ describe('the golden wire file', () => {
 
   it('ignores only fields the server sends', () => {
     for (const [name, fields] of Object.entries(IGNORED)) {
-      const examples = [...(golden.shapes[name] ?? []), ...(golden.frames.ws[name] ?? []), ...(golden.frames.sse[name] ?? [])]
+      const examples = [
+        ...(golden.shapes[name] ?? []),
+        ...(golden.frames.ws[name] ?? []),
+        ...(golden.frames.sse[name] ?? []),
+        ...(golden.frames['sse-delta'][name] ?? []),
+      ]
       for (const field of Object.keys(fields)) {
         expect(
           examples.some((ex) => typeof ex === 'object' && ex !== null && field in ex),

@@ -205,6 +205,34 @@ describe('WispSocket', () => {
     expect(last().sent).toEqual([{ type: 'auth', token: 'right' }])
   })
 
+  it('knows when the server dropped it for lagging (1013), and reconnects after lastEventId', () => {
+    const { ws, clock, last, sockets } = setup('')
+    const closes: { lagged: boolean; authRejected: boolean; code: number }[] = []
+    ws.onClose(({ lagged, authRejected, code }) => closes.push({ lagged, authRejected, code }))
+    ws.start()
+    last().open()
+    last().receive(envelope(7))
+    last().drop(1013)
+    expect(closes).toEqual([{ lagged: true, authRejected: false, code: 1013 }])
+    expect(ws.state).toBe('reconnecting')
+    clock.fire()
+    expect(sockets).toHaveLength(2)
+    expect(last().query('lastEventId')).toBe('evt-7')
+    last().drop(1006)
+    expect(closes[1]).toEqual({ lagged: false, authRejected: false, code: 1006 })
+  })
+
+  it('delivers replay-truncated as a typed frame, and drops a malformed one', () => {
+    const { ws, last } = setup('')
+    const got: unknown[] = []
+    ws.on('replay-truncated', (m) => got.push(m))
+    ws.start()
+    last().open()
+    last().receive({ type: 'replay-truncated', lastEventId: 'evt-12', oldestEventId: 'evt-2183' })
+    last().receive({ type: 'replay-truncated', lastEventId: 12 })
+    expect(got).toEqual([{ type: 'replay-truncated', lastEventId: 'evt-12', oldestEventId: 'evt-2183' }])
+  })
+
   it('passes unknown types to subscribers and ignores malformed frames', () => {
     const { ws, last } = setup('')
     const seen: unknown[] = []

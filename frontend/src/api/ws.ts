@@ -3,7 +3,8 @@
 // It authenticates with a first {"type":"auth"} frame when a token is known,
 // reports a connection state, resumes with ?lastEventId= after reconnects so
 // buffered envelopes are neither missed nor repeated, reconnects on the
-// schedule of backoff.ts, and queues outgoing messages while not active
+// schedule of backoff.ts (also after the server dropped it for lagging,
+// which its close info says), and queues outgoing messages while not active
 // (sendQueue.ts). Socket creation and timers are injected for tests.
 
 import { backoffDelay, isProbing } from './backoff'
@@ -23,6 +24,13 @@ export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'off
 
 /** Close code the server uses for a missing or wrong token. */
 export const CLOSE_POLICY_VIOLATION = 1008
+
+/**
+ * Close code ("try again later") the server uses for a client that fell too far
+ * behind: frames queued for it were dropped, so after reconnecting it reloads
+ * what it shows.
+ */
+export const CLOSE_TRY_AGAIN_LATER = 1013
 
 export interface SocketHandlers {
   onOpen(): void
@@ -90,6 +98,8 @@ export interface CloseInfo {
   reason: string
   /** True when the server refused the token (1008); no automatic reconnect follows. */
   authRejected: boolean
+  /** True when the server dropped this client for lagging (1013); it reconnects as usual. */
+  lagged: boolean
 }
 
 export class WispSocket {
@@ -287,7 +297,9 @@ export class WispSocket {
     this.socket = null
     this.active = false
     const authRejected = code === CLOSE_POLICY_VIOLATION
-    this.closeListeners.emit({ code, reason, authRejected })
+    const lagged = code === CLOSE_TRY_AGAIN_LATER
+    if (lagged) console.warn('wisp ws: the server dropped this client for lagging:', reason)
+    this.closeListeners.emit({ code, reason, authRejected, lagged })
     if (!this.started) return
     if (authRejected) {
       // Retrying with the same token cannot succeed; wait for setToken + reconnectNow.

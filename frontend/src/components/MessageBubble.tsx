@@ -1,6 +1,8 @@
-import { memo } from 'react'
+import { memo, useLayoutEffect } from 'react'
 import { USER_STOP_REASON, type ChatMessageView, type RunExtras } from '../state/chat'
+import { withLive } from '../state/liveReply'
 import { sourceLabel } from '../state/proactive'
+import { useLiveReply } from '../state/useLiveReply'
 import { Icon } from './Icon'
 import { Markdown } from './Markdown'
 import { ThinkingBlock } from './ThinkingBlock'
@@ -13,9 +15,20 @@ interface Props {
   extras: RunExtras | undefined
   canRetry: boolean
   onRetry(key: string): void
+  /** The streaming reply's text grew (after it is drawn): the list keeps following it. */
+  onGrow?(): void
 }
 
-export const MessageBubble = memo(function MessageBubble({ message: m, agentName, extras, canRetry, onRetry }: Props) {
+/**
+ * One message. A streaming reply reads its text, thinking and tools from the
+ * ReplyStore, so each token re-renders this bubble and nothing else.
+ */
+export const MessageBubble = memo(function MessageBubble({ message, agentName, extras, canRetry, onRetry, onGrow }: Props) {
+  const live = useLiveReply(message.status === 'streaming' ? message.key : null)
+  const m = live === undefined ? message : withLive(message, live)
+  useLayoutEffect(() => {
+    if (live !== undefined) onGrow?.()
+  }, [live, onGrow])
   const when = new Date(m.timestamp)
   const who = m.role === 'user' ? 'You' : agentName
   const label = m.role === 'assistant' ? sourceLabel(m.source) : null
@@ -55,7 +68,7 @@ function SourceLabel({ source, label, late }: { source: string; label: string; l
   )
 }
 
-function ReplyBody({ message: m, extras, canRetry, onRetry }: Omit<Props, 'agentName'>) {
+function ReplyBody({ message: m, extras, canRetry, onRetry }: Omit<Props, 'agentName' | 'onGrow'>) {
   const thinking = extras?.thinking ?? m.thinking
   const tools = extras?.tools ?? m.tools
   const streaming = m.status === 'streaming'

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useMemo, useRef } from 'react'
+import { useCallback, useLayoutEffect, useMemo, useRef } from 'react'
 import { extrasByRun, retryable, type ChatState } from '../state/chat'
 import { MessageBubble } from './MessageBubble'
 
@@ -21,10 +21,14 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
     stick.current = true
   }, [chat.session])
 
-  useLayoutEffect(() => {
+  // Keeps the bottom in view while the user has not scrolled up: when the
+  // messages change, and when a streaming bubble grows (it says so itself; a
+  // token does not re-render this list).
+  const follow = useCallback(() => {
     const el = scroller.current
     if (el !== null && stick.current) el.scrollTop = el.scrollHeight
-  }, [chat.messages, chat.session])
+  }, [])
+  useLayoutEffect(follow, [follow, chat.messages, chat.session])
 
   const onScroll = () => {
     const el = scroller.current
@@ -61,6 +65,7 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
             extras={m.live || m.runId === undefined ? undefined : extras.get(m.runId)}
             canRetry={retryable(chat, m.key)}
             onRetry={onRetry}
+            onGrow={follow}
           />
         ))}
       </ol>

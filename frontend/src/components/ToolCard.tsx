@@ -1,3 +1,4 @@
+import { memo } from 'react'
 import type { ToolView } from '../state/chat'
 
 const STATUS_LABEL: Record<ToolView['status'], string> = {
@@ -30,8 +31,11 @@ function isEmpty(value: unknown): boolean {
   return typeof value === 'object' && Object.keys(value).length === 0
 }
 
-/** One action call of a reply: name and state in the summary, arguments and result inside. */
-export function ToolCard({ tool }: { tool: ToolView }) {
+/**
+ * One action call of a reply: name and state in the summary, arguments and
+ * result inside. A streaming bubble redraws a card only when its call changed.
+ */
+export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolView }) {
   return (
     <details className={`tool-card tool-${tool.status}`} data-testid="tool-card" data-status={tool.status}>
       <summary>
@@ -64,4 +68,4 @@ export function ToolCard({ tool }: { tool: ToolView }) {
       </div>
     </details>
   )
-}
+})

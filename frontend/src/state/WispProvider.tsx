@@ -1,6 +1,10 @@
 // The one store of the app: owns the API client and the WispSocket for this
 // page, feeds their results into the reducer and exposes state + actions
-// through context. Nothing else holds mutable shared state.
+// through context. The one thing that changes many times a second, the text
+// of a streaming reply, lives in the ReplyStore instead (provided beside the
+// context, read by the reply's bubble through useLiveReply), so a token does
+// not re-render everything that reads the context. Nothing else holds
+// mutable shared state.
 
 import { createContext, useCallback, useContext, useEffect, useMemo, useReducer, useRef, useState } from 'react'
 import type { ReactNode } from 'react'
@@ -15,20 +19,25 @@ import {
   saveToken,
   tabClientId,
   type ClientMessage,
+  type Clock,
   type CloseInfo,
   type EmoteMessage,
   type ProactiveMessageFrame,
   type ResolvedConnection,
+  type SocketFactory,
   type TerminalOutputMessage,
   type Unsubscribe,
 } from '../api'
 import type { EmoteBridge } from './emoteBridge'
 import { initialState, reducer, type Action, type AppState } from './reducer'
+import { ReplyStore, type FrameScheduler } from './replyStore'
 import type { TerminalBridge } from './terminalBridge'
 import { useChat, type ChatActions } from './useChat'
+import { ReplyStoreContext } from './useLiveReply'
 import { useProactive } from './useProactive'
 import { useReminders, type ReminderActions } from './useReminders'
 import { useRestart } from './useRestart'
+import { useResync } from './useResync'
 import { useTheme } from './useTheme'
 
 export interface WispContextValue {
@@ -53,7 +62,10 @@ export interface WispContextValue {
   dismissRestart(): void
   /** Restart-only settings were saved (an answer of the settings API): shows the banner now. */
   restartRequired(reasons: string[]): void
-  /** config-changed frames: the paths of settings that changed, by hand or through the API. */
+  /**
+   * config-changed frames: the paths of settings that changed, by hand or
+   * through the API; no paths when the page missed frames and any may have.
+   */
   onConfigChanged(fn: (paths: string[]) => void): Unsubscribe
 }
 
@@ -70,10 +82,19 @@ type Endpoint = Omit<ResolvedConnection, 'token'>
 export interface WispProviderProps {
   children: ReactNode
   resolve?: () => Promise<ResolvedConnection>
+  /** The page's WebSocket and the timers of its reconnects (tests pass fakes). */
+  createSocket?: SocketFactory
+  socketClock?: Clock
+  /** The API client's fetch (tests pass a fake). */
+  fetch?: typeof fetch
+  /** When streaming replies are drawn: animation frames, or a clock the test drives. */
+  frames?: FrameScheduler
 }
 
-export function WispProvider({ children, resolve = resolveConnection }: WispProviderProps) {
+export function WispProvider(props: WispProviderProps) {
+  const { children, resolve = resolveConnection, createSocket, socketClock, fetch, frames } = props
   const [state, dispatch] = useReducer(reducer, initialState)
+  const [replies] = useState(() => new ReplyStore(frames))
   const [endpoint, setEndpoint] = useState<Endpoint | null>(null)
   const [token, setToken] = useState('')
   const [resolveGeneration, setResolveGeneration] = useState(0)
@@ -88,10 +109,13 @@ export function WispProvider({ children, resolve = resolveConnection }: WispProv
     },
     [mode, reresolve],
   )
-  const socket = useSocket(endpoint?.wsURL ?? null, token, dispatch, socketEvents, onSocketClose)
+  const socket = useSocket(endpoint?.wsURL ?? null, token, dispatch, socketEvents, onSocketClose, {
+    createSocket,
+    clock: socketClock,
+  })
   const api = useMemo(
-    () => (endpoint === null ? null : new ApiClient({ baseURL: endpoint.baseURL, token })),
-    [endpoint, token],
+    () => (endpoint === null ? null : new ApiClient({ baseURL: endpoint.baseURL, token, ...(fetch === undefined ? {} : { fetch }) })),
+    [endpoint, token, fetch],
   )
   useStatusLoader(api, token, state, dispatch)
   useUiReady(api, state)
@@ -101,7 +125,7 @@ export function WispProvider({ children, resolve = resolveConnection }: WispProv
   )
   useTheme(api, state.apiReady, onConfigChanged)
   const sendWs = useCallback((msg: ClientMessage) => socket.current?.send(msg), [socket])
-  const chat = useChat(api, state, dispatch, sendWs)
+  const chat = useChat(api, state, dispatch, sendWs, replies)
   const onProactive = useCallback(
     (fn: (frame: ProactiveMessageFrame) => void) => socketEvents.proactive.add(fn),
     [socketEvents],
@@ -120,6 +144,10 @@ export function WispProvider({ children, resolve = resolveConnection }: WispProv
   const setProviderSetupOpen = useCallback((open: boolean) => dispatch({ type: 'provider-setup', open }), [])
 
   const { restartAgent, dismissRestart, restartRequired } = useRestart(api, endpoint, dispatch, refreshStatus, reresolve)
+
+  const onResync = useCallback((fn: () => void) => socketEvents.resync.add(fn), [socketEvents])
+  const configMayHaveChanged = useCallback(() => socketEvents.configChanged.emit([]), [socketEvents])
+  useResync({ api, apiReady: state.apiReady, dispatch, chat, refreshStatus, configMayHaveChanged, onResync })
 
   const submitToken = useCallback(
     (next: string) => {
@@ -180,7 +208,11 @@ export function WispProvider({ children, resolve = resolveConnection }: WispProv
       onConfigChanged,
     ],
   )
-  return <WispContext.Provider value={value}>{children}</WispContext.Provider>
+  return (
+    <ReplyStoreContext.Provider value={replies}>
+      <WispContext.Provider value={value}>{children}</WispContext.Provider>
+    </ReplyStoreContext.Provider>
+  )
 }
 
 type Dispatch = (action: Action) => void
@@ -224,6 +256,8 @@ interface SocketEmitters {
   emotes: Listeners<EmoteMessage>
   configChanged: Listeners<string[]>
   proactive: Listeners<ProactiveMessageFrame>
+  /** The page missed /ws frames and reloads what it built from them (useResync.ts). */
+  resync: Listeners<void>
 }
 
 function useSocketEmitters(): SocketEmitters {
@@ -233,18 +267,25 @@ function useSocketEmitters(): SocketEmitters {
     emotes: new Listeners(),
     configChanged: new Listeners(),
     proactive: new Listeners(),
+    resync: new Listeners(),
   }))
   return emitters
 }
 
-/** One socket per page (per ws URL); token changes reuse it so lastEventId survives. */
+/**
+ * One socket per page (per ws URL); token changes reuse it so lastEventId
+ * survives. A replay-truncated frame, or reconnecting after the server dropped
+ * the socket for lagging (1013), asks for one resync per connection.
+ */
 function useSocket(
   wsURL: string | null,
   token: string,
   dispatch: Dispatch,
   emitters: SocketEmitters,
   onClose: (info: CloseInfo) => void,
+  fakes: { createSocket: SocketFactory | undefined; clock: Clock | undefined },
 ) {
+  const { createSocket, clock } = fakes
   const socket = useRef<WispSocket | null>(null)
   const tokenRef = useRef(token)
   tokenRef.current = token
@@ -256,10 +297,36 @@ function useSocket(
 
   useEffect(() => {
     if (wsURL === null) return
-    const sock = new WispSocket({ wsURL, token: tokenRef.current, clientId: tabClientId() })
+    const sock = new WispSocket({
+      wsURL,
+      token: tokenRef.current,
+      clientId: tabClientId(),
+      ...(createSocket === undefined ? {} : { createSocket }),
+      ...(clock === undefined ? {} : { clock }),
+    })
     socket.current = sock
+    let connections = 0
+    let resyncedOn = -1
+    let lagged = false
+    const resync = () => {
+      if (resyncedOn === connections) return
+      resyncedOn = connections
+      emitters.resync.emit()
+    }
     const unsubscribe = [
-      sock.onState((s) => dispatch({ type: 'connection', state: s })),
+      sock.onState((s) => {
+        dispatch({ type: 'connection', state: s })
+        if (s !== 'connected') return
+        connections++
+        if (lagged) {
+          lagged = false
+          resync()
+        }
+      }),
+      sock.on('replay-truncated', (msg) => {
+        console.warn(`wisp ws: missed events after ${msg.lastEventId} (the server keeps them from ${msg.oldestEventId}); reloading`)
+        resync()
+      }),
       sock.on('status', ({ type: _type, ...fields }) => dispatch({ type: 'status-frame', fields })),
       sock.onAny((msg) => {
         if (isEnvelope(msg)) dispatch({ type: 'envelope', envelope: msg })
@@ -280,6 +347,7 @@ function useSocket(
       sock.on('reminder-updated', (msg) => dispatch({ type: 'reminder-upserted', reminder: msg.reminder })),
       sock.on('reminder-deleted', (msg) => dispatch({ type: 'reminder-removed', id: msg.id })),
       sock.onClose((info) => {
+        if (info.lagged) lagged = true
         if (info.authRejected) dispatch({ type: tokenRef.current === '' ? 'token-required' : 'token-rejected' })
         onCloseRef.current(info)
       }),
@@ -290,7 +358,7 @@ function useSocket(
       sock.stop()
       socket.current = null
     }
-  }, [wsURL, dispatch, emitters])
+  }, [wsURL, dispatch, emitters, createSocket, clock])
 
   return socket
 }

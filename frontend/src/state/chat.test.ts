@@ -12,6 +12,7 @@ import {
   streamingReply,
   type ChatState,
 } from './chat'
+import type { LiveReply } from './liveReply'
 import { initialState, reducer } from './reducer'
 
 const messages: Message[] = [
@@ -103,6 +104,65 @@ describe('applyFrame', () => {
     s = frame(s, 2, { type: 'error', message: 'interrupted' })
     expect(reply(s)).toMatchObject({ status: 'error', error: 'interrupted', tools: [{ status: 'interrupted' }] })
     expect(retryable(s, 'l2')).toBe(true)
+  })
+})
+
+describe('a reply streamed through the ReplyStore', () => {
+  const live: LiveReply = {
+    segments: ['You said', 'Waving'],
+    text: 'You said\n\nWaving',
+    thinking: 'hm',
+    tools: [{ callId: 'k', name: 'wave', arguments: {}, status: 'executing' }],
+    lastSeq: 7,
+  }
+
+  it('keeps what the store showed when it ends, with done\'s text as the final reply', () => {
+    const s = chatReducer(sent(), {
+      type: 'chat-frame',
+      session: 1,
+      key: 'l2',
+      seq: 8,
+      frame: { type: 'done', fullText: 'You said hi', agentName: 'W', runId: 'r', messageId: 'm', actionCallbackHistory: [] },
+      live,
+    })
+    expect(reply(s)).toMatchObject({ status: 'done', text: 'You said hi', thinking: 'hm', tools: live.tools, lastSeq: 8, live: true, id: 'm' })
+  })
+
+  it('keeps the partial text of a reply stopped or failed mid-stream', () => {
+    const userStop = 'The reply was interrupted: stopped by the user'
+    const stopped = chatReducer(sent(), { type: 'chat-frame', session: 1, key: 'l2', seq: 8, frame: { type: 'error', message: userStop }, live })
+    expect(reply(stopped)).toMatchObject({ status: 'stopped', text: live.text, tools: [{ status: 'interrupted' }], lastSeq: 8 })
+    const failed = chatReducer(sent(), { type: 'chat-failed', session: 1, key: 'l2', message: 'offline', live })
+    expect(reply(failed)).toMatchObject({ status: 'error', error: 'offline', text: live.text, thinking: 'hm', lastSeq: 7 })
+  })
+
+  it('folds delta-dialect frames like the store does', () => {
+    let s = frame(sent(), 1, { type: 'token', text: 'Hel' })
+    s = frame(s, 2, { type: 'token', text: 'lo' })
+    s = frame(s, 3, { type: 'token', text: 'Waving', segment: 1, callback: true })
+    expect(reply(s)).toMatchObject({ text: 'Hello\n\nWaving', segments: ['Hello', 'Waving'], lastSeq: 3 })
+    s = frame(s, 5, { type: 'reply', segments: ['Hello there', 'Waved'], fullText: 'Hello there\n\nWaved' })
+    expect(reply(s)).toMatchObject({ text: 'Hello there\n\nWaved', lastSeq: 5 })
+  })
+
+  it('forgets the segments when a reply is picked up from the start', () => {
+    const s = chatReducer(frame(sent(), 1, { type: 'token', text: 'Hel' }), { type: 'chat-resume', session: 1, key: 'l2', fromStart: true })
+    expect(reply(s)).toMatchObject({ segments: null, text: 'Hel', lastSeq: 0 })
+  })
+
+  it('takes reloaded display messages when catching up', () => {
+    const d: DisplayMessage = {
+      id: 'd1',
+      conversationId: 'c1',
+      messageType: 'tool',
+      contentType: 'tool_call',
+      content: { callId: 'k', name: 'n' },
+      createdAt: 1,
+      updatedAt: 1,
+    }
+    const s = chatReducer(sent(), { type: 'chat-caught-up', session: 1, messages: [], display: [d] })
+    expect(s.display).toEqual([d])
+    expect(s.messages).toEqual(sent().messages)
   })
 })
 

@@ -4,6 +4,7 @@
 
 import type { ChatFrame, DisplayMessage, Message, MessageRole, ProactiveMessage } from '../api'
 import type { BubbleStatus, ChatMessageView, ChatState, ToolView } from './chatView'
+import { foldLive, isRepeat, liveOf, upsertTool, withLive, type LiveReply } from './liveReply'
 import { asProactive, isProactiveSource, receiveProactive, withProactive } from './proactive'
 
 export type { BubbleStatus, ChatMessageView, ChatState, ToolView } from './chatView'
@@ -25,15 +26,17 @@ export type ChatAction =
   | { type: 'chat-sent'; session: number; userKey: string; replyKey: string; text: string; ts: number }
   | { type: 'chat-assigned'; session: number; conversationId: string }
   | { type: 'chat-run'; session: number; key: string; runId: string }
-  | { type: 'chat-frame'; session: number; key: string; seq: number | null; frame: ChatFrame }
-  | { type: 'chat-failed'; session: number; key: string; message: string }
+  /** live: what the ReplyStore holds for the reply, written into the bubble before the frame. */
+  | { type: 'chat-frame'; session: number; key: string; seq: number | null; frame: ChatFrame; live?: LiveReply }
+  | { type: 'chat-failed'; session: number; key: string; message: string; live?: LiveReply }
   | { type: 'chat-resume'; session: number; key: string; fromStart: boolean }
   | { type: 'chat-retry'; session: number; key: string }
   | { type: 'chat-stopping'; session: number; key: string }
   | { type: 'chat-stop-failed'; session: number; key: string }
   | { type: 'display-message'; message: DisplayMessage }
   | { type: 'proactive-message'; conversationId: string; message: ProactiveMessage }
-  | { type: 'chat-caught-up'; session: number; messages: Message[] }
+  /** After /ws missed events: what Wisp said on its own meanwhile, and the display messages when reloaded. */
+  | { type: 'chat-caught-up'; session: number; messages: Message[]; display?: DisplayMessage[] }
 
 const FAILED_TEXT = 'The reply failed.'
 /** How the server's error frame for an interrupted run begins (docs/chat.md, SSE). */
@@ -93,59 +96,26 @@ function newBubble(key: string, role: MessageRole, text: string, status: BubbleS
   return { key, id: null, role, text, status, timestamp: ts, live: role === 'assistant', lastSeq: 0, thinking: '', tools: [] }
 }
 
-function upsertTool(tools: ToolView[], callId: string, change: (prev: ToolView | undefined) => ToolView): ToolView[] {
-  const i = tools.findIndex((t) => t.callId === callId)
-  if (i < 0) return [...tools, change(undefined)]
-  const next = tools.slice()
-  next[i] = change(tools[i])
-  return next
-}
-
 function stopRunningTools(tools: ToolView[]): ToolView[] {
   return tools.some((t) => t.status === 'executing' || t.status === 'pending')
     ? tools.map((t) => (t.status === 'executing' || t.status === 'pending' ? { ...t, status: 'interrupted' } : t))
     : tools
 }
 
-/** One frame applied to a reply bubble. fullText replaces the text; repeats (by seq) are ignored. */
+/**
+ * One frame applied to a reply bubble; repeats (by seq) are ignored. Text,
+ * thinking and tools change as in the ReplyStore (liveReply.ts, one fold for
+ * both); done and error end the reply.
+ */
 export function applyFrame(bubble: ChatMessageView, seq: number | null, frame: ChatFrame): ChatMessageView {
-  if (seq !== null && seq <= bubble.lastSeq) return bubble
+  if (isRepeat(bubble.lastSeq, seq, frame)) return bubble
   if (frame.type === 'error') {
     const reason = interruptionReason(frame.message)
-    if (reason !== null) return stopped({ ...bubble, live: true, lastSeq: seq ?? bubble.lastSeq }, reason)
+    if (reason !== null) return stopped({ ...bubble, live: true, lastSeq: Math.max(bubble.lastSeq, seq ?? 0) }, reason)
   }
-  const b: ChatMessageView = { ...bubble, live: true, lastSeq: seq ?? bubble.lastSeq }
+  const b: ChatMessageView = { ...withLive(bubble, foldLive(liveOf(bubble), [{ seq, frame }])), live: true }
   switch (frame.type) {
-    case 'token':
-      b.text = frame.fullText
-      break
-    case 'thinking':
-      b.thinking += frame.text
-      break
-    case 'tool_start':
-      b.tools = upsertTool(b.tools, frame.callId, (prev) => ({
-        ...prev,
-        callId: frame.callId,
-        name: frame.name,
-        arguments: frame.arguments,
-        status: 'executing',
-      }))
-      break
-    case 'tool_end':
-      b.tools = upsertTool(b.tools, frame.callId, (prev) => {
-        const tool: ToolView = {
-          callId: frame.callId,
-          name: frame.name,
-          arguments: prev?.arguments ?? {},
-          status: frame.error === undefined ? 'completed' : 'failed',
-        }
-        if (frame.result !== undefined) tool.result = frame.result
-        if (frame.error !== undefined) tool.error = frame.error
-        return tool
-      })
-      break
     case 'done':
-      b.text = frame.fullText
       b.status = 'done'
       delete b.error
       delete b.stopping
@@ -157,6 +127,8 @@ export function applyFrame(bubble: ChatMessageView, seq: number | null, frame: C
       b.error = frame.message
       b.tools = stopRunningTools(b.tools)
       delete b.stopping
+      break
+    default:
       break
   }
   return b
@@ -211,7 +183,8 @@ export function chatReducer(chat: ChatState, action: ChatAction): ChatState {
     case 'chat-caught-up': {
       // After a reconnect: what Wisp said on its own while the socket was down.
       const missed = action.messages.map(asProactive).filter((m) => m !== null)
-      return missed.reduce(receiveProactive, chat)
+      const caught = missed.reduce(receiveProactive, chat)
+      return action.display === undefined ? caught : { ...caught, display: action.display }
     }
     case 'chat-load-failed':
       return { ...chat, loading: false, loadError: action.message }
@@ -224,11 +197,14 @@ export function chatReducer(chat: ChatState, action: ChatAction): ChatState {
       return chat.conversationId === null ? { ...chat, conversationId: action.conversationId } : chat
     case 'chat-run':
       return updateBubble(chat, action.key, (b) => (b.runId === action.runId ? b : { ...b, runId: action.runId }))
-    case 'chat-frame':
-      return updateBubble(chat, action.key, (b) => applyFrame(b, action.seq, action.frame))
+    case 'chat-frame': {
+      const { live } = action
+      return updateBubble(chat, action.key, (b) => applyFrame(live === undefined ? b : withLive(b, live), action.seq, action.frame))
+    }
     case 'chat-failed':
-      return updateBubble(chat, action.key, (b) => {
-        if (b.status !== 'streaming') return b
+      return updateBubble(chat, action.key, (current) => {
+        if (current.status !== 'streaming') return current
+        const b = action.live === undefined ? current : withLive(current, action.live)
         const { stopping: _s, ...rest } = b
         return { ...rest, status: 'error', error: action.message, tools: stopRunningTools(b.tools) }
       })
@@ -244,7 +220,7 @@ export function chatReducer(chat: ChatState, action: ChatAction): ChatState {
       return updateBubble(chat, action.key, (b) => {
         const { error: _e, stopReason: _r, stopping: _s, ...rest } = b
         return action.fromStart
-          ? { ...rest, status: 'streaming', live: true, lastSeq: 0, thinking: '', tools: [] }
+          ? { ...rest, status: 'streaming', live: true, lastSeq: 0, thinking: '', tools: [], segments: null }
           : { ...rest, status: 'streaming' }
       })
     case 'chat-retry':

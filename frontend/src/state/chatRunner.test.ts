@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest'
 import { ApiError, type ChatFrame, type ChatStream, type SeqFrame } from '../api'
 import { runReply, type ReplyApi, type ReplyReport } from './chatRunner'
 
-type Script = { runId?: string | null; frames: SeqFrame[]; then?: Error } | Error
+/** One answer of the fake API: a stream (runEnded: a 204 with no frames), or a refusal. */
+type Script = { runId?: string | null; frames: SeqFrame[]; then?: Error; runEnded?: boolean } | Error
 
 function stream(s: Exclude<Script, Error>): ChatStream {
   async function* frames(): AsyncGenerator<SeqFrame, void, undefined> {
     for (const f of s.frames) yield f
     if (s.then !== undefined) throw s.then
   }
-  return { runId: s.runId ?? null, frames: frames() }
+  return { runId: s.runId ?? null, runEnded: s.runEnded === true, frames: frames() }
 }
 
 /** A fake API that answers the n-th open with scripts[n] and records the calls. */
@@ -127,6 +128,22 @@ describe('runReply', () => {
     expect(r.frames).toEqual(['a', 'error'])
   })
 
+  it('ends, without an error or another attempt, when a resume is answered 204', async () => {
+    const r = await run([{ runId: 'run-1', frames: [tok(1, 'a')], then: lost() }, { frames: [], runEnded: true }])
+    expect(r.outcome).toBe('ended')
+    expect(r.calls).toEqual(['send c hi', 'resume run-1 1'])
+    expect(r.sleeps).toEqual([500])
+    expect(r.reports.at(-1)).toEqual({ type: 'ended' })
+    expect(r.reports.some((x) => x.type === 'failed')).toBe(false)
+  })
+
+  it('ends at once when the run to pick up has already ended (204)', async () => {
+    const r = await run([{ frames: [], runEnded: true }], { kind: 'resume', runId: 'run-7', after: 12 })
+    expect(r.outcome).toBe('ended')
+    expect(r.calls).toEqual(['resume run-7 12'])
+    expect(r.reports).toEqual([{ type: 'ended' }])
+  })
+
   it('resumes a run from the start for a reloaded page', async () => {
     const r = await run([{ frames: [tok(1, 'x'), done(2, 'x')] }], { kind: 'resume', runId: 'run-7', after: 0 })
     expect(r.calls).toEqual(['resume run-7 0'])
@@ -142,7 +159,7 @@ describe('runReply', () => {
       yield tok(2, 'a b')
     }
     const api: ReplyApi = {
-      streamMessage: async () => ({ runId: 'r', frames: frames() }),
+      streamMessage: async () => ({ runId: 'r', runEnded: false, frames: frames() }),
       streamRun: async () => {
         throw new Error('no')
       },

@@ -1,8 +1,9 @@
 // Drives one streaming reply: opens the stream (a new message, or a run to
 // resume), reports each frame, and when the connection drops mid-run
 // resumes with GET /api/runs/{id}/stream?after=<last seq> a few times
-// before giving up. No React here; the hook (useChat) turns the reports
-// into reducer actions.
+// before giving up; a resume answered 204 (the run ended with nothing more
+// to send) ends it without an error. No React here; the hook (useChat)
+// turns the reports into store updates and reducer actions.
 
 import { ApiError, type ChatFrame, type ChatRequest, type ChatStream, type StreamOptions } from '../api'
 
@@ -19,8 +20,10 @@ export type ReplyReport =
   | { type: 'run'; runId: string }
   | { type: 'frame'; seq: number | null; frame: ChatFrame }
   | { type: 'failed'; message: string }
+  /** A resume was answered 204: the run has ended and had nothing more to send; its saved message has the rest. */
+  | { type: 'ended' }
 
-export type ReplyOutcome = 'done' | 'error' | 'failed' | 'aborted'
+export type ReplyOutcome = 'done' | 'error' | 'failed' | 'ended' | 'aborted'
 
 export interface RunReplyOptions {
   api: ReplyApi
@@ -88,6 +91,10 @@ export async function runReply(opts: RunReplyOptions): Promise<ReplyOutcome> {
       opened = true
       if (signal.aborted) return 'aborted'
       learnRun(stream.runId)
+      if (stream.runEnded) {
+        report({ type: 'ended' })
+        return 'ended'
+      }
       for await (const { seq, frame } of stream.frames) {
         if (signal.aborted) return 'aborted'
         attempt = 0

@@ -23,6 +23,8 @@ export interface ChatMessageView {
   id: string | null
   role: MessageRole
   text: string
+  /** The reply's segment texts (delta dialect) that text was joined from; absent or null when not known. */
+  segments?: readonly string[] | null
   status: BubbleStatus
   error?: string
   /** Why a stopped reply stopped, as the server said it (USER_STOP_REASON for the Stop button). */

@@ -34,6 +34,24 @@ describe('reducer', () => {
   })
 })
 
+describe('missed /ws events', () => {
+  it('drops the turn marks, which the next heartbeat of a turn still going sets again', () => {
+    const beat = {
+      type: 'heartbeat_event' as const,
+      version: 1,
+      eventId: 'evt-1',
+      ts: 1,
+      payload: { status: 'thinking', conversationId: 'c1', ts: 1 },
+    }
+    const busy = reducer(initialState, { type: 'envelope', envelope: beat })
+    expect(busy.turns.c1?.status).toBe('thinking')
+    const cleared = reducer(busy, { type: 'turns-cleared' })
+    expect(cleared.turns).toEqual({})
+    expect(cleared.activity).toBe(busy.activity)
+    expect(reducer(cleared, { type: 'turns-cleared' })).toBe(cleared)
+  })
+})
+
 describe('token changes', () => {
   it('re-checks the API after a new token is submitted', () => {
     const ready = reducer(initialState, { type: 'status-loaded', status })

@@ -88,6 +88,8 @@ export type Action =
   | { type: 'conversation-removed'; id: string }
   | { type: 'conversation-touched'; id: string; at: number }
   | { type: 'provider-setup'; open: boolean }
+  /** /ws missed events (useResync.ts): the turn marks of heartbeats may be stale. */
+  | { type: 'turns-cleared' }
   | ReminderAction
   | RestartAction
   | ChatAction
@@ -177,6 +179,8 @@ export function reducer(state: AppState, action: Action): AppState {
       return { ...state, conversations: touchConversation(state.conversations ?? [], action.id, action.at) }
     case 'provider-setup':
       return { ...state, providerSetupOpen: action.open }
+    case 'turns-cleared':
+      return Object.keys(state.turns).length === 0 ? state : { ...state, turns: {} }
     case 'reminders-loaded':
       return { ...state, reminders: sortReminders(action.reminders) }
     case 'reminder-upserted':

@@ -3,16 +3,21 @@
 // drives their reply streams (chatRunner.ts), resumes a reply that was
 // still running when the page loaded, stops the streaming reply (its run is
 // cancelled on the server, and the stream then ends with an "interrupted"
-// frame), retries failed or stopped replies, and renames
-// or deletes conversations. Its results go through the reducer like
-// everything else.
+// frame), retries failed or stopped replies, reloads the open conversation
+// when /ws missed events, and renames or deletes conversations.
+//
+// The frames of a streaming reply go to the ReplyStore (one update per
+// animation frame, read by the reply's bubble only); how the reply ends, and
+// everything else, goes through the reducer.
 
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react'
 import { ApiError, type ApiClient, type ClientMessage } from '../api'
 import { isReplying, retryable, streamingReply } from './chat'
 import { errorMessage, runReply, type ReplyStart } from './chatRunner'
 import { conversationFromHash, hashForConversation } from './hashRoute'
+import { EMPTY_LIVE_REPLY, isLiveFrame, liveOf, type LiveReply } from './liveReply'
 import type { Action, AppState } from './reducer'
+import type { ReplyStore } from './replyStore'
 
 export interface ChatActions {
   /** Opens a conversation, or a new chat for null. */
@@ -23,6 +28,13 @@ export interface ChatActions {
   retry(replyKey: string): void
   /** Stops the reply that is streaming: cancels its run, at once or as soon as the run is known. */
   stop(): void
+  /**
+   * Reloads the open conversation from the server as opening it does (its
+   * messages and display messages), after /ws missed events. While this page
+   * streams a reply, that reply goes on and only the display messages and
+   * what Wisp said on its own are caught up.
+   */
+  reload(): void
   /** Renames; rejects with ApiError for the caller to show. */
   rename(conversationId: string, title: string): Promise<void>
   /** Deletes; rejects with ApiError for the caller to show. */
@@ -47,6 +59,7 @@ export function useChat(
   state: AppState,
   dispatch: Dispatch,
   sendWs: (msg: ClientMessage) => void,
+  replies: ReplyStore,
 ): ChatActions {
   const apiRef = useRef(api)
   const stateRef = useRef(state)
@@ -63,6 +76,8 @@ export function useChat(
   const runOf = useRef(new Map<string, string>())
   /** Replies whose Stop came before their run id: cancelled once it arrives. */
   const stopWhenKnown = useRef(new Set<string>())
+  /** Runs whose resume was answered 204 (ended): a reload shows their saved message and does not pick them up again. */
+  const endedRuns = useRef(new Set<string>())
 
   const actions = useMemo<ChatActions>(() => {
     let keyCounter = 0
@@ -90,11 +105,21 @@ export function useChat(
       if (stopWhenKnown.current.delete(key)) void cancel(session, key, runId)
     }
 
-    const drive = async (session: number, key: string, start: ReplyStart, ctrl: AbortController) => {
+    /**
+     * Streams a reply into the bubble `key`, starting from base: its frames go
+     * to the ReplyStore, and its end (done, error, failure) to the reducer
+     * together with what the store holds, so the bubble keeps what it showed.
+     */
+    const drive = async (session: number, key: string, start: ReplyStart, ctrl: AbortController, base: LiveReply) => {
       const client = apiRef.current
       if (client === null) return
       controllers.current.add(ctrl)
+      replies.begin(key, base)
       if (start.kind === 'resume') learnRun(session, key, start.runId)
+      const settled = () => {
+        replies.flush()
+        return replies.get(key)
+      }
       try {
         await runReply({
           api: client,
@@ -103,11 +128,28 @@ export function useChat(
           findRunId: start.kind === 'send' ? () => activeRunOf(client, start.conversationId) : undefined,
           report: (r) => {
             if (ctrl.signal.aborted) return
-            if (r.type === 'run') {
-              dispatch({ type: 'chat-run', session, key, runId: r.runId })
-              learnRun(session, key, r.runId)
-            } else if (r.type === 'frame') dispatch({ type: 'chat-frame', session, key, seq: r.seq, frame: r.frame })
-            else dispatch({ type: 'chat-failed', session, key, message: r.message })
+            switch (r.type) {
+              case 'run':
+                dispatch({ type: 'chat-run', session, key, runId: r.runId })
+                learnRun(session, key, r.runId)
+                break
+              case 'frame':
+                if (isLiveFrame(r.frame)) replies.push(key, r.seq, r.frame)
+                else dispatch({ type: 'chat-frame', session, key, seq: r.seq, frame: r.frame, live: settled() })
+                break
+              case 'failed':
+                dispatch({ type: 'chat-failed', session, key, message: r.message, live: settled() })
+                break
+              case 'ended': {
+                // 204: nothing more to stream. The saved message says how the run ended.
+                settled()
+                const runId = runOf.current.get(key)
+                if (runId !== undefined) endedRuns.current.add(runId)
+                const id = current.current.conversationId
+                if (id !== null && isCurrent(session)) void load(session, id)
+                break
+              }
+            }
           },
         })
       } finally {
@@ -116,27 +158,35 @@ export function useChat(
       }
     }
 
-    const resume = (session: number, key: string, runId: string, after: number) => {
-      dispatch({ type: 'chat-resume', session, key, fromStart: after === 0 })
-      void drive(session, key, { kind: 'resume', runId, after }, new AbortController())
+    /** Picks up a run still going; from its start (after 0) the bubble shows its saved text until the replay has some. */
+    const resume = (session: number, key: string, runId: string, after: number, base: LiveReply) => {
+      const fromStart = after === 0
+      dispatch({ type: 'chat-resume', session, key, fromStart })
+      const start = fromStart ? { ...EMPTY_LIVE_REPLY, text: base.text } : base
+      void drive(session, key, { kind: 'resume', runId, after }, new AbortController(), start)
     }
+
+    const fetchConversation = async (client: ApiClient, id: string) =>
+      Promise.all([
+        client.listMessages(id),
+        client.listDisplayMessages(id).catch((err: unknown) => {
+          console.warn('wisp chat: display messages unavailable', err)
+          return []
+        }),
+      ])
 
     const load = async (session: number, id: string) => {
       const client = apiRef.current
       if (client === null) return
       try {
-        const [messages, display] = await Promise.all([
-          client.listMessages(id),
-          client.listDisplayMessages(id).catch((err: unknown) => {
-            console.warn('wisp chat: display messages unavailable', err)
-            return []
-          }),
-        ])
+        const [messages, display] = await fetchConversation(client, id)
         if (!isCurrent(session)) return
         dispatch({ type: 'chat-loaded', session, messages, display })
         for (const m of messages) {
           // The page was reloaded while this reply was being written: pick it up.
-          if (m.role === 'assistant' && m.status === 'active' && m.runId !== undefined) resume(session, m.id, m.runId, 0)
+          if (m.role !== 'assistant' || m.status !== 'active' || m.runId === undefined) continue
+          if (endedRuns.current.has(m.runId)) continue
+          resume(session, m.id, m.runId, 0, { ...EMPTY_LIVE_REPLY, text: m.text })
         }
       } catch (err) {
         if (!isCurrent(session)) return
@@ -149,11 +199,35 @@ export function useChat(
       }
     }
 
+    /** A reply of this page is streaming, or about to. */
+    const streaming = () => sending.current || controllers.current.size > 0
+
+    /** The display messages, and what Wisp said on its own, of the open conversation (a reply streams meanwhile). */
+    const catchUp = async (session: number, id: string) => {
+      const client = apiRef.current
+      if (client === null) return
+      try {
+        const [messages, display] = await fetchConversation(client, id)
+        if (isCurrent(session)) dispatch({ type: 'chat-caught-up', session, messages, display })
+      } catch (err) {
+        console.warn('wisp chat: cannot reload the open conversation:', errorMessage(err))
+      }
+    }
+
+    const reload = () => {
+      const { session, conversationId } = current.current
+      if (conversationId === null) return
+      if (streaming()) void catchUp(session, conversationId)
+      else void load(session, conversationId)
+    }
+
     const open = (id: string | null) => {
       for (const ctrl of controllers.current) ctrl.abort()
       controllers.current.clear()
       runOf.current.clear()
       stopWhenKnown.current.clear()
+      endedRuns.current.clear()
+      replies.clear()
       sending.current = false
       const session = current.current.session + 1
       current.current = { session, conversationId: id }
@@ -186,7 +260,8 @@ export function useChat(
           conversationId = conv.id
         }
         dispatch({ type: 'conversation-touched', id: conversationId, at: Date.now() })
-        await drive(session, replyKey, { kind: 'send', conversationId, request: { text, clientMessageId: userKey } }, ctrl)
+        const start: ReplyStart = { kind: 'send', conversationId, request: { text, clientMessageId: userKey } }
+        await drive(session, replyKey, start, ctrl, EMPTY_LIVE_REPLY)
       } catch (err) {
         if (!ctrl.signal.aborted) dispatch({ type: 'chat-failed', session, key: replyKey, message: errorMessage(err) })
       } finally {
@@ -217,7 +292,7 @@ export function useChat(
           const run = await client.getRun(bubble.runId).catch(() => null)
           if (!isCurrent(session)) return
           if (run?.status === 'active') {
-            resume(session, key, run.id, bubble.lastSeq)
+            resume(session, key, run.id, bubble.lastSeq, liveOf(bubble))
             return
           }
           // Replace the failed exchange rather than repeat it in the history.
@@ -263,8 +338,8 @@ export function useChat(
       if (current.current.conversationId === id) open(null)
     }
 
-    return { open, send, retry: (key) => void retry(key), stop, rename, remove }
-  }, [dispatch])
+    return { open, send, retry: (key) => void retry(key), stop, reload, rename, remove }
+  }, [dispatch, replies])
 
   useChatLoader(api, state.apiReady, dispatch, actions, current)
   useHashFollower(actions, current)
@@ -285,6 +360,16 @@ async function activeRunOf(api: ApiClient, conversationId: string): Promise<stri
   return active?.runId ?? null
 }
 
+/** Loads the sidebar's list (unless cancelled meanwhile); a failure is shown as the app's error. */
+export async function loadConversations(api: ApiClient, dispatch: Dispatch, cancelled: () => boolean = () => false): Promise<void> {
+  try {
+    const conversations = await api.listConversations()
+    if (!cancelled()) dispatch({ type: 'conversations-loaded', conversations })
+  } catch (err) {
+    if (!cancelled()) dispatch({ type: 'error', message: `cannot load conversations: ${errorMessage(err)}` })
+  }
+}
+
 /** Loads the list and (re)opens the conversation whenever the API becomes usable. */
 function useChatLoader(
   api: ApiClient | null,
@@ -297,14 +382,7 @@ function useChatLoader(
   useEffect(() => {
     if (api === null || !apiReady) return
     let cancelled = false
-    api.listConversations().then(
-      (conversations) => {
-        if (!cancelled) dispatch({ type: 'conversations-loaded', conversations })
-      },
-      (err: unknown) => {
-        if (!cancelled) dispatch({ type: 'error', message: `cannot load conversations: ${errorMessage(err)}` })
-      },
-    )
+    void loadConversations(api, dispatch, () => cancelled)
     const target = started.current ? current.current.conversationId : conversationFromHash(location.hash)
     started.current = true
     actions.open(target)

@@ -9,6 +9,16 @@ import { ApiError, type ApiClient, type NewReminder } from '../api'
 import { errorMessage } from './chatRunner'
 import type { Action } from './reducer'
 
+/** Loads the Reminders panel's list (unless cancelled meanwhile). */
+export async function loadReminders(api: ApiClient, dispatch: Dispatch, cancelled: () => boolean = () => false): Promise<void> {
+  try {
+    const reminders = await api.listReminders()
+    if (!cancelled()) dispatch({ type: 'reminders-loaded', reminders })
+  } catch (err) {
+    if (!cancelled()) console.warn('wisp: cannot load reminders:', errorMessage(err))
+  }
+}
+
 export interface ReminderActions {
   /** Schedules a reminder; rejects with ApiError (the server's message) for the form to show. */
   create(req: NewReminder): Promise<void>
@@ -22,14 +32,7 @@ export function useReminders(api: ApiClient | null, apiReady: boolean, connected
   useEffect(() => {
     if (api === null || !apiReady || !connected) return
     let cancelled = false
-    api.listReminders().then(
-      (reminders) => {
-        if (!cancelled) dispatch({ type: 'reminders-loaded', reminders })
-      },
-      (err: unknown) => {
-        if (!cancelled) console.warn('wisp: cannot load reminders:', errorMessage(err))
-      },
-    )
+    void loadReminders(api, dispatch, () => cancelled)
     return () => {
       cancelled = true
     }

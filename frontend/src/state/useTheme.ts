@@ -15,7 +15,8 @@ export function useTheme(
   const [generation, setGeneration] = useState(0)
 
   useEffect(
-    () => onConfigChanged((paths) => touchesTheme(paths) && setGeneration((n) => n + 1)),
+    // No paths: anything may have changed (the page missed /ws frames).
+    () => onConfigChanged((paths) => (paths.length === 0 || touchesTheme(paths)) && setGeneration((n) => n + 1)),
     [onConfigChanged],
   )
 

@@ -1,0 +1,152 @@
+// A Wisp server for tests that render the whole app: the REST routes the UI
+// calls at start-up and while chatting (answered from plain data the test
+// changes), reply streams the test feeds frame by frame, and /ws sockets the
+// test opens and sends frames on. Every request is recorded.
+
+import type { ChatFrame, Conversation, DisplayMessage, Message, SocketFactory, SocketHandlers, SocketLike } from '../api'
+import goldenFile from '../api/testdata/wire.golden.json'
+
+const golden = goldenFile as unknown as { shapes: Record<string, unknown[]> }
+const enc = new TextEncoder()
+
+export const BASE_URL = 'http://wisp.test'
+
+/** A reply stream the test writes to. */
+export class SseFeed {
+  private controller: ReadableStreamDefaultController<Uint8Array> | null = null
+  readonly body = new ReadableStream<Uint8Array>({
+    start: (c) => {
+      this.controller = c
+    },
+  })
+
+  constructor(readonly path: string) {}
+
+  send(seq: number, frame: ChatFrame): void {
+    this.controller?.enqueue(enc.encode(`id: ${seq}\ndata: ${JSON.stringify(frame)}\n\n`))
+  }
+
+  end(): void {
+    this.controller?.close()
+  }
+}
+
+export interface Request {
+  method: string
+  /** Path and query. */
+  path: string
+}
+
+/** What GET /api/runs/{id}/stream answers next: a stream the test feeds, or 204. */
+export type RunAnswer = { kind: 'stream'; feed: SseFeed } | { kind: 'ended' }
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
+
+export class FakeServer {
+  readonly requests: Request[] = []
+  /** Reply streams opened by sending, in order. */
+  readonly sends: SseFeed[] = []
+  /** Answers for the next resumes, in order (a resume with none left fails with 502). */
+  readonly runAnswers: RunAnswer[] = []
+  status = {
+    state: 'running',
+    agentName: 'Wisp',
+    model: 'fake',
+    canRespond: true,
+    startedAt: 1_763_715_600_000,
+    uptime: 1,
+  }
+  conversations: Conversation[] = []
+  messages = new Map<string, Message[]>()
+  display = new Map<string, DisplayMessage[]>()
+  reminders: unknown[] = golden.shapes.Reminder ?? []
+  runId = 'run-1'
+  /** Called with each request before it is answered (to change the data as a real server's would change). */
+  onRequest: (req: Request) => void = () => undefined
+
+  /** How many requests matched method and path (path without the query unless it has one). */
+  count(method: string, path: string): number {
+    return this.requests.filter((r) => r.method === method && (path.includes('?') ? r.path : r.path.split('?')[0]) === path).length
+  }
+
+  readonly fetch: typeof fetch = async (input, init) => {
+    const url = new URL(String(input))
+    const method = init?.method ?? 'GET'
+    const path = url.pathname + url.search
+    const req = { method, path }
+    this.requests.push(req)
+    this.onRequest(req)
+    return this.answer(method, url)
+  }
+
+  private answer(method: string, url: URL): Response {
+    const p = url.pathname
+    const route = `${method} ${p}`
+    const conv = /^\/api\/conversations\/([^/]+)\/(messages|display-messages)$/.exec(p)
+    if (route === 'GET /api/status') return json(200, this.status)
+    if (route === 'GET /api/conversations') return json(200, { conversations: this.conversations })
+    if (route === 'GET /api/reminders') return json(200, { reminders: this.reminders })
+    if (route === 'GET /api/config') return json(200, golden.shapes.ConfigView?.[0])
+    if (route === 'GET /api/agent/autonomy') return json(200, golden.shapes.AutonomyState?.[0])
+    if (route === 'POST /api/ui/ready') return json(200, { ok: true })
+    if (method === 'GET' && conv !== null) {
+      const id = decodeURIComponent(conv[1] ?? '')
+      if (conv[2] === 'messages') return json(200, { messages: this.messages.get(id) ?? [] })
+      return json(200, { displayMessages: this.display.get(id) ?? [] })
+    }
+    if (method === 'POST' && /^\/api\/conversations\/[^/]+\/messages\/stream$/.test(p)) {
+      const feed = new SseFeed(p + url.search)
+      this.sends.push(feed)
+      return new Response(feed.body, { headers: { 'Content-Type': 'text/event-stream', 'X-Wisp-Run-Id': this.runId } })
+    }
+    if (method === 'GET' && /^\/api\/runs\/[^/]+\/stream$/.test(p)) {
+      const next = this.runAnswers.shift()
+      if (next === undefined) return json(502, { error: 'no answer scripted' })
+      if (next.kind === 'ended') return new Response(null, { status: 204 })
+      return new Response(next.feed.body, { headers: { 'Content-Type': 'text/event-stream' } })
+    }
+    return json(404, { error: `not found: ${route}` })
+  }
+}
+
+/** A /ws connection the test drives. */
+export class FakeSocket implements SocketLike {
+  closed = false
+  readonly sent: unknown[] = []
+
+  constructor(
+    readonly url: string,
+    private readonly handlers: SocketHandlers,
+  ) {}
+
+  send(data: string): void {
+    this.sent.push(JSON.parse(data))
+  }
+  close(): void {
+    this.closed = true
+  }
+  // The server's side.
+  open(): void {
+    this.handlers.onOpen()
+  }
+  receive(frame: unknown): void {
+    this.handlers.onMessage(JSON.stringify(frame))
+  }
+  drop(code: number, reason = ''): void {
+    this.closed = true
+    this.handlers.onClose(code, reason)
+  }
+}
+
+export function fakeSockets(): { sockets: FakeSocket[]; createSocket: SocketFactory } {
+  const sockets: FakeSocket[] = []
+  return {
+    sockets,
+    createSocket: (url, handlers) => {
+      const s = new FakeSocket(url, handlers)
+      sockets.push(s)
+      return s
+    },
+  }
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest'
+import type { ChatFrame } from '../api'
+import { ManualFrames } from './frames.test-util'
+import { EMPTY_LIVE_REPLY, foldLive, type LiveReply } from './liveReply'
+import { ReplyStore } from './replyStore'
+
+const tok = (text: string): ChatFrame => ({ type: 'token', text })
+
+function setup() {
+  const frames = new ManualFrames()
+  const store = new ReplyStore(frames.schedule)
+  let notified = 0
+  store.subscribe(() => notified++)
+  return { frames, store, notified: () => notified }
+}
+
+describe('ReplyStore', () => {
+  it('folds every frame that arrived between two animation frames into one update', () => {
+    const { frames, store, notified } = setup()
+    store.begin('a', EMPTY_LIVE_REPLY)
+    expect(notified()).toBe(1)
+    const before = store.getSnapshot()
+
+    for (let i = 1; i <= 500; i++) store.push('a', i, tok(`w${i} `))
+    expect(frames.requested).toBe(1)
+    expect(store.pending).toBe(500)
+    expect(notified()).toBe(1)
+    expect(store.getSnapshot()).toBe(before)
+
+    frames.run()
+    expect(notified()).toBe(2)
+    expect(store.pending).toBe(0)
+    expect(store.get('a')?.lastSeq).toBe(500)
+    expect(store.get('a')?.text.startsWith('w1 w2 w3 ')).toBe(true)
+    expect(store.get('a')?.text.endsWith('w500 ')).toBe(true)
+
+    // The next token waits for the next frame.
+    store.push('a', 501, tok('more'))
+    expect(frames.requested).toBe(2)
+    frames.run()
+    expect(notified()).toBe(3)
+    expect(store.get('a')?.text.endsWith('w500 more')).toBe(true)
+  })
+
+  it('changes only the entries of replies that got frames', () => {
+    const { frames, store } = setup()
+    store.begin('a', EMPTY_LIVE_REPLY)
+    store.begin('b', { ...EMPTY_LIVE_REPLY, text: 'kept' })
+    const b = store.get('b')
+    store.push('a', 1, tok('x'))
+    frames.run()
+    expect(store.get('b')).toBe(b)
+    expect(store.get('a')?.text).toBe('x')
+  })
+
+  it('flushes at once (for the end of a reply) and cancels the frame it waited for', () => {
+    const { frames, store, notified } = setup()
+    store.begin('a', EMPTY_LIVE_REPLY)
+    store.push('a', 1, tok('Hel'))
+    store.push('a', 2, tok('lo'))
+    store.flush()
+    expect(store.get('a')?.text).toBe('Hello')
+    expect(notified()).toBe(2)
+    expect(frames.pending).toBe(0)
+    store.flush()
+    expect(notified()).toBe(2)
+  })
+
+  it('does not notify when the frames change nothing (repeats)', () => {
+    const { frames, store, notified } = setup()
+    store.begin('a', { ...EMPTY_LIVE_REPLY, text: 'ab', segments: ['ab'], lastSeq: 2 })
+    store.push('a', 1, tok('a'))
+    store.push('a', 2, tok('b'))
+    frames.run()
+    expect(notified()).toBe(1)
+  })
+
+  it('forgets everything, queued frames included, when another conversation opens', () => {
+    const { frames, store } = setup()
+    store.begin('a', EMPTY_LIVE_REPLY)
+    store.push('a', 1, tok('x'))
+    store.clear()
+    expect(frames.pending).toBe(0)
+    expect(store.pending).toBe(0)
+    expect(store.get('a')).toBeUndefined()
+    store.push('a', 2, tok('y'))
+    frames.run()
+    expect(store.get('a')).toBeUndefined()
+  })
+
+  it('restarts a reply from a new base, dropping what was queued for it', () => {
+    const { frames, store } = setup()
+    store.begin('a', EMPTY_LIVE_REPLY)
+    store.push('a', 1, tok('old'))
+    store.begin('a', { ...EMPTY_LIVE_REPLY, text: 'saved' })
+    frames.run()
+    expect(store.get('a')?.text).toBe('saved')
+  })
+})
+
+describe('foldLive', () => {
+  const start: LiveReply = EMPTY_LIVE_REPLY
+
+  it('collects text, thinking and tool cards, and skips repeats', () => {
+    const live = foldLive(start, [
+      { seq: 1, frame: { type: 'thinking', text: 'Let me ' } },
+      { seq: 2, frame: { type: 'thinking', text: 'see.' } },
+      { seq: 3, frame: tok('Hel') },
+      { seq: 3, frame: tok('Hel') },
+      { seq: 4, frame: { type: 'tool_start', callId: 'k', name: 'shell', arguments: { cmd: 'ls' } } },
+      { seq: 5, frame: { type: 'tool_end', callId: 'k', name: 'shell', result: 'a.txt' } },
+      { seq: 6, frame: { type: 'token', text: 'Ran ls', segment: 1, callback: true } },
+      { seq: null, frame: tok('lo') },
+    ])
+    expect(live).toEqual({
+      segments: ['Hello', 'Ran ls'],
+      text: 'Hello\n\nRan ls',
+      thinking: 'Let me see.',
+      tools: [{ callId: 'k', name: 'shell', arguments: { cmd: 'ls' }, status: 'completed', result: 'a.txt' }],
+      lastSeq: 6,
+    })
+    expect(foldLive(live, [{ seq: 6, frame: tok('again') }])).toBe(live)
+  })
+
+  it('applies a resumed stream\'s reply even when thinking or tool frames sent before it have later numbers', () => {
+    const resumed = foldLive({ ...start, segments: ['Hel'], text: 'Hel', lastSeq: 5 }, [
+      { seq: 8, frame: { type: 'thinking', text: 'hm' } },
+      { seq: 7, frame: { type: 'reply', segments: ['Hello, I'], fullText: 'Hello, I' } },
+      { seq: 9, frame: tok(' am') },
+    ])
+    expect(resumed).toMatchObject({ text: 'Hello, I am', thinking: 'hm', lastSeq: 9 })
+  })
+})

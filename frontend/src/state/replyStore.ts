@@ -1,0 +1,115 @@
+// The open conversation's streaming replies, outside the app state: frames
+// of a reply are queued as they arrive and folded into its entry at most once
+// per animation frame, with one notification for everything that arrived
+// since the last one. Components read an entry through useSyncExternalStore
+// (useLiveReply.ts), so a token re-renders the bubble that shows it and
+// nothing else. No React here.
+
+import type { ChatFrame, SeqFrame } from '../api'
+import { foldLive, type LiveReply } from './liveReply'
+
+/** Runs fn once, at the next frame; the returned function cancels it. */
+export type FrameScheduler = (fn: () => void) => () => void
+
+/** The browser's animation frames (a hidden page gets none; its frames queue until it is shown). */
+export const animationFrames: FrameScheduler = (fn) => {
+  const id = requestAnimationFrame(() => fn())
+  return () => cancelAnimationFrame(id)
+}
+
+/** The replies by bubble key. A new map (and a new entry for each reply that changed) on every update. */
+export type LiveReplies = ReadonlyMap<string, LiveReply>
+
+export class ReplyStore {
+  private replies: LiveReplies = new Map()
+  private readonly queued = new Map<string, SeqFrame[]>()
+  private queuedCount = 0
+  private cancelFrame: (() => void) | null = null
+  private readonly listeners = new Set<() => void>()
+  private readonly schedule: FrameScheduler
+
+  constructor(schedule: FrameScheduler = animationFrames) {
+    this.schedule = schedule
+  }
+
+  /** For useSyncExternalStore. */
+  readonly subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn)
+    return () => {
+      this.listeners.delete(fn)
+    }
+  }
+
+  /** For useSyncExternalStore: changes only when an update is published. */
+  readonly getSnapshot = (): LiveReplies => this.replies
+
+  get(key: string): LiveReply | undefined {
+    return this.replies.get(key)
+  }
+
+  /** Frames waiting for the next animation frame. */
+  get pending(): number {
+    return this.queuedCount
+  }
+
+  /** Starts (or restarts) the entry of a reply from base, now; frames queued for it are dropped. */
+  begin(key: string, base: LiveReply): void {
+    this.dropQueued(key)
+    this.publish(new Map(this.replies).set(key, base))
+  }
+
+  /** Queues a frame of a reply (begun first; others are dropped); it shows at the next animation frame. */
+  push(key: string, seq: number | null, frame: ChatFrame): void {
+    let list = this.queued.get(key)
+    if (list === undefined) {
+      list = []
+      this.queued.set(key, list)
+    }
+    list.push({ seq, frame })
+    this.queuedCount++
+    this.cancelFrame ??= this.schedule(() => {
+      this.cancelFrame = null
+      this.flush()
+    })
+  }
+
+  /** Folds every queued frame into its reply now, with one notification (none when nothing changed). */
+  flush(): void {
+    this.cancelFrame?.()
+    this.cancelFrame = null
+    if (this.queuedCount === 0) return
+    let next: Map<string, LiveReply> | null = null
+    for (const [key, frames] of this.queued) {
+      const prev = this.replies.get(key)
+      if (prev === undefined) continue
+      const folded = foldLive(prev, frames)
+      if (folded === prev) continue
+      next ??= new Map(this.replies)
+      next.set(key, folded)
+    }
+    this.queued.clear()
+    this.queuedCount = 0
+    if (next !== null) this.publish(next)
+  }
+
+  /** Forgets every reply (another conversation was opened). */
+  clear(): void {
+    this.cancelFrame?.()
+    this.cancelFrame = null
+    this.queued.clear()
+    this.queuedCount = 0
+    if (this.replies.size > 0) this.publish(new Map())
+  }
+
+  private dropQueued(key: string): void {
+    const list = this.queued.get(key)
+    if (list === undefined) return
+    this.queuedCount -= list.length
+    this.queued.delete(key)
+  }
+
+  private publish(next: LiveReplies): void {
+    this.replies = next
+    for (const fn of [...this.listeners]) fn()
+  }
+}
