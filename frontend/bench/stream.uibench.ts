@@ -14,7 +14,6 @@
 import { execFileSync } from 'node:child_process'
 import { statSync } from 'node:fs'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Page } from 'playwright-core'
@@ -116,13 +115,20 @@ async function measureWisp(page: Page, url: string, c: Case): Promise<Sample> {
   return { totalMs: t1 - t0, busyMs: busy1 - busy0, ...(await longTasks(page, t0, t1)) }
 }
 
-/** The floor: a page that reads the same deltas as bare SSE frames and appends each to a text node. */
+/**
+ * The floor: a bare page on Wisp's own origin (served by request interception) that
+ * starts the same reply from the same server in the delta dialect and appends each
+ * delta to one text node. What Wisp's UI takes beyond it is what the UI adds.
+ */
 const FLOOR_PAGE = `<!doctype html><meta charset="utf-8"><pre id="out"></pre><button id="go">go</button><script>
 document.getElementById('go').onclick = async () => {
   window.__t0 = performance.now()
   const text = document.createTextNode('')
   document.getElementById('out').append(text)
-  const res = await fetch('/stream')
+  const json = { 'Content-Type': 'application/json' }
+  const conv = await (await fetch('/api/conversations', { method: 'POST', headers: json, body: '{}' })).json()
+  const res = await fetch('/api/conversations/' + conv.conversation.id + '/messages/stream?dialect=delta',
+    { method: 'POST', headers: json, body: JSON.stringify({ text: 'go' }) })
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
   let buf = ''
   for (;;) {
@@ -130,35 +136,20 @@ document.getElementById('go').onclick = async () => {
     if (done) break
     buf += value
     let i
-    while ((i = buf.indexOf('\\n\\n')) >= 0) {
-      const frame = buf.slice(0, i)
-      buf = buf.slice(i + 2)
+    let from = 0
+    while ((i = buf.indexOf('\\n\\n', from)) >= 0) {
+      const frame = buf.slice(from, i)
+      from = i + 2
       const data = frame.split('\\n').find((l) => l.startsWith('data: '))
       if (!data) continue
       const m = JSON.parse(data.slice(6))
       if (m.type === 'token') text.appendData(m.text)
       if (m.type === 'done') { requestAnimationFrame(() => { window.__t1 = performance.now() }) }
     }
+    buf = buf.slice(from)
   }
 }
 </script>`
-
-async function startFloor(chunks: string[]): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => {
-    if (req.url !== '/stream') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(FLOOR_PAGE)
-      return
-    }
-    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' })
-    let seq = 0
-    for (const c of chunks) res.write(`id: ${++seq}\ndata: ${JSON.stringify({ type: 'token', text: c })}\n\n`)
-    res.end(`id: ${++seq}\ndata: ${JSON.stringify({ type: 'done', fullText: chunks.join('') })}\n\n`)
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const addr = server.address()
-  if (addr === null || typeof addr === 'string') throw new Error('no floor address')
-  return { url: `http://127.0.0.1:${addr.port}/`, server }
-}
 
 async function measureFloor(page: Page, url: string): Promise<Sample> {
   await page.goto(url)
@@ -174,8 +165,8 @@ async function measureFloor(page: Page, url: string): Promise<Sample> {
   return { totalMs: t1 - t0, busyMs: busy1 - busy0, ...(await longTasks(page, t0, t1)) }
 }
 
-/** One Wisp round: a fresh server and fake model scripted with the case's reply. */
-async function wispRound(c: Case): Promise<Sample> {
+/** A fresh server and fake model scripted with the case's reply, for one round. */
+async function withWisp<T>(c: Case, fn: (url: string) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'wisp-uibench-'))
   const script = join(dir, 'turns.json')
   writeFileSync(script, JSON.stringify([{ text: c.chunks }]))
@@ -187,10 +178,7 @@ async function wispRound(c: Case): Promise<Sample> {
   })
   const wisp = await startServer({ env: fakeModelEnv(fake.url) })
   try {
-    return await withBrowser(async (page) => {
-      await page.addInitScript(OBSERVE)
-      return measureWisp(page, wisp.url, c)
-    })
+    return await fn(wisp.url)
   } finally {
     await wisp.stop()
     await fake.stop()
@@ -198,16 +186,24 @@ async function wispRound(c: Case): Promise<Sample> {
   }
 }
 
-async function floorRound(c: Case): Promise<Sample> {
-  const { url, server } = await startFloor(c.chunks)
-  try {
-    return await withBrowser(async (page) => {
+function wispRound(c: Case): Promise<Sample> {
+  return withWisp(c, (url) =>
+    withBrowser(async (page) => {
       await page.addInitScript(OBSERVE)
-      return measureFloor(page, url)
-    })
-  } finally {
-    await new Promise<void>((r) => server.close(() => r()))
-  }
+      return measureWisp(page, url, c)
+    }),
+  )
+}
+
+function floorRound(c: Case): Promise<Sample> {
+  return withWisp(c, (url) =>
+    withBrowser(async (page) => {
+      await page.addInitScript(OBSERVE)
+      const floorURL = new URL('/__uibench_floor', url).href
+      await page.route(floorURL, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: FLOOR_PAGE }))
+      return measureFloor(page, floorURL)
+    }),
+  )
 }
 
 function median(xs: number[]): number {
@@ -242,8 +238,10 @@ function header(): string {
 const INTRO = `## UI: a long reply in the browser
 
 Wisp's chat UI (\`wisp serve\`, the fake model streaming with no delay between chunks)
-against the floor, a page that reads the same text as bare delta frames over SSE and
-appends each delta to one text node, both in headless Chromium in the same run. Total:
+against the floor: a bare page on the same origin that asks the same server for the same
+reply in the delta dialect and appends each delta to one text node, so the ratio is what
+the UI adds to the stream. Both in headless Chromium, in the same run, a fresh server and
+fake model each round. Total:
 send → the reply complete on screen (Wisp: the bubble's \`data-status="done"\`; the
 floor: the frame after its \`done\`). Busy: the main thread's task time over that span
 (CDP \`TaskDuration\`). Longest task: from a \`longtask\` PerformanceObserver (tasks of
