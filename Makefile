@@ -7,7 +7,7 @@ VERSION      ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo
 LDFLAGS      := -s -w -X main.version=$(VERSION)
 BIN          := build/bin
 
-.PHONY: run serve build build-serve fakellm frontend deps deps-build test test-go test-frontend e2e smoke bench bench-ui clean
+.PHONY: run serve build build-serve fakellm frontend deps deps-build test test-go test-frontend e2e smoke bench bench-ui bench-desktop clean
 
 ## run: build the desktop app and open it (headless machines get `wisp serve`)
 run: build
@@ -73,6 +73,10 @@ bench: build-serve
 ## bench-ui: an 8,000-token reply and 128 KB of hostile markdown in Chromium, against a bare-delta page; updates BENCHMARKS.md
 bench-ui: build-serve fakellm
 	cd frontend && WISP_BIN=../$(BIN)/wisp-serve WISP_FAKELLM_BIN=../$(BIN)/wisp-fakellm npx vitest run --config vitest.uibench.config.ts
+
+## bench-desktop: CPU share and memory of the desktop build at idle in Xvfb, window visible and hidden; updates BENCHMARKS.md
+bench-desktop: deps build
+	$(GO) run ./bench/desktopidle --wisp $(BIN)/wisp --out BENCHMARKS.md
 
 clean:
 	rm -rf build/bin artifacts frontend/e2e/artifacts

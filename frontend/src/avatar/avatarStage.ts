@@ -1,16 +1,22 @@
 // The live avatar: the three.js set (stageScene.ts), the avatar GLB, the
-// clip player and a frame loop that only runs while the stage is visible,
-// sized, on-screen and allowed to move. Created and disposed by
-// components/AvatarCanvas.tsx; only the lazily loaded avatar chunk imports it.
+// clip player and a frame loop that draws on demand (renderPolicy.ts): at
+// display rate while an emote plays, at a capped rate while idle, and only
+// when the idle pose has visibly moved (poseWatch.ts); nothing while the page
+// is hidden or the stage is off screen, collapsed or still. Created and
+// disposed by components/AvatarCanvas.tsx; only the lazily loaded avatar
+// chunk imports it.
 //
 // After every frame it draws, the canvas says what that frame shows: the
 // clip's data attributes (clipDataset) and data-frames, the frames drawn so
-// far. Tests wait on these instead of guessing how long a clip takes.
+// far; data-render says how it draws now (display, idle or stopped). Tests
+// wait on these instead of guessing how long a clip takes.
 
 import type { AnimationClip, Object3D, SkinnedMesh } from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
+import { IDLE_EMOTE_ID } from '../api/emoteTypes'
 import { ClipPlayer, clipDataset, type ClipRequest } from './clipPlayer'
-import { FrameLoop } from './frameLoop'
+import { FrameLoop, type Frame } from './frameLoop'
+import { PoseWatch } from './poseWatch'
 import { StageScene, disposeTree } from './stageScene'
 
 export { NoWebGLError } from './stageScene'
@@ -22,6 +28,7 @@ export class AvatarStage {
   private readonly loader = new GLTFLoader()
   private readonly cleanups: (() => void)[] = []
   private player: ClipPlayer | null = null
+  private pose: PoseWatch | null = null
   private wanted: ClipRequest | null = null
   private still = false
   private disposed = false
@@ -31,7 +38,10 @@ export class AvatarStage {
   constructor(host: HTMLElement) {
     this.set = new StageScene(getComputedStyle(host).getPropertyValue('--accent'))
     host.appendChild(this.set.canvas)
-    this.loop = new FrameLoop((dt) => this.frame(dt))
+    this.loop = new FrameLoop((frame) => this.frame(frame), {
+      onRate: (rate) => (this.set.canvas.dataset.render = rate),
+    })
+    this.set.canvas.dataset.render = this.loop.rate
     this.loop.setPaused('loading', true)
     this.loop.setPaused('collapsed', true)
     this.watch(host)
@@ -51,9 +61,10 @@ export class AvatarStage {
     })
     this.set.add(root)
     this.player = new ClipPlayer(root, (clipURL) => this.loadClip(clipURL))
+    this.pose = new PoseWatch(root)
     if (this.wanted !== null) await this.apply(this.wanted)
     this.loop.setPaused('loading', false)
-    this.draw()
+    if (!this.loop.running) this.draw() // held (still, off screen): the pose is drawn once anyway
   }
 
   /** Plays (or, still, poses) a clip; the newest request wins. */
@@ -61,6 +72,7 @@ export class AvatarStage {
     this.wanted = req
     this.still = still
     this.loop.setPaused('still', still)
+    this.loop.setPlaying(req.id !== IDLE_EMOTE_ID)
     if (this.player !== null) void this.apply(req)
   }
 
@@ -78,7 +90,10 @@ export class AvatarStage {
     if (player === null) return
     try {
       const applied = await player.show(req, this.still)
-      if (applied && !this.disposed && !this.loop.running) this.draw()
+      if (!applied || this.disposed) return
+      // The new clip shows at once; a held loop (still, off screen) draws its pose once.
+      this.loop.wake()
+      if (!this.loop.running) this.draw()
     } catch (err) {
       console.warn('wisp avatar: cannot play emote clip', req.url, err)
     }
@@ -92,25 +107,42 @@ export class AvatarStage {
     return clip
   }
 
-  private frame(dt: number): void {
+  /** Advances the animation and draws, unless an idle frame finds the pose has not visibly moved. */
+  private frame({ dt, idle }: Frame): boolean {
     this.player?.update(dt)
+    if (idle && this.pose !== null && this.set.hasSize && !this.pose.movedFromDrawn(this.marks())) return false
     this.draw()
+    return true
+  }
+
+  private marks(): Float32Array {
+    const size = this.set.drawingSize
+    return this.pose?.sample(this.set.camera, size.width, size.height) ?? new Float32Array()
   }
 
   /** Renders the scene, then labels the canvas with what this frame shows. */
   private draw(): void {
     if (!this.set.render()) return
+    this.pose?.markDrawn(this.marks())
     this.frames++
     Object.assign(this.set.canvas.dataset, clipDataset(this.player?.shown ?? null), { frames: String(this.frames) })
   }
 
-  /** Pauses the loop while the page is hidden, the stage is off-screen or has no size. */
+  /**
+   * Pauses the loop while the page is hidden, the stage is off-screen or has no
+   * size. In the desktop window, WebKitGTK marks the page hidden (and fires
+   * visibilitychange) when the window is minimised or unmapped.
+   */
   private watch(host: HTMLElement): void {
     const resize = new ResizeObserver((entries) => {
       const box = entries[entries.length - 1]?.contentRect
       if (box === undefined) return
       this.set.setSize(box.width, box.height, window.devicePixelRatio)
-      this.loop.setPaused('collapsed', !this.set.hasSize)
+      // Resizing clears the canvas: draw at once (coming out of zero size does
+      // so by itself), and once even when held (a still pose).
+      const collapsed = !this.set.hasSize
+      if (collapsed !== this.loop.isPaused('collapsed')) this.loop.setPaused('collapsed', collapsed)
+      else this.loop.wake()
       if (!this.loop.running) this.draw()
     })
     resize.observe(host)

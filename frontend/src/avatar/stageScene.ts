@@ -58,6 +58,12 @@ export class StageScene {
     return this.renderer.domElement
   }
 
+  /** The drawing buffer's size in pixels (CSS size × pixel ratio). */
+  get drawingSize(): { width: number; height: number } {
+    const ratio = this.renderer.getPixelRatio()
+    return { width: this.width * ratio, height: this.height * ratio }
+  }
+
   get hasSize(): boolean {
     return this.width > 0 && this.height > 0
   }

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { HOLD_CHECK_FPS, IDLE_FPS, SETTLE_MS, nextFrame, rateOf, type RenderInputs } from './renderPolicy'
+
+const idle: RenderInputs = {
+  playing: false,
+  sinceEmoteEnded: Infinity,
+  visible: true,
+  onScreen: true,
+  sinceLastFrame: 10,
+  holding: false,
+}
+const idleInterval = 1000 / IDLE_FPS
+
+describe('nextFrame', () => {
+  it.each<[string, Partial<RenderInputs>, ReturnType<typeof nextFrame>]>([
+    ['idle: the rest of the idle interval', {}, { kind: 'after', ms: idleInterval - 10 }],
+    ['idle, overdue: at once on the timer', { sinceLastFrame: 500 }, { kind: 'after', ms: 0 }],
+    ['idle, pose held still: look again later', { holding: true }, { kind: 'after', ms: 1000 / HOLD_CHECK_FPS - 10 }],
+    ['an emote plays, whatever the idle pose did', { playing: true, holding: true }, { kind: 'display' }],
+    ['an emote plays: the next display refresh', { playing: true }, { kind: 'display' }],
+    ['an emote just ended: display rate while it settles', { sinceEmoteEnded: SETTLE_MS - 1 }, { kind: 'display' }],
+    ['settled: idle again', { sinceEmoteEnded: SETTLE_MS }, { kind: 'after', ms: idleInterval - 10 }],
+    ['nothing drawn since (re)starting: one frame at once', { sinceLastFrame: null }, { kind: 'now' }],
+    ['hidden page: nothing', { visible: false }, { kind: 'none' }],
+    ['hidden page, even with an emote playing', { visible: false, playing: true, sinceLastFrame: null }, { kind: 'none' }],
+    ['off screen: nothing', { onScreen: false, playing: true }, { kind: 'none' }],
+  ])('%s', (_, change, want) => {
+    expect(nextFrame({ ...idle, ...change })).toEqual(want)
+  })
+
+  it('follows the idle rate it is given', () => {
+    expect(nextFrame({ ...idle, sinceLastFrame: 0 }, 4)).toEqual({ kind: 'after', ms: 250 })
+    // A held pose is never looked at more often than the idle rate.
+    expect(nextFrame({ ...idle, sinceLastFrame: 0, holding: true }, 2)).toEqual({ kind: 'after', ms: 500 })
+  })
+
+  it('names the rate of each decision', () => {
+    expect(rateOf({ kind: 'none' })).toBe('stopped')
+    expect(rateOf({ kind: 'after', ms: 5 })).toBe('idle')
+    expect(rateOf({ kind: 'display' })).toBe('display')
+  })
+})

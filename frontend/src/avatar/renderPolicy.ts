@@ -1,0 +1,77 @@
+// When the avatar draws its next frame: the whole policy, as one pure
+// function of what the stage knows now. No timers, no DOM, no three.js; the
+// frame loop (frameLoop.ts) asks it after every frame and whenever an input
+// changes, and does what it says.
+//
+//   - nothing while the page is hidden, or the stage is off screen, has no
+//     size or has nothing to animate (not loaded, a still pose);
+//   - one frame at once when drawing (re)starts: shown again, resized, a new clip;
+//   - every display refresh while an emote plays, and for SETTLE_MS after it
+//     ends, so the crossfade back to idle is smooth;
+//   - otherwise (idle) at most IDLE_FPS frames a second; and while the stage
+//     holds the idle pose still (the last idle frame found it had not visibly
+//     moved, so drew nothing), it looks again HOLD_CHECK_FPS times a second.
+
+/** The idle animation's frame rate cap. */
+export const IDLE_FPS = 15
+
+/** How often a held idle pose is looked at again: the idle motion is slow, and each look wakes the page. */
+export const HOLD_CHECK_FPS = 5
+
+/**
+ * How long after an emote ends frames still come at display rate: the
+ * crossfade back to idle (clipPlayer's CROSSFADE_SECONDS, 0.3 s) and a margin.
+ */
+export const SETTLE_MS = 600
+
+export interface RenderInputs {
+  /** An emote (anything but idle) is playing. */
+  playing: boolean
+  /** Milliseconds since the last emote ended (Infinity when none has). */
+  sinceEmoteEnded: number
+  /** The page is visible (document.visibilityState === 'visible'). */
+  visible: boolean
+  /**
+   * The stage is on screen with a size, and has something to animate (the
+   * avatar is loaded, the pose is not a still one).
+   */
+  onScreen: boolean
+  /** Milliseconds since the last frame; null when none was drawn since drawing (re)started. */
+  sinceLastFrame: number | null
+  /** The last frame was an idle one that drew nothing: the pose is held still. */
+  holding: boolean
+}
+
+/** What to do about the next frame. */
+export type NextFrame =
+  /** Draw nothing until an input changes. */
+  | { kind: 'none' }
+  /** Draw one frame at once. */
+  | { kind: 'now' }
+  /** Draw at the next display refresh (requestAnimationFrame). */
+  | { kind: 'display' }
+  /** Draw in ms milliseconds (a timer: the display's own rate is not wanted). */
+  | { kind: 'after'; ms: number }
+
+/** How fast the stage is drawing, as the frame loop reports it. */
+export type RenderRate = 'display' | 'idle' | 'stopped'
+
+export function nextFrame(inputs: RenderInputs, idleFps = IDLE_FPS): NextFrame {
+  if (!inputs.visible || !inputs.onScreen) return { kind: 'none' }
+  if (inputs.sinceLastFrame === null) return { kind: 'now' }
+  if (inputs.playing || inputs.sinceEmoteEnded < SETTLE_MS) return { kind: 'display' }
+  const interval = 1000 / (inputs.holding ? Math.min(HOLD_CHECK_FPS, idleFps) : idleFps)
+  return { kind: 'after', ms: Math.max(0, interval - inputs.sinceLastFrame) }
+}
+
+/** The rate a decision draws at. */
+export function rateOf(next: NextFrame): RenderRate {
+  switch (next.kind) {
+    case 'none':
+      return 'stopped'
+    case 'after':
+      return 'idle'
+    default:
+      return 'display'
+  }
+}
