@@ -2,6 +2,7 @@ import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
 import { Markdown } from '../components/Markdown'
+import { MAX_INLINE } from './parser'
 import { safeUrl } from './safeUrl'
 
 const html = (text: string) => renderToStaticMarkup(createElement(Markdown, { text })).replace(/^<div class="md">|<\/div>$/g, '')
@@ -193,5 +194,18 @@ describe('block markdown', () => {
       `<p>See <a href="https://example.com/docs" title="Docs" ${LINK}>the docs</a> and <a href="https://example.com/docs" title="Docs" ${LINK}>d</a>.</p>`,
     )
     expect(html('[x][bad]\n\n[bad]: javascript:alert(1)')).toBe('<p>[x][bad]</p><p>[bad]: javascript:alert(1)</p>')
+  })
+})
+
+describe('a runaway paragraph', () => {
+  it('is shown as its text past MAX_INLINE, and parsed up to it', () => {
+    const unit = '**b** [x](javascript:alert(1)) <b>y</b> https://example.com '
+    const long = unit.repeat(Math.ceil((MAX_INLINE + 1) / unit.length))
+    const out = html(long)
+    expect(out.startsWith('<p>**b** [x](javascript:alert(1)) &lt;b&gt;y&lt;/b&gt; https://example.com')).toBe(true)
+    expect(out).not.toMatch(/<strong>|<a |<b>/)
+    const short = unit.repeat(Math.floor(MAX_INLINE / unit.length))
+    expect(short.length).toBeLessThanOrEqual(MAX_INLINE)
+    expect(html(short)).toMatch(/^<p><strong>b<\/strong> \[x\]\(javascript:alert\(1\)\) &lt;b&gt;y&lt;\/b&gt; <a href="https:\/\/example.com"/)
   })
 })

@@ -18,6 +18,15 @@ export interface ParserOptions {
 /** How far linkify looks after "www." for the rest of an address. */
 const MAX_LINK_LENGTH = 2048
 
+/**
+ * The longest paragraph (or heading, or table cell) whose inline markup is parsed; a
+ * longer one is shown as its plain text. Inline parsing is the one step whose cost
+ * grows with a block's delimiters (32k of them in 128 KB of "**a "), and a reply with
+ * tens of kilobytes in one paragraph is runaway or hostile output, not prose: showing
+ * it as text keeps every render step short.
+ */
+export const MAX_INLINE = 32 << 10
+
 export function createParser({ breaks = true, linkify = true }: ParserOptions = {}): MarkdownIt {
   const md = new MarkdownItParser('default', { html: false, breaks, linkify, typographer: false })
   // Links, autolinks, images and bare links all go through this check.
@@ -31,6 +40,19 @@ export function createParser({ breaks = true, linkify = true }: ParserOptions = 
     normalize(match) {
       match.url = `http://${match.url}`
     },
+  })
+  md.core.ruler.at('inline', (state) => {
+    for (const token of state.tokens) {
+      if (token.type !== 'inline') continue
+      if (token.content.length > MAX_INLINE) {
+        // Not "text": later rules (linkify) leave it alone; the renderer shows it as text.
+        const text = new state.Token('plain_text', '', 0)
+        text.content = token.content
+        token.children = [text]
+      } else {
+        state.md.inline.parse(token.content, state.md, state.env, token.children ?? (token.children = []))
+      }
+    }
   })
   md.core.ruler.after('inline', 'images_as_links', imagesAsLinks)
   md.core.ruler.after('images_as_links', 'task_lists', taskLists)
