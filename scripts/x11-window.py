@@ -1,11 +1,15 @@
 #!/usr/bin/python3
-"""Find an X11 window by name, or ask it to close as a window manager's close button does.
+"""Find an X11 window by name, and do to it what a window manager would.
 
   x11-window.py id NAME      prints the id (0x...) of the largest window named exactly NAME
-  x11-window.py close NAME   sends WM_DELETE_WINDOW to that window
+  x11-window.py close NAME   sends WM_DELETE_WINDOW to that window (the close button)
+  x11-window.py hide NAME    unmaps it (what a window manager does to iconify a window)
+  x11-window.py show NAME    maps it again
+  x11-window.py state NAME   prints "viewable" or "unmapped"
 
-Used by the desktop smoke test, where Xvfb runs without a window manager. Exits 1 if
-no such window exists.
+Used by the desktop smoke test and bench/desktopidle, where Xvfb runs without a window
+manager (GTK takes an unmap it did not ask for as iconification, and WebKitGTK then
+marks the page hidden). Exits 1 if no such window exists.
 """
 import sys
 
@@ -30,7 +34,7 @@ def find(d, name):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("id", "close"):
+    if len(sys.argv) != 3 or sys.argv[1] not in ("id", "close", "hide", "show", "state"):
         print(__doc__, file=sys.stderr)
         return 2
     d = display.Display()
@@ -40,6 +44,13 @@ def main():
         return 1
     if sys.argv[1] == "id":
         print("0x%x" % w.id)
+        return 0
+    if sys.argv[1] in ("hide", "show"):
+        w.unmap() if sys.argv[1] == "hide" else w.map()
+        d.sync()
+        return 0
+    if sys.argv[1] == "state":
+        print("viewable" if w.get_attributes().map_state == X.IsViewable else "unmapped")
         return 0
     protocols = d.intern_atom("WM_PROTOCOLS")
     delete = d.intern_atom("WM_DELETE_WINDOW")

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	_ "embed"
 	"fmt"
 	"os"
 	"os/exec"
@@ -18,8 +17,8 @@ const screen = "1280x800x24"
 // windowName is the title of Wisp's window.
 const windowName = "Wisp"
 
-//go:embed xwindow.py
-var xwindowPy string
+// xwindowScript is the X11 helper the smoke test uses too, run from the repo root.
+const xwindowScript = "scripts/x11-window.py"
 
 // python is the system interpreter, which has python3-xlib (scripts/deps.sh).
 const python = "/usr/bin/python3"
@@ -89,10 +88,10 @@ func (x *xvfb) stop() {
 	}
 }
 
-// xwindow runs the embedded xwindow.py helper (hide, show, close, state) on
-// the window named windowName of display, and returns what it printed.
+// xwindow runs scripts/x11-window.py (hide, show, close, state) on the window
+// named windowName of display, and returns what it printed.
 func xwindow(ctx context.Context, display, cmd string) (string, error) {
-	c := exec.CommandContext(ctx, python, "-c", xwindowPy, cmd, windowName)
+	c := exec.CommandContext(ctx, python, xwindowScript, cmd, windowName)
 	c.Env = append(os.Environ(), "DISPLAY="+display)
 	out, err := c.CombinedOutput()
 	if err != nil {
