@@ -6,10 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/wispapp/wisp/bench/benchkit"
 )
 
 // seen is what the client saw of one SSE response, timed from just before the
@@ -33,22 +34,12 @@ var tokenPrefix = []byte(`{"type":"token"`)
 // other frames are decoded, the done frame for its fullText.
 func stream(ctx context.Context, c *http.Client, url string, body []byte) (seen, error) {
 	var s seen
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return s, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "text/event-stream")
 	start := time.Now()
-	resp, err := c.Do(req)
+	resp, err := benchkit.OpenSSE(ctx, c, url, body)
 	if err != nil {
 		return s, err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
-		return s, fmt.Errorf("POST %s: status %d: %s", url, resp.StatusCode, bytes.TrimSpace(msg))
-	}
 	s.runID = resp.Header.Get("X-Wisp-Run-Id")
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(make([]byte, 64<<10), 64<<20)

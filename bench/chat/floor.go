@@ -1,12 +1,11 @@
 package main
 
 import (
-	"context"
 	"io"
-	"net"
 	"net/http"
 	"strconv"
-	"time"
+
+	"github.com/wispapp/wisp/bench/benchkit"
 )
 
 // floorServer is the physical floor for the SSE figures: a bare net/http
@@ -14,29 +13,24 @@ import (
 // flush after each and does nothing else (no database, no model).
 type floorServer struct {
 	url  string
-	srv  *http.Server
+	srv  *benchkit.Server
 	long []string // the chunks of the long reply, JSON-safe as they are
 }
 
 func startFloor(long []string) (*floorServer, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	f := &floorServer{url: "http://" + ln.Addr().String(), long: long}
+	f := &floorServer{long: long}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /first", f.first)
 	mux.HandleFunc("POST /stream", f.stream)
-	f.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = f.srv.Serve(ln) }()
+	var err error
+	if f.srv, err = benchkit.Serve(mux); err != nil {
+		return nil, err
+	}
+	f.url = f.srv.URL
 	return f, nil
 }
 
-func (f *floorServer) stop() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return f.srv.Shutdown(ctx)
-}
+func (f *floorServer) stop() error { return f.srv.Stop() }
 
 // startSSE reads the request body, as Wisp does, and sends the headers.
 func startSSE(w http.ResponseWriter, r *http.Request) *http.ResponseController {

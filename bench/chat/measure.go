@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -39,6 +40,7 @@ type streamed struct {
 	runID  string
 	frames int
 	lastID int64
+	text   string // the reply asked for: the joined chunks
 }
 
 type bench struct {
@@ -54,8 +56,8 @@ type bench struct {
 
 // check records a Wisp stream and any way it differs from what was asked.
 func (b *bench) check(s seen, chunks []string) {
-	b.streams = append(b.streams, streamed{s.runID, s.frames, s.lastID})
 	want := strings.Join(chunks, "")
+	b.streams = append(b.streams, streamed{s.runID, s.frames, s.lastID, want})
 	switch {
 	case s.failure != "":
 		b.problem("run %s failed: %s", s.runID, s.failure)
@@ -188,8 +190,10 @@ func (b *bench) groupCommits(ctx context.Context) {
 	}
 }
 
-// verifyDisk opens the stopped Wisp's database read-only and checks that each
-// recorded run has one row per frame streamed, numbered up to the last id.
+// verifyDisk opens the stopped Wisp's database read-only and checks each
+// recorded run's log: compacted once the run ended (docs/chat.md), its last
+// event numbered like the last frame streamed, and its text events giving back
+// the reply.
 func (b *bench) verifyDisk(ctx context.Context) error {
 	db, err := sql.Open("sqlite3", "file:"+(&url.URL{Path: b.w.dbPath()}).EscapedPath()+"?mode=ro")
 	if err != nil {
@@ -197,17 +201,48 @@ func (b *bench) verifyDisk(ctx context.Context) error {
 	}
 	defer db.Close()
 	for _, s := range b.streams {
-		var rows, maxSeq int64
-		err := db.QueryRowContext(ctx, "SELECT count(*), coalesce(max(seq), 0) FROM run_events WHERE run_id = ?", s.runID).Scan(&rows, &maxSeq)
-		if err != nil {
-			return fmt.Errorf("read run events: %w", err)
+		var compacted bool
+		if err := db.QueryRowContext(ctx, "SELECT compacted FROM runs WHERE id = ?", s.runID).Scan(&compacted); err != nil {
+			return fmt.Errorf("read run %s: %w", s.runID, err)
 		}
-		if rows != int64(s.frames) || maxSeq != s.lastID {
-			b.problem("run %s: %d frames streamed (last id %d), %d rows on disk (last seq %d)", s.runID, s.frames, s.lastID, rows, maxSeq)
+		text, rows, lastSeq, err := loggedText(ctx, db, s.runID)
+		if err != nil {
+			return err
+		}
+		if !compacted || lastSeq != s.lastID || text != s.text || rows > s.frames {
+			b.problem("run %s: %d frames streamed (last id %d); on disk %d rows (last seq %d, compacted %v), their text %d bytes of %d",
+				s.runID, s.frames, s.lastID, rows, lastSeq, compacted, len(text), len(s.text))
 		}
 		b.res.checked++
 	}
 	return nil
+}
+
+// loggedText reads a run's log: its text deltas joined, its row count and its
+// last number.
+func loggedText(ctx context.Context, db *sql.DB, runID string) (text string, rows int, lastSeq int64, err error) {
+	rs, err := db.QueryContext(ctx, "SELECT seq, type, data FROM run_events WHERE run_id = ? ORDER BY seq", runID)
+	if err != nil {
+		return "", 0, 0, fmt.Errorf("read run events: %w", err)
+	}
+	defer rs.Close()
+	var b strings.Builder
+	for rs.Next() {
+		var typ string
+		var data []byte
+		if err := rs.Scan(&lastSeq, &typ, &data); err != nil {
+			return "", 0, 0, err
+		}
+		rows++
+		if typ == "text_delta" {
+			var d struct{ Text string }
+			if err := json.Unmarshal(data, &d); err != nil {
+				return "", 0, 0, fmt.Errorf("run %s event %d: %w", runID, lastSeq, err)
+			}
+			b.WriteString(d.Text)
+		}
+	}
+	return b.String(), rows, lastSeq, rs.Err()
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

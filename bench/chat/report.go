@@ -29,8 +29,8 @@ const sectionIntro = "## Chat: first token and streaming throughput\n\n" +
 	"and batched. Wisp is compared with the lower of the SSE floor and the batched SQLite floor; target: at least " +
 	"20,000 tokens/s. Two context rows show how fast the fake model streams on its own and through Wisp's model " +
 	"client (`runtime/llm`), since both share the machine's cores with Wisp. Every Wisp stream is checked: its " +
-	"`done` frame's `fullText` equals the joined chunks, and its run has one `run_events` row per frame streamed " +
-	"(read from `wisp.db` after Wisp stops). Driver: `bench/chat`.\n\n"
+	"`done` frame's `fullText` equals the joined chunks, and its run's log on disk (read from `wisp.db` after Wisp " +
+	"stops) is compacted, ends at the last frame's number and its text events give back the reply. Driver: `bench/chat`.\n\n"
 
 // markdown renders the section that goes between the markers (and on stdout).
 func (r *results) markdown() string {
@@ -99,7 +99,7 @@ func (r *results) notes(b *strings.Builder) {
 			benchkit.Thousands(float64(events)), r.commitsLong, float64(events)/float64(r.commitsLong), len(shortReply), r.commitsShort)
 	}
 	if len(r.problems) == 0 {
-		fmt.Fprintf(b, "\nChecked: all %d Wisp streams ended with a `done` frame whose `fullText` equals the joined chunks, and each run has exactly one `run_events` row per frame streamed (read from `wisp.db` after Wisp stopped).\n", r.checked)
+		fmt.Fprintf(b, "\nChecked: all %d Wisp streams ended with a `done` frame whose `fullText` equals the joined chunks, and each run's log in `wisp.db` (read after Wisp stopped) was compacted, ends at the last frame's number, and its text events give back the reply.\n", r.checked)
 		return
 	}
 	fmt.Fprintf(b, "\n**CHECKS FAILED** (%d of %d streams checked):\n\n", len(r.problems), r.checked)

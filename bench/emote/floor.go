@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"time"
 
 	"github.com/olahol/melody"
 
@@ -18,7 +16,7 @@ import (
 // encoded once, to every connected client and does nothing else.
 type floorServer struct {
 	url    string
-	srv    *http.Server
+	srv    *benchkit.Server
 	m      *melody.Melody
 	client *http.Client
 	fan    *fan
@@ -29,18 +27,17 @@ type floorServer struct {
 var floorStatus = []byte(`{"type":"status"}`)
 
 func startFloor(ctx context.Context, clients int) (*floorServer, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	f := &floorServer{url: "http://" + ln.Addr().String(), m: melody.New(), client: benchkit.NewHTTPClient()}
+	f := &floorServer{m: melody.New(), client: benchkit.NewHTTPClient()}
 	f.m.HandleConnect(func(s *melody.Session) { _ = s.Write(floorStatus) })
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /ws", func(w http.ResponseWriter, r *http.Request) { _ = f.m.HandleRequest(w, r) })
 	mux.HandleFunc("POST /emote", f.emote)
-	f.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = f.srv.Serve(ln) }()
-	wsURL := "ws://" + ln.Addr().String() + "/ws"
+	var err error
+	if f.srv, err = benchkit.Serve(mux); err != nil {
+		return nil, err
+	}
+	f.url = f.srv.URL
+	wsURL := "ws://" + f.srv.Addr + "/ws"
 	if f.fan, err = dialFan(ctx, func(int) string { return wsURL }, clients); err != nil {
 		f.stop()
 		return nil, fmt.Errorf("floor: %w", err)
@@ -76,7 +73,5 @@ func (f *floorServer) stop() {
 		f.fan.close()
 	}
 	_ = f.m.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_ = f.srv.Shutdown(ctx)
+	_ = f.srv.Stop()
 }

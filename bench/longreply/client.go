@@ -1,13 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"fmt"
-	"io"
 	"net/http"
 	"syscall"
 	"time"
+
+	"github.com/wispapp/wisp/bench/benchkit"
 )
 
 // tailWindow is how much of a stream's end the client keeps past its head: a
@@ -37,22 +36,12 @@ func processCPU() time.Duration {
 // first keep bytes and its last tailWindow; nothing is parsed meanwhile.
 func get(ctx context.Context, c *http.Client, url string, body []byte, keep int) (shot, error) {
 	var s shot
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return s, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "text/event-stream")
 	cpu, start := processCPU(), time.Now()
-	resp, err := c.Do(req)
+	resp, err := benchkit.OpenSSE(ctx, c, url, body)
 	if err != nil {
 		return s, err
 	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
-		return s, fmt.Errorf("POST %s: status %d: %s", url, resp.StatusCode, bytes.TrimSpace(msg))
-	}
 	s.body, err = readCapture(resp.Body, keep, tailWindow)
 	s.wall, s.cpu = time.Since(start), processCPU()-cpu
 	s.runID = resp.Header.Get("X-Wisp-Run-Id")

@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"io"
-	"net"
 	"net/http"
 	"strconv"
-	"time"
 
+	"github.com/wispapp/wisp/bench/benchkit"
 	"github.com/wispapp/wisp/runtime/llm"
 )
 
@@ -23,7 +21,7 @@ import (
 //     nothing persisted.
 type floors struct {
 	url   string
-	srv   *http.Server
+	srv   *benchkit.Server
 	model llm.Provider
 }
 
@@ -32,24 +30,18 @@ func startFloors(modelURL string, client *http.Client) (*floors, error) {
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	f := &floors{url: "http://" + ln.Addr().String(), model: p}
+	f := &floors{model: p}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /delta", f.delta)
 	mux.HandleFunc("POST /relay", f.relay)
-	f.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = f.srv.Serve(ln) }()
+	if f.srv, err = benchkit.Serve(mux); err != nil {
+		return nil, err
+	}
+	f.url = f.srv.URL
 	return f, nil
 }
 
-func (f *floors) stop() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return f.srv.Shutdown(ctx)
-}
+func (f *floors) stop() error { return f.srv.Stop() }
 
 // deltaWriter writes bare delta frames, flushing each.
 type deltaWriter struct {

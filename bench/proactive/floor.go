@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -63,7 +62,7 @@ type floor struct {
 	frame  []byte // what every sample sends: Wisp's probe proactive-message, byte for byte
 	prefix string // what Wisp says before a reminder's text, so that rows are the size of Wisp's
 
-	srv    *http.Server
+	srv    *benchkit.Server
 	server *websocket.Conn // the server's end; only samples write to it
 	client *websocket.Conn
 	reader *reader
@@ -110,10 +109,6 @@ func (f *floor) openDB(ctx context.Context, dir string) error {
 // serve starts the WebSocket server on its own loopback listener and connects
 // the client; the server's end of the connection is kept for the samples.
 func (f *floor) serve(ctx context.Context) error {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
 	conns := make(chan *websocket.Conn, 1)
 	up := websocket.Upgrader{ReadBufferSize: 1024, WriteBufferSize: 1024} // melody's sizes, as Wisp's hub
 	mux := http.NewServeMux()
@@ -129,9 +124,11 @@ func (f *floor) serve(ctx context.Context) error {
 		go drain(c)
 		conns <- c
 	})
-	f.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = f.srv.Serve(ln) }()
-	if f.client, err = benchkit.DialReady(ctx, "ws://"+ln.Addr().String()+"/ws"); err != nil {
+	var err error
+	if f.srv, err = benchkit.Serve(mux); err != nil {
+		return err
+	}
+	if f.client, err = benchkit.DialReady(ctx, "ws://"+f.srv.Addr+"/ws"); err != nil {
 		return err
 	}
 	select {
@@ -216,11 +213,7 @@ func (f *floor) stop() {
 	if f.server != nil {
 		_ = f.server.Close()
 	}
-	if f.srv != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = f.srv.Shutdown(ctx)
-	}
+	_ = f.srv.Stop()
 	if f.db != nil {
 		_ = f.db.Close()
 	}
