@@ -37,6 +37,11 @@ func TestTurnsDoNotLeak(t *testing.T) {
 		if err != nil || out.Status != chat.StatusEnded {
 			t.Fatalf("turn %d: %+v, %v", i, out, err)
 		}
+		select { // the run's goroutine compacts its log after the end, then is done
+		case <-run.Done():
+		case <-ctx.Done():
+			t.Fatalf("turn %d: the run goroutine did not finish", i)
+		}
 	}
 	const warm, turns = 600, 2000
 	for i := range warm {
@@ -57,12 +62,16 @@ func TestTurnsDoNotLeak(t *testing.T) {
 		t.Errorf("live heap grew from %d to %d bytes over %d turns (%.0f bytes a turn)",
 			before, after, turns, float64(after-before)/turns)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > goroutines && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond) // goroutines of the last turn are finishing
+	// Every run's goroutine is done (run.Done); what may still be running is the
+	// services' periodic work (the /ws status tick, the journal's flush), which
+	// returns on its own: wait for the count, never longer than the deadline.
+	for deadline := time.Now().Add(10 * time.Second); runtime.NumGoroutine() > goroutines && time.Now().Before(deadline); {
+		runtime.Gosched()
+		time.Sleep(time.Millisecond)
 	}
 	if n := runtime.NumGoroutine(); n > goroutines {
-		t.Errorf("%d goroutines after the turns, %d before", n, goroutines)
+		buf := make([]byte, 1<<20)
+		t.Errorf("%d goroutines after the turns, %d before:\n%s", n, goroutines, buf[:runtime.Stack(buf, true)])
 	}
 	t.Logf("live heap %d → %d bytes over %d turns; goroutines %d → %d", before, after, turns, goroutines, runtime.NumGoroutine())
 }

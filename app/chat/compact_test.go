@@ -69,7 +69,7 @@ func TestResumeAnywhereAfterCompaction(t *testing.T) {
 	run := e.send(e.conversation(), "go")
 	live := rest(t, subscribe(t, e.svc, run.ID, 0))
 	waitRun(t, run)
-	e.waitCompacted(run.ID)
+	e.waitCompacted(run)
 
 	rows, err := e.st.RunEvents(context.Background(), run.ID, 0, 0)
 	if err != nil {
@@ -150,7 +150,8 @@ func TestCompactsWhatEndedBefore(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := startOn(t, st, newScript(-1))
-	e.waitCompacted("old")
+	waitTimeout(&e.svc.bg, wait) // the start's background work: compacting what was left
+	e.requireCompacted("old")
 	rows, _ := st.RunEvents(ctx, "old", 0, 0)
 	if len(rows) != 2 || rows[0].Seq != 50 || rows[1].Seq != 51 {
 		t.Fatalf("rows after start: %v", rows)

@@ -118,7 +118,7 @@ func TestDeltaDialect(t *testing.T) {
 
 	// From disk, compacted: the first two tokens are one; after 5 of an ended run,
 	// the remaining tool frame, the reply and done.
-	e.waitCompacted(run.ID)
+	e.waitCompacted(run)
 	merged := frame{2, `{"type":"token","text":"Hello, world"}`}
 	if got := rest(t, subscribeIn(t, e.svc, run.ID, 0, Delta)); !reflect.DeepEqual(got, append([]frame{merged}, liveAll[2:]...)) {
 		t.Errorf("stored delta:\n%v\nlive:\n%v", got, liveAll)

@@ -14,6 +14,7 @@ import (
 // are written before any subscriber sees the end.
 func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input) {
 	defer s.runs.Done()
+	defer close(run.over)
 	// The run's context is its own: release it however the run ends, or every turn
 	// would stay attached to the service's context.
 	defer run.Cancel(errRunOver)

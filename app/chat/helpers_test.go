@@ -226,22 +226,25 @@ func waitRun(t *testing.T, run *Run) Outcome {
 	return out
 }
 
-// waitCompacted waits until the run's log has been folded (the run goroutine does it
-// right after the end).
-func (e *env) waitCompacted(runID string) {
+// waitCompacted waits until the run's goroutine, which folds its log right after the
+// end, has finished, and checks the log was compacted.
+func (e *env) waitCompacted(run *Run) {
 	e.t.Helper()
-	deadline := time.Now().Add(wait)
-	for {
-		r, err := e.st.Run(context.Background(), runID)
-		if err != nil {
-			e.t.Fatal(err)
-		}
-		if r.Compacted {
-			return
-		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("run %s was not compacted within %v", runID, wait)
-		}
-		time.Sleep(time.Millisecond)
+	select {
+	case <-run.Done():
+	case <-time.After(wait):
+		e.t.Fatalf("run %s did not finish within %v", run.ID, wait)
+	}
+	e.requireCompacted(run.ID)
+}
+
+func (e *env) requireCompacted(runID string) {
+	e.t.Helper()
+	r, err := e.st.Run(context.Background(), runID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if !r.Compacted {
+		e.t.Fatalf("run %s was not compacted", runID)
 	}
 }

@@ -62,7 +62,8 @@ type Run struct {
 	StartedAt      time.Time
 
 	cancel context.CancelCauseFunc
-	seq    int64 // last number handed out; only the run goroutine touches it
+	seq    int64         // last number handed out; only the run goroutine touches it
+	over   chan struct{} // closed when the run goroutine has finished everything
 
 	mu      sync.Mutex
 	items   []Item
@@ -74,9 +75,13 @@ type Run struct {
 func newRun(convID, userMsgID string, cancel context.CancelCauseFunc) *Run {
 	return &Run{
 		ID: newID(), ConversationID: convID, UserMessageID: userMsgID, ReplyMessageID: newID(),
-		StartedAt: time.Now(), cancel: cancel, notify: make(chan struct{}),
+		StartedAt: time.Now(), cancel: cancel, notify: make(chan struct{}), over: make(chan struct{}),
 	}
 }
+
+// Done is closed once the run's goroutine has finished: after the end every client
+// sees (Wait) comes the log's compaction, then Done.
+func (r *Run) Done() <-chan struct{} { return r.over }
 
 // Cancel interrupts the run; its partial reply is kept.
 func (r *Run) Cancel(cause error) { r.cancel(cause) }

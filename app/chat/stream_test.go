@@ -67,7 +67,7 @@ func TestSubscribeLiveResumeAndStored(t *testing.T) {
 	// The run is over: now it is read from the log on disk, folded once on load, and
 	// compacted: "Hello" and ", world" are one event numbered 2, so a client from 0
 	// gets one frame for both, and one that saw event 1 gets only ", world".
-	e.waitCompacted(run.ID)
+	e.waitCompacted(run)
 	merged := frame{2, `{"type":"token","text":"Hello, world","fullText":"Hello, world"}`}
 	if got := rest(t, subscribe(t, e.svc, run.ID, 0)); !reflect.DeepEqual(got, append([]frame{merged}, all[2:]...)) {
 		t.Fatalf("stored:\n%v\nlive:\n%v", got, all)
