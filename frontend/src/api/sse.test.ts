@@ -136,4 +136,26 @@ describe('readSse', () => {
     }
     expect(cancelled).toBe(true)
   })
+
+  it('hands a large chunk on in slices, letting other tasks run between them', async () => {
+    const chunk = new TextEncoder().encode('data: x\n\n'.repeat(100))
+    /** Reads every event, busy for 1 ms on each; says whether a timer set at the start ran before the end. */
+    const timerRanWhileReading = async (sliceMs: number): Promise<boolean> => {
+      let timer = false
+      setTimeout(() => (timer = true), 0)
+      let n = 0
+      for await (const ev of readSse(bodyOf([chunk]), { sliceMs })) {
+        expect(ev).toMatchObject({ data: 'x' })
+        const until = performance.now() + 1
+        while (performance.now() < until) {
+          // the consumer's work on a frame
+        }
+        n++
+      }
+      expect(n).toBe(100)
+      return timer
+    }
+    expect(await timerRanWhileReading(1e9), 'one slice: nothing else runs').toBe(false)
+    expect(await timerRanWhileReading(5), 'slices of 5 ms: the timer runs').toBe(true)
+  })
 })

@@ -94,12 +94,40 @@ export class StreamIdleError extends Error {
 export interface ReadSseOptions {
   /** Give up when nothing at all (not even a heartbeat comment) arrives for this long. */
   idleTimeoutMs?: number
+  /**
+   * Hand on a chunk's events for at most this long (the consumer's work on
+   * them included) before yielding to the event loop; default SLICE_MS.
+   */
+  sliceMs?: number
+}
+
+/**
+ * How long a large chunk's events are handed on before the reader lets the
+ * page do something else: one chunk can hold thousands of frames (a fast
+ * model, a resume, a tab back from the background), and handling them all
+ * in one task would block input and drawing for as long.
+ */
+export const SLICE_MS = 8
+
+/** Lets the event loop run a task (input, a frame) before going on. */
+export function yieldToEventLoop(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler
+  if (typeof scheduler?.yield === 'function') return scheduler.yield()
+  return new Promise((resolve) => {
+    const channel = new MessageChannel()
+    channel.port1.onmessage = () => {
+      channel.port1.close()
+      resolve()
+    }
+    channel.port2.postMessage(null)
+  })
 }
 
 /**
  * Reads an event stream body to its end. Read errors (a dropped connection,
  * an aborted fetch) are thrown as they are. Stopping the iteration early
- * cancels the body, which closes the connection.
+ * cancels the body, which closes the connection. A chunk's events are handed
+ * on in slices of about sliceMs, with a yield to the event loop between them.
  */
 export async function* readSse(
   body: ReadableStream<Uint8Array>,
@@ -108,17 +136,30 @@ export async function* readSse(
   const reader = body.getReader()
   const decoder = new TextDecoder()
   const parser = new SseParser()
+  const sliceMs = opts.sliceMs ?? SLICE_MS
   let finished = false
   try {
     for (;;) {
       const { value, done } = await readWithin(reader, opts.idleTimeoutMs)
       if (done) break
-      yield* parser.push(decoder.decode(value, { stream: true }))
+      yield* sliced(parser.push(decoder.decode(value, { stream: true })), sliceMs)
     }
     finished = true
-    yield* parser.push(decoder.decode())
+    yield* sliced(parser.push(decoder.decode()), sliceMs)
   } finally {
     if (!finished) reader.cancel().catch(() => undefined)
+  }
+}
+
+/** Yields events, and to the event loop each time sliceMs has passed since the last time. */
+async function* sliced(events: SseEvent[], sliceMs: number): AsyncGenerator<SseEvent, void, undefined> {
+  let since = performance.now()
+  for (const ev of events) {
+    if (performance.now() - since >= sliceMs) {
+      await yieldToEventLoop()
+      since = performance.now()
+    }
+    yield ev
   }
 }
 
