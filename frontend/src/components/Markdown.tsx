@@ -3,30 +3,77 @@
 // A streamed reply grows a few characters at a time: each instance keeps its
 // last parse and parses again only the last block (markdown/blocks.ts), and
 // each block is a memoised component, so the blocks above do not re-render.
+// A text that grows by more than a step at once (a resume, a backlog) is
+// shown a step per animation frame, sized by how fast the parser runs
+// (markdown/reveal.ts); while it catches up the element says data-revealing.
 
-import { memo, useState } from 'react'
+import { memo, startTransition, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import { updateText, type MdBlock, type ParsedText } from '../markdown/blocks'
 import { chatParser } from '../markdown/parser'
 import { renderTokens } from '../markdown/render'
+import { RevealPace, revealEnd } from '../markdown/reveal'
 
 const RENDER_OPTIONS = { breaks: chatParser.options.breaks }
 
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  const [parsed, setParsed] = useState<ParsedText>(() => updateText(chatParser, null, text))
-  let current = parsed
-  if (parsed.source !== text) {
-    // The text changed: parse from the previous result (React renders again at once with it).
-    current = updateText(chatParser, parsed, text)
-    setParsed(current)
+/** What is on screen: the parse of the part shown, for which text and frame. */
+interface View {
+  parsed: ParsedText
+  text: string
+  frame: number
+}
+
+interface Props {
+  text: string
+  /** More of the text is on screen (after it is drawn). */
+  onGrow?(): void
+}
+
+export const Markdown = memo(function Markdown({ text, onGrow }: Props) {
+  // One reveal step per new text and per animation frame asked for, not per
+  // render: the step's own state update renders again at once.
+  const [frame, setFrame] = useState(0)
+  const [view, setView] = useState<View>(() => ({ parsed: updateText(chatParser, null, text), text, frame }))
+  const pace = useRef<RevealPace | null>(null)
+  let current = view.parsed
+  if (view.text !== text || view.frame !== frame) {
+    if (current.source !== text) {
+      pace.current ??= new RevealPace()
+      const started = performance.now()
+      current = updateText(chatParser, current, shownPart(text, current.source, pace.current.step))
+      pace.current.measured(current.stats.parsedChars, performance.now() - started)
+    }
+    setView({ parsed: current, text, frame })
   }
+  const revealing = current.source.length < text.length
+  useEffect(() => {
+    if (!revealing) return
+    // The next step renders as a transition: in its own task, after this frame is drawn.
+    const id = requestAnimationFrame(() => startTransition(() => setFrame((n) => n + 1)))
+    return () => cancelAnimationFrame(id)
+  }, [revealing, current])
+  const mounted = useRef(false)
+  useLayoutEffect(() => {
+    if (mounted.current) onGrow?.()
+    mounted.current = true
+  }, [current, onGrow])
   return (
-    <div className="md">
+    <div className="md" data-revealing={revealing ? 'true' : undefined}>
       {current.blocks.map((block, i) => (
         <MarkdownBlock key={i} block={block} />
       ))}
     </div>
   )
 })
+
+/**
+ * What to show of text when `shown` is on screen: when text extends it, up to
+ * a step more; otherwise (an edit, a replaced segment) all of it.
+ */
+function shownPart(text: string, shown: string, step: number): string {
+  if (text.length <= shown.length || text.slice(0, shown.length) !== shown) return text
+  const end = revealEnd(text, shown.length, step)
+  return end === text.length ? text : text.slice(0, end)
+}
 
 /** One top-level block; the object only changes when the block was parsed again and came out different. */
 const MarkdownBlock = memo(function MarkdownBlock({ block }: { block: MdBlock }) {

@@ -48,7 +48,7 @@ export const MessageBubble = memo(function MessageBubble({ message, agentName, e
           {m.text}
         </div>
       ) : (
-        <ReplyBody message={m} extras={extras} canRetry={canRetry} onRetry={onRetry} />
+        <ReplyBody message={m} extras={extras} canRetry={canRetry} onRetry={onRetry} onGrow={onGrow} />
       )}
     </li>
   )
@@ -68,7 +68,7 @@ function SourceLabel({ source, label, late }: { source: string; label: string; l
   )
 }
 
-function ReplyBody({ message: m, extras, canRetry, onRetry }: Omit<Props, 'agentName' | 'onGrow'>) {
+function ReplyBody({ message: m, extras, canRetry, onRetry, onGrow }: Omit<Props, 'agentName'>) {
   const thinking = extras?.thinking ?? m.thinking
   const tools = extras?.tools ?? m.tools
   const streaming = m.status === 'streaming'
@@ -85,7 +85,7 @@ function ReplyBody({ message: m, extras, canRetry, onRetry }: Omit<Props, 'agent
       ) : null}
       {m.text !== '' ? (
         <div className="message-text" data-testid="message-text">
-          <Markdown text={m.text} />
+          <Markdown text={m.text} onGrow={onGrow} />
         </div>
       ) : streaming && !working ? (
         <span className="typing-dots" role="status" aria-label="Writing a reply">
