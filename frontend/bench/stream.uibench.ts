@@ -36,6 +36,8 @@ interface Sample {
   longestMs: number
   /** How many tasks over 50 ms. */
   longTasks: number
+  /** Wisp only: the longest task from page load to the avatar's first frame (start-up, not a target), in ms. */
+  loadLongestMs?: number
 }
 
 interface Case {
@@ -85,21 +87,28 @@ async function longTasks(page: Page, from: number, to: number): Promise<{ longes
   return { longestMs: Math.max(0, ...inside.map((t) => t.d)), longTasks: inside.length }
 }
 
+/** The avatar stage once its canvas has drawn a frame (avatarStage.ts labels each frame). */
+const AVATAR_DRAWN = '[data-testid="avatar-stage"][data-stage="ready"] canvas[data-frames]'
+
 /** Wisp: send a message, wait for the assistant bubble to say done. */
 async function measureWisp(page: Page, url: string, c: Case): Promise<Sample> {
   await page.goto(url)
   await page.waitForSelector('[data-testid="composer"]:not([disabled])', { timeout: 60_000 })
+  // Loaded as a user finds it before typing: the avatar's first frame is drawn.
+  // Loading the 3D avatar (its GLB, shaders, first draws) is start-up, not streaming.
+  await page.waitForSelector(AVATAR_DRAWN, { timeout: 60_000 })
   await page.fill('[data-testid="composer"]', 'go')
   await page.evaluate(() => {
     const w = window as unknown as { __t0: number; __t1: number }
     document.querySelector('[data-testid="send"]')?.addEventListener('click', () => (w.__t0 = performance.now()), { capture: true })
     new MutationObserver((_, obs) => {
+      // Done, and all of its text on screen (a backlog is shown a budget per frame: Markdown.tsx).
       const done = document.querySelector('[data-testid="message"][data-role="assistant"][data-status="done"]')
-      if (done) {
+      if (done && done.querySelector('[data-revealing]') === null) {
         w.__t1 = performance.now()
         obs.disconnect()
       }
-    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status'] })
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-status', 'data-revealing'] })
   })
   const taskMs = await taskClock(page)
   const busy0 = await taskMs()
@@ -112,7 +121,8 @@ async function measureWisp(page: Page, url: string, c: Case): Promise<Sample> {
     return { t0: w.__t0, t1: w.__t1, shown: last?.querySelector('[data-testid="message-text"]')?.textContent?.length ?? 0 }
   })
   expect(shown, `${c.name}: the finished bubble shows text`).toBeGreaterThan(0)
-  return { totalMs: t1 - t0, busyMs: busy1 - busy0, ...(await longTasks(page, t0, t1)) }
+  const load = await longTasks(page, 0, t0 - 1)
+  return { totalMs: t1 - t0, busyMs: busy1 - busy0, ...(await longTasks(page, t0, t1)), loadLongestMs: load.longestMs }
 }
 
 /**
@@ -162,7 +172,8 @@ async function measureFloor(page: Page, url: string): Promise<Sample> {
     const w = window as unknown as { __t0: number; __t1: number }
     return { t0: w.__t0, t1: w.__t1 }
   })
-  return { totalMs: t1 - t0, busyMs: busy1 - busy0, ...(await longTasks(page, t0, t1)) }
+  const load = await longTasks(page, 0, t0 - 1)
+  return { totalMs: t1 - t0, busyMs: busy1 - busy0, ...(await longTasks(page, t0, t1)), loadLongestMs: load.longestMs }
 }
 
 /** A fresh server and fake model scripted with the case's reply, for one round. */
@@ -241,8 +252,11 @@ Wisp's chat UI (\`wisp serve\`, the fake model streaming with no delay between c
 against the floor: a bare page on the same origin that asks the same server for the same
 reply in the delta dialect and appends each delta to one text node, so the ratio is what
 the UI adds to the stream. Both in headless Chromium, in the same run, a fresh server and
-fake model each round. Total:
-send → the reply complete on screen (Wisp: the bubble's \`data-status="done"\`; the
+fake model each round. Wisp's page is measured as a user finds it before typing: loaded,
+the composer enabled and the avatar's first frame drawn (loading the 3D avatar is
+start-up, and under software WebGL its first draws alone take tasks over 50 ms). Total:
+send → the reply complete on screen (Wisp: the bubble's \`data-status="done"\` with no
+\`data-revealing\` left in it; the
 floor: the frame after its \`done\`). Busy: the main thread's task time over that span
 (CDP \`TaskDuration\`). Longest task: from a \`longtask\` PerformanceObserver (tasks of
 50 ms or more). Targets: the 8,000-token reply within 2× the floor and no task over
@@ -254,6 +268,7 @@ it('streams long replies in the browser', async () => {
   requireBuild()
   const rows: string[] = []
   const verdicts: string[] = []
+  const loading: number[] = []
   for (const c of CASES) {
     const wisp: Sample[] = []
     const floor: Sample[] = []
@@ -272,6 +287,7 @@ it('streams long replies in the browser', async () => {
         `${longest > 0 ? longest.toFixed(0) + ' ms' : 'none ≥ 50 ms'} (${Math.max(...wisp.map((s) => s.longTasks))}) | ` +
         `${Math.max(...floor.map((s) => s.longestMs)).toFixed(0)} ms |`,
     )
+    loading.push(...wisp.map((s) => s.loadLongestMs ?? 0))
     if (c === CASES[0]) {
       verdicts.push(`8,000 tokens within 2× the floor: ${ratio <= 2 ? 'pass' : '**MISSED**'} (${ratio.toFixed(2)}×)`)
       verdicts.push(`no task over 50 ms while it streams: ${longest < 50 ? 'pass' : '**MISSED**'} (longest ${longest.toFixed(0)} ms)`)
@@ -287,6 +303,9 @@ it('streams long replies in the browser', async () => {
     ...rows,
     '',
     'Targets: ' + verdicts.join('; ') + '.',
+    '',
+    `Not a target: while Wisp's page loads, before anything is sent, its longest task is ${median(loading).toFixed(0)} ms ` +
+      `(median of the ${loading.length} page loads; the bundle, the first render and the avatar's GLB, shaders and first draws).`,
   ].join('\n')
   console.log(block)
   if (process.env.UIBENCH_OUT !== '0') {
