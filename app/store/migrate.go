@@ -107,6 +107,30 @@ var migrations = []string{
 	// still to do (every run that ended before, and each new one until it is done).
 	`ALTER TABLE runs ADD COLUMN compacted INTEGER NOT NULL DEFAULT 0 CHECK (compacted IN (0, 1));
 	CREATE INDEX runs_to_compact ON runs (ended_at, id) WHERE compacted = 0 AND status NOT IN ('active', 'paused');`,
+
+	// 5: approvals the user gives (or not) before the agent runs a shell command, and
+	// the base commands they allowed for good.
+	`CREATE TABLE approvals (
+		id              TEXT    PRIMARY KEY,
+		run_id          TEXT    NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+		conversation_id TEXT    REFERENCES conversations (id) ON DELETE CASCADE,
+		call_id         TEXT    NOT NULL,
+		tool_name       TEXT    NOT NULL,
+		request         TEXT    NOT NULL CHECK (json_valid(request)),
+		status          TEXT    NOT NULL CHECK (status IN ('pending', 'approved', 'denied', 'cancelled')),
+		decision        TEXT    CHECK (decision IS NULL OR decision IN ('approve', 'approve_always', 'deny')),
+		note            TEXT    NOT NULL DEFAULT '',
+		created_at      INTEGER NOT NULL,
+		decided_at      INTEGER,
+		UNIQUE (run_id, call_id)
+	);
+	CREATE INDEX approvals_pending ON approvals (created_at, id) WHERE status = 'pending';
+
+	CREATE TABLE grants (
+		id         TEXT    PRIMARY KEY,
+		base       TEXT    NOT NULL UNIQUE,
+		created_at INTEGER NOT NULL
+	);`,
 }
 
 // SchemaVersion is the version a fully migrated database has.

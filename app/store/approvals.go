@@ -1,0 +1,197 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Approval statuses and decisions.
+const (
+	ApprovalPending   = "pending"
+	ApprovalApproved  = "approved"
+	ApprovalDenied    = "denied"
+	ApprovalCancelled = "cancelled"
+
+	DecisionApprove       = "approve"
+	DecisionApproveAlways = "approve_always"
+	DecisionDeny          = "deny"
+)
+
+// ErrDecided reports a decision on an approval that is no longer pending.
+var ErrDecided = errors.New("already decided")
+
+// Approval is the user's yes or no to one action call of a run. Request is what the
+// user is asked about (the caller's JSON; the store does not read it).
+type Approval struct {
+	ID, RunID, ConversationID, CallID, ToolName string
+	Request                                     json.RawMessage
+	Status, Decision, Note                      string
+	CreatedAt, DecidedAt                        time.Time
+}
+
+const approvalColumns = "id, run_id, conversation_id, call_id, tool_name, request, status, decision, note, created_at, decided_at"
+
+// AddApproval saves a pending approval. ErrNotFound if its run does not exist.
+func (s *Store) AddApproval(ctx context.Context, a Approval) error {
+	if err := requireTime("created at", a.CreatedAt); err != nil {
+		return fmt.Errorf("add approval %s: %w", a.ID, err)
+	}
+	req, err := jsonColumn("request", a.Request)
+	if err != nil || req == nil {
+		return fmt.Errorf("add approval %s: the request must be JSON", a.ID)
+	}
+	_, err = s.db.ExecContext(ctx, "INSERT INTO approvals (id, run_id, conversation_id, call_id, tool_name, request, status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)",
+		a.ID, a.RunID, optText(a.ConversationID), a.CallID, a.ToolName, req, a.CreatedAt.UnixMilli())
+	if err != nil {
+		return fmt.Errorf("add approval %s: %w", a.ID, notFound(err))
+	}
+	return nil
+}
+
+// Approval returns one approval, or ErrNotFound.
+func (s *Store) Approval(ctx context.Context, id string) (Approval, error) {
+	a, err := scanApproval(s.db.QueryRowContext(ctx, "SELECT "+approvalColumns+" FROM approvals WHERE id = ?", id))
+	if err != nil {
+		return Approval{}, fmt.Errorf("load approval %s: %w", id, notFound(err))
+	}
+	return a, nil
+}
+
+// ApprovalOf returns the approval of one call of a run, or ErrNotFound.
+func (s *Store) ApprovalOf(ctx context.Context, runID, callID string) (Approval, error) {
+	a, err := scanApproval(s.db.QueryRowContext(ctx,
+		"SELECT "+approvalColumns+" FROM approvals WHERE run_id = ? AND call_id = ?", runID, callID))
+	if err != nil {
+		return Approval{}, fmt.Errorf("load approval of %s/%s: %w", runID, callID, notFound(err))
+	}
+	return a, nil
+}
+
+// PendingApprovals lists the approvals still waiting for the user, oldest first.
+func (s *Store) PendingApprovals(ctx context.Context) ([]Approval, error) {
+	return queryAll(ctx, s.db, "list pending approvals", scanApproval,
+		"SELECT "+approvalColumns+" FROM approvals WHERE status = 'pending' ORDER BY created_at, id")
+}
+
+// DecideApproval records a decision on a pending approval, compare-and-swap: exactly
+// one decision wins. A later one gets ErrDecided with the approval as it is.
+// approve_always also saves grants for bases, in the same transaction.
+func (s *Store) DecideApproval(ctx context.Context, id, decision, note string, at time.Time, bases []string) (Approval, error) {
+	status := ApprovalApproved
+	switch decision {
+	case DecisionApprove, DecisionApproveAlways:
+	case DecisionDeny:
+		status = ApprovalDenied
+	default:
+		return Approval{}, fmt.Errorf("decide approval %s: unknown decision %q", id, decision)
+	}
+	var out Approval
+	err := s.InTx(ctx, func(t *Tx) error {
+		tx := t.tx
+		res, err := tx.ExecContext(ctx,
+			"UPDATE approvals SET status = ?, decision = ?, note = ?, decided_at = ? WHERE id = ? AND status = 'pending'",
+			status, decision, note, at.UnixMilli(), id)
+		if err != nil {
+			return err
+		}
+		a, err := scanApproval(tx.QueryRowContext(ctx, "SELECT "+approvalColumns+" FROM approvals WHERE id = ?", id))
+		if err != nil {
+			return notFound(err)
+		}
+		out = a
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrDecided
+		}
+		if decision == DecisionApproveAlways {
+			return addGrantsTx(ctx, tx, bases, at)
+		}
+		return nil
+	})
+	if err != nil {
+		return out, fmt.Errorf("decide approval %s: %w", id, err)
+	}
+	return out, nil
+}
+
+// CancelApproval ends a pending approval whose run was stopped; false when it was
+// not pending.
+func (s *Store) CancelApproval(ctx context.Context, id string, at time.Time) (bool, error) {
+	res, err := s.db.ExecContext(ctx,
+		"UPDATE approvals SET status = 'cancelled', decided_at = ? WHERE id = ? AND status = 'pending'", at.UnixMilli(), id)
+	if err != nil {
+		return false, fmt.Errorf("cancel approval %s: %w", id, err)
+	}
+	n, _ := res.RowsAffected()
+	return n > 0, nil
+}
+
+func scanApproval(r scanner) (Approval, error) {
+	var a Approval
+	var conv, decision sql.NullString
+	var req string
+	var created int64
+	var decided sql.NullInt64
+	if err := r.Scan(&a.ID, &a.RunID, &conv, &a.CallID, &a.ToolName, &req, &a.Status, &decision, &a.Note, &created, &decided); err != nil {
+		return Approval{}, err
+	}
+	a.ConversationID, a.Decision, a.Request = conv.String, decision.String, json.RawMessage(req)
+	a.CreatedAt, a.DecidedAt = time.UnixMilli(created), fromOptMillis(decided)
+	return a, nil
+}
+
+// Grant lets the agent run one base command without asking.
+type Grant struct {
+	ID, Base  string
+	CreatedAt time.Time
+}
+
+// Grants lists every grant, by base.
+func (s *Store) Grants(ctx context.Context) ([]Grant, error) {
+	return queryAll(ctx, s.db, "list grants", scanGrant, "SELECT id, base, created_at FROM grants ORDER BY base")
+}
+
+// DeleteGrant revokes a grant; ErrNotFound if there is none.
+func (s *Store) DeleteGrant(ctx context.Context, id string) error {
+	res, err := s.db.ExecContext(ctx, "DELETE FROM grants WHERE id = ?", id)
+	if err != nil {
+		return fmt.Errorf("delete grant %s: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("delete grant %s: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// addGrantsTx grants each base (a base granted already keeps its grant).
+func addGrantsTx(ctx context.Context, tx *sql.Tx, bases []string, at time.Time) error {
+	for _, b := range bases {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO grants (id, base, created_at) VALUES (?, ?, ?) ON CONFLICT (base) DO NOTHING",
+			newGrantID(), b, at.UnixMilli()); err != nil {
+			return fmt.Errorf("grant %q: %w", b, err)
+		}
+	}
+	return nil
+}
+
+// newGrantID is a random id (the store imports nothing of Wisp's id helpers).
+func newGrantID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return "gr_" + hex.EncodeToString(b[:])
+}
+
+func scanGrant(r scanner) (Grant, error) {
+	var g Grant
+	var created int64
+	if err := r.Scan(&g.ID, &g.Base, &created); err != nil {
+		return Grant{}, err
+	}
+	g.CreatedAt = time.UnixMilli(created)
+	return g, nil
+}

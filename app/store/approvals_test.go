@@ -1,0 +1,98 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+)
+
+func mustAddApproval(t *testing.T, s *Store, id, runID, callID string) {
+	t.Helper()
+	a := Approval{ID: id, RunID: runID, ConversationID: "c", CallID: callID, ToolName: "RUN_SHELL",
+		Request: []byte(`{"command":"ls"}`), CreatedAt: at(5)}
+	if err := s.AddApproval(context.Background(), a); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestApprovalLifecycle(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	mustCreateConversation(t, s, "c", 1)
+	mustCreateRun(t, s, Run{ID: "r", ConversationID: "c", StartedAt: at(1)})
+	mustAddApproval(t, s, "a1", "r", "call1")
+	mustAddApproval(t, s, "a2", "r", "call2")
+
+	if err := s.AddApproval(ctx, Approval{ID: "a3", RunID: "r", CallID: "call1", ToolName: "x", Request: []byte(`{}`), CreatedAt: at(5)}); err == nil {
+		t.Fatal("a second approval for one call was saved")
+	}
+	if err := s.AddApproval(ctx, Approval{ID: "a4", RunID: "nope", CallID: "c", ToolName: "x", Request: []byte(`{}`), CreatedAt: at(5)}); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("approval of a missing run: %v", err)
+	}
+	pending, err := s.PendingApprovals(ctx)
+	if err != nil || !slices.Equal(pluck(func(a Approval) string { return a.ID }, pending), []string{"a1", "a2"}) {
+		t.Fatalf("pending = %v, %v", pending, err)
+	}
+
+	got, err := s.DecideApproval(ctx, "a1", DecisionApproveAlways, "", at(9), []string{"git", "ls"})
+	if err != nil || got.Status != ApprovalApproved || got.Decision != DecisionApproveAlways || !got.DecidedAt.Equal(at(9)) {
+		t.Fatalf("decide = %+v, %v", got, err)
+	}
+	grants, _ := s.Grants(ctx)
+	if !slices.Equal(pluck(func(g Grant) string { return g.Base }, grants), []string{"git", "ls"}) {
+		t.Fatalf("grants = %+v", grants)
+	}
+	if _, err := s.DecideApproval(ctx, "a1", DecisionDeny, "no", at(10), nil); !errors.Is(err, ErrDecided) {
+		t.Fatalf("second decision: %v", err)
+	}
+	if ok, err := s.CancelApproval(ctx, "a2", at(11)); !ok || err != nil {
+		t.Fatalf("cancel = %v, %v", ok, err)
+	}
+	if got, err := s.DecideApproval(ctx, "a2", DecisionApprove, "", at(12), nil); !errors.Is(err, ErrDecided) || got.Status != ApprovalCancelled {
+		t.Fatalf("decision after cancel: %+v, %v", got, err)
+	}
+	if _, err := s.DecideApproval(ctx, "missing", DecisionApprove, "", at(12), nil); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown approval: %v", err)
+	}
+	if _, err := s.DecideApproval(ctx, "a1", "maybe", "", at(12), nil); err == nil {
+		t.Fatal("an unknown decision was taken")
+	}
+	if err := s.DeleteGrant(ctx, grants[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeleteGrant(ctx, grants[0].ID); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("deleting twice: %v", err)
+	}
+	if a, err := s.ApprovalOf(ctx, "r", "call1"); err != nil || a.ID != "a1" {
+		t.Fatalf("approval of call1 = %+v, %v", a, err)
+	}
+}
+
+func TestConcurrentDecisionsOneWins(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	mustCreateConversation(t, s, "c", 1)
+	mustCreateRun(t, s, Run{ID: "r", ConversationID: "c", StartedAt: at(1)})
+	mustAddApproval(t, s, "a", "r", "call")
+	decisions := []string{DecisionApprove, DecisionDeny, DecisionApproveAlways, DecisionApprove, DecisionDeny, DecisionApprove}
+	errs := make([]error, len(decisions))
+	var wg sync.WaitGroup
+	for i, d := range decisions {
+		wg.Go(func() { _, errs[i] = s.DecideApproval(ctx, "a", d, "", at(9), []string{"ls"}) })
+	}
+	wg.Wait()
+	won := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			won++
+		case !errors.Is(err, ErrDecided):
+			t.Errorf("decision %d: %v", i, err)
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d decisions won, want exactly 1", won)
+	}
+}
