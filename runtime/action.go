@@ -20,6 +20,9 @@ type Call struct {
 	ID       string
 	Args     json.RawMessage // a JSON object
 	Callback CallbackFunc
+	// Report publishes a ToolStatus, RunPaused or RunResumed event of this call into
+	// the run (the call's id and name, and a pause's step, are filled in).
+	Report func(Event)
 	// ConversationID is the conversation the turn belongs to ("" outside one).
 	ConversationID string
 }

@@ -99,6 +99,11 @@ type turn struct {
 	emit  Emit
 	reply reply.Reply // the fold of every event emitted
 	usage llm.Usage
+	// step is the model call now (from 1); stepMsg its message and pending the calls of
+	// it not run yet (the one running first), for a pause (see callbackGate.report).
+	step    int
+	stepMsg llm.Message
+	pending []llm.ToolCall
 }
 
 // publish folds an event into the reply and emits it with the reply after it.
@@ -114,13 +119,20 @@ func (a *Agent) Turn(ctx context.Context, in Input, emit Emit) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	set := a.opts.Settings()
 	t := &turn{a: a, emit: emit, conv: in.ConversationID}
 	msgs := append(append([]llm.Message(nil), in.History...), llm.Message{Role: llm.RoleUser, Text: in.Text})
+	return t.loop(ctx, prov, msgs, 1)
+}
+
+// loop makes model calls from step first on, running the actions each asks for, until
+// the model answers without any or the step limit.
+func (t *turn) loop(ctx context.Context, prov llm.Provider, msgs []llm.Message, first int) (Result, error) {
+	a := t.a
+	set := a.opts.Settings()
 	tools := a.opts.Actions.Tools()
 	res := Result{}
-	for step := 1; step <= a.opts.MaxSteps; step++ {
-		res.Steps = step
+	for step := first; step <= a.opts.MaxSteps; step++ {
+		res.Steps, t.step = step, step
 		req := llm.Request{
 			Model: set.Model, System: set.Character.SystemPrompt(), Messages: msgs, Tools: tools,
 			Temperature: set.Temperature, MaxTokens: set.MaxTokens, ThinkingBudget: set.ThinkingBudget,
@@ -132,7 +144,8 @@ func (a *Agent) Turn(ctx context.Context, in Input, emit Emit) (Result, error) {
 			return t.result(res), err
 		}
 		res.StopReason = resp.StopReason
-		msgs = append(msgs, llm.Message{Role: llm.RoleAssistant, Text: resp.Text, Thinking: resp.Thinking, ToolCalls: resp.ToolCalls})
+		t.stepMsg = llm.Message{Role: llm.RoleAssistant, Text: resp.Text, Thinking: resp.Thinking, ToolCalls: resp.ToolCalls}
+		msgs = append(msgs, t.stepMsg)
 		if len(resp.ToolCalls) == 0 {
 			return t.result(res), nil
 		}
@@ -141,14 +154,25 @@ func (a *Agent) Turn(ctx context.Context, in Input, emit Emit) (Result, error) {
 			res.StopReason = "max_steps"
 			return t.result(res), nil
 		}
-		for _, call := range resp.ToolCalls {
-			msgs = append(msgs, t.runAction(ctx, call))
-			if err := ctx.Err(); err != nil {
-				return t.result(res), err
-			}
+		if msgs, err = t.runCalls(ctx, msgs, resp.ToolCalls, true); err != nil {
+			return t.result(res), err
 		}
 	}
 	return t.result(res), nil
+}
+
+// runCalls runs a step's calls in order and appends their answers to msgs. The first
+// call's start was already published when startFirst is false (a resumed pause).
+func (t *turn) runCalls(ctx context.Context, msgs []llm.Message, calls []llm.ToolCall, startFirst bool) ([]llm.Message, error) {
+	for i, call := range calls {
+		t.pending = calls[i:]
+		msgs = append(msgs, t.runAction(ctx, call, startFirst || i > 0))
+		if err := ctx.Err(); err != nil {
+			return msgs, err
+		}
+	}
+	t.pending = nil
+	return msgs, nil
 }
 
 // stream makes one model call, failing it if the model goes silent for IdleTimeout.
@@ -195,12 +219,14 @@ func (t *turn) onDelta(d llm.Delta) {
 }
 
 // runAction runs one requested call and returns the tool message answering it.
-func (t *turn) runAction(ctx context.Context, tc llm.ToolCall) llm.Message {
+func (t *turn) runAction(ctx context.Context, tc llm.ToolCall, start bool) llm.Message {
 	args := tc.Arguments
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	t.publish(Event{Type: EventToolStart, Data: ToolStart{CallID: tc.ID, Name: tc.Name, Arguments: args}})
+	if start {
+		t.publish(Event{Type: EventToolStart, Data: ToolStart{CallID: tc.ID, Name: tc.Name, Arguments: args, Step: t.step}})
+	}
 	result, err := t.invoke(ctx, tc.ID, tc.Name, args)
 	end := ToolEnd{CallID: tc.ID, Name: tc.Name, Result: result}
 	msg := llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, Text: result}
@@ -229,9 +255,9 @@ func (t *turn) invoke(ctx context.Context, id, name string, args json.RawMessage
 			result, err = "", fmt.Errorf("action %s failed unexpectedly", name)
 		}
 	}()
-	cb := &callbackGate{t: t, id: id}
+	cb := &callbackGate{t: t, id: id, name: name}
 	defer cb.close()
-	return act.Handler(ctx, Call{ID: id, Args: args, Callback: cb.call, ConversationID: t.conv})
+	return act.Handler(ctx, Call{ID: id, Args: args, Callback: cb.call, Report: cb.report, ConversationID: t.conv})
 }
 
 // callbackGate lets a handler call back from any goroutine while it runs; calls after
@@ -240,6 +266,7 @@ type callbackGate struct {
 	mu     sync.Mutex
 	t      *turn
 	id     string
+	name   string
 	closed bool
 }
 
@@ -254,6 +281,31 @@ func (g *callbackGate) call(text string, merge Merge) {
 		return
 	}
 	g.t.publish(Event{Type: EventCallback, Data: Callback{CallID: g.id, Text: text, Merge: merge}})
+}
+
+// report publishes a status change, a pause or a resume of the call, filling in
+// what the handler cannot know (the call, the step); other events are refused.
+func (g *callbackGate) report(ev Event) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		g.t.a.opts.Logger.Warn("action reported after it returned", "call", g.id)
+		return
+	}
+	switch d := ev.Data.(type) {
+	case ToolStatus:
+		d.CallID, d.Name = g.id, g.name
+		ev.Data = d
+	case RunPaused:
+		d.PendingToolCallID, d.PendingToolName = g.id, g.name
+		d.Step, d.Pending, d.StepNo = g.t.stepMsg, g.t.pending, g.t.step
+		ev.Data = d
+	case RunResumed:
+	default:
+		g.t.a.opts.Logger.Warn("action reported an event it may not", "call", g.id, "type", ev.Type)
+		return
+	}
+	g.t.publish(ev)
 }
 
 func (g *callbackGate) close() {

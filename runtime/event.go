@@ -19,6 +19,9 @@ const (
 	EventError       EventType = "error"      // Error
 	EventOutput      EventType = "output"     // Output (the last event of a successful run)
 	EventInterrupted EventType = "run_interrupted"
+	EventToolStatus  EventType = "tool_status" // ToolStatus
+	EventRunPaused   EventType = "run_paused"  // RunPaused
+	EventRunResumed  EventType = "run_resumed" // RunResumed
 )
 
 // Event is one thing a run produced. The runtime fills Type and Data; whoever records
@@ -60,6 +63,9 @@ type ToolStart struct {
 	CallID    string          `json:"callId"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+	// Step is the model call (from 1) that asked for it: a resume rebuilds the
+	// model's messages step by step from the log.
+	Step int `json:"step,omitempty"`
 }
 
 // Merge says how a callback's text combines with its segment.
@@ -106,4 +112,47 @@ type Output struct {
 // Interrupted ends a run that was stopped before it finished.
 type Interrupted struct {
 	Reason string `json:"reason"`
+}
+
+// Tool statuses (seed 002's lifecycle). A tool is pending from its start, waiting
+// while the user is asked, executing while it runs, and then one of the last four.
+const (
+	ToolPending     = "pending"
+	ToolWaiting     = "waiting"
+	ToolExecuting   = "executing"
+	ToolCompleted   = "completed"
+	ToolFailed      = "failed"
+	ToolCancelled   = "cancelled"
+	ToolInterrupted = "interrupted"
+)
+
+// ToolStatus is a change in an action call's status.
+type ToolStatus struct {
+	CallID string `json:"callId"`
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	// TerminalRunID is the terminal run the call started, once it did.
+	TerminalRunID string `json:"terminalRunId,omitempty"`
+}
+
+// RunPaused says the run waits for the user before an action call runs (seed 001).
+type RunPaused struct {
+	Reason            string `json:"reason"`
+	PendingToolName   string `json:"pendingToolName"`
+	PendingToolCallID string `json:"pendingToolCallId"`
+	ApprovalID        string `json:"approvalId"`
+	// Approval is what the user is asked (the action's JSON).
+	Approval json.RawMessage `json:"approval,omitempty"`
+	// Step is the model's message of the paused step, with every call it asked for
+	// and its reasoning as the provider needs it back; Pending are the calls of that
+	// step still to run, the paused one first. A resume after a restart starts here.
+	Step    llm.Message    `json:"step"`
+	Pending []llm.ToolCall `json:"pending"`
+	StepNo  int            `json:"stepNo"`
+}
+
+// RunResumed says the user decided and the run goes on.
+type RunResumed struct {
+	ApprovalID string `json:"approvalId"`
+	Decision   string `json:"decision"`
 }

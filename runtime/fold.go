@@ -49,6 +49,12 @@ func DecodeEvent(typ string, data []byte) (Event, error) {
 		v, err = decodeAs[Output](data)
 	case EventInterrupted:
 		v, err = decodeAs[Interrupted](data)
+	case EventToolStatus:
+		v, err = decodeAs[ToolStatus](data)
+	case EventRunPaused:
+		v, err = decodeAs[RunPaused](data)
+	case EventRunResumed:
+		v, err = decodeAs[RunResumed](data)
 	default:
 		v, err = decodeAs[json.RawMessage](data)
 	}

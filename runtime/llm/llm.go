@@ -39,12 +39,12 @@ type Thinking struct {
 
 // Message is one entry of the context sent to the model.
 type Message struct {
-	Role       Role
-	Text       string
-	Thinking   []Thinking // assistant only
-	ToolCalls  []ToolCall // assistant only
-	ToolCallID string     // tool only
-	IsError    bool       // tool only: the action failed and Text says why
+	Role       Role       `json:"role"`
+	Text       string     `json:"text,omitempty"`
+	Thinking   []Thinking `json:"thinking,omitempty"`   // assistant only
+	ToolCalls  []ToolCall `json:"toolCalls,omitempty"`  // assistant only
+	ToolCallID string     `json:"toolCallId,omitempty"` // tool only
+	IsError    bool       `json:"isError,omitempty"`    // tool only: the action failed and Text says why
 }
 
 // Tool is an action the model may call.
