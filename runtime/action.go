@@ -23,8 +23,10 @@ type Call struct {
 	// Report publishes a ToolStatus, RunPaused or RunResumed event of this call into
 	// the run (the call's id and name, and a pause's step, are filled in).
 	Report func(Event)
-	// ConversationID is the conversation the turn belongs to ("" outside one).
+	// ConversationID is the conversation the turn belongs to ("" outside one), RunID
+	// the run recording it ("" for a turn nobody records).
 	ConversationID string
+	RunID          string
 }
 
 // Action is something the model may ask Wisp to do.
@@ -37,7 +39,12 @@ type Action struct {
 	Schema func() json.RawMessage
 	// Handler runs the action; what it returns (or the error) is fed back to the model.
 	Handler func(ctx context.Context, call Call) (string, error)
+	// Available, when set, says whether the action is offered now (the shell action
+	// only while shell access is on); one that is not is unknown to the model.
+	Available func() bool
 }
+
+func (a Action) available() bool { return a.Available == nil || a.Available() }
 
 var actionName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
@@ -82,6 +89,9 @@ func (r *Registry) Get(name string) (Action, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	a, ok := r.actions[name]
+	if ok && !a.available() {
+		return Action{}, false
+	}
 	return a, ok
 }
 
@@ -91,6 +101,9 @@ func (r *Registry) Tools() []llm.Tool {
 	defer r.mu.RUnlock()
 	tools := make([]llm.Tool, 0, len(r.actions))
 	for _, a := range r.actions {
+		if !a.available() {
+			continue
+		}
 		params := a.Parameters
 		if a.Schema != nil {
 			params = a.Schema()

@@ -20,6 +20,11 @@ const DefaultMaxSteps = 8
 // before the step fails: a provider that stops talking must not hang a reply.
 const DefaultIdleTimeout = 2 * time.Minute
 
+// ErrShutdown is the cause of a turn's context when Wisp closes. An action that
+// waits for the user leaves what it waits for as it is then: the run resumes after
+// the next start.
+var ErrShutdown = errors.New("Wisp is shutting down")
+
 // ErrNoProvider means no usable model is configured.
 var ErrNoProvider = errors.New("no model provider is configured")
 
@@ -78,8 +83,10 @@ func (a *Agent) Provider() (llm.Provider, error) {
 type Input struct {
 	History []llm.Message // earlier messages of the conversation, oldest first
 	Text    string        // the user's new message
-	// ConversationID is where the turn happens; actions see it in their Call.
+	// ConversationID is where the turn happens and RunID the run recording it;
+	// actions see both in their Call.
 	ConversationID string
+	RunID          string
 }
 
 // Result is a finished turn.
@@ -96,6 +103,7 @@ type Result struct {
 type turn struct {
 	a     *Agent
 	conv  string
+	run   string
 	emit  Emit
 	reply reply.Reply // the fold of every event emitted
 	usage llm.Usage
@@ -119,7 +127,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, emit Emit) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	t := &turn{a: a, emit: emit, conv: in.ConversationID}
+	t := &turn{a: a, emit: emit, conv: in.ConversationID, run: in.RunID}
 	msgs := append(append([]llm.Message(nil), in.History...), llm.Message{Role: llm.RoleUser, Text: in.Text})
 	return t.loop(ctx, prov, msgs, 1)
 }
@@ -257,7 +265,7 @@ func (t *turn) invoke(ctx context.Context, id, name string, args json.RawMessage
 	}()
 	cb := &callbackGate{t: t, id: id, name: name}
 	defer cb.close()
-	return act.Handler(ctx, Call{ID: id, Args: args, Callback: cb.call, Report: cb.report, ConversationID: t.conv})
+	return act.Handler(ctx, Call{ID: id, Args: args, Callback: cb.call, Report: cb.report, ConversationID: t.conv, RunID: t.run})
 }
 
 // callbackGate lets a handler call back from any goroutine while it runs; calls after

@@ -22,6 +22,8 @@ const (
 	EventToolStatus  EventType = "tool_status" // ToolStatus
 	EventRunPaused   EventType = "run_paused"  // RunPaused
 	EventRunResumed  EventType = "run_resumed" // RunResumed
+	// EventStreamResync tells clients to reload the run's conversation (seed 001).
+	EventStreamResync EventType = "stream_resync" // StreamResync
 )
 
 // Event is one thing a run produced. The runtime fills Type and Data; whoever records
@@ -155,4 +157,16 @@ type RunPaused struct {
 type RunResumed struct {
 	ApprovalID string `json:"approvalId"`
 	Decision   string `json:"decision"`
+}
+
+// Why a stream was resynced.
+const ResyncCrashRecovery = "crash_recovery"
+
+// StreamResync tells a stream's clients that what they show may be behind: reload the
+// conversation's snapshot and go on from FromSequence (seed 001).
+type StreamResync struct {
+	Reason       string `json:"reason"`
+	FromSequence int64  `json:"fromSequence"`
+	// MessageCount is how many events of the run were on disk at the recovery.
+	MessageCount int `json:"messageCount"`
 }

@@ -55,6 +55,8 @@ func DecodeEvent(typ string, data []byte) (Event, error) {
 		v, err = decodeAs[RunPaused](data)
 	case EventRunResumed:
 		v, err = decodeAs[RunResumed](data)
+	case EventStreamResync:
+		v, err = decodeAs[StreamResync](data)
 	default:
 		v, err = decodeAs[json.RawMessage](data)
 	}

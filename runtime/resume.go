@@ -13,6 +13,7 @@ type ResumeInput struct {
 	History        []llm.Message
 	Text           string
 	ConversationID string
+	RunID          string
 	Log            []Event
 }
 
@@ -33,7 +34,7 @@ func (a *Agent) Resume(ctx context.Context, in ResumeInput, emit Emit) (Result, 
 	if !ok {
 		return Result{}, ErrNoPause
 	}
-	t := &turn{a: a, emit: emit, conv: in.ConversationID, step: pause.StepNo, stepMsg: pause.Step}
+	t := &turn{a: a, emit: emit, conv: in.ConversationID, run: in.RunID, step: pause.StepNo, stepMsg: pause.Step}
 	for _, ev := range in.Log {
 		Apply(&t.reply, ev)
 	}

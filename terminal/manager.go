@@ -133,6 +133,9 @@ func (m *Manager) MaxConcurrent() int { return m.opts.MaxConcurrent }
 // MaxDuration is how long a run may take.
 func (m *Manager) MaxDuration() time.Duration { return m.opts.MaxDuration }
 
+// Dir is the working directory of a run that names none.
+func (m *Manager) Dir() string { return m.opts.Dir }
+
 // checkSize validates a terminal size.
 func checkSize(cols, rows int) error {
 	if cols < 1 || cols > 500 || rows < 1 || rows > 500 {

@@ -19,6 +19,8 @@ type Spec struct {
 	// nobody types into it.
 	Owner      string
 	Cols, Rows int
+	// Dir is the working directory of this run; "" means the manager's (Options.Dir).
+	Dir string
 	// Capture keeps the first bytes of stdout and stderr for Result, and turns off the
 	// terminal's "\n" → "\r\n" translation so the text is what the program wrote.
 	Capture bool
@@ -148,9 +150,13 @@ func (r *Run) start() {
 // spawn opens the terminal and the stderr pipe and starts the shell on them.
 func (r *Run) spawn() (master, errR *os.File, cmd *exec.Cmd, err error) {
 	o := &r.m.opts
+	dir, which := o.Dir, " (terminal.cwd)"
+	if r.spec.Dir != "" {
+		dir, which = r.spec.Dir, ""
+	}
 	// exec reports a bad folder as "fork/exec <shell>: …", which blames the shell.
-	if st, err := os.Stat(o.Dir); err != nil || !st.IsDir() {
-		return nil, nil, nil, fmt.Errorf("working folder %s (terminal.cwd) is not a folder", o.Dir)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, nil, nil, fmt.Errorf("working folder %s%s is not a folder", dir, which)
 	}
 	master, tty, err := openPTY(r.cols, r.rows, r.spec.Capture)
 	if err != nil {
@@ -164,7 +170,7 @@ func (r *Run) spawn() (master, errR *os.File, cmd *exec.Cmd, err error) {
 	}
 	defer errW.Close()
 	cmd = exec.Command(o.Shell, "-c", r.spec.Command)
-	cmd.Dir = o.Dir
+	cmd.Dir = dir
 	cmd.Env = o.Env
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, errW
 	// Its own session (and so its own process group, id = pid) with the PTY as the

@@ -34,6 +34,7 @@ func TestRunOutput(t *testing.T) {
 		{name: "killed by SIGTERM", spec: Spec{Command: "kill -TERM $$"}, code: 128 + 15},
 		{name: "terminal type", spec: Spec{Command: "echo $TERM"}, stdout: "xterm-256color"},
 		{name: "size", spec: Spec{Command: "stty size", Cols: 99, Rows: 33}, stdout: "33 99"},
+		{name: "a run's own folder", spec: Spec{Command: "pwd", Dir: "/usr/bin"}, stdout: "/usr/bin\r\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
