@@ -130,7 +130,28 @@ var migrations = []string{
 		id         TEXT    PRIMARY KEY,
 		base       TEXT    NOT NULL UNIQUE,
 		created_at INTEGER NOT NULL
-	);`,
+	);
+
+	-- Display messages learn the approval card and a tool waiting for it.
+	CREATE TABLE display_messages_5 (
+		n               INTEGER PRIMARY KEY,
+		id              TEXT    NOT NULL UNIQUE,
+		conversation_id TEXT    NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+		run_id          TEXT,
+		message_type    TEXT    NOT NULL CHECK (message_type IN ('user', 'assistant', 'tool', 'system')),
+		content_type    TEXT    NOT NULL CHECK (content_type IN ('text', 'thinking', 'tool_call', 'tool_result', 'error', 'notification', 'approval')),
+		content         TEXT    NOT NULL,
+		status          TEXT    CHECK (status IS NULL OR status IN ('pending', 'waiting', 'executing', 'completed', 'failed', 'interrupted', 'cancelled')),
+		tool_call_id    TEXT,
+		metadata        TEXT,
+		created_at      INTEGER NOT NULL,
+		updated_at      INTEGER NOT NULL
+	) STRICT;
+	INSERT INTO display_messages_5 SELECT * FROM display_messages;
+	DROP TABLE display_messages;
+	ALTER TABLE display_messages_5 RENAME TO display_messages;
+	CREATE INDEX display_messages_tool_call_id ON display_messages (tool_call_id) WHERE tool_call_id IS NOT NULL;
+	CREATE INDEX display_messages_conversation_n ON display_messages (conversation_id, n);`,
 }
 
 // SchemaVersion is the version a fully migrated database has.

@@ -112,6 +112,25 @@ func (s *Store) EndRun(ctx context.Context, id, status, errMsg string, at time.T
 	return nil
 }
 
+// SetRunStatus moves a live run between active and paused; ErrRunFinished if it is
+// not live, ErrNotFound if there is none.
+func (s *Store) SetRunStatus(ctx context.Context, id, status string) error {
+	if status != RunActive && status != RunPaused {
+		return fmt.Errorf("set run %s status: %q is not a live status", id, status)
+	}
+	res, err := s.db.ExecContext(ctx, "UPDATE runs SET status = ? WHERE id = ? AND status IN ('active', 'paused')", status, id)
+	if err != nil {
+		return fmt.Errorf("set run %s status: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		if _, err := s.Run(ctx, id); err != nil {
+			return err
+		}
+		return fmt.Errorf("set run %s status: %w", id, ErrRunFinished)
+	}
+	return nil
+}
+
 // whyNotLiveTx explains why a run could not be ended.
 func whyNotLiveTx(ctx context.Context, tx *sql.Tx, id string) error {
 	var status string
