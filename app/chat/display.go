@@ -37,10 +37,12 @@ type displayRecorder struct {
 	text     strings.Builder
 	thinking strings.Builder
 	calls    map[string]runtime.ToolStart // open calls by id
+	// cancelled calls keep that status when they end (a stop or a denial).
+	cancelled map[string]bool
 }
 
 func newDisplayRecorder(s *Service, run *Run) *displayRecorder {
-	return &displayRecorder{s: s, run: run, calls: map[string]runtime.ToolStart{}}
+	return &displayRecorder{s: s, run: run, calls: map[string]runtime.ToolStart{}, cancelled: map[string]bool{}}
 }
 
 // user saves the user's bubble, timed like the user's message so a truncate at that
@@ -65,9 +67,28 @@ func (d *displayRecorder) observe(ev runtime.Event) {
 		content := toolContent(d.calls[e.CallID])
 		content["displayText"] = e.Text
 		d.update(e.CallID, "executing", content)
+	case runtime.ToolStatus:
+		if e.Status == runtime.ToolCancelled {
+			d.cancelled[e.CallID] = true
+		}
+		content := toolContent(d.calls[e.CallID])
+		if e.TerminalRunID != "" {
+			content["terminalRunId"] = e.TerminalRunID
+		}
+		d.update(e.CallID, e.Status, content)
+	case runtime.RunPaused:
+		// The approval card: what the user is asked (the action's JSON).
+		var asked any = map[string]any{}
+		if len(e.Approval) > 0 {
+			asked = e.Approval
+		}
+		d.save("system", "approval", asked, "", "")
 	case runtime.ToolEnd:
 		status := "completed"
-		if e.Error != "" {
+		switch {
+		case d.cancelled[e.CallID]:
+			status = runtime.ToolCancelled
+		case e.Error != "":
 			status = "failed"
 		}
 		content := toolContent(d.calls[e.CallID])

@@ -11,8 +11,9 @@ import (
 )
 
 // execute runs the agent for one run and ends it: final event, status and reply
-// are written before any subscriber sees the end.
-func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input) {
+// are written before any subscriber sees the end. With resume set it goes on with
+// a run that paused before a restart (runtime.Agent.Resume) instead of a new turn.
+func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input, resume []runtime.Event) {
 	defer s.runs.Done()
 	defer close(run.over)
 	// The run's context is its own: release it however the run ends, or every turn
@@ -21,14 +22,34 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input) {
 	rec := newDisplayRecorder(s, run)
 	beat := newHeartbeats(s, run)
 	beat.thinking()
-	rec.user(in.Text)
+	if resume == nil {
+		rec.user(in.Text)
+	}
 
 	emit := func(ev runtime.Event, at runtime.Fold) {
+		if s.keepsPause(ctx, run) {
+			return // Wisp is closing while the run waits: the log ends at the pause
+		}
+		s.observePause(run, ev)
 		rec.observe(ev)
 		beat.observe(ev)
 		s.append(run, ev, at, nil)
 	}
-	res, err := s.agent.Turn(ctx, in, emit)
+	var res runtime.Result
+	var err error
+	if resume == nil {
+		res, err = s.agent.Turn(ctx, in, emit)
+	} else {
+		res, err = s.agent.Resume(ctx, runtime.ResumeInput{History: in.History, Text: in.Text,
+			ConversationID: in.ConversationID, RunID: run.ID, Log: resume}, emit)
+	}
+	if s.keepsPause(ctx, run) {
+		// Paused when Wisp closed: the run stays paused on disk and goes on when the
+		// user decides, after the next start (adoptPaused).
+		s.unregister(run)
+		run.closeReaders()
+		return
+	}
 
 	status, errMsg := StatusEnded, ""
 	var final runtime.Event

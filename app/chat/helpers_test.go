@@ -60,6 +60,11 @@ func (a *scriptAgent) Turn(ctx context.Context, _ runtime.Input, emit runtime.Em
 	return result(), a.err
 }
 
+// Resume is not scripted: chat's pause tests run the real agent (pause_test.go).
+func (a *scriptAgent) Resume(context.Context, runtime.ResumeInput, runtime.Emit) (runtime.Result, error) {
+	return runtime.Result{}, runtime.ErrNoPause
+}
+
 func (a *scriptAgent) Title(context.Context, string, string) string { return "A title" }
 
 func (a *scriptAgent) Settings() runtime.Settings {

@@ -16,15 +16,22 @@ import (
 const MessageLimit = 200
 
 // Messages returns the last MessageLimit messages, oldest first, with assistant replies
-// rebuilt as the trail users saw live. A reply still being written is included with
-// status "active" and its text so far.
+// rebuilt as the trail users saw live. A reply still being written (or paused) is
+// included with status "active" and its text so far.
 func (s *Service) Messages(ctx context.Context, convID string) ([]wire.Message, error) {
+	out, _, _, err := s.messages(ctx, convID)
+	return out, err
+}
+
+// messages is Messages with the live run, if any, and the number of the last event
+// of it that the messages reflect, read with its text.
+func (s *Service) messages(ctx context.Context, convID string) ([]wire.Message, *Run, int64, error) {
 	if _, err := s.conversation(ctx, convID); err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
 	rows, err := s.store.Messages(ctx, convID, MessageLimit)
 	if err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
 	out := make([]wire.Message, 0, len(rows)+1)
 	for _, m := range rows {
@@ -33,14 +40,18 @@ func (s *Service) Messages(ctx context.Context, convID string) ([]wire.Message, 
 	s.mu.Lock()
 	run := s.active[convID]
 	s.mu.Unlock()
-	if run != nil {
-		text, ended := run.snapshot()
-		if !ended {
-			out = append(out, wire.Message{ID: run.ReplyMessageID, Role: "assistant", Text: text,
-				Timestamp: run.StartedAt.UnixMilli(), Source: "chat", RunID: run.ID, Status: StatusActive})
-		}
+	if run == nil {
+		return out, nil, 0, nil
 	}
-	return out, nil
+	text, seq, ended := run.snapshot()
+	if ended {
+		return out, nil, 0, nil
+	}
+	// "active" also while paused (the message statuses are seed 000's): a client
+	// resumes its stream either way and sees the pause in it.
+	out = append(out, wire.Message{ID: run.ReplyMessageID, Role: "assistant", Text: text,
+		Timestamp: run.StartedAt.UnixMilli(), Source: "chat", RunID: run.ID, Status: StatusActive})
+	return out, run, seq, nil
 }
 
 func toMessage(m store.Message) wire.Message {

@@ -23,6 +23,13 @@ func (s *Service) recover(ctx context.Context) error {
 		return fmt.Errorf("find unfinished runs: %w", err)
 	}
 	for _, r := range runs {
+		if r.Status == store.RunPaused {
+			if err := s.adoptPaused(ctx, r); err != nil {
+				return fmt.Errorf("adopt paused run %s: %w", r.ID, err)
+			}
+			s.log.Info("a run waits for the user's decision", "run", r.ID, "conversation", r.ConversationID)
+			continue
+		}
 		if err := s.recoverRun(ctx, r); err != nil {
 			return fmt.Errorf("close unfinished run %s: %w", r.ID, err)
 		}
@@ -46,10 +53,15 @@ func (s *Service) recoverRun(ctx context.Context, r store.Run) error {
 		status, why := endOf(items[n-1].Event)
 		return s.store.EndRun(ctx, r.ID, status, why, now, s.recoveredReply(r, rep, status, why, now))
 	}
+	// Seed 001: the stream is resynced (a client reloads what it shows from the
+	// snapshot), then the run ends interrupted.
+	resync := runtime.Event{Type: runtime.EventStreamResync, Data: runtime.StreamResync{
+		Reason: runtime.ResyncCrashRecovery, FromSequence: last, MessageCount: len(items)}}
 	ev := runtime.Event{Type: runtime.EventInterrupted, Data: runtime.Interrupted{Reason: recoverReason}}
-	if err := s.store.AppendRunEvents(ctx, []store.RunEvent{{
-		RunID: r.ID, Seq: last + 1, Type: string(ev.Type), Data: encodeEvent(ev), Time: now,
-	}}); err != nil {
+	if err := s.store.AppendRunEvents(ctx, []store.RunEvent{
+		{RunID: r.ID, Seq: last + 1, Type: string(resync.Type), Data: encodeEvent(resync), Time: now},
+		{RunID: r.ID, Seq: last + 2, Type: string(ev.Type), Data: encodeEvent(ev), Time: now},
+	}); err != nil {
 		return err
 	}
 	return s.store.EndRun(ctx, r.ID, StatusInterrupted, recoverReason, now, s.recoveredReply(r, rep, StatusInterrupted, recoverReason, now))

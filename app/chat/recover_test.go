@@ -54,8 +54,13 @@ func TestStartRecoversRunsACrashLeftActive(t *testing.T) {
 		t.Fatalf("cut run %+v %v", cut, err)
 	}
 	events, _ := st.RunEvents(ctx, "cut", 0, 0)
-	if n := len(events); n != 4 || events[3].Seq != 4 || events[3].Type != string(runtime.EventInterrupted) {
+	if n := len(events); n != 5 || events[3].Type != string(runtime.EventStreamResync) ||
+		events[4].Seq != 5 || events[4].Type != string(runtime.EventInterrupted) {
 		t.Fatalf("cut run's log %+v", events)
+	}
+	resync, err := runtime.DecodeEvent(events[3].Type, events[3].Data)
+	if err != nil || resync.Data != (runtime.StreamResync{Reason: runtime.ResyncCrashRecovery, FromSequence: 3, MessageCount: 3}) {
+		t.Fatalf("stream_resync = %+v, %v", resync, err)
 	}
 	done, _ := st.Run(ctx, "done")
 	if done.Status != StatusEnded {
@@ -75,13 +80,13 @@ func TestStartRecoversRunsACrashLeftActive(t *testing.T) {
 	}
 	// The cut run reads back like any interrupted one.
 	frames := rest(t, subscribe(t, e.svc, "cut", 0))
-	if last := frames[len(frames)-1].decode(); len(frames) != 4 || last["interrupted"] != true {
+	if last := frames[len(frames)-1].decode(); len(frames) != 5 || frames[3].decode()["type"] != "stream_resync" || last["interrupted"] != true {
 		t.Fatalf("cut run's frames %v", frames)
 	}
 	// A second start finds nothing left to recover.
 	e.svc.Stop()
 	startOn(t, st, newScript(-1))
-	if events, _ := st.RunEvents(ctx, "cut", 0, 0); len(events) != 4 {
+	if events, _ := st.RunEvents(ctx, "cut", 0, 0); len(events) != 5 {
 		t.Fatalf("recovered twice: %d events", len(events))
 	}
 }

@@ -12,6 +12,7 @@ import (
 // Run statuses.
 const (
 	StatusActive      = "active"
+	StatusPaused      = "paused"
 	StatusEnded       = "ended"
 	StatusFailed      = "failed"
 	StatusInterrupted = "interrupted"
@@ -70,6 +71,13 @@ type Run struct {
 	notify  chan struct{}
 	ended   bool
 	outcome Outcome
+	// paused: the run waits for the user (between run_paused and run_resumed).
+	// adopted: it paused before a restart and no goroutine runs it yet (pause.go).
+	paused  bool
+	adopted bool
+	// closed: Wisp closed while the run was paused; its readers stop here and pick
+	// it up again after the next start.
+	closed bool
 }
 
 func newRun(convID, userMsgID string, cancel context.CancelCauseFunc) *Run {
@@ -98,24 +106,38 @@ func (r *Run) publish(it Item) {
 	r.notify = make(chan struct{})
 }
 
-// snapshot is the reply so far, for a reload during the run.
-func (r *Run) snapshot() (text string, ended bool) {
+// closeReaders ends the run's readers without an end: Wisp is closing while the run
+// waits for the user.
+func (r *Run) closeReaders() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.closed = true
+	close(r.notify)
+	r.notify = make(chan struct{})
+}
+
+// snapshot is the reply so far, for a reload during the run, and the number of the
+// last event it reflects, read together.
+func (r *Run) snapshot() (text string, seq int64, ended bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if n := len(r.items); n > 0 {
-		text = r.items[n-1].At.Full
+		text, seq = r.items[n-1].At.Full, r.items[n-1].Seq
 	}
-	return text, r.ended
+	return text, seq, r.ended
 }
 
 // Wait blocks until the run ended (or ctx is done) and returns how.
 func (r *Run) Wait(ctx context.Context) (Outcome, error) {
 	for {
 		r.mu.Lock()
-		ended, out, ch := r.ended, r.outcome, r.notify
+		ended, closed, out, ch := r.ended, r.closed, r.outcome, r.notify
 		r.mu.Unlock()
 		if ended {
 			return out, nil
+		}
+		if closed {
+			return Outcome{Status: StatusPaused}, nil
 		}
 		select {
 		case <-ch:
@@ -130,7 +152,7 @@ func (r *Run) Wait(ctx context.Context) (Outcome, error) {
 func (r *Run) next(ctx context.Context, i int) (items []Item, done bool, err error) {
 	for {
 		r.mu.Lock()
-		items, ended, ch := r.items[i:], r.ended, r.notify
+		items, ended, ch := r.items[i:], r.ended || r.closed, r.notify
 		r.mu.Unlock()
 		if len(items) > 0 {
 			return items, false, nil

@@ -41,6 +41,12 @@ func (s *Service) CancelRun(ctx context.Context, id string) error {
 		}
 		return fault.Conflict.Errorf("the run has already ended")
 	}
+	if err := s.resumeAdopted(id, errStopped); err == nil {
+		// Paused before a restart: it goes on with a stopped context, so its action
+		// cancels what it waited for and the run ends interrupted.
+		_, err := run.Wait(ctx)
+		return err
+	}
 	run.Cancel(errStopped)
 	_, err := run.Wait(ctx)
 	return err

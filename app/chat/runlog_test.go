@@ -97,7 +97,7 @@ func TestGroupCommit(t *testing.T) {
 	if seenAtEnd != 101 {
 		t.Fatalf("the final bookkeeping saw %d published events, want the 101 before it", seenAtEnd)
 	}
-	text, ended := run.snapshot()
+	text, _, ended := run.snapshot()
 	if !ended || len(run.items) != 102 || text != "" {
 		t.Fatalf("run after the final event: %d items, ended=%v, %q", len(run.items), ended, text)
 	}

@@ -57,7 +57,7 @@ func (s *Service) Send(ctx context.Context, convID string, in SendInput) (*Run, 
 		cancel(nil)
 		return nil, err
 	}
-	go s.execute(runCtx, run, runtime.Input{History: history, Text: text, ConversationID: convID})
+	go s.execute(runCtx, run, runtime.Input{History: history, Text: text, ConversationID: convID, RunID: run.ID}, nil)
 	return run, nil
 }
 

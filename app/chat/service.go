@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -15,6 +14,7 @@ import (
 // Agent is what chat needs of the agent runtime (*runtime.Agent).
 type Agent interface {
 	Turn(ctx context.Context, in runtime.Input, emit runtime.Emit) (runtime.Result, error)
+	Resume(ctx context.Context, in runtime.ResumeInput, emit runtime.Emit) (runtime.Result, error)
 	Title(ctx context.Context, userText, replyText string) string
 	Settings() runtime.Settings
 }
@@ -59,8 +59,9 @@ type Service struct {
 	stopOnce sync.Once
 }
 
-// errShutdown is why runs stop when Wisp closes.
-var errShutdown = errors.New("Wisp is shutting down")
+// errShutdown is why runs stop when Wisp closes: an action that waits for the user
+// tells it from a stop by it (runtime.ErrShutdown) and leaves its wait to resume.
+var errShutdown = runtime.ErrShutdown
 
 // New builds the service; Start must be called before use.
 func New(opts Options) *Service {
@@ -99,6 +100,11 @@ func (s *Service) Stop() {
 func (s *Service) stop() {
 	s.mu.Lock()
 	s.stopped = true
+	for _, run := range s.byID {
+		if run.adopted { // paused since before this start: still paused, readers go
+			run.closeReaders()
+		}
+	}
 	s.mu.Unlock()
 	s.cancel(errShutdown)
 	waitTimeout(&s.runs, 15*time.Second)

@@ -171,6 +171,14 @@ func (sub *Subscription) encode(it Item) ([]byte, bool) {
 		b = appendJSON(b, wire.NewToolStart(d.CallID, d.Name, d.Arguments))
 	case runtime.ToolEnd:
 		b = appendJSON(b, wire.NewToolEnd(d.CallID, d.Name, d.Result, d.Error))
+	case runtime.ToolStatus:
+		b = appendJSON(b, wire.NewToolStatus(d.CallID, d.Name, d.Status, d.TerminalRunID))
+	case runtime.RunPaused:
+		b = appendJSON(b, wire.NewRunPaused(d.Reason, d.PendingToolName, d.PendingToolCallID, d.ApprovalID, d.Approval))
+	case runtime.RunResumed:
+		b = appendJSON(b, wire.NewRunResumed(d.ApprovalID, d.Decision))
+	case runtime.StreamResync:
+		b = appendJSON(b, wire.NewStreamResync(d.Reason, d.FromSequence, d.MessageCount))
 	default:
 		return nil, false
 	}

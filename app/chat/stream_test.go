@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"context"
 	"encoding/json"
 	"reflect"
 	"strings"
@@ -30,12 +31,21 @@ func TestSubscribeLiveResumeAndStored(t *testing.T) {
 	if first[0].Seq != 1 || first[2].Seq != 3 || first[2].decode()["type"] != "tool_start" {
 		t.Fatalf("first frames %v", first)
 	}
-	if text, ended := run.snapshot(); text != "Hello, world" || ended {
-		t.Fatalf("snapshot during the run: %q ended=%v", text, ended)
+	if text, seq, ended := run.snapshot(); text != "Hello, world" || seq != 3 || ended {
+		t.Fatalf("snapshot during the run: %q at %d ended=%v", text, seq, ended)
 	}
-	resumed := subscribe(t, e.svc, run.ID, 2) // a client that saw events 1 and 2
+	snap, err := e.svc.Snapshot(context.Background(), run.ConversationID)
+	if err != nil || snap.Status != StatusActive || snap.ActiveRun == nil || snap.ActiveRun.ID != run.ID || snap.StreamSequence != 3 ||
+		snap.Messages[len(snap.Messages)-1].Text != "Hello, world" {
+		t.Fatalf("conversation snapshot during the run: %+v, %v", snap, err)
+	}
+	afterSnap := subscribe(t, e.svc, run.ID, snap.StreamSequence) // resumes exactly after what it shows
+	resumed := subscribe(t, e.svc, run.ID, 2)                     // a client that saw events 1 and 2
 	close(agent.release)
 	all := append(first, rest(t, live)...)
+	if got := rest(t, afterSnap); len(got) != len(all)-3 || got[0].Seq != 4 {
+		t.Fatalf("after the snapshot: %v", got)
+	}
 	out := waitRun(t, run)
 	if out.Status != StatusEnded || out.FullText != "Hello, world\n\nPlaying\n\nDone." {
 		t.Fatalf("outcome %+v", out)

@@ -119,6 +119,7 @@ func Examples() []Frame {
 		TerminalResize{Head{TypeTerminalResize}, "run-1763715600000-a1b2c3", 120, 40},
 	}
 	frames = append(frames, envelopeExamples()...)
+	frames = append(frames, approvalExamples()...)
 	return append(frames, terminalExamples()...)
 }
 
@@ -130,6 +131,8 @@ func ShapeExamples() map[string][]any {
 	conv2.Metadata, conv2.Unread = nil, false
 	reminders := exampleReminders()
 	return map[string][]any{
+		"Approval":     {exampleApproval(false), exampleApproval(true)},
+		"Grant":        {Grant{ID: "gr_1", Base: "git", CreatedAt: exISO}},
 		"Conversation": {conv, conv2},
 		"Message": {
 			Message{ID: "m1", Role: "user", Text: "remind me to stretch in 20 minutes", Timestamp: exTime},
@@ -145,6 +148,19 @@ func ShapeExamples() map[string][]any {
 			RunInfo{ID: exRun, ConversationID: exConv, UserMessageID: "m1", Status: "failed", Error: "the model refused the key",
 				StartedAt: exTime, EndedAt: exTime + 1500},
 			RunInfo{ID: exRun, Status: "active", StartedAt: exTime},
+		},
+		"Snapshot": {
+			Snapshot{Messages: []Message{{ID: "m1", Role: "user", Text: "clean the build", Timestamp: exTime},
+				{ID: exMsg, Role: "assistant", Text: "Let me look.", Timestamp: exTime, Source: "chat", RunID: exRun, Status: "active"}},
+				ActiveRun:      &RunInfo{ID: exRun, ConversationID: exConv, UserMessageID: "m1", Status: "paused", StartedAt: exTime},
+				StreamSequence: 42, Status: "paused"},
+			Snapshot{Messages: []Message{
+				{ID: "m3", Role: "assistant", Text: "Reminder: stretch", Timestamp: exTime, Source: "reminder", ReminderID: "r1", Late: true},
+				{ID: "m4", Role: "assistant", Text: "Partial", Timestamp: exTime, Source: "chat", RunID: exRun, Status: "failed",
+					Error: "the model refused the key", ActionCallbackHistory: []string{"🔍 Looking up track..."}}},
+				Status: "failed"},
+			Snapshot{Messages: []Message{}, ActiveRun: &RunInfo{ID: exRun, Status: "failed", Error: "x", StartedAt: exTime, EndedAt: exTime + 1},
+				Status: "ended"},
 		},
 		"SendResult": {SendResult{Text: "Hello", AgentName: "Wisp", RunID: exRun, MessageID: exMsg,
 			Usage: Usage{InputTokens: 10, OutputTokens: 2}, ActionCallbackHistory: []string{"Waving 👋"}, Status: "ended"},

@@ -485,6 +485,8 @@ var Catalog = []Spec{
 	{TypeReminderUpdated, ToClient, ReminderUpdated{}},
 	{TypeReminderDeleted, ToClient, ReminderDeleted{}},
 	{TypeReplayTruncated, ToClient, ReplayTruncated{}},
+	{TypeApprovalRequested, ToClient, ApprovalChanged{}},
+	{TypeApprovalDecided, ToClient, ApprovalChanged{}},
 
 	{TypeToken, ChatStream, Token{}},
 	{TypeThinking, ChatStream, Thinking{}},
@@ -492,6 +494,10 @@ var Catalog = []Spec{
 	{TypeToolEnd, ChatStream, ToolEnd{}},
 	{TypeDone, ChatStream, Done{}},
 	{TypeChatError, ChatStream, ChatError{}},
+	{TypeToolStatus, ChatStream, ToolStatus{}},
+	{TypeRunPaused, ChatStream, RunPaused{}},
+	{TypeRunResumed, ChatStream, RunResumed{}},
+	{TypeStreamResync, ChatStream, StreamResync{}},
 
 	{TypeToken, ChatDelta, TokenDelta{}},
 	{TypeReply, ChatDelta, Reply{}},

@@ -63,6 +63,16 @@ type RunInfo struct {
 	EndedAt        int64  `json:"endedAt,omitempty"`
 }
 
+// Snapshot is a conversation as a client renders it after a reload or a resync (seed
+// 001): Status is active, paused, ended or failed; a client resumes ActiveRun's
+// stream after StreamSequence.
+type Snapshot struct {
+	Messages       []Message `json:"messages"`
+	ActiveRun      *RunInfo  `json:"activeRun,omitempty"`
+	StreamSequence int64     `json:"streamSequence"`
+	Status         string    `json:"status"`
+}
+
 // SendResult answers a chat message sent without streaming, once its run ended.
 type SendResult struct {
 	Text                  string   `json:"text"`

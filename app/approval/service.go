@@ -1,0 +1,263 @@
+// Package approval asks the user before the agent runs a shell command, and keeps
+// the base commands they allowed for good (docs/approvals.md). An approval is
+// decided once, by compare-and-swap in SQLite; whoever waits for it in this process
+// is woken, and a run that paused before a restart is handed to OnDecided.
+package approval
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/wispapp/wisp/internal/fault"
+	"github.com/wispapp/wisp/internal/ids"
+
+	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/wire"
+)
+
+// MaxNoteRunes caps the note a user sends the model with a decision.
+const MaxNoteRunes = 2000
+
+// Options are what the service needs.
+type Options struct {
+	Store  *store.Store
+	Events wire.Events
+	Logger *slog.Logger
+	// OnDecided is called after a decision nobody in this process was waiting for:
+	// the run paused before a restart, and goes on now.
+	OnDecided func(a wire.Approval)
+}
+
+// Service keeps approvals and grants.
+type Service struct {
+	opts Options
+	mu   sync.Mutex
+	// waiters are closed when their approval is decided or cancelled.
+	waiters map[string]chan struct{}
+}
+
+// New builds the service.
+func New(opts Options) *Service {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.OnDecided == nil {
+		opts.OnDecided = func(wire.Approval) {}
+	}
+	return &Service{opts: opts, waiters: map[string]chan struct{}{}}
+}
+
+// Ask is one call of an action the user must allow.
+type Ask struct {
+	RunID, ConversationID, CallID, ToolName string
+	Command, Cwd, Reason                    string
+	Bases, Grantable, AlwaysAsk             []string
+}
+
+// request is what an approval asks, as saved.
+type request struct {
+	Command   string   `json:"command"`
+	Cwd       string   `json:"cwd"`
+	Reason    string   `json:"reason"`
+	Bases     []string `json:"bases"`
+	Grantable []string `json:"grantable"`
+	AlwaysAsk []string `json:"alwaysAsk"`
+}
+
+// Request returns the approval of the call, asking the user (approval-requested)
+// if it was not asked before: a run resumed after a restart finds its approval again
+// (asked is then false).
+func (s *Service) Request(ctx context.Context, a Ask) (ap wire.Approval, asked bool, err error) {
+	if old, err := s.opts.Store.ApprovalOf(ctx, a.RunID, a.CallID); err == nil {
+		return toWire(old), false, nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return wire.Approval{}, false, err
+	}
+	req, _ := json.Marshal(request{Command: a.Command, Cwd: a.Cwd, Reason: a.Reason,
+		Bases: nonNil(a.Bases), Grantable: nonNil(a.Grantable), AlwaysAsk: nonNil(a.AlwaysAsk)})
+	row := store.Approval{ID: "ap_" + ids.New(), RunID: a.RunID, ConversationID: a.ConversationID, CallID: a.CallID,
+		ToolName: a.ToolName, Request: req, Status: store.ApprovalPending, CreatedAt: time.Now()}
+	if err := s.opts.Store.AddApproval(ctx, row); err != nil {
+		return wire.Approval{}, false, err
+	}
+	out := toWire(row)
+	s.opts.Events.Publish(wire.NewApprovalRequested(out))
+	return out, true, nil
+}
+
+// Wait returns the approval once it is no longer pending, or the context's error.
+func (s *Service) Wait(ctx context.Context, id string) (wire.Approval, error) {
+	for {
+		s.mu.Lock()
+		ch, ok := s.waiters[id]
+		if !ok {
+			ch = make(chan struct{})
+			s.waiters[id] = ch
+		}
+		s.mu.Unlock()
+		// Read after registering: a decision from now on closes ch.
+		row, err := s.opts.Store.Approval(ctx, id)
+		if err != nil {
+			return wire.Approval{}, err
+		}
+		if row.Status != store.ApprovalPending {
+			return toWire(row), nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return toWire(row), ctx.Err()
+		}
+	}
+}
+
+// Decide records the user's decision. Exactly one decision wins: a later one gets a
+// fault.Conflict error with the approval as decided. approve_always grants every
+// base the approval could grant.
+func (s *Service) Decide(ctx context.Context, id, decision, note string) (wire.Approval, error) {
+	switch decision {
+	case store.DecisionApprove, store.DecisionApproveAlways, store.DecisionDeny:
+	default:
+		return wire.Approval{}, fault.Invalid.Errorf(`decision must be "approve", "approve_always" or "deny"`)
+	}
+	if utf8.RuneCountInString(note) > MaxNoteRunes {
+		return wire.Approval{}, fault.Invalid.Errorf("note is longer than %d characters", MaxNoteRunes)
+	}
+	row, err := s.opts.Store.Approval(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return wire.Approval{}, fault.NotFound.Errorf("no approval %s", id)
+	}
+	if err != nil {
+		return wire.Approval{}, err
+	}
+	row, err = s.opts.Store.DecideApproval(ctx, id, decision, note, time.Now(), requestOf(row).Grantable)
+	if errors.Is(err, store.ErrDecided) {
+		out := toWire(row)
+		if row.Status == store.ApprovalCancelled {
+			return out, fault.Conflict.Errorf("the run waiting for this approval was stopped")
+		}
+		return out, fault.Conflict.Errorf("this approval was already decided: %s", row.Decision)
+	}
+	if err != nil {
+		return wire.Approval{}, err
+	}
+	out := toWire(row)
+	s.opts.Events.Publish(wire.NewApprovalDecided(out))
+	if !s.wake(id) {
+		s.opts.OnDecided(out)
+	}
+	return out, nil
+}
+
+// Cancel ends a pending approval whose run was stopped.
+func (s *Service) Cancel(ctx context.Context, id string) {
+	ok, err := s.opts.Store.CancelApproval(ctx, id, time.Now())
+	if err != nil {
+		s.opts.Logger.Warn("cannot cancel an approval", "approval", id, "err", err)
+		return
+	}
+	s.wake(id)
+	if !ok {
+		return
+	}
+	if row, err := s.opts.Store.Approval(ctx, id); err == nil {
+		s.opts.Events.Publish(wire.NewApprovalDecided(toWire(row)))
+	}
+}
+
+// wake closes the waiter of an approval; false when nobody waited.
+func (s *Service) wake(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch, ok := s.waiters[id]
+	if ok {
+		close(ch)
+		delete(s.waiters, id)
+	}
+	return ok
+}
+
+// Pending lists the approvals waiting for the user, oldest first.
+func (s *Service) Pending(ctx context.Context) ([]wire.Approval, error) {
+	rows, err := s.opts.Store.PendingApprovals(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]wire.Approval, len(rows))
+	for i, r := range rows {
+		out[i] = toWire(r)
+	}
+	return out, nil
+}
+
+// Granted reports the bases granted now, for grant checks.
+func (s *Service) Granted(ctx context.Context) (func(base string) bool, error) {
+	grants, err := s.opts.Store.Grants(ctx)
+	if err != nil {
+		return nil, err
+	}
+	set := make(map[string]bool, len(grants))
+	for _, g := range grants {
+		set[g.Base] = true
+	}
+	return func(b string) bool { return set[b] }, nil
+}
+
+// Grants lists the grants, by base.
+func (s *Service) Grants(ctx context.Context) ([]wire.Grant, error) {
+	grants, err := s.opts.Store.Grants(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]wire.Grant, len(grants))
+	for i, g := range grants {
+		out[i] = wire.Grant{ID: g.ID, Base: g.Base, CreatedAt: iso(g.CreatedAt)}
+	}
+	return out, nil
+}
+
+// RevokeGrant deletes a grant.
+func (s *Service) RevokeGrant(ctx context.Context, id string) error {
+	err := s.opts.Store.DeleteGrant(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return fault.NotFound.Errorf("no grant %s", id)
+	}
+	return err
+}
+
+func requestOf(a store.Approval) request {
+	var r request
+	_ = json.Unmarshal(a.Request, &r)
+	return r
+}
+
+func toWire(a store.Approval) wire.Approval {
+	r := requestOf(a)
+	out := wire.Approval{ID: a.ID, RunID: a.RunID, ConversationID: a.ConversationID, CallID: a.CallID,
+		ToolName: a.ToolName, Command: r.Command, Cwd: r.Cwd, Reason: r.Reason, Bases: nonNil(r.Bases),
+		Grantable: nonNil(r.Grantable), AlwaysAsk: nonNil(r.AlwaysAsk), Status: a.Status, Note: a.Note,
+		CreatedAt: iso(a.CreatedAt)}
+	if a.Decision != "" {
+		d := a.Decision
+		out.Decision = &d
+	}
+	if !a.DecidedAt.IsZero() {
+		at := iso(a.DecidedAt)
+		out.DecidedAt = &at
+	}
+	return out
+}
+
+func iso(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+func nonNil(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}

@@ -1,0 +1,195 @@
+// Package shell is the agent's RUN_SHELL action (docs/approvals.md): the model asks
+// for a command, the user allows it (unless a grant covers every command in it), and
+// it runs in a real PTY through the terminal manager, its output reaching the chat as
+// the action's progressive callback and the model as plain text, head and tail.
+package shell
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/wispapp/wisp/app/approval"
+	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/runtime"
+	"github.com/wispapp/wisp/shellgrant"
+	"github.com/wispapp/wisp/terminal"
+)
+
+// Name is the action's name.
+const Name = "RUN_SHELL"
+
+// Limits of the arguments and of what goes back to the model.
+const (
+	MaxCommandBytes = 8 << 10
+	MaxReasonRunes  = 300
+	// ResultBytes is about how much output the model gets back: head and tail.
+	ResultBytes = 16 << 10
+	// progressLines is how many of the last output lines the chat shows while it runs.
+	progressLines = 12
+	progressWidth = 200
+)
+
+// Approvals is what the action needs of the approval service.
+type Approvals interface {
+	Granted(ctx context.Context) (func(base string) bool, error)
+	Request(ctx context.Context, a approval.Ask) (ap wire.Approval, asked bool, err error)
+	Wait(ctx context.Context, id string) (wire.Approval, error)
+	Cancel(ctx context.Context, id string)
+}
+
+var _ Approvals = (*approval.Service)(nil)
+
+// Options are what the action needs.
+type Options struct {
+	Approvals Approvals
+	// Terminal is the shell runner now (nil while shell access is off).
+	Terminal func() *terminal.Manager
+	Logger   *slog.Logger
+	// Tick is how often the chat's view of a running command is refreshed (default 250 ms).
+	Tick time.Duration
+}
+
+// Action returns the RUN_SHELL action.
+func Action(o Options) runtime.Action {
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	if o.Tick <= 0 {
+		o.Tick = 250 * time.Millisecond
+	}
+	h := &handler{o: o}
+	return runtime.Action{
+		Name: Name,
+		Description: "Run a shell command on the user's computer (as $SHELL -c) and get its exit code and output. " +
+			"The user is asked first unless they allowed every command in it for good. Use it for things the user " +
+			"asked for; prefer read-only commands; one command line per call.",
+		Parameters: json.RawMessage(`{"type":"object","properties":{` +
+			`"command":{"type":"string","description":"The command line to run"},` +
+			`"cwd":{"type":"string","description":"Absolute working directory (default: the terminal's)"},` +
+			`"reason":{"type":"string","description":"One line telling the user why"}},` +
+			`"required":["command","reason"]}`),
+		Handler: h.handle,
+	}
+}
+
+type args struct {
+	Command string `json:"command"`
+	Cwd     string `json:"cwd"`
+	Reason  string `json:"reason"`
+}
+
+type handler struct{ o Options }
+
+func (h *handler) handle(ctx context.Context, call runtime.Call) (string, error) {
+	a, err := parseArgs(call.Args)
+	if err != nil {
+		return "", err
+	}
+	term := h.o.Terminal()
+	if term == nil {
+		return "", errors.New("shell access is turned off; the user can turn it on in Settings")
+	}
+	if a.Cwd == "" {
+		a.Cwd = term.Dir()
+	}
+	if err := h.allowed(ctx, call, a); err != nil {
+		return "", err
+	}
+	return h.run(ctx, call, term, a)
+}
+
+func parseArgs(raw json.RawMessage) (args, error) {
+	var a args
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return a, errors.New("arguments must be {command, cwd?, reason}")
+	}
+	a.Command, a.Reason, a.Cwd = strings.TrimSpace(a.Command), strings.TrimSpace(a.Reason), strings.TrimSpace(a.Cwd)
+	switch {
+	case a.Command == "":
+		return a, errors.New("command is required")
+	case len(a.Command) > MaxCommandBytes:
+		return a, fmt.Errorf("command is longer than %d bytes", MaxCommandBytes)
+	case strings.ContainsRune(a.Command, 0) || !utf8.ValidString(a.Command):
+		return a, errors.New("command must be text")
+	case utf8.RuneCountInString(a.Reason) > MaxReasonRunes:
+		a.Reason = string([]rune(a.Reason)[:MaxReasonRunes]) + "…"
+	}
+	if a.Cwd != "" {
+		if !filepath.IsAbs(a.Cwd) {
+			return a, fmt.Errorf("cwd %q must be an absolute path", a.Cwd)
+		}
+		if st, err := os.Stat(a.Cwd); err != nil || !st.IsDir() {
+			return a, fmt.Errorf("cwd %s is not a folder", a.Cwd)
+		}
+		a.Cwd = filepath.Clean(a.Cwd)
+	}
+	return a, nil
+}
+
+// allowed returns nil once the command may run: a grant covers it or the user said
+// yes. Otherwise the run pauses until the user decides.
+func (h *handler) allowed(ctx context.Context, call runtime.Call, a args) error {
+	an := shellgrant.Analyze(a.Command)
+	// Reads and the request are quick and must happen even when the run is being
+	// stopped: a stop then finds the approval to cancel.
+	db := context.WithoutCancel(ctx)
+	granted, err := h.o.Approvals.Granted(db)
+	if err != nil {
+		return err
+	}
+	if an.Covered(granted) {
+		return nil
+	}
+	ap, asked, err := h.o.Approvals.Request(db, approval.Ask{
+		RunID: call.RunID, ConversationID: call.ConversationID, CallID: call.ID, ToolName: Name,
+		Command: a.Command, Cwd: a.Cwd, Reason: a.Reason,
+		Bases: an.Bases, Grantable: an.Grantable(granted), AlwaysAsk: an.AlwaysAsk,
+	})
+	if err != nil {
+		return err
+	}
+	if ap.Status == "pending" {
+		if asked {
+			// (A run resumed after a restart paused before: its log says so already.)
+			body, _ := json.Marshal(ap)
+			call.Report(runtime.Event{Type: runtime.EventToolStatus, Data: runtime.ToolStatus{Status: runtime.ToolWaiting}})
+			call.Report(runtime.Event{Type: runtime.EventRunPaused, Data: runtime.RunPaused{
+				Reason: "waiting for the user to allow a shell command", ApprovalID: ap.ID, Approval: body}})
+		}
+		decided, err := h.o.Approvals.Wait(ctx, ap.ID)
+		if err != nil {
+			if !errors.Is(context.Cause(ctx), runtime.ErrShutdown) {
+				// Stopped by the user: nobody will decide any more. (A shutdown leaves
+				// the approval pending: the run resumes after the next start.)
+				h.o.Approvals.Cancel(context.WithoutCancel(ctx), ap.ID)
+				call.Report(runtime.Event{Type: runtime.EventToolStatus, Data: runtime.ToolStatus{Status: runtime.ToolCancelled}})
+			}
+			return fmt.Errorf("stopped before the user decided: %w", context.Cause(ctx))
+		}
+		ap = decided
+	}
+	decision := ""
+	if ap.Decision != nil {
+		decision = *ap.Decision
+	}
+	call.Report(runtime.Event{Type: runtime.EventRunResumed, Data: runtime.RunResumed{ApprovalID: ap.ID, Decision: decision}})
+	switch ap.Status {
+	case "approved":
+		return nil
+	case "denied":
+		call.Report(runtime.Event{Type: runtime.EventToolStatus, Data: runtime.ToolStatus{Status: runtime.ToolCancelled}})
+		if ap.Note != "" {
+			return fmt.Errorf("the user declined to run this command, and said: %s", ap.Note)
+		}
+		return errors.New("the user declined to run this command")
+	}
+	return fmt.Errorf("the approval was %s", ap.Status)
+}

@@ -1,0 +1,140 @@
+package wire
+
+import "encoding/json"
+
+// Approval is the user's yes or no to one shell command the agent asked to run
+// (docs/approvals.md): on every approvals route and frame.
+type Approval struct {
+	ID             string   `json:"id"`
+	RunID          string   `json:"runId"`
+	ConversationID string   `json:"conversationId"`
+	CallID         string   `json:"callId"`
+	ToolName       string   `json:"toolName"`
+	Command        string   `json:"command"`
+	Cwd            string   `json:"cwd"`
+	Reason         string   `json:"reason"`
+	Bases          []string `json:"bases"`
+	Grantable      []string `json:"grantable"`
+	AlwaysAsk      []string `json:"alwaysAsk"`
+	Status         string   `json:"status"`
+	Decision       *string  `json:"decision"`
+	Note           string   `json:"note"`
+	CreatedAt      string   `json:"createdAt"`
+	DecidedAt      *string  `json:"decidedAt"`
+}
+
+// Grant lets the agent run one base command without asking.
+type Grant struct {
+	ID        string `json:"id"`
+	Base      string `json:"base"`
+	CreatedAt string `json:"createdAt"`
+}
+
+// /ws frames of approvals, and the chat stream frames of pauses and tool status.
+const (
+	TypeApprovalRequested = "approval-requested"
+	TypeApprovalDecided   = "approval-decided"
+
+	TypeToolStatus   = "tool_status"
+	TypeRunPaused    = "run_paused"
+	TypeRunResumed   = "run_resumed"
+	TypeStreamResync = "stream_resync"
+)
+
+// ApprovalChanged is approval-requested (a run waits for the user) or
+// approval-decided (somebody decided, or the run was stopped).
+type ApprovalChanged struct {
+	Head
+	Approval Approval `json:"approval"`
+}
+
+// NewApprovalRequested is an approval-requested frame.
+func NewApprovalRequested(a Approval) ApprovalChanged {
+	return ApprovalChanged{Head{TypeApprovalRequested}, a}
+}
+
+// NewApprovalDecided is an approval-decided frame.
+func NewApprovalDecided(a Approval) ApprovalChanged {
+	return ApprovalChanged{Head{TypeApprovalDecided}, a}
+}
+
+// ToolStatus is a change in an action call's status (seed 002's lifecycle).
+type ToolStatus struct {
+	Head
+	CallID        string `json:"callId"`
+	Name          string `json:"name"`
+	Status        string `json:"status"`
+	TerminalRunID string `json:"terminalRunId,omitempty"`
+}
+
+// NewToolStatus is a tool_status frame.
+func NewToolStatus(callID, name, status, terminalRunID string) ToolStatus {
+	return ToolStatus{Head{TypeToolStatus}, callID, name, status, terminalRunID}
+}
+
+// RunPaused says the run waits for the user before an action runs (seed 001).
+type RunPaused struct {
+	Head
+	Reason            string          `json:"reason"`
+	PendingToolName   string          `json:"pendingToolName"`
+	PendingToolCallID string          `json:"pendingToolCallId"`
+	ApprovalID        string          `json:"approvalId"`
+	Approval          json.RawMessage `json:"approval"`
+}
+
+// NewRunPaused is a run_paused frame; approval is the Approval's JSON.
+func NewRunPaused(reason, toolName, callID, approvalID string, approval json.RawMessage) RunPaused {
+	return RunPaused{Head{TypeRunPaused}, reason, toolName, callID, approvalID, approval}
+}
+
+// RunResumed says the user decided and the run goes on.
+type RunResumed struct {
+	Head
+	ApprovalID string `json:"approvalId"`
+	Decision   string `json:"decision"`
+}
+
+// NewRunResumed is a run_resumed frame.
+func NewRunResumed(approvalID, decision string) RunResumed {
+	return RunResumed{Head{TypeRunResumed}, approvalID, decision}
+}
+
+// StreamResync tells a client to reload the conversation (its snapshot) and go on
+// from FromSequence: the run was cut short by a crash (seed 001).
+type StreamResync struct {
+	Head
+	Reason       string `json:"reason"`
+	FromSequence int64  `json:"fromSequence"`
+	MessageCount int    `json:"messageCount"`
+}
+
+// NewStreamResync is a stream_resync frame.
+func NewStreamResync(reason string, from int64, messages int) StreamResync {
+	return StreamResync{Head{TypeStreamResync}, reason, from, messages}
+}
+
+func exampleApproval(decided bool) Approval {
+	a := Approval{ID: "ap_1", RunID: exRun, ConversationID: exConv, CallID: exCallID, ToolName: "RUN_SHELL",
+		Command: "git status && rm -rf build", Cwd: "/home/ada/src/wisp", Reason: "See what changed, then clean",
+		Bases: []string{"git", "rm"}, Grantable: []string{"rm"}, AlwaysAsk: []string{}, Status: "pending",
+		Note: "", CreatedAt: exISO}
+	if decided {
+		d, at := "deny", "2025-11-21T09:01:00.000Z"
+		a.Status, a.Decision, a.Note, a.DecidedAt = "denied", &d, "not the build folder", &at
+		a.Grantable, a.AlwaysAsk = []string{}, []string{"sudo changes the user a command runs as"}
+	}
+	return a
+}
+
+// approvalExamples are the approval frames, for Examples.
+func approvalExamples() []Frame {
+	pending, _ := json.Marshal(exampleApproval(false))
+	return []Frame{
+		NewApprovalRequested(exampleApproval(false)), NewApprovalDecided(exampleApproval(true)),
+		NewToolStatus(exCallID, "RUN_SHELL", "waiting", ""),
+		NewToolStatus(exCallID, "RUN_SHELL", "executing", "run-1763715600000-a1b2c3"),
+		NewRunPaused("waiting for the user's approval", "RUN_SHELL", exCallID, "ap_1", pending),
+		NewRunResumed("ap_1", "approve"),
+		NewStreamResync("crash_recovery", 41, 41),
+	}
+}
