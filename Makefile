@@ -12,7 +12,7 @@ BIN          := build/bin
 ## run: build the desktop app and open it (headless machines get `wisp serve`)
 run: build
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then exec $(BIN)/wisp; \
-	else echo "No display: running headless, open the URL below in a browser."; exec $(BIN)/wisp serve; fi
+	else echo "No display: running headless. Open the URL it prints (it carries the token) in a browser."; exec $(BIN)/wisp serve; fi
 
 ## serve: build and run headless
 serve: build

@@ -65,6 +65,10 @@ func TestDependencyRules(t *testing.T) {
 	}{
 		{"terminal", "is a leaf: nothing of app/ or runtime/", internalOnly},
 		{"emotes", "is a leaf: nothing of app/ or runtime/", internalOnly},
+		{"shellgrant", "is a leaf: nothing of Wisp", func(string) bool { return false }},
+		{"app/approval", "knows the store, the catalog and internal/", func(d string) bool {
+			return d == "app/store" || d == "app/wire" || internalOnly(d)
+		}},
 		{"app/store", "imports nothing of Wisp", func(string) bool { return false }},
 		{"app/wire", "the frame catalog imports nothing of Wisp but internal/", internalOnly},
 		{"app/ws", "the hub knows only the frame catalog", func(d string) bool { return d == "app/wire" || internalOnly(d) }},
@@ -89,7 +93,7 @@ func TestDependencyRules(t *testing.T) {
 	// Domain packages return typed errors and publish frames: they know neither HTTP
 	// (only the API maps errors to status codes) nor the hub.
 	domain := []string{"app/chat", "app/proactive", "app/store", "app/config", "app/view", "app/wire",
-		"runtime", "runtime/reply", "terminal", "emotes"}
+		"app/approval", "app/shell", "shellgrant", "runtime", "runtime/reply", "terminal", "emotes"}
 	for _, name := range domain {
 		p := pkgs[name]
 		if slices.Contains(p.Imports, "net/http") {
@@ -101,8 +105,12 @@ func TestDependencyRules(t *testing.T) {
 			}
 		}
 	}
-	// Peers do not reach into each other: proactive does not need chat.
+	// Peers do not reach into each other: proactive does not need chat, and neither
+	// does the shell action (chat learns of pauses through run events).
 	if slices.Contains(wisp(pkgs["app/proactive"].Deps), "app/chat") {
 		t.Error("app/proactive needs app/chat")
+	}
+	if slices.Contains(wisp(pkgs["app/shell"].Deps), "app/chat") {
+		t.Error("app/shell needs app/chat")
 	}
 }

@@ -30,19 +30,20 @@ const usage = `Wisp: a fast, light desktop assistant.
 
 Usage:
   wisp [flags]          open the desktop window
-  wisp serve [flags]    run headless and serve the UI at http://127.0.0.1:2138
+  wisp serve [flags]    run headless and serve the UI at http://127.0.0.1:2138; it prints
+                        the URL to open, with the API token (kept in <state>/api-token)
   wisp version          print the version
   wisp help             show this help
 
 Flags:
   --host HOST        address to listen on (default 127.0.0.1; anything else needs an API token)
   --port N           port to listen on (default 2138, or WISP_PORT; 0 picks a free port)
-  --state-dir DIR    where wisp.json and wisp.db live (default $WISP_STATE_DIR,
+  --state-dir DIR    where wisp.json, wisp.db and api-token live (default $WISP_STATE_DIR,
                      $XDG_STATE_HOME/wisp or ~/.local/state/wisp)
   --verbose          log debug detail
 
-Environment: WISP_PORT, WISP_STATE_DIR, WISP_CONFIG_PATH, WISP_API_TOKEN,
-WISP_ALLOW_WS_QUERY_TOKEN=1, WISP_LOG_LEVEL=debug|info|warn|error.
+Environment: WISP_PORT, WISP_STATE_DIR, WISP_CONFIG_PATH, WISP_API_TOKEN (instead of
+the kept token), WISP_ALLOW_WS_QUERY_TOKEN=1, WISP_LOG_LEVEL=debug|info|warn|error.
 `
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
@@ -88,7 +89,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	slog.SetDefault(log)
 	a, err := app.New(app.Options{
 		Host: *host, Port: *port, StateDir: *stateDir, Getenv: os.Getenv,
-		UI: frontend.Dist(), Logger: log, Desktop: cmd == "desktop",
+		UI: frontend.Dist(), Logger: log, Desktop: cmd == "desktop", KeepToken: cmd == "serve",
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "wisp: %v\n", err)

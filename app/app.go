@@ -9,7 +9,6 @@ package app
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -26,6 +25,7 @@ import (
 	"time"
 
 	"github.com/wispapp/wisp/app/api"
+	"github.com/wispapp/wisp/app/approval"
 	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/app/proactive"
@@ -34,6 +34,7 @@ import (
 	"github.com/wispapp/wisp/app/ws"
 	"github.com/wispapp/wisp/emotes"
 	"github.com/wispapp/wisp/internal/clock"
+	"github.com/wispapp/wisp/internal/fault"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/terminal"
 )
@@ -57,6 +58,10 @@ type Options struct {
 	// Desktop generates a per-launch token and, if the configured port is taken,
 	// falls back to a free one (the window learns the port through a binding).
 	Desktop bool
+	// KeepToken (`wisp serve`) makes the API need a token even on loopback: unless
+	// one is configured (WISP_API_TOKEN, api.token), Wisp makes one on its first
+	// start and keeps it in <state>/api-token for the next ones.
+	KeepToken bool
 }
 
 // Connection is what a client needs to reach the API.
@@ -77,10 +82,12 @@ type App struct {
 	conf       configState // the config as Wisp runs it (see settings.go)
 	fileMu     sync.Mutex  // serialises changes to the config file made through the API
 
-	launchToken string
+	launchToken string     // the desktop window's, new at every launch
+	tokenFile   *tokenFile // `wisp serve`'s, kept in the state folder (token.go)
 	models      *models
 	actions     *runtime.Registry
 	chat        *chat.Service
+	approvals   *approval.Service
 	proactive   *proactive.Service
 	emotes      *emotes.Catalog
 	store       *store.Store
@@ -125,6 +132,8 @@ func New(opts Options) (*App, error) {
 	}
 	if opts.Desktop {
 		a.launchToken = randomToken()
+	} else if opts.KeepToken {
+		a.tokenFile = &tokenFile{path: filepath.Join(a.stateDir, tokenFileName), log: a.log}
 	}
 	if opts.OllamaURL == "" {
 		opts.OllamaURL = opts.Getenv("WISP_OLLAMA_URL")
@@ -150,11 +159,23 @@ func New(opts Options) (*App, error) {
 	return a, nil
 }
 
-// checkServable refuses settings that would expose the API without a token.
+// checkServable refuses settings that would listen beyond loopback without a
+// configured token (or the desktop's), or turn shell access on with no API token at
+// all: any local process or user could then run commands as Wisp's user. For
+// `wisp serve` it reads (or makes) the kept token, which serves loopback only.
 func (a *App) checkServable(cfg config.Config) error {
+	own, err := a.ownToken(cfg)
+	if err != nil {
+		return err
+	}
 	if !api.IsLoopback(cfg.Server.Host) && cfg.API.Token == "" && a.launchToken == "" {
 		return fmt.Errorf("refusing to listen on %s without an API token: set WISP_API_TOKEN (or api.token in %s), or listen on 127.0.0.1",
 			cfg.Server.Host, a.configPath)
+	}
+	if cfg.Features.ShellEnabled && cfg.API.Token == "" && own == "" {
+		return fault.Invalid.Errorf("shell access needs an API token: without one, any local process or user that "+
+			"reaches Wisp's port could run commands as you; set WISP_API_TOKEN (or api.token in %s), or leave shell access off",
+			a.configPath)
 	}
 	return nil
 }
@@ -198,11 +219,7 @@ func (a *App) effective(file config.Config) (config.Config, error) {
 	return cfg, cfg.Validate()
 }
 
-func randomToken() string {
-	b := make([]byte, 32)
-	_, _ = rand.Read(b) // crypto/rand never fails on Linux
-	return hex.EncodeToString(b)
-}
+func randomToken() string { return hex.EncodeToString(randomBytes(32)) }
 
 // Start opens the database, starts every service, listens, and serves the API and
 // /ws until Stop. If any part fails, what had started is stopped again.
@@ -285,6 +302,9 @@ func (a *App) assemble(st *store.Store) error {
 	if err := a.actions.Register(p.ReminderAction()); err != nil {
 		return err
 	}
+	if err := a.assembleShell(st); err != nil {
+		return err
+	}
 	a.events.terminal = append(a.events.terminal, p.TerminalOutput)
 	// Opening a conversation clears its unread mark.
 	a.hub.OnActiveConversation(func(_ ws.Client, id string) { p.MarkRead(id) })
@@ -303,12 +323,17 @@ func (g currentGuard) OriginAllowed(r *http.Request) bool {
 	return g.a.svc.Load().guard.OriginAllowed(r)
 }
 
-// newGuard builds the Host/Origin/token guard for settings served on ln.
-func (a *App) newGuard(cfg config.Config, ln net.Listener) *api.Guard {
+// newGuard builds the Host/Origin/token guard for settings served on ln. It fails
+// rather than build a guard without the token Wisp keeps for itself.
+func (a *App) newGuard(cfg config.Config, ln net.Listener) (*api.Guard, error) {
+	own, err := a.ownToken(cfg)
+	if err != nil {
+		return nil, err
+	}
 	return api.NewGuard(api.GuardOptions{
 		Port: ln.Addr().(*net.TCPAddr).Port, BindHost: cfg.Server.Host, ExtraHosts: cfg.Server.AllowedHosts,
-		ExtraOrigins: cfg.Server.AllowedOrigins, Tokens: []string{cfg.API.Token, a.launchToken},
-	})
+		ExtraOrigins: cfg.Server.AllowedOrigins, Tokens: []string{cfg.API.Token, own},
+	}), nil
 }
 
 // newHandler builds the API for one set of services.
@@ -320,6 +345,7 @@ func (a *App) newHandler(s *services) http.Handler {
 		Emotes:    &api.Emotes{Catalog: a.emotes, Play: a.playEmote},
 		Settings:  settingsAPI{a},
 		Proactive: proactiveAPI{Service: a.proactive, a: a},
+		Approvals: a.approvals,
 	}).Handler()
 }
 
@@ -350,7 +376,12 @@ func (a *App) listen(cfg config.Config) error {
 	if err != nil {
 		return err
 	}
-	s := &services{cfg: cfg, ln: ln, srv: a.newHTTPServer(), guard: a.newGuard(cfg, ln)}
+	guard, err := a.newGuard(cfg, ln)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	s := &services{cfg: cfg, ln: ln, srv: a.newHTTPServer(), guard: guard}
 	s.term, s.termGate = a.newTerminal(cfg)
 	s.handler = a.newHandler(s)
 	a.svc.Store(s)

@@ -53,10 +53,14 @@ func startApp(t *testing.T, opts Options) *App {
 	return a
 }
 
+// post sends body with token, or with the App's own token when token is "".
 func post(t *testing.T, a *App, path, body, token string) map[string]any {
 	t.Helper()
 	r, _ := http.NewRequest("POST", a.URL()+path, strings.NewReader(body))
 	r.Header.Set("Content-Type", "application/json")
+	if token == "" {
+		token = ownTokenOf(a)
+	}
 	if token != "" {
 		r.Header.Set("Authorization", "Bearer "+token)
 	}

@@ -201,7 +201,9 @@ func TestRunsSurviveStopAndCrash(t *testing.T) {
 		t.Fatalf("recovered reply %+v", m)
 	}
 	frames := b.resume("crashed", 0)
-	if last := frames[len(frames)-1]; len(frames) != 2 || last.typ() != "error" {
+	// Seed 001: what was said, then stream_resync from it, then the end.
+	if last := frames[len(frames)-1]; len(frames) != 3 || frames[1].typ() != "stream_resync" ||
+		frames[1].Data["fromSequence"] != 1.0 || frames[1].Data["reason"] != "crash_recovery" || last.typ() != "error" {
 		t.Fatalf("recovered run log %+v", frames)
 	}
 }

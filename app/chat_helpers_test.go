@@ -202,15 +202,20 @@ type wsClient struct {
 
 func (c *chatApp) dialWS() *wsClient { return dialSocket(c.t, c.App, "") }
 
-// dialSocket connects to /ws with an optional query (e.g. "clientId=tab-1") and waits
-// until the client is active: broadcasts reach it from then on.
+// dialSocket connects to /ws with an optional query (e.g. "clientId=tab-1"), with the
+// App's own token if it has one, and waits until the client is active: broadcasts
+// reach it from then on.
 func dialSocket(t *testing.T, a *App, query string) *wsClient {
 	t.Helper()
 	u := strings.Replace(a.URL(), "http", "ws", 1) + "/ws"
 	if query != "" {
 		u += "?" + query
 	}
-	return dialSocketHeader(t, u, nil)
+	var h http.Header
+	if own := ownTokenOf(a); own != "" {
+		h = http.Header{"Authorization": {"Bearer " + own}}
+	}
+	return dialSocketHeader(t, u, h)
 }
 
 // dialSocketHeader is dialSocket with request headers.

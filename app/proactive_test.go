@@ -221,7 +221,7 @@ func TestLongTerminalRunIsReported(t *testing.T) {
 	}
 	clk := clock.NewFake(time.Now())
 	opts := testOptions(t, dir, nil)
-	opts.Clock = clk
+	opts.Clock, opts.KeepToken = clk, true
 	a := &termApp{App: startApp(t, opts), t: t}
 	t.Cleanup(func() { a.Stop() })
 	conv := a.newConversation()

@@ -57,7 +57,14 @@ func (a *App) restart() error {
 		}
 		next.ln, next.srv = ln, a.newHTTPServer()
 	}
-	next.guard = a.newGuard(cfg, next.ln)
+	guard, err := a.newGuard(cfg, next.ln)
+	if err != nil {
+		if rebind {
+			next.ln.Close()
+		}
+		return fault.Conflict.Errorf("cannot restart: %v", err)
+	}
+	next.guard = guard
 	next.termGate = a.newTerminalGate(cfg)
 	if terminalChanged(old.cfg, cfg) {
 		old.term.Stop() // its runs end; the new limits start empty

@@ -6,13 +6,15 @@ import (
 	"io"
 )
 
-// Serve runs Wisp headless until ctx ends (SIGINT/SIGTERM) or the server fails,
-// printing the URL on out once it listens.
+// Serve runs Wisp headless until ctx ends (SIGINT/SIGTERM) or the server fails.
+// Once it listens it prints two lines on out: where it listens (scripts wait for
+// that one), then the URL to open in a browser, with the API token in its fragment.
 func Serve(ctx context.Context, a *App, out io.Writer) error {
 	if err := a.Start(ctx); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "Wisp is listening on %s\n", a.URL())
+	fmt.Fprintf(out, "Wisp is running: open %s\n", a.OpenURL())
 	var runErr error
 	select {
 	case <-ctx.Done():

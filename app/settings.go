@@ -132,6 +132,20 @@ func (a *App) configRejected(err error) {
 // broadcastStatus sends every client the full status (with the restart fields) now.
 func (a *App) broadcastStatus() { a.events.Publish(a.statusFrame(true)) }
 
+// verify asks the owners of the settings that differ between the live config and to
+// whether they could take the change. A refusal is the caller's to fix (400).
+func (a *App) verify(to config.Config) error {
+	a.conf.apply.Lock()
+	defer a.conf.apply.Unlock()
+	if err := a.conf.consumers.Verify(a.liveConfig(), to); err != nil {
+		if fault.KindOf(err) == fault.Internal {
+			return fault.Invalid.Errorf("%v", err)
+		}
+		return err
+	}
+	return nil
+}
+
 // changeConfig edits the config file as it is on disk, saves it atomically and applies
 // it at once through the same applyFile as a hand edit (the watcher then finds
 // nothing new). A file that is broken on disk is not overwritten.
@@ -149,8 +163,12 @@ func (a *App) changeConfig(change func(*config.File) error) error {
 	if err := change(f); err != nil {
 		return fault.Invalid.Errorf("%v", err)
 	}
-	if _, err := a.effective(f.Config); err != nil {
+	eff, err := a.effective(f.Config)
+	if err != nil {
 		return fault.Invalid.Errorf("%v", err)
+	}
+	if err := a.verify(eff); err != nil {
+		return err // nothing is saved: the file on disk stays one Wisp can use
 	}
 	if err := f.Save(); err != nil {
 		return err

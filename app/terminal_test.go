@@ -29,9 +29,18 @@ func startTerminal(t *testing.T, config string, env map[string]string) *termApp 
 			t.Fatal(err)
 		}
 	}
-	a := startApp(t, testOptions(t, dir, env))
+	opts := testOptions(t, dir, env)
+	opts.KeepToken = true // as `wisp serve`: shell access needs a token
+	a := startApp(t, opts)
 	t.Cleanup(func() { a.Stop() })
 	return &termApp{App: a, t: t}
+}
+
+// ownTokenOf is the token the App made for itself ("" when a token is configured,
+// or when it keeps none).
+func ownTokenOf(a *App) string {
+	t, _ := a.ownToken(a.svc.Load().cfg)
+	return t
 }
 
 const shellOn = `{"features": {"shellEnabled": true}, "terminal": {"cwd": "/tmp"}}`
@@ -42,7 +51,8 @@ type answer struct {
 	body   map[string]any
 }
 
-// do sends body (a string is sent as is, anything else as JSON) with the headers.
+// do sends body (a string is sent as is, anything else as JSON) with the headers,
+// and the App's own token unless they carry a token ("" for none).
 func (a *termApp) do(method, path string, body any, header map[string]string) answer {
 	a.t.Helper()
 	var rd io.Reader
@@ -57,6 +67,11 @@ func (a *termApp) do(method, path string, body any, header map[string]string) an
 	req, _ := http.NewRequest(method, a.URL()+path, rd)
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	_, bearer := header["Authorization"]
+	_, key := header["X-Api-Key"]
+	if own := ownTokenOf(a.App); own != "" && !bearer && !key {
+		req.Header.Set("Authorization", "Bearer "+own)
 	}
 	for k, v := range header {
 		req.Header.Set(k, v)

@@ -86,6 +86,16 @@ func (s *Server) listMessages(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, map[string]any{"messages": msgs})
 }
 
+// getSnapshot is the conversation as a client renders it before resuming its run's
+// stream (seed 001: after a reload or a stream_resync).
+func (s *Server) getSnapshot(w http.ResponseWriter, r *http.Request) error {
+	snap, err := s.chat.Snapshot(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, snap)
+}
+
 type truncateRequest struct {
 	MessageID string `json:"messageId"`
 	Inclusive bool   `json:"inclusive"`

@@ -38,6 +38,8 @@ type Options struct {
 	Settings Settings
 	// Proactive serves reminders and the autonomy switch; nil leaves their routes out.
 	Proactive Proactive
+	// Approvals serves shell approvals and grants; nil leaves their routes out.
+	Approvals Approvals
 }
 
 // Server is the HTTP API.
@@ -55,6 +57,7 @@ type Server struct {
 	emotes     *Emotes
 	settings   Settings
 	proactive  Proactive
+	approvals  Approvals
 }
 
 // New builds the API server.
@@ -68,7 +71,7 @@ func New(o Options) *Server {
 	return &Server{
 		guard: o.Guard, hub: o.Hub, status: o.Status, ui: newUIHandler(o.UI), log: o.Logger,
 		chat: o.Chat, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
-		emotes: o.Emotes, settings: o.Settings, proactive: o.Proactive,
+		emotes: o.Emotes, settings: o.Settings, proactive: o.Proactive, approvals: o.Approvals,
 	}
 }
 
@@ -110,6 +113,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 		mux.Handle("GET /api/agent/autonomy", s.handle(s.getAutonomy))
 		mux.Handle("POST /api/agent/autonomy", s.handle(s.postAutonomy))
 	}
+	if s.approvals != nil {
+		s.approvalRoutes(mux)
+	}
 	if s.providers != nil {
 		mux.Handle("GET /api/provider", s.handle(s.getProvider))
 		mux.Handle("PUT /api/provider", s.handle(s.putProvider))
@@ -126,6 +132,7 @@ func (s *Server) chatRoutes(mux *http.ServeMux) {
 	mux.Handle("PATCH /api/conversations/{id}", s.handle(s.patchConversation))
 	mux.Handle("DELETE /api/conversations/{id}", s.handle(s.deleteConversation))
 	mux.Handle("GET /api/conversations/{id}/messages", s.handle(s.listMessages))
+	mux.Handle("GET /api/conversations/{id}/snapshot", s.handle(s.getSnapshot))
 	mux.Handle("POST /api/conversations/{id}/messages", s.handle(s.sendMessage))
 	mux.Handle("POST /api/conversations/{id}/messages/stream", s.handle(s.streamMessage))
 	mux.Handle("POST /api/conversations/{id}/messages/truncate", s.handle(s.truncateMessages))

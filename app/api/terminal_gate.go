@@ -23,7 +23,8 @@ type TerminalGate struct {
 }
 
 // NewTerminalGate builds the gate. apiTokenSet is whether the user configured an API
-// token (the desktop window's per-launch token does not count: it never leaves the app).
+// token. The tokens Wisp makes for itself do not count: the desktop window's never
+// leaves the app, and `wisp serve`'s is kept readable only by the user who runs it.
 func NewTerminalGate(enabled, apiTokenSet bool, terminalToken string) *TerminalGate {
 	return &TerminalGate{
 		enabled: enabled, tokenNeeded: apiTokenSet, token: newTokens(terminalToken),

@@ -12,12 +12,23 @@ import (
 // free port, state in stateDir, settings only from env (nothing from the real
 // environment), a silent log, no Ollama probing and no conversation titles.
 func StartApp(ctx context.Context, stateDir string, env map[string]string) (*app.App, error) {
+	return startApp(ctx, stateDir, env, false)
+}
+
+// StartServeApp is StartApp with the API token `wisp serve` keeps in the state
+// folder (App.APIToken), which shell access needs: send it with WithToken.
+func StartServeApp(ctx context.Context, stateDir string, env map[string]string) (*app.App, error) {
+	return startApp(ctx, stateDir, env, true)
+}
+
+func startApp(ctx context.Context, stateDir string, env map[string]string, keepToken bool) (*app.App, error) {
 	a, err := app.New(app.Options{
 		Host: "127.0.0.1", Port: 0, StateDir: stateDir,
 		Getenv:    func(k string) string { return env[k] },
 		Logger:    slog.New(slog.DiscardHandler),
 		OllamaURL: "http://127.0.0.1:9", // nothing listens
 		NoTitles:  true,
+		KeepToken: keepToken,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("wisp: %w", err)

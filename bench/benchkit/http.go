@@ -18,6 +18,28 @@ func NewHTTPClient() *http.Client {
 	}}
 }
 
+// WithToken returns c sending token as a Bearer token with every request.
+func WithToken(c *http.Client, token string) *http.Client {
+	next := c.Transport
+	if next == nil {
+		next = http.DefaultTransport
+	}
+	out := *c
+	out.Transport = bearer{token: token, next: next}
+	return &out
+}
+
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
 // PostJSON sends in as a JSON request to url and decodes a 200 answer into
 // out (answers up to 16 MiB: a captured terminal run is near 1 MiB of JSON); any
 // other status is an error carrying the start of the body.

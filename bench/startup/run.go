@@ -67,7 +67,7 @@ func (t *target) measure(ctx context.Context, idle, startTimeout time.Duration) 
 	defer pr.Close()
 	stderr := &tailBuffer{max: 8 << 10}
 	cmd := exec.Command(t.path, append(append([]string{}, t.args...), "--state-dir", t.stateDir)...)
-	cmd.Env = childEnv()
+	cmd.Env = append(childEnv(), "WISP_API_TOKEN="+benchToken)
 	cmd.Stdout = pw
 	cmd.Stderr = stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -208,11 +208,16 @@ func checkLoopback(base string) error {
 	return nil
 }
 
+// benchToken is the API token the servers run with (`wisp serve` needs one; the
+// floor ignores it), so /api/status answers the same request on both.
+const benchToken = "startup-bench-token"
+
 func get(ctx context.Context, c *http.Client, u string) ([]byte, int, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return nil, 0, err
 	}
+	req.Header.Set("Authorization", "Bearer "+benchToken)
 	resp, err := c.Do(req)
 	if err != nil {
 		return nil, 0, err
@@ -261,7 +266,8 @@ func parseMemory(status string) (rss, anon int64, err error) {
 }
 
 // childEnv is the driver's environment without WISP_* variables, so that a
-// token or port set in the caller's shell does not change what is measured.
+// token or port set in the caller's shell does not change what is measured
+// (measure adds the bench's own token).
 func childEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {

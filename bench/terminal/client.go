@@ -48,11 +48,11 @@ type wsClient struct {
 	decode time.Duration // time spent decoding since the last reset
 }
 
-// dialWS connects and waits for the first status frame, after which the hub
-// sends this client its events.
-func dialWS(ctx context.Context, url string, counting bool) (*wsClient, error) {
+// dialWS connects with the API token and waits for the first status frame, after
+// which the hub sends this client its events.
+func dialWS(ctx context.Context, url, token string, counting bool) (*wsClient, error) {
 	d := websocket.Dialer{HandshakeTimeout: 10 * time.Second, ReadBufferSize: 64 << 10, WriteBufferSize: 4 << 10}
-	conn, resp, err := d.DialContext(ctx, url, http.Header{})
+	conn, resp, err := d.DialContext(ctx, url, http.Header{"Authorization": {"Bearer " + token}})
 	if err != nil {
 		if resp != nil {
 			body, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))

@@ -46,12 +46,12 @@ func startWisp(ctx context.Context, stateDir, cwd string, counting bool) (*wisp,
 		return nil, err
 	}
 	env := map[string]string{}
-	a, err := benchkit.StartApp(ctx, stateDir, env)
+	a, err := benchkit.StartServeApp(ctx, stateDir, env) // shell access needs a token
 	if err != nil {
 		return nil, err
 	}
-	w := &wisp{app: a, client: benchkit.NewHTTPClient()}
-	if w.ws, err = dialWS(ctx, w.wsURL(), counting); err != nil {
+	w := &wisp{app: a, client: benchkit.WithToken(benchkit.NewHTTPClient(), a.APIToken())}
+	if w.ws, err = dialWS(ctx, w.wsURL(), a.APIToken(), counting); err != nil {
 		_ = a.Stop()
 		return nil, fmt.Errorf("wisp: %w", err)
 	}
@@ -65,7 +65,7 @@ func (w *wisp) wsURL() string {
 // reconnect closes the socket and opens another for the same client.
 func (w *wisp) reconnect(ctx context.Context, counting bool) error {
 	w.ws.close()
-	ws, err := dialWS(ctx, w.wsURL(), counting)
+	ws, err := dialWS(ctx, w.wsURL(), w.app.APIToken(), counting)
 	if err != nil {
 		return fmt.Errorf("wisp: %w", err)
 	}

@@ -1,0 +1,36 @@
+package app
+
+import (
+	"github.com/wispapp/wisp/app/approval"
+	"github.com/wispapp/wisp/app/shell"
+	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/terminal"
+)
+
+// assembleShell builds the approvals and the agent's shell action. A decision on a
+// run that paused before a restart resumes it in chat.
+func (a *App) assembleShell(st *store.Store) error {
+	a.approvals = approval.New(approval.Options{
+		Store: st, Events: a.events, Logger: a.log.With("component", "approvals"),
+		OnDecided: func(ap wire.Approval) {
+			if err := a.chat.ResumePaused(ap.RunID); err != nil {
+				a.log.Debug("no paused run to resume", "run", ap.RunID, "err", err)
+			}
+		},
+	})
+	act := shell.Action(shell.Options{Approvals: a.approvals, Terminal: a.shellTerminal,
+		Logger: a.log.With("component", "shell")})
+	act.Available = func() bool { return a.shellTerminal() != nil }
+	return a.actions.Register(act)
+}
+
+// shellTerminal is the terminal the shell action runs in, nil while shell access is
+// off (or before the services are up).
+func (a *App) shellTerminal() *terminal.Manager {
+	s := a.svc.Load()
+	if s == nil || !s.termGate.Enabled() {
+		return nil
+	}
+	return s.term
+}

@@ -1,0 +1,284 @@
+package app
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/wispapp/wisp/runtime/llm"
+	"github.com/wispapp/wisp/runtime/llm/llmtest"
+)
+
+const shellToken = "shell-test-token-0123456789"
+
+// shellApp is a Wisp with shell access on, answered by the fake model, called with
+// its API token.
+type shellApp struct {
+	*App
+	t *testing.T
+}
+
+func startShell(t *testing.T, dir string, fake *llmtest.Server) *shellApp {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "wisp.json"), []byte(shellOn), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	opts := testOptions(t, dir, map[string]string{
+		"WISP_PROVIDER": "openai", "WISP_BASE_URL": fake.OpenAIURL(), "WISP_MODEL": "fake", "OPENAI_API_KEY": "k",
+		"WISP_API_TOKEN": shellToken,
+	})
+	opts.NoTitles = true
+	a := startApp(t, opts)
+	t.Cleanup(func() { a.Stop() })
+	return &shellApp{App: a, t: t}
+}
+
+func (s *shellApp) do(method, path string, body any) (int, map[string]any) {
+	s.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		data, _ := json.Marshal(body)
+		rd = bytes.NewReader(data)
+	}
+	req, _ := http.NewRequest(method, s.URL()+path, rd)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+shellToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	out := map[string]any{}
+	_ = json.Unmarshal(data, &out)
+	return resp.StatusCode, out
+}
+
+// send posts a message on the SSE route and reads frames until one of type until.
+func (s *shellApp) send(conv, text, until string) (map[string]any, *sseStream) {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	s.t.Cleanup(cancel)
+	body, _ := json.Marshal(map[string]string{"text": text})
+	req, _ := http.NewRequestWithContext(ctx, "POST", s.URL()+"/api/conversations/"+conv+"/messages/stream?dialect=delta", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+shellToken)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	s.t.Cleanup(func() { resp.Body.Close() })
+	st := &sseStream{resp: resp, rd: bufio.NewReader(resp.Body)}
+	for {
+		f, ok := st.next(s.t)
+		if !ok {
+			s.t.Fatalf("the stream ended before a %s frame", until)
+		}
+		if f.typ() == until {
+			return f.Data, st
+		}
+	}
+}
+
+func (s *shellApp) conversation() string {
+	s.t.Helper()
+	code, out := s.do("POST", "/api/conversations", map[string]any{})
+	if code != 200 {
+		s.t.Fatalf("new conversation: %d %v", code, out)
+	}
+	return out["conversation"].(map[string]any)["id"].(string)
+}
+
+// runStatus polls a run until it leaves the given statuses.
+func (s *shellApp) runStatus(id string, while ...string) string {
+	s.t.Helper()
+	for range 1000 {
+		_, out := s.do("GET", "/api/runs/"+id, nil)
+		st, _ := out["run"].(map[string]any)["status"].(string)
+		if !strings.Contains(strings.Join(while, ","), st) || st == "" {
+			return st
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	s.t.Fatalf("run %s stays %v", id, while)
+	return ""
+}
+
+func shellTurns() []llmtest.Turn {
+	return []llmtest.Turn{
+		{Text: []string{"Let me ", "check."}, ToolCalls: []llm.ToolCall{
+			llmtest.Call("call_sh", "RUN_SHELL", map[string]string{"command": "printf 'hi\\n'", "reason": "say hi"})}},
+		{Text: []string{"It printed hi."}},
+	}
+}
+
+// TestShellPauseSurvivesRestart: the run pauses for the user, Wisp stops and starts
+// again, the card is still there, approving resumes the turn where it stopped and the
+// reply is whole; a second decision gets 409 naming the first.
+func TestShellPauseSurvivesRestart(t *testing.T) {
+	fake := llmtest.New()
+	fake.Script(shellTurns()...)
+	t.Cleanup(fake.Close)
+	dir := t.TempDir()
+	a := startShell(t, dir, fake)
+	conv := a.conversation()
+	paused, _ := a.send(conv, "say hi in the shell", "run_paused")
+	approvalID, _ := paused["approvalId"].(string)
+	var asked map[string]any
+	asked, _ = paused["approval"].(map[string]any)
+	if approvalID == "" || asked["command"] != "printf 'hi\\n'" || asked["reason"] != "say hi" {
+		t.Fatalf("run_paused %v", paused)
+	}
+	_, snap := a.do("GET", "/api/conversations/"+conv+"/snapshot", nil)
+	runID := snap["activeRun"].(map[string]any)["id"].(string)
+	if snap["status"] != "paused" {
+		t.Fatalf("snapshot while paused: %v", snap)
+	}
+	a.Stop()
+
+	b := startShell(t, dir, fake)
+	_, pending := b.do("GET", "/api/approvals", nil)
+	list, _ := pending["approvals"].([]any)
+	if len(list) != 1 || list[0].(map[string]any)["id"] != approvalID {
+		t.Fatalf("pending after a restart: %v", pending)
+	}
+	if st := b.runStatus(runID); st != "paused" {
+		t.Fatalf("run after a restart: %s", st)
+	}
+	if code, out := b.do("POST", "/api/approvals/"+approvalID, map[string]any{"decision": "approve"}); code != 200 {
+		t.Fatalf("approve: %d %v", code, out)
+	}
+	if code, out := b.do("POST", "/api/approvals/"+approvalID, map[string]any{"decision": "deny"}); code != 409 || out["decision"] != "approve" {
+		t.Fatalf("second decision: %d %v", code, out)
+	}
+	if st := b.runStatus(runID, "paused", "active"); st != "ended" {
+		t.Fatalf("resumed run ended %s", st)
+	}
+	_, msgs := b.do("GET", "/api/conversations/"+conv+"/messages", nil)
+	all := msgs["messages"].([]any)
+	last := all[len(all)-1].(map[string]any)
+	text, _ := last["text"].(string)
+	if !strings.HasPrefix(text, "Let me check.") || !strings.Contains(text, "exited 0") || !strings.HasSuffix(text, "It printed hi.") {
+		t.Fatalf("the reply after the resume: %q", text)
+	}
+	if got := lastToolText(fake); !strings.HasPrefix(got, "Exit code: 0\nOutput:\nhi") {
+		t.Fatalf("the model got back %q", got)
+	}
+}
+
+// TestShellConcurrentDecisions: two decisions at once, one wins, the command runs once.
+func TestShellConcurrentDecisions(t *testing.T) {
+	fake := llmtest.New()
+	fake.Script(shellTurns()...)
+	t.Cleanup(fake.Close)
+	a := startShell(t, t.TempDir(), fake)
+	conv := a.conversation()
+	paused, st := a.send(conv, "say hi", "run_paused")
+	id := paused["approvalId"].(string)
+	codes := make([]int, 2)
+	var wg sync.WaitGroup
+	for i, d := range []string{"approve", "approve_always"} {
+		wg.Go(func() { codes[i], _ = a.do("POST", "/api/approvals/"+id, map[string]any{"decision": d}) })
+	}
+	wg.Wait()
+	if !(codes[0] == 200 && codes[1] == 409 || codes[0] == 409 && codes[1] == 200) {
+		t.Fatalf("decisions answered %v, want one 200 and one 409", codes)
+	}
+	runs := 0
+	for {
+		f, ok := st.next(t)
+		if !ok {
+			break
+		}
+		if f.typ() == "tool_status" && f.str("status") == "executing" {
+			runs++
+		}
+	}
+	if runs != 1 {
+		t.Fatalf("the command ran %d times", runs)
+	}
+}
+
+// TestShellDenyReachesTheModel: the note goes to the model and the turn goes on.
+func TestShellDenyReachesTheModel(t *testing.T) {
+	fake := llmtest.New()
+	fake.Script(shellTurns()...)
+	t.Cleanup(fake.Close)
+	a := startShell(t, t.TempDir(), fake)
+	conv := a.conversation()
+	paused, st := a.send(conv, "say hi", "run_paused")
+	if code, out := a.do("POST", "/api/approvals/"+paused["approvalId"].(string), map[string]any{"decision": "deny", "note": "use echo instead"}); code != 200 {
+		t.Fatalf("deny: %d %v", code, out)
+	}
+	st.all(t)
+	if got := lastToolText(fake); !strings.Contains(got, "declined") || !strings.Contains(got, "use echo instead") {
+		t.Fatalf("the model got back %q", got)
+	}
+}
+
+// lastToolText is what the fake model last got back from a tool.
+func lastToolText(fake *llmtest.Server) string {
+	reqs := fake.Requests()
+	msgs := reqs[len(reqs)-1].Messages
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == llm.RoleTool {
+			return msgs[i].Text
+		}
+	}
+	return ""
+}
+
+// TestShellStopWhilePaused: a stop ends the run interrupted, the approval cancelled
+// and the tool cancelled, also for a run that paused before a restart.
+func TestShellStopWhilePaused(t *testing.T) {
+	for _, restart := range []bool{false, true} {
+		name := "live"
+		if restart {
+			name = "after a restart"
+		}
+		t.Run(name, func(t *testing.T) {
+			fake := llmtest.New()
+			fake.Script(shellTurns()...)
+			t.Cleanup(fake.Close)
+			dir := t.TempDir()
+			a := startShell(t, dir, fake)
+			conv := a.conversation()
+			paused, _ := a.send(conv, "say hi", "run_paused")
+			_, snap := a.do("GET", "/api/conversations/"+conv+"/snapshot", nil)
+			runID := snap["activeRun"].(map[string]any)["id"].(string)
+			if restart {
+				a.Stop()
+				a = startShell(t, dir, fake)
+			}
+			if code, out := a.do("POST", "/api/runs/"+runID+"/cancel", nil); code != 200 {
+				t.Fatalf("stop: %d %v", code, out)
+			}
+			if st := a.runStatus(runID, "paused", "active"); st != "interrupted" {
+				t.Fatalf("stopped run: %s", st)
+			}
+			code, out := a.do("POST", "/api/approvals/"+paused["approvalId"].(string), map[string]any{"decision": "approve"})
+			if code != 409 || out["approval"].(map[string]any)["status"] != "cancelled" {
+				t.Fatalf("approving a stopped run: %d %v", code, out)
+			}
+			_, dm := a.do("GET", "/api/conversations/"+conv+"/display-messages", nil)
+			status := ""
+			for _, m := range dm["displayMessages"].([]any) {
+				if m := m.(map[string]any); m["contentType"] == "tool_call" {
+					status, _ = m["status"].(string)
+				}
+			}
+			if status != "cancelled" {
+				t.Fatalf("the tool row is %q, want cancelled: %v", status, dm)
+			}
+		})
+	}
+}
