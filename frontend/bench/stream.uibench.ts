@@ -21,7 +21,7 @@ import { expect, it } from 'vitest'
 import { withBrowser } from '../e2e/browser'
 import { fakeLLMBinary, fakeModelEnv } from '../e2e/fakellm'
 import { spawnUntilReady } from '../e2e/process'
-import { requireBuild, startServer, wispBinary } from '../e2e/server'
+import { requireBuild, startServer, wispBinary, type RunningServer } from '../e2e/server'
 import { replaceSection } from './section'
 
 const ROUNDS = Number(process.env.UIBENCH_ROUNDS ?? 3)
@@ -130,12 +130,12 @@ async function measureWisp(page: Page, url: string, c: Case): Promise<Sample> {
  * starts the same reply from the same server in the delta dialect and appends each
  * delta to one text node. What Wisp's UI takes beyond it is what the UI adds.
  */
-const FLOOR_PAGE = `<!doctype html><meta charset="utf-8"><pre id="out"></pre><button id="go">go</button><script>
+const floorPage = (token: string) => `<!doctype html><meta charset="utf-8"><pre id="out"></pre><button id="go">go</button><script>
 document.getElementById('go').onclick = async () => {
   window.__t0 = performance.now()
   const text = document.createTextNode('')
   document.getElementById('out').append(text)
-  const json = { 'Content-Type': 'application/json' }
+  const json = { 'Content-Type': 'application/json', Authorization: 'Bearer ' + ${JSON.stringify(token)} }
   const conv = await (await fetch('/api/conversations', { method: 'POST', headers: json, body: '{}' })).json()
   const res = await fetch('/api/conversations/' + conv.conversation.id + '/messages/stream?dialect=delta',
     { method: 'POST', headers: json, body: JSON.stringify({ text: 'go' }) })
@@ -177,7 +177,7 @@ async function measureFloor(page: Page, url: string): Promise<Sample> {
 }
 
 /** A fresh server and fake model scripted with the case's reply, for one round. */
-async function withWisp<T>(c: Case, fn: (url: string) => Promise<T>): Promise<T> {
+async function withWisp<T>(c: Case, fn: (wisp: RunningServer) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(tmpdir(), 'wisp-uibench-'))
   const script = join(dir, 'turns.json')
   writeFileSync(script, JSON.stringify([{ text: c.chunks }]))
@@ -189,7 +189,7 @@ async function withWisp<T>(c: Case, fn: (url: string) => Promise<T>): Promise<T>
   })
   const wisp = await startServer({ env: fakeModelEnv(fake.url) })
   try {
-    return await fn(wisp.url)
+    return await fn(wisp)
   } finally {
     await wisp.stop()
     await fake.stop()
@@ -198,20 +198,21 @@ async function withWisp<T>(c: Case, fn: (url: string) => Promise<T>): Promise<T>
 }
 
 function wispRound(c: Case): Promise<Sample> {
-  return withWisp(c, (url) =>
+  return withWisp(c, (wisp) =>
     withBrowser(async (page) => {
       await page.addInitScript(OBSERVE)
-      return measureWisp(page, url, c)
+      return measureWisp(page, wisp.openURL, c)
     }),
   )
 }
 
 function floorRound(c: Case): Promise<Sample> {
-  return withWisp(c, (url) =>
+  return withWisp(c, (wisp) =>
     withBrowser(async (page) => {
       await page.addInitScript(OBSERVE)
-      const floorURL = new URL('/__uibench_floor', url).href
-      await page.route(floorURL, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: FLOOR_PAGE }))
+      const floorURL = new URL('/__uibench_floor', wisp.url).href
+      const body = floorPage(wisp.token)
+      await page.route(floorURL, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body }))
       return measureFloor(page, floorURL)
     }),
   )

@@ -126,7 +126,7 @@ describe('chat', () => {
     const want = `You said: ${text}`
 
     await withBrowser(async (page) => {
-      await page.goto(s.url)
+      await page.goto(s.openURL)
       await waitForComposer(page)
       expect(await page.locator('[data-testid="provider-setup"]').count()).toBe(0)
       expect(await page.locator('[data-testid="conversation-item"]').count()).toBe(0)
@@ -201,7 +201,7 @@ describe('chat', () => {
     const s = await start({ env: { ...NO_MODEL_ENV, WISP_OLLAMA_URL: 'http://127.0.0.1:9' } })
 
     await withBrowser(async (page) => {
-      await page.goto(s.url)
+      await page.goto(s.openURL)
       const form = page.locator('[data-testid="provider-setup"]')
       await form.waitFor({ timeout: UI_TIMEOUT })
       expect(await page.locator('[data-testid="composer"]').count()).toBe(0)
@@ -229,7 +229,7 @@ describe('chat', () => {
       await page.screenshot({ path: artifact('chat-after-setup.png') })
 
       // The key was stored but is never handed back.
-      const res = await fetch(`${s.url}/api/provider`)
+      const res = await fetch(`${s.url}/api/provider`, { headers: s.auth })
       const body = (await res.json()) as Record<string, unknown>
       expect(body).toMatchObject({ provider: 'openai', model: 'fake', hasApiKey: true, canRespond: true })
       expect(JSON.stringify(body)).not.toContain('"k"')
@@ -255,7 +255,7 @@ describe('chat', () => {
     const want = `You said: ${text}`
 
     await withBrowser(async (page) => {
-      await page.goto(s.url)
+      await page.goto(s.openURL)
       await waitForComposer(page)
       await page.fill('[data-testid="composer"]', text)
       await page.click('[data-testid="send"]')
@@ -291,7 +291,7 @@ describe('chat', () => {
     const stoppedBubble = `${ASSISTANT}[data-status="stopped"]`
 
     await withBrowser(async (page) => {
-      await page.goto(s.url)
+      await page.goto(s.openURL)
       await waitForComposer(page)
       expect(await page.locator('[data-testid="stop"]').count()).toBe(0)
 

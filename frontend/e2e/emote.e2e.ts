@@ -175,12 +175,12 @@ async function captionText(page: Page): Promise<{ text: string; visible: boolean
   })
 }
 
-/** POST /api/emote from the page, as another client (the agent, say) would. */
+/** POST /api/emote from the page, as another client (the agent, say) would, with the page's token. */
 async function postEmote(page: Page, emoteId: string): Promise<number> {
   return page.evaluate(async (id) => {
     const res = await fetch('/api/emote', {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('wisp.token') ?? ''}` },
       body: JSON.stringify({ emoteId: id }),
     })
     return res.status
@@ -194,7 +194,7 @@ describe('avatar stage and emote picker', () => {
     const s = await start()
     await withBrowser(
       async (page) => {
-        await page.goto(s.url)
+        await page.goto(s.openURL)
         await expectTestId(page, 'conn-state', 'connected')
         await waitForStage(page, 'ready')
         const stage = page.locator(STAGE)
@@ -262,7 +262,7 @@ describe('avatar stage and emote picker', () => {
     const s = await start()
     await withBrowser(
       async (page) => {
-        await page.goto(s.url)
+        await page.goto(s.openURL)
         await expectTestId(page, 'conn-state', 'connected')
         await waitForStage(page, 'fallback')
         const stage = page.locator(STAGE)
@@ -288,7 +288,7 @@ describe('avatar stage and emote picker', () => {
     await withBrowser(
       async (page) => {
         await page.emulateMedia({ reducedMotion: 'reduce' })
-        await page.goto(s.url)
+        await page.goto(s.openURL)
         await expectTestId(page, 'conn-state', 'connected')
         await waitForStage(page, 'ready')
 

@@ -10,7 +10,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { UI_TIMEOUT, artifact, withBrowser } from './browser'
 import { fakeLLMBinary, fakeModelEnv, startFakeLLM, type RunningFakeLLM } from './fakellm'
-import { CLEAN_ENV, serverPerTest, type RunningServer } from './server'
+import { CLEAN_ENV, pageURL, serverPerTest, type RunningServer } from './server'
 
 const ROW = '[data-testid="conversation-item"]'
 const rowOf = (id: string) => `${ROW}[data-conversation-id="${id}"]`
@@ -30,9 +30,9 @@ interface Reminder {
   status: string
 }
 
-/** A JSON call to the server under test (it runs without an API token). */
+/** A JSON call to the server under test, with its API token. */
 async function call<T>(s: RunningServer, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const init: RequestInit = { method, headers: { Accept: 'application/json' } }
+  const init: RequestInit = { method, headers: { Accept: 'application/json', ...s.auth } }
   if (body !== undefined) {
     init.headers = { ...init.headers, 'Content-Type': 'application/json' }
     init.body = JSON.stringify(body)
@@ -114,7 +114,7 @@ describe('proactive messages', () => {
     const text = 'stretch your legs'
 
     await withBrowser(async (page) => {
-      await page.goto(`${s.url}/#/c/${a.id}`)
+      await page.goto(pageURL(s, `#/c/${a.id}`))
       await waitForComposer(page)
       await page.locator(`${rowOf(a.id)}[data-active="true"]`).waitFor({ timeout: UI_TIMEOUT })
       expect(await rowIds(page)).toEqual([a.id, b.id])
@@ -164,7 +164,7 @@ describe('proactive messages', () => {
     const text = 'drink some water'
 
     await withBrowser(async (page) => {
-      await page.goto(`${s.url}/#/c/${c.id}`)
+      await page.goto(pageURL(s, `#/c/${c.id}`))
       await waitForComposer(page)
       const panel = page.locator('[data-testid="reminders-panel"]')
       await panel.getByText('No reminders').waitFor({ timeout: UI_TIMEOUT })
@@ -243,7 +243,7 @@ describe('proactive messages', () => {
   it('lists the conversation a reminder without one started, unread', async () => {
     const s = await startWithModel()
     await withBrowser(async (page) => {
-      await page.goto(s.url)
+      await page.goto(s.openURL)
       await waitForComposer(page)
       expect(await page.locator(ROW).count()).toBe(0)
 
@@ -265,7 +265,7 @@ describe('proactive messages', () => {
   it('shows "Autonomy on" in the header while the autonomy loop is on', async () => {
     const s = await startWithModel()
     await withBrowser(async (page) => {
-      await page.goto(s.url)
+      await page.goto(s.openURL)
       await waitForComposer(page)
       const pill = page.locator('[data-testid="autonomy-indicator"]')
       expect(await pill.count()).toBe(0)

@@ -19,16 +19,48 @@ export const CLEAN_ENV: EnvOverrides = {
   // A plain POSIX shell, whatever the user's login shell is.
   SHELL: '/bin/sh',
 }
-const LISTENING = /Wisp is listening on (http:\/\/\S+)/
+/** The second line `wisp serve` prints: the URL to open, with the API token in its fragment (whole lines only). */
+export const RUNNING = /Wisp is running: open (http:\/\/\S+)\n/
 
 export function wispBinary(): string {
   return resolve(FRONTEND_DIR, process.env.WISP_BIN ?? '../build/bin/wisp-serve')
 }
 
-export type RunningServer = RunningProcess
+export interface RunningServer extends RunningProcess {
+  /** The server's origin (http://127.0.0.1:PORT), for API calls. */
+  url: string
+  /** The URL the server printed for a browser: the UI with `#token=…`. */
+  openURL: string
+  /** The API token in openURL ('' when it has none). */
+  token: string
+  /** Headers that authorise an API call. */
+  auth: Record<string, string>
+}
+
+/** The server a process is, from the URL it printed (RUNNING). */
+export function serverOf(proc: RunningProcess): RunningServer {
+  const open = new URL(proc.url)
+  const token = open.hash.startsWith('#token=') ? (new URLSearchParams(open.hash.slice(1)).get('token') ?? '') : ''
+  return {
+    ...proc,
+    url: open.origin,
+    openURL: proc.url,
+    token,
+    auth: token === '' ? {} : { Authorization: `Bearer ${token}` },
+  }
+}
+
+/** The UI at route (e.g. "#/c/<id>"), handed the server's token the way the UI hands it on after a restart. */
+export function pageURL(s: RunningServer, route: string): string {
+  if (s.token === '') return `${s.url}/${route}`
+  return `${s.url}/#${new URLSearchParams({ token: s.token, route }).toString()}`
+}
 
 export interface StartOptions {
-  /** Environment overrides; undefined removes a variable. WISP_API_TOKEN is cleared unless given. */
+  /**
+   * Environment overrides; undefined removes a variable. WISP_API_TOKEN is cleared unless
+   * given, so the server uses the token it keeps in its state folder (see RunningServer.token).
+   */
   env?: EnvOverrides
   /** 0 (default) lets the server pick. */
   port?: number
@@ -55,15 +87,16 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const { env = {}, port = 0, timeoutMs = 60_000 } = opts
   const stateDir = opts.stateDir ?? freshStateDir()
   const ownsStateDir = opts.stateDir === undefined
-  return spawnUntilReady(wispBinary(), ['serve', '--port', String(port), '--state-dir', stateDir], {
+  const proc = await spawnUntilReady(wispBinary(), ['serve', '--port', String(port), '--state-dir', stateDir], {
     name: 'wisp',
     env: { WISP_API_TOKEN: '', ...env },
-    ready: LISTENING,
+    ready: RUNNING,
     timeoutMs,
     cleanup: () => {
       if (ownsStateDir) rmSync(stateDir, { recursive: true, force: true })
     },
   })
+  return serverOf(proc)
 }
 
 /** Fails early, with the command to run, when the server binary or the built UI is missing. */

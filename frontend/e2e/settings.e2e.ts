@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { UI_TIMEOUT, artifact, expectTestId, withBrowser } from './browser'
-import { CLEAN_ENV, freePort, freshStateDir, serverPerTest, wispBinary } from './server'
+import { CLEAN_ENV, RUNNING, freePort, freshStateDir, pageURL, serverOf, serverPerTest, wispBinary } from './server'
 import { spawnUntilReady } from './process'
 
 const STEP_TIMEOUT = 15_000
@@ -71,7 +71,7 @@ describe('settings', () => {
   it('turns shell access on, restarts from the banner, and the terminal then runs commands', async () => {
     const { dir, s } = await startFresh()
     await withBrowser(async (page) => {
-      await page.goto(s.url)
+      await page.goto(s.openURL)
       await expectTestId(page, 'conn-state', 'connected')
       await expectTestId(page, 'agent-state', 'running')
       expect(await page.locator('[data-testid="restart-banner"]').count()).toBe(0)
@@ -120,7 +120,7 @@ describe('settings', () => {
   it('applies a new character name at once, without a restart', async () => {
     const { dir, s } = await startFresh()
     await withBrowser(async (page) => {
-      await page.goto(s.url)
+      await page.goto(s.openURL)
       await expectTestId(page, 'conn-state', 'connected')
       await expectTestId(page, 'agent-name', 'Wisp')
 
@@ -166,7 +166,7 @@ describe('settings', () => {
   it('says when the config file is broken and blocks saving until it is fixed', async () => {
     const { dir, s } = await startFresh()
     await withBrowser(async (page) => {
-      await page.goto(s.url)
+      await page.goto(s.openURL)
       await expectTestId(page, 'conn-state', 'connected')
       await openSettings(page)
 
@@ -194,16 +194,19 @@ describe('settings', () => {
     while (to === from) to = await freePort()
     writeFileSync(join(dir, 'wisp.json'), JSON.stringify({ server: { port: from } }))
     // Without --port, which would override the file's port for this process.
-    const s = await spawnUntilReady(wispBinary(), ['serve', '--state-dir', dir], {
-      name: 'wisp',
-      env: { ...CLEAN_ENV, WISP_API_TOKEN: '', WISP_PORT: undefined },
-      ready: /Wisp is listening on (http:\/\/\S+)/,
-      timeoutMs: 60_000,
-    })
+    const s = serverOf(
+      await spawnUntilReady(wispBinary(), ['serve', '--state-dir', dir], {
+        name: 'wisp',
+        env: { ...CLEAN_ENV, WISP_API_TOKEN: '', WISP_PORT: undefined },
+        ready: RUNNING,
+        timeoutMs: 60_000,
+      }),
+    )
     try {
       expect(s.url).toBe(`http://127.0.0.1:${from}`)
       await withBrowser(async (page) => {
-        await page.goto(`${s.url}/#/`)
+        // The token goes along to the new port (its own origin, with its own storage).
+        await page.goto(pageURL(s, '#/'))
         await expectTestId(page, 'conn-state', 'connected')
         await openSettings(page)
         await page.fill('[data-testid="setting-server.port"]', String(to))

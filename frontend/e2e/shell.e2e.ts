@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest'
 import { ARTIFACTS, UI_TIMEOUT, expectTestId, withBrowser } from './browser'
 import { freePort, freshStateDir, serverPerTest, type RunningServer } from './server'
 
-async function publish(server: RunningServer, body: unknown, token?: string): Promise<void> {
+async function publish(server: RunningServer, body: unknown, token = server.token): Promise<void> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' }
-  if (token !== undefined) headers.Authorization = `Bearer ${token}`
+  if (token !== '') headers.Authorization = `Bearer ${token}`
   const res = await fetch(`${server.url}/api/agent/event`, { method: 'POST', headers, body: JSON.stringify(body) })
   expect(res.status, await res.clone().text()).toBe(200)
   const json = (await res.json()) as { ok?: unknown; eventId?: unknown }
@@ -22,11 +22,19 @@ describe('app shell', () => {
 
   it('connects, shows status and live activity, and the server exits 0 on SIGTERM', async () => {
     const s = await start()
+    // The server made a token and printed the URL to open with it.
+    expect(s.token).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(s.openURL).toBe(`${s.url}/#token=${s.token}`)
+    expect((await fetch(`${s.url}/api/status`)).status).toBe(401)
     await withBrowser(async (page) => {
-      await page.goto(s.url)
+      await page.goto(s.openURL)
       expect(await page.title()).toBe('Wisp')
       await expectTestId(page, 'conn-state', 'connected')
       await expectTestId(page, 'agent-state', 'running')
+      // The page keeps the token and takes it out of the address bar.
+      expect(page.url()).toBe(`${s.url}/`)
+      expect(await page.evaluate(() => localStorage.getItem('wisp.token'))).toBe(s.token)
+      expect(await page.locator('[data-testid="token-form"]').count()).toBe(0)
       // The page reports once it has painted the app with its data.
       await s.waitForOutput(/msg="ui ready" api=true ws=true painted=true/, UI_TIMEOUT)
 
@@ -76,14 +84,16 @@ describe('app shell', () => {
     try {
       let s = await start({ port, stateDir })
       await withBrowser(async (page) => {
-        await page.goto(s.url)
+        await page.goto(s.openURL)
         await expectTestId(page, 'conn-state', 'connected')
         await publish(s, { stream: 'system', payload: { message: 'before restart' } })
         await page.locator('[data-testid="activity-item"]', { hasText: 'before restart' }).waitFor({ timeout: UI_TIMEOUT })
 
         expect(await s.stop(), s.output()).toBe(0)
         await expectTestId(page, 'conn-state', 'reconnecting')
+        const token = s.token
         s = await start({ port, stateDir })
+        expect(s.token, 'the token kept in the state folder is reused').toBe(token)
         await publish(s, { stream: 'system', payload: { message: 'while away' } })
         await expectTestId(page, 'conn-state', 'connected')
         await publish(s, { stream: 'system', payload: { message: 'after restart' } })

@@ -84,7 +84,7 @@ describe('terminal panel', () => {
     writeFileSync(join(stateDir, 'wisp.json'), JSON.stringify({ features: { shellEnabled: true } }))
     const s = await start({ stateDir, env: CLEAN_ENV })
     await withBrowser(async (page) => {
-      await page.goto(s.url)
+      await page.goto(s.openURL)
       await expectTestId(page, 'conn-state', 'connected')
       await openTerminal(page)
       await page.locator('[data-testid="terminal-command"]').waitFor({ timeout: STEP_TIMEOUT })
@@ -211,7 +211,7 @@ describe('terminal panel', () => {
     const s = await start({ stateDir, env: CLEAN_ENV })
     await withBrowser(
       async (page) => {
-        await page.goto(s.url)
+        await page.goto(s.openURL)
         await expectTestId(page, 'conn-state', 'connected')
         await openTerminal(page)
         const off = page.locator('[data-testid="terminal-disabled"]')

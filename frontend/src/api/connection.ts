@@ -1,8 +1,10 @@
 // Where the backend is and which token to use.
 //
 // Desktop (Wails): the Go side binds Desktop.GetConnection(). Browser: the
-// page's own origin, /ws on the same host, and a token the user typed in
-// earlier (localStorage "wisp.token", possibly empty).
+// page's own origin, /ws on the same host, and the token of the URL that
+// `wisp serve` prints (http://127.0.0.1:2138/#token=…), kept in localStorage
+// ("wisp.token") for later visits, or one the user typed in earlier (possibly
+// empty). The token is taken out of the address bar at once.
 
 import type { ConnectionInfo } from './types'
 import { isObject } from './decode'
@@ -32,7 +34,11 @@ export interface ConnectionEnv {
   /** True when the page is served by Wails, so the binding may still be loading. */
   looksLikeDesktop(): boolean
   origin: string
-  storage: Pick<Storage, 'getItem'> | undefined
+  storage: Pick<Storage, 'getItem' | 'setItem'> | undefined
+  /** The page's fragment (location.hash). */
+  hash: string
+  /** Replaces the fragment in the address bar without a navigation ('' removes it). */
+  replaceHash(hash: string): void
   sleep(ms: number): Promise<void>
 }
 
@@ -47,8 +53,38 @@ export function browserEnv(): ConnectionEnv {
     },
     origin: location.origin,
     storage: safeLocalStorage(),
+    hash: location.hash,
+    replaceHash(hash) {
+      try {
+        history.replaceState(history.state, '', `${location.pathname}${location.search}${hash}`)
+      } catch {
+        // An address bar the page may not change keeps the fragment; the token still works.
+      }
+    },
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
   }
+}
+
+const FRAGMENT_TOKEN = '#token='
+
+/**
+ * The fragment that hands a page its token: `#token=<token>`, and with
+ * `&route=<fragment>` the fragment the page shows once the token is taken out
+ * (a restart that moved the server sends the page to its new address this way).
+ * Fragments never reach the server, so the token stays out of its logs.
+ */
+export function tokenFragment(token: string, route = ''): string {
+  const params = new URLSearchParams({ token })
+  if (route.startsWith('#') && route !== '#') params.set('route', route)
+  return `#${params.toString()}`
+}
+
+/** The token and the fragment to leave in its place, or null when hash hands over no token. */
+export function readTokenFragment(hash: string): { token: string; route: string } | null {
+  if (!hash.startsWith(FRAGMENT_TOKEN)) return null
+  const params = new URLSearchParams(hash.slice(1))
+  const route = params.get('route') ?? ''
+  return { token: (params.get('token') ?? '').trim(), route: route.startsWith('#') ? route : '' }
 }
 
 export function safeLocalStorage(): Storage | undefined {
@@ -83,6 +119,9 @@ const BINDING_WAIT_MS = 5_000
 const BINDING_POLL_MS = 50
 
 export async function resolveConnection(env: ConnectionEnv = browserEnv()): Promise<ResolvedConnection> {
+  // First of all, the token leaves the address bar (and the history entry).
+  const handed = readTokenFragment(env.hash)
+  if (handed !== null) env.replaceHash(handed.route)
   let binding = env.desktop()
   if (binding === undefined && env.looksLikeDesktop()) {
     // Wails injects its bindings with its own scripts; give them a moment.
@@ -95,16 +134,24 @@ export async function resolveConnection(env: ConnectionEnv = browserEnv()): Prom
     const info = decodeDesktopConnection(await binding.GetConnection())
     return { ...info, mode: 'desktop' }
   }
-  return {
-    mode: 'browser',
-    baseURL: env.origin,
-    wsURL: wsURLFromOrigin(env.origin),
-    token: env.storage?.getItem(TOKEN_STORAGE_KEY) ?? '',
+  let token = env.storage?.getItem(TOKEN_STORAGE_KEY) ?? ''
+  if (handed !== null && handed.token !== '') {
+    token = handed.token
+    storeToken(env.storage, token)
+  }
+  return { mode: 'browser', baseURL: env.origin, wsURL: wsURLFromOrigin(env.origin), token }
+}
+
+function storeToken(storage: Pick<Storage, 'setItem'> | undefined, token: string): void {
+  try {
+    storage?.setItem(TOKEN_STORAGE_KEY, token)
+  } catch {
+    // Storage full or refused: the token serves this page, and the next visit asks again.
   }
 }
 
 export function saveToken(token: string): void {
-  safeLocalStorage()?.setItem(TOKEN_STORAGE_KEY, token)
+  storeToken(safeLocalStorage(), token)
 }
 
 function randomId(): string {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { readTokenFragment, tokenFragment } from './connection'
 import { CLOSE_SERVICE_RESTART, planAfterRestart, reresolveOnClose, sameServer } from './reconnect'
 
 const here = { pathname: '/', search: '', hash: '#/c/conv%201' }
@@ -22,6 +23,13 @@ describe('planAfterRestart', () => {
       kind: 'navigate',
       url: 'http://127.0.0.1:3000/#/c/conv%201',
     })
+  })
+
+  it('carries the API token along in the fragment, with the route after it', () => {
+    const plan = planAfterRestart('browser', 'http://127.0.0.1:2138', moved, here, 'tok')
+    expect(plan).toEqual({ kind: 'navigate', url: `http://127.0.0.1:3000/${tokenFragment('tok', here.hash)}` })
+    expect(readTokenFragment(new URL(plan.kind === 'navigate' ? plan.url : '').hash)).toEqual({ token: 'tok', route: here.hash })
+    expect(planAfterRestart('desktop', 'http://127.0.0.1:2138', moved, here, 'tok')).toEqual({ kind: 'reresolve' })
   })
 
   it('has a desktop window look its connection up again', () => {

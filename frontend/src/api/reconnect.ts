@@ -3,7 +3,7 @@
 // client restarted Wisp). Pure, so the decisions are tested without a page.
 
 import type { ServerEndpoint } from './configTypes'
-import type { ConnectionMode } from './connection'
+import { tokenFragment, type ConnectionMode } from './connection'
 
 /** Close code of a server restart ("service restart"). */
 export const CLOSE_SERVICE_RESTART = 1012
@@ -32,19 +32,23 @@ export function sameServer(a: string, b: string): boolean {
 
 /**
  * The plan after POST /api/agent/restart succeeded. here is the page's
- * location; the browser keeps its path, query and hash on the new origin.
+ * location; the browser keeps its path, query and hash on the new origin. The
+ * new origin has its own storage, so the page's API token (if any) goes along
+ * in the fragment (connection.ts takes it out again).
  */
 export function planAfterRestart(
   mode: ConnectionMode,
   currentBaseURL: string,
   next: ServerEndpoint | null,
   here: Pick<Location, 'pathname' | 'search' | 'hash'>,
+  token = '',
 ): ReconnectPlan {
   if (next === null || sameServer(currentBaseURL, next.baseURL)) return { kind: 'stay' }
   if (mode === 'desktop') return { kind: 'reresolve' }
   const origin = originOf(next.baseURL)
   if (origin === null) return { kind: 'stay' }
-  return { kind: 'navigate', url: `${origin}${here.pathname}${here.search}${here.hash}` }
+  const hash = token === '' ? here.hash : tokenFragment(token, here.hash)
+  return { kind: 'navigate', url: `${origin}${here.pathname}${here.search}${hash}` }
 }
 
 /** Desktop windows look the connection up again when the server restarted: its port may have moved. */

@@ -15,6 +15,7 @@ export interface RestartActions {
 export function useRestart(
   api: ApiClient | null,
   endpoint: { mode: ConnectionMode; baseURL: string } | null,
+  token: string,
   dispatch: (action: Action) => void,
   refreshStatus: () => Promise<void>,
   reresolve: () => void,
@@ -25,7 +26,7 @@ export function useRestart(
     try {
       const result = await api.restartAgent()
       dispatch({ type: 'restart-done', status: result.status })
-      const plan = planAfterRestart(endpoint.mode, endpoint.baseURL, result.connection, window.location)
+      const plan = planAfterRestart(endpoint.mode, endpoint.baseURL, result.connection, window.location, token)
       if (plan.kind === 'navigate') window.location.assign(plan.url)
       else if (plan.kind === 'reresolve') reresolve()
     } catch (err) {
@@ -33,7 +34,7 @@ export function useRestart(
       // The badge said "restarting"; show what the server says now.
       await refreshStatus()
     }
-  }, [api, endpoint, dispatch, refreshStatus, reresolve])
+  }, [api, endpoint, token, dispatch, refreshStatus, reresolve])
 
   const dismissRestart = useCallback(() => dispatch({ type: 'restart-dismissed' }), [dispatch])
   const restartRequired = useCallback(
