@@ -12,6 +12,7 @@ import { TerminalDock } from './components/TerminalDock'
 import { SettingsPanel } from './components/SettingsPanel'
 import { safeLocalStorage } from './api/connection'
 import { useEmoteShortcut } from './state/useEmoteShortcut'
+import { TerminalOpenerContext, nextRunRequest, type TerminalRunRequest } from './state/terminalOpener'
 
 export const TERMINAL_OPEN_KEY = 'wisp.terminal.open'
 export const AVATAR_OPEN_KEY = 'wisp.avatar.open'
@@ -19,45 +20,63 @@ export const AVATAR_OPEN_KEY = 'wisp.avatar.open'
 export function App() {
   // Narrow windows hide the side column (avatar, reminders, activity); the header's Activity button shows it over the chat.
   const [activityOpen, setActivityOpen] = useState(false)
-  const [terminalOpen, setTerminalOpen] = useStoredFlag(TERMINAL_OPEN_KEY, false)
+  const [terminalOpen, setTerminalFlag] = useStoredFlag(TERMINAL_OPEN_KEY, false)
   const [avatarOpen, setAvatarOpen] = useStoredFlag(AVATAR_OPEN_KEY, true)
   const [pickerOpen, setPickerOpen] = useState(false)
   const [settingsOpen, setSettingsOpen] = useState(false)
   const closeSettings = useCallback(() => setSettingsOpen(false), [])
   const togglePicker = useCallback(() => setPickerOpen((o) => !o), [])
   useEmoteShortcut(togglePicker)
+  // "Show in Terminal": the run the panel is asked to focus, forgotten when it closes.
+  const [runRequest, setRunRequest] = useState<TerminalRunRequest | null>(null)
+  const setTerminalOpen = useCallback(
+    (open: boolean) => {
+      if (!open) setRunRequest(null)
+      setTerminalFlag(open)
+    },
+    [setTerminalFlag],
+  )
+  const showTerminalRun = useCallback(
+    (runId: string) => {
+      setTerminalFlag(true)
+      setRunRequest((prev) => nextRunRequest(prev, runId))
+    },
+    [setTerminalFlag],
+  )
   return (
-    <div className={`app${activityOpen ? ' activity-open' : ''}${terminalOpen ? ' terminal-open' : ''}`}>
-      <Header
-        activityOpen={activityOpen}
-        onToggleActivity={() => setActivityOpen((o) => !o)}
-        terminalOpen={terminalOpen}
-        onToggleTerminal={() => setTerminalOpen(!terminalOpen)}
-        avatarOpen={avatarOpen}
-        onToggleAvatar={() => setAvatarOpen(!avatarOpen)}
-        emotesOpen={pickerOpen}
-        onToggleEmotes={togglePicker}
-        settingsOpen={settingsOpen}
-        onToggleSettings={() => setSettingsOpen((o) => !o)}
-      />
-      <Notices />
-      <div className="columns">
-        <Sidebar />
-        <div className="main-column">
-          <ChatPanel />
-          {terminalOpen ? <TerminalDock onClose={() => setTerminalOpen(false)} /> : null}
+    <TerminalOpenerContext.Provider value={showTerminalRun}>
+      <div className={`app${activityOpen ? ' activity-open' : ''}${terminalOpen ? ' terminal-open' : ''}`}>
+        <Header
+          activityOpen={activityOpen}
+          onToggleActivity={() => setActivityOpen((o) => !o)}
+          terminalOpen={terminalOpen}
+          onToggleTerminal={() => setTerminalOpen(!terminalOpen)}
+          avatarOpen={avatarOpen}
+          onToggleAvatar={() => setAvatarOpen(!avatarOpen)}
+          emotesOpen={pickerOpen}
+          onToggleEmotes={togglePicker}
+          settingsOpen={settingsOpen}
+          onToggleSettings={() => setSettingsOpen((o) => !o)}
+        />
+        <Notices />
+        <div className="columns">
+          <Sidebar />
+          <div className="main-column">
+            <ChatPanel />
+            {terminalOpen ? <TerminalDock onClose={() => setTerminalOpen(false)} focusRun={runRequest} /> : null}
+          </div>
+          <div className="side-column">
+            {avatarOpen ? <AvatarPanel /> : null}
+            <RemindersPanel />
+            <ActivityPanel />
+          </div>
+          {/* Over the columns only: the restart banner above stays in reach. */}
+          {settingsOpen ? <SettingsPanel onClose={closeSettings} /> : null}
         </div>
-        <div className="side-column">
-          {avatarOpen ? <AvatarPanel /> : null}
-          <RemindersPanel />
-          <ActivityPanel />
-        </div>
-        {/* Over the columns only: the restart banner above stays in reach. */}
-        {settingsOpen ? <SettingsPanel onClose={closeSettings} /> : null}
+        {pickerOpen ? <EmotePicker onClose={() => setPickerOpen(false)} /> : null}
+        <TokenForm />
       </div>
-      {pickerOpen ? <EmotePicker onClose={() => setPickerOpen(false)} /> : null}
-      <TokenForm />
-    </div>
+    </TerminalOpenerContext.Provider>
   )
 }
 

@@ -17,6 +17,7 @@ import type {
   TurnHeartbeat,
   Usage,
 } from './chatTypes'
+import { decodeApproval, isApprovalDecision } from './approvalDecode'
 import { isBoolean, isNumber, isObject, isString, isStringArray, oneOf, optional } from './guards'
 import type { JsonObject } from './types'
 
@@ -24,7 +25,7 @@ const isRole = oneOf(['user', 'assistant'])
 const isMessageStatus = oneOf(['active', 'ended', 'failed', 'interrupted'])
 const isDisplayType = oneOf(['user', 'assistant', 'tool', 'system'])
 const isContentType = oneOf(['text', 'thinking', 'tool_call', 'tool_result', 'error', 'notification'])
-const isDisplayStatus = oneOf(['pending', 'executing', 'completed', 'failed', 'interrupted', 'cancelled'])
+const isDisplayStatus = oneOf(['pending', 'waiting', 'executing', 'completed', 'failed', 'interrupted', 'cancelled'])
 const isProviderName = oneOf(['openai', 'anthropic', 'ollama', ''])
 const isTurnStatus = oneOf(['thinking', 'replying', 'sent', 'failed'])
 
@@ -192,6 +193,10 @@ const CHAT_FRAMES: Record<ChatFrameType, true> = {
   thinking: true,
   tool_start: true,
   tool_end: true,
+  tool_status: true,
+  run_paused: true,
+  run_resumed: true,
+  stream_resync: true,
   done: true,
   error: true,
 }
@@ -220,6 +225,17 @@ export function decodeChatFrame(v: unknown): ChatFrame | null {
       if (isString(v.error) && v.error !== '') frame.error = v.error
       return frame
     }
+    case 'tool_status':
+      return decodeToolStatusFrame(v)
+    case 'run_paused':
+      return decodeRunPausedFrame(v)
+    case 'run_resumed':
+      if (!isString(v.approvalId) || v.approvalId === '' || !isApprovalDecision(v.decision)) return null
+      return { type: 'run_resumed', approvalId: v.approvalId, decision: v.decision }
+    case 'stream_resync':
+      if (!isSegmentIndex(v.fromSequence) || !isSegmentIndex(v.messageCount)) return null
+      if (v.reason !== undefined && !isString(v.reason)) return null
+      return { type: 'stream_resync', reason: v.reason ?? '', fromSequence: v.fromSequence, messageCount: v.messageCount }
     case 'done':
       return decodeDoneFrame(v)
     case 'error': {
@@ -253,6 +269,29 @@ function decodeTokenFrame(v: JsonObject): TokenFrame | null {
     frame.fullText = v.fullText
   }
   return frame
+}
+
+/** A terminalRunId that is not a non-empty string makes the frame malformed (the link would go nowhere). */
+function decodeToolStatusFrame(v: JsonObject): ChatFrame | null {
+  if (!isString(v.callId) || v.callId === '' || !isString(v.name) || !isDisplayStatus(v.status)) return null
+  const frame: ChatFrame = { type: 'tool_status', callId: v.callId, name: v.name, status: v.status }
+  if (v.terminalRunId !== undefined && v.terminalRunId !== null && v.terminalRunId !== '') {
+    if (!isString(v.terminalRunId)) return null
+    frame.terminalRunId = v.terminalRunId
+  }
+  return frame
+}
+
+/** The approval must be whole and be the one approvalId names; the other fields default to the approval's. */
+function decodeRunPausedFrame(v: JsonObject): ChatFrame | null {
+  const approval = decodeApproval(v.approval)
+  if (approval === null || v.approvalId !== approval.id) return null
+  const text = (x: unknown, fallback: string): string | null => (x === undefined ? fallback : isString(x) ? x : null)
+  const reason = text(v.reason, '')
+  const pendingToolName = text(v.pendingToolName, approval.toolName)
+  const pendingToolCallId = text(v.pendingToolCallId, approval.callId)
+  if (reason === null || pendingToolName === null || pendingToolCallId === null) return null
+  return { type: 'run_paused', reason, pendingToolName, pendingToolCallId, approvalId: approval.id, approval }
 }
 
 function decodeDoneFrame(v: JsonObject): ChatFrame | null {

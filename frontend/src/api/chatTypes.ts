@@ -2,6 +2,7 @@
 // display messages, the SSE frames of a reply and the provider setup.
 // Decoders live in chatDecode.ts; nothing here has behaviour.
 
+import type { Approval, ApprovalDecision } from './approvalTypes'
 import type { JsonObject } from './json'
 
 export interface Conversation {
@@ -79,7 +80,9 @@ export interface Run {
 
 export type DisplayMessageType = 'user' | 'assistant' | 'tool' | 'system'
 export type DisplayContentType = 'text' | 'thinking' | 'tool_call' | 'tool_result' | 'error' | 'notification'
-export type DisplayStatus = 'pending' | 'executing' | 'completed' | 'failed' | 'interrupted' | 'cancelled'
+/** A tool call's lifecycle; waiting: for the user's approval (docs/approvals.md). */
+export type ToolStatus = 'pending' | 'waiting' | 'executing' | 'completed' | 'failed' | 'interrupted' | 'cancelled'
+export type DisplayStatus = ToolStatus
 
 export interface DisplayMessage {
   id: string
@@ -112,6 +115,21 @@ export type ChatFrame =
   | { type: 'thinking'; text: string }
   | { type: 'tool_start'; callId: string; name: string; arguments: unknown }
   | { type: 'tool_end'; callId: string; name: string; result?: unknown; error?: string }
+  /** A tool call's new status; terminalRunId once its command runs in the terminal. */
+  | { type: 'tool_status'; callId: string; name: string; status: ToolStatus; terminalRunId?: string }
+  /** The run waits for the user's decision on approval (docs/approvals.md). */
+  | {
+      type: 'run_paused'
+      reason: string
+      pendingToolName: string
+      pendingToolCallId: string
+      approvalId: string
+      approval: Approval
+    }
+  /** The run goes on after the decision. */
+  | { type: 'run_resumed'; approvalId: string; decision: ApprovalDecision }
+  /** The run was cut short by a crash: reload the conversation and go on from fromSequence. */
+  | { type: 'stream_resync'; reason: string; fromSequence: number; messageCount: number }
   | {
       type: 'done'
       fullText: string

@@ -11,6 +11,7 @@ import type {
   StatusFields,
   StreamEnvelope,
 } from './types'
+import { decodeApprovalDecided, decodeApprovalRequested } from './approvalDecode'
 import { decodeConversationUpdated, decodeDisplayMessageEvent } from './chatDecode'
 import { decodeTerminalOutput } from './terminalDecode'
 import { decodeEmoteMessage } from './emoteDecode'
@@ -116,6 +117,8 @@ const decoders: Decoders = {
   'proactive-message': decodeProactiveFrame,
   'reminder-updated': decodeReminderUpdated,
   'reminder-deleted': decodeReminderDeleted,
+  'approval-requested': decodeApprovalRequested,
+  'approval-decided': decodeApprovalDecided,
   'replay-truncated': (v) =>
     isString(v.lastEventId) && isString(v.oldestEventId)
       ? { type: 'replay-truncated', lastEventId: v.lastEventId, oldestEventId: v.oldestEventId }

@@ -3,6 +3,8 @@
 // unexpected body, is thrown as ApiError; an aborted stream rethrows the
 // abort as it is.
 
+import { decodeApprovalBody, decodeApprovalList, decodeDecisionConflict, decodeGrantList } from './approvalDecode'
+import type { Approval, ApprovalDecision, DecideResult, Grant } from './approvalTypes'
 import {
   decodeConversationBody,
   decodeConversationList,
@@ -333,6 +335,43 @@ export class ApiClient {
     return decoded(await this.request('POST', '/api/agent/autonomy', { enabled }), decodeAutonomy, 'autonomy')
   }
 
+  // Shell command approvals and grants (docs/approvals.md)
+
+  /** The approvals still waiting for a decision. */
+  async listApprovals(): Promise<Approval[]> {
+    return decoded(await this.request('GET', '/api/approvals'), decodeApprovalList, 'approvals')
+  }
+
+  /**
+   * Decides an approval. Resolves with {ok: true, approval} when this decision
+   * won, and {ok: false, decision} when the approval had already been decided
+   * (409, decision: the one taken) or cancelled (decision null). Rejects with
+   * ApiError for anything else (400 bad body, 404 unknown id).
+   */
+  async decideApproval(id: string, decision: ApprovalDecision, note = ''): Promise<DecideResult> {
+    const body: JsonObject = { decision }
+    if (note !== '') body.note = note
+    const path = `/api/approvals/${seg(id)}`
+    const reply = await this.exchange('POST', path, body)
+    if (reply.status === 409) {
+      const conflict = decodeDecisionConflict(reply.parsed)
+      if (conflict === null) throw new ApiError(409, 'malformed approval conflict response')
+      return { ok: false, ...conflict }
+    }
+    return { ok: true, approval: decoded(answer(reply, path), decodeApprovalBody, 'approval') }
+  }
+
+  /** The base commands the user always allows. */
+  async listGrants(): Promise<Grant[]> {
+    return decoded(await this.request('GET', '/api/grants'), decodeGrantList, 'grants')
+  }
+
+  /** Revokes a grant (204). Rejects with ApiError 404 when there is none. */
+  async deleteGrant(id: string): Promise<void> {
+    const reply = await this.exchange('DELETE', `/api/grants/${seg(id)}`)
+    if (!reply.ok) throw errorFromBody(reply, reply.parsed)
+  }
+
   // Emotes (the avatar's animations)
 
   /** The avatar and the emotes the server knows now (user packs can change it at run time). */
@@ -356,12 +395,23 @@ export class ApiClient {
     return headers
   }
 
+  /** A JSON request whose answer must be a JSON body with a 2xx status. */
   private async request(
     method: Method,
     path: string,
     body?: JsonObject,
     extraHeaders?: Record<string, string>,
   ): Promise<unknown> {
+    return answer(await this.exchange(method, path, body, extraHeaders), path)
+  }
+
+  /** Sends a JSON request; any answer comes back with its status and its parsed body (undefined when not JSON). */
+  private async exchange(
+    method: Method,
+    path: string,
+    body?: JsonObject,
+    extraHeaders?: Record<string, string>,
+  ): Promise<Reply> {
     const headers = { ...this.headers('application/json'), ...extraHeaders }
     const init: RequestInit = { method, headers }
     if (body !== undefined) {
@@ -375,10 +425,7 @@ export class ApiClient {
       throw new ApiError(0, `cannot reach the Wisp server: ${errorText(err)}`)
     }
     const text = await res.text().catch(() => '')
-    const parsed = parseJSON(text)
-    if (!res.ok) throw errorFromBody(res, parsed)
-    if (parsed === undefined) throw new ApiError(res.status, `${path}: response is not JSON`)
-    return parsed
+    return { ok: res.ok, status: res.status, statusText: res.statusText, parsed: parseJSON(text) }
   }
 
   private async openStream(
@@ -443,7 +490,22 @@ function decoded<T>(body: unknown, decode: (v: unknown) => T | null, what: strin
   return value
 }
 
-function errorFromBody(res: Response, parsed: unknown): ApiError {
+/** An answer of exchange(). */
+interface Reply {
+  ok: boolean
+  status: number
+  statusText: string
+  parsed: unknown
+}
+
+/** The body of a 2xx JSON answer; anything else is thrown as ApiError. */
+function answer(reply: Reply, what: string): unknown {
+  if (!reply.ok) throw errorFromBody(reply, reply.parsed)
+  if (reply.parsed === undefined) throw new ApiError(reply.status, `${what}: response is not JSON`)
+  return reply.parsed
+}
+
+function errorFromBody(res: Pick<Reply, 'status' | 'statusText'>, parsed: unknown): ApiError {
   const message =
     isObject(parsed) && typeof parsed.error === 'string' ? parsed.error : `${res.status} ${res.statusText}`.trim()
   return new ApiError(res.status, message)

@@ -2,6 +2,7 @@
 // backend contract. Decoders live in decode.ts; nothing here has behaviour.
 // The chat API's types are in chatTypes.ts.
 
+import type { ApprovalDecidedMessage, ApprovalRequestedMessage } from './approvalTypes'
 import type { ConversationUpdatedMessage, DisplayMessageEvent } from './chatTypes'
 import type { ConfigChangedMessage, ConfigErrorMessage, RestartRequiredMessage } from './configTypes'
 import type { EmoteMessage } from './emoteTypes'
@@ -65,6 +66,8 @@ export interface KnownServerMessages {
   'reminder-updated': ReminderUpdatedMessage
   'reminder-deleted': ReminderDeletedMessage
   'replay-truncated': ReplayTruncatedMessage
+  'approval-requested': ApprovalRequestedMessage
+  'approval-decided': ApprovalDecidedMessage
 }
 
 /**

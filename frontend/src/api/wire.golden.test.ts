@@ -5,6 +5,7 @@
 // exactly the catalog's, so Go and TypeScript cannot drift apart unnoticed.
 
 import { describe, expect, it } from 'vitest'
+import { decodeApproval, decodeGrant } from './approvalDecode'
 import { CHAT_FRAME_TYPES, decodeChatFrame, decodeConversation, decodeDisplayMessage, decodeMessage, decodeProvider, decodeRun, decodeSendResult, decodeTurnHeartbeat } from './chatDecode'
 import { decodeConfigSnapshot, decodeShellAccess } from './configDecode'
 import { decodeServerMessage, decodeStatus, KNOWN_SERVER_MESSAGE_TYPES } from './decode'
@@ -45,6 +46,8 @@ const IGNORED: Record<string, Record<string, string>> = {
 /** A shape the UI has no decoder for, with the reason. */
 const NOT_DECODED: Record<string, string> = {
   TerminalResult: 'the captured-output answer of POST /api/terminal/run; the UI never asks for captured output',
+  Snapshot:
+    "GET /api/conversations/{id}/snapshot (seed 001) is for other clients: Wisp's UI reloads a conversation from its messages and display messages and resumes a run from the sequence numbers it saw",
 }
 
 const SHAPE_DECODERS: Record<string, (v: unknown) => unknown> = {
@@ -66,6 +69,8 @@ const SHAPE_DECODERS: Record<string, (v: unknown) => unknown> = {
   TerminalRuns: decodeTerminalRunList,
   TerminalSnapshot: decodeTerminalRunDetail,
   EmoteList: decodeEmoteCatalog,
+  Approval: decodeApproval,
+  Grant: decodeGrant,
 }
 
 /** example without the ignored fields of name (top-level keys). */

@@ -9,6 +9,8 @@ interface Props {
   busy: boolean
   /** Wisp said something in it on its own that has not been read. */
   unread: boolean
+  /** A shell command in it waits for the user's approval (shown when it is not open). */
+  awaitingApproval?: boolean
   onOpen(id: string): void
   onRename(id: string, title: string): Promise<void>
   onRemove(id: string): Promise<void>
@@ -17,7 +19,7 @@ interface Props {
 type Mode = 'view' | 'rename' | 'confirm-delete'
 
 /** One sidebar row: open on click; rename inline (Enter saves, Escape cancels); delete after a confirm. */
-export function ConversationItem({ conversation, active, busy, unread, onOpen, onRename, onRemove }: Props) {
+export function ConversationItem({ conversation, active, busy, unread, awaitingApproval = false, onOpen, onRename, onRemove }: Props) {
   const [mode, setMode] = useState<Mode>('view')
   const [draft, setDraft] = useState('')
   const [pending, setPending] = useState(false)
@@ -117,6 +119,17 @@ export function ConversationItem({ conversation, active, busy, unread, onOpen, o
               {title}
             </span>
             {busy ? <span className="busy-dot" title="Replying…" aria-label="replying" /> : null}
+            {awaitingApproval ? (
+              <span
+                className="approval-mark"
+                role="img"
+                title="A command waits for your approval"
+                aria-label="waiting for your approval"
+                data-testid="approval-pending-mark"
+              >
+                !
+              </span>
+            ) : null}
             {unread ? (
               <span className="unread-dot" role="img" title="Unread" aria-label="unread" data-testid="unread-dot" />
             ) : null}

@@ -73,6 +73,8 @@ function ReplyBody({ message: m, extras, canRetry, onRetry, onGrow }: Omit<Props
   const tools = extras?.tools ?? m.tools
   const streaming = m.status === 'streaming'
   const working = streaming && tools.some((t) => t.status === 'executing' || t.status === 'pending')
+  // A command waits for the user's approval: its card below says so, not "writing".
+  const waiting = streaming && tools.some((t) => t.status === 'waiting')
   return (
     <>
       {thinking !== '' ? <ThinkingBlock text={thinking} active={streaming && m.text === '' && !working} /> : null}
@@ -87,7 +89,7 @@ function ReplyBody({ message: m, extras, canRetry, onRetry, onGrow }: Omit<Props
         <div className="message-text" data-testid="message-text">
           <Markdown text={m.text} onGrow={onGrow} />
         </div>
-      ) : streaming && !working ? (
+      ) : streaming && !working && !waiting ? (
         <span className="typing-dots" role="status" aria-label="Writing a reply">
           <span />
           <span />

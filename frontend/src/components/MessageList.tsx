@@ -1,5 +1,8 @@
-import { useCallback, useLayoutEffect, useMemo, useRef } from 'react'
+import { Fragment, useCallback, useLayoutEffect, useMemo, useRef } from 'react'
+import { cardsOf, placeCards, type ApprovalCard as Card } from '../state/approvals'
 import { extrasByRun, retryable, type ChatState } from '../state/chat'
+import { useApprovalStore, useApprovals } from '../state/useApprovals'
+import { ApprovalCard, type DecideFn } from './ApprovalCard'
 import { MessageBubble } from './MessageBubble'
 
 interface Props {
@@ -16,6 +19,7 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
   const scroller = useRef<HTMLDivElement>(null)
   const stick = useRef(true)
   const extras = useMemo(() => extrasByRun(chat.display), [chat.display])
+  const cards = useApprovalCards(chat)
 
   useLayoutEffect(() => {
     stick.current = true
@@ -28,7 +32,7 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
     const el = scroller.current
     if (el !== null && stick.current) el.scrollTop = el.scrollHeight
   }, [])
-  useLayoutEffect(follow, [follow, chat.messages, chat.session])
+  useLayoutEffect(follow, [follow, chat.messages, chat.session, cards])
 
   const onScroll = () => {
     const el = scroller.current
@@ -47,7 +51,7 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
         </button>
       </div>
     )
-  } else if (chat.messages.length === 0) {
+  } else if (chat.messages.length === 0 && cards.rest.length === 0) {
     content = (
       <div className="chat-note chat-welcome">
         <h2>Chat with {agentName}</h2>
@@ -58,16 +62,19 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
     content = (
       <ol className="messages" aria-label="Messages">
         {chat.messages.map((m) => (
-          <MessageBubble
-            key={m.key}
-            message={m}
-            agentName={agentName}
-            extras={m.live || m.runId === undefined ? undefined : extras.get(m.runId)}
-            canRetry={retryable(chat, m.key)}
-            onRetry={onRetry}
-            onGrow={follow}
-          />
+          <Fragment key={m.key}>
+            <MessageBubble
+              message={m}
+              agentName={agentName}
+              extras={m.live || m.runId === undefined ? undefined : extras.get(m.runId)}
+              canRetry={retryable(chat, m.key)}
+              onRetry={onRetry}
+              onGrow={follow}
+            />
+            {m.runId === undefined ? null : <ApprovalCards cards={cards.byRun.get(m.runId)} onDecide={cards.decide} />}
+          </Fragment>
         ))}
+        <ApprovalCards cards={cards.rest} onDecide={cards.decide} />
       </ol>
     )
   }
@@ -76,4 +83,21 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
       {content}
     </div>
   )
+}
+
+/** The approval cards of the open conversation: after the reply of their run, or last. */
+function useApprovalCards(chat: ChatState): ReturnType<typeof placeCards> & { decide: DecideFn } {
+  const approvals = useApprovals()
+  const store = useApprovalStore()
+  const decide = useCallback<DecideFn>((id, decision, note) => void store?.decide(id, decision, note), [store])
+  const placed = useMemo(
+    () => placeCards(cardsOf(approvals, chat.conversationId), chat.messages.map((m) => m.runId)),
+    [approvals, chat.conversationId, chat.messages],
+  )
+  return useMemo(() => ({ ...placed, decide }), [placed, decide])
+}
+
+function ApprovalCards({ cards, onDecide }: { cards: Card[] | undefined; onDecide: DecideFn }) {
+  if (cards === undefined || cards.length === 0) return null
+  return cards.map((c) => <ApprovalCard key={c.approval.id} card={c} onDecide={onDecide} />)
 }

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useWisp } from '../state/WispProvider'
 import { useSettings, type Settings } from '../state/useSettings'
 import { SettingsSections } from './SettingsSections'
+import { ShellGrants } from './ShellGrants'
 
 interface Props {
   onClose(): void
@@ -80,6 +81,7 @@ export function SettingsPanel({ onClose }: Props) {
               <fieldset className="settings-fields" disabled={blocked}>
                 <SettingsSections settings={settings} snap={snap} disabled={blocked || settings.saving} />
               </fieldset>
+              <ShellGrants />
             </>
           )}
         </div>

@@ -1,3 +1,6 @@
+import { useMemo } from 'react'
+import { awaitingConversations } from '../state/approvals'
+import { useApprovals } from '../state/useApprovals'
 import { useWisp } from '../state/WispProvider'
 import { ConversationItem } from './ConversationItem'
 import { Icon } from './Icon'
@@ -7,6 +10,8 @@ export function Sidebar() {
   const { state, chat } = useWisp()
   const list = state.conversations
   const activeId = state.chat.conversationId
+  const approvals = useApprovals()
+  const awaiting = useMemo(() => awaitingConversations(approvals), [approvals])
   return (
     <nav className="sidebar" aria-label="Conversations">
       <div className="sidebar-head">
@@ -28,6 +33,7 @@ export function Sidebar() {
               active={c.id === activeId}
               busy={state.turns[c.id] !== undefined}
               unread={c.unread && c.id !== activeId}
+              awaitingApproval={c.id !== activeId && awaiting.has(c.id)}
               onOpen={chat.open}
               onRename={chat.rename}
               onRemove={chat.remove}

@@ -2,14 +2,17 @@
 // the first chunk of the app stays small.
 
 import { Component, Suspense, lazy, type ReactNode } from 'react'
+import type { TerminalRunRequest } from '../state/terminalOpener'
 
 const TerminalPanel = lazy(() => import('./TerminalPanel'))
 
 interface Props {
   onClose(): void
+  /** A run to focus ("Show in Terminal" on a tool card). */
+  focusRun?: TerminalRunRequest | null
 }
 
-export function TerminalDock({ onClose }: Props) {
+export function TerminalDock({ onClose, focusRun = null }: Props) {
   return (
     <LoadBoundary onClose={onClose}>
       <Suspense
@@ -19,7 +22,7 @@ export function TerminalDock({ onClose }: Props) {
           </section>
         }
       >
-        <TerminalPanel onClose={onClose} />
+        <TerminalPanel onClose={onClose} focusRun={focusRun} />
       </Suspense>
     </LoadBoundary>
   )

@@ -7,20 +7,26 @@ import type { TerminalRun, TerminalRunList } from '../api'
 import { useWisp } from '../state/WispProvider'
 import { formatRunStatus, runBadge, runTone } from '../state/terminalFormat'
 import type { SessionSnapshot, TerminalSession } from '../state/terminalSession'
+import type { TerminalRunRequest } from '../state/terminalOpener'
 import type { RunSync } from '../state/terminalSync'
 import { useTerminalSession } from '../state/useTerminalSession'
 import { XtermScreen } from './XtermScreen'
 
 interface Props {
   onClose(): void
+  /** A run to focus ("Show in Terminal" on a tool card); each new request focuses it again. */
+  focusRun?: TerminalRunRequest | null
 }
 
-export default function TerminalPanel({ onClose }: Props) {
+export default function TerminalPanel({ onClose, focusRun = null }: Props) {
   const { api, state, terminal } = useWisp()
   const [session, snap] = useTerminalSession(api, state.connection, terminal)
   const { info, view } = snap
   const enabled = info?.enabled === true
   useReloadAfterRestart(session, state.status?.state)
+  useEffect(() => {
+    if (focusRun !== null) session.focusRun(focusRun.runId)
+  }, [session, focusRun])
 
   return (
     <section className="terminal-dock" id="terminal-panel" aria-label="Terminal" data-testid="terminal-panel">

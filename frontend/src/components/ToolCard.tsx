@@ -1,8 +1,10 @@
-import { memo } from 'react'
+import { memo, type MouseEvent } from 'react'
 import type { ToolView } from '../state/chat'
+import { useShowTerminalRun } from '../state/terminalOpener'
 
 const STATUS_LABEL: Record<ToolView['status'], string> = {
-  pending: 'waiting',
+  pending: 'pending',
+  waiting: 'needs approval',
   executing: 'running',
   completed: 'done',
   failed: 'failed',
@@ -42,6 +44,7 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolView }) {
         <span className="tool-state" aria-hidden="true" />
         <span className="tool-name">{tool.name}</span>
         <span className="tool-status">{STATUS_LABEL[tool.status]}</span>
+        {tool.terminalRunId !== undefined ? <ShowInTerminal runId={tool.terminalRunId} /> : null}
       </summary>
       <div className="tool-body">
         {isEmpty(tool.arguments) ? null : (
@@ -69,3 +72,18 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolView }) {
     </details>
   )
 })
+
+/** Opens the Terminal panel on the run of a shell command (a real button: clicking it does not fold the card). */
+function ShowInTerminal({ runId }: { runId: string }) {
+  const show = useShowTerminalRun()
+  if (show === null) return null
+  const onClick = (e: MouseEvent) => {
+    e.preventDefault()
+    show(runId)
+  }
+  return (
+    <button type="button" className="link-button tool-terminal" data-testid="open-terminal-run" data-run-id={runId} onClick={onClick}>
+      Show in Terminal
+    </button>
+  )
+}

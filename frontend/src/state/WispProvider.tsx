@@ -18,6 +18,7 @@ import {
   reresolveOnClose,
   saveToken,
   tabClientId,
+  type Approval,
   type ClientMessage,
   type Clock,
   type CloseInfo,
@@ -28,10 +29,12 @@ import {
   type TerminalOutputMessage,
   type Unsubscribe,
 } from '../api'
+import { ApprovalStore } from './approvalStore'
 import type { EmoteBridge } from './emoteBridge'
 import { initialState, reducer, type Action, type AppState } from './reducer'
 import { ReplyStore, type FrameScheduler } from './replyStore'
 import type { TerminalBridge } from './terminalBridge'
+import { ApprovalStoreContext, useApprovalFeed } from './useApprovals'
 import { useChat, type ChatActions } from './useChat'
 import { ReplyStoreContext } from './useLiveReply'
 import { useProactive } from './useProactive'
@@ -95,6 +98,7 @@ export function WispProvider(props: WispProviderProps) {
   const { children, resolve = resolveConnection, createSocket, socketClock, fetch, frames } = props
   const [state, dispatch] = useReducer(reducer, initialState)
   const [replies] = useState(() => new ReplyStore(frames))
+  const [approvals] = useState(() => new ApprovalStore())
   const [endpoint, setEndpoint] = useState<Endpoint | null>(null)
   const [token, setToken] = useState('')
   const [resolveGeneration, setResolveGeneration] = useState(0)
@@ -125,7 +129,9 @@ export function WispProvider(props: WispProviderProps) {
   )
   useTheme(api, state.apiReady, onConfigChanged)
   const sendWs = useCallback((msg: ClientMessage) => socket.current?.send(msg), [socket])
-  const chat = useChat(api, state, dispatch, sendWs, replies)
+  const chat = useChat(api, state, dispatch, sendWs, replies, approvals.onChatFrame)
+  const onApproval = useCallback((fn: (a: Approval) => void) => socketEvents.approvals.add(fn), [socketEvents])
+  useApprovalFeed(approvals, api, state.apiReady, state.connection === 'connected', onApproval)
   const onProactive = useCallback(
     (fn: (frame: ProactiveMessageFrame) => void) => socketEvents.proactive.add(fn),
     [socketEvents],
@@ -143,7 +149,7 @@ export function WispProvider(props: WispProviderProps) {
   }, [api])
   const setProviderSetupOpen = useCallback((open: boolean) => dispatch({ type: 'provider-setup', open }), [])
 
-  const { restartAgent, dismissRestart, restartRequired } = useRestart(api, endpoint, dispatch, refreshStatus, reresolve)
+  const { restartAgent, dismissRestart, restartRequired } = useRestart(api, endpoint, token, dispatch, refreshStatus, reresolve)
 
   const onResync = useCallback((fn: () => void) => socketEvents.resync.add(fn), [socketEvents])
   const configMayHaveChanged = useCallback(() => socketEvents.configChanged.emit([]), [socketEvents])
@@ -210,7 +216,9 @@ export function WispProvider(props: WispProviderProps) {
   )
   return (
     <ReplyStoreContext.Provider value={replies}>
-      <WispContext.Provider value={value}>{children}</WispContext.Provider>
+      <ApprovalStoreContext.Provider value={approvals}>
+        <WispContext.Provider value={value}>{children}</WispContext.Provider>
+      </ApprovalStoreContext.Provider>
     </ReplyStoreContext.Provider>
   )
 }
@@ -256,6 +264,8 @@ interface SocketEmitters {
   emotes: Listeners<EmoteMessage>
   configChanged: Listeners<string[]>
   proactive: Listeners<ProactiveMessageFrame>
+  /** approval-requested and approval-decided frames (useApprovals.ts). */
+  approvals: Listeners<Approval>
   /** The page missed /ws frames and reloads what it built from them (useResync.ts). */
   resync: Listeners<void>
 }
@@ -267,6 +277,7 @@ function useSocketEmitters(): SocketEmitters {
     emotes: new Listeners(),
     configChanged: new Listeners(),
     proactive: new Listeners(),
+    approvals: new Listeners(),
     resync: new Listeners(),
   }))
   return emitters
@@ -346,6 +357,8 @@ function useSocket(
       sock.on('proactive-message', (msg) => emitters.proactive.emit(msg)),
       sock.on('reminder-updated', (msg) => dispatch({ type: 'reminder-upserted', reminder: msg.reminder })),
       sock.on('reminder-deleted', (msg) => dispatch({ type: 'reminder-removed', id: msg.id })),
+      sock.on('approval-requested', (msg) => emitters.approvals.emit(msg.approval)),
+      sock.on('approval-decided', (msg) => emitters.approvals.emit(msg.approval)),
       sock.onClose((info) => {
         if (info.lagged) lagged = true
         if (info.authRejected) dispatch({ type: tokenRef.current === '' ? 'token-required' : 'token-rejected' })

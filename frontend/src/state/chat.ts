@@ -96,10 +96,10 @@ function newBubble(key: string, role: MessageRole, text: string, status: BubbleS
   return { key, id: null, role, text, status, timestamp: ts, live: role === 'assistant', lastSeq: 0, thinking: '', tools: [] }
 }
 
+const isRunning = (t: ToolView) => t.status === 'executing' || t.status === 'pending' || t.status === 'waiting'
+
 function stopRunningTools(tools: ToolView[]): ToolView[] {
-  return tools.some((t) => t.status === 'executing' || t.status === 'pending')
-    ? tools.map((t) => (t.status === 'executing' || t.status === 'pending' ? { ...t, status: 'interrupted' } : t))
-    : tools
+  return tools.some(isRunning) ? tools.map((t) => (isRunning(t) ? { ...t, status: 'interrupted' } : t)) : tools
 }
 
 /**
@@ -274,6 +274,7 @@ export function extrasByRun(display: readonly DisplayMessage[]): Map<string, Run
         status: d.status ?? prev?.status ?? (d.contentType === 'tool_result' ? 'completed' : 'executing'),
       }
       if (d.contentType === 'tool_call' && c.arguments !== undefined) tool.arguments = c.arguments
+      if (typeof c.terminalRunId === 'string' && c.terminalRunId !== '') tool.terminalRunId = c.terminalRunId
       if (c.result !== undefined && c.result !== null) tool.result = c.result
       if (typeof c.error === 'string' && c.error !== '') {
         tool.error = c.error

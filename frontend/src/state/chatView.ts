@@ -14,6 +14,8 @@ export interface ToolView {
   status: DisplayStatus
   result?: unknown
   error?: string
+  /** The terminal run its command runs as (RUN_SHELL), once it runs. */
+  terminalRunId?: string
 }
 
 export interface ChatMessageView {

@@ -211,6 +211,8 @@ export class FakeDocument extends FakeNode {
   readonly head: FakeElement
   readonly body: FakeElement
   defaultView: unknown = null
+  /** Says the input event exists, as in every browser (React then reads changes from it). */
+  oninput: unknown = null
 
   constructor() {
     super(9, '#document', null)
@@ -310,6 +312,7 @@ const GLOBALS = [
   'requestAnimationFrame',
   'cancelAnimationFrame',
   'HTMLIFrameElement',
+  'HTMLElement',
   'IS_REACT_ACT_ENVIRONMENT',
 ] as const
 
@@ -377,6 +380,7 @@ export function installFakeBrowser(href = 'http://wisp.test/'): FakeBrowser {
   set('requestAnimationFrame', win.requestAnimationFrame)
   set('cancelAnimationFrame', win.cancelAnimationFrame)
   set('HTMLIFrameElement', FakeIFrame)
+  set('HTMLElement', FakeElement)
   set('IS_REACT_ACT_ENVIRONMENT', true)
   const container = document.body.appendChild(document.createElement('div'))
   return {

@@ -35,12 +35,14 @@ export interface Request {
   method: string
   /** Path and query. */
   path: string
+  /** The JSON body, parsed (undefined without one). */
+  body?: unknown
 }
 
 /** What GET /api/runs/{id}/stream answers next: a stream the test feeds, or 204. */
 export type RunAnswer = { kind: 'stream'; feed: SseFeed } | { kind: 'ended' }
 
-const json = (status: number, body: unknown) =>
+export const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
 
 export class FakeServer {
@@ -62,6 +64,11 @@ export class FakeServer {
   display = new Map<string, DisplayMessage[]>()
   reminders: unknown[] = golden.shapes.Reminder ?? []
   runId = 'run-1'
+  /** GET /api/approvals (the pending ones) and GET /api/grants. */
+  approvals: unknown[] = []
+  grants: unknown[] = []
+  /** How POST /api/approvals/{id} answers (default: 404). */
+  decide: (id: string, body: unknown) => Response | Promise<Response> = () => json(404, { error: 'unknown approval' })
   /** Called with each request before it is answered (to change the data as a real server's would change). */
   onRequest: (req: Request) => void = () => undefined
 
@@ -74,13 +81,14 @@ export class FakeServer {
     const url = new URL(String(input))
     const method = init?.method ?? 'GET'
     const path = url.pathname + url.search
-    const req = { method, path }
+    const req: Request = { method, path }
+    if (typeof init?.body === 'string') req.body = JSON.parse(init.body)
     this.requests.push(req)
     this.onRequest(req)
-    return this.answer(method, url)
+    return this.answer(method, url, req.body)
   }
 
-  private answer(method: string, url: URL): Response {
+  private answer(method: string, url: URL, body: unknown): Response | Promise<Response> {
     const p = url.pathname
     const route = `${method} ${p}`
     const conv = /^\/api\/conversations\/([^/]+)\/(messages|display-messages)$/.exec(p)
@@ -90,6 +98,17 @@ export class FakeServer {
     if (route === 'GET /api/config') return json(200, golden.shapes.ConfigView?.[0])
     if (route === 'GET /api/agent/autonomy') return json(200, golden.shapes.AutonomyState?.[0])
     if (route === 'POST /api/ui/ready') return json(200, { ok: true })
+    if (route === 'GET /api/approvals') return json(200, { approvals: this.approvals })
+    if (route === 'GET /api/grants') return json(200, { grants: this.grants })
+    const decided = /^\/api\/approvals\/([^/]+)$/.exec(p)
+    if (method === 'POST' && decided !== null) return this.decide(decodeURIComponent(decided[1] ?? ''), body)
+    const grant = /^\/api\/grants\/([^/]+)$/.exec(p)
+    if (method === 'DELETE' && grant !== null) {
+      const id = decodeURIComponent(grant[1] ?? '')
+      const before = this.grants.length
+      this.grants = this.grants.filter((g) => (g as { id?: unknown }).id !== id)
+      return this.grants.length < before ? new Response(null, { status: 204 }) : json(404, { error: 'no such grant' })
+    }
     if (method === 'GET' && conv !== null) {
       const id = decodeURIComponent(conv[1] ?? '')
       if (conv[2] === 'messages') return json(200, { messages: this.messages.get(id) ?? [] })

@@ -19,7 +19,12 @@ export interface LiveReply {
 }
 
 /** The frames a streaming reply takes in its ReplyStore entry; done and error end it in the app state. */
-export type LiveFrame = Extract<ChatFrame, { type: 'token' | 'reply' | 'thinking' | 'tool_start' | 'tool_end' }>
+export type LiveFrame = Extract<
+  ChatFrame,
+  {
+    type: 'token' | 'reply' | 'thinking' | 'tool_start' | 'tool_end' | 'tool_status' | 'run_paused' | 'run_resumed' | 'stream_resync'
+  }
+>
 
 export function isLiveFrame(frame: ChatFrame): frame is LiveFrame {
   return frame.type !== 'done' && frame.type !== 'error'
@@ -55,7 +60,9 @@ export function upsertTool(tools: ToolView[], callId: string, change: (prev: Too
   return next
 }
 
-function applyTool(tools: ToolView[], frame: Extract<ChatFrame, { type: 'tool_start' | 'tool_end' }>): ToolView[] {
+type ToolFrame = Extract<ChatFrame, { type: 'tool_start' | 'tool_end' | 'tool_status' }>
+
+function applyTool(tools: ToolView[], frame: ToolFrame): ToolView[] {
   if (frame.type === 'tool_start') {
     return upsertTool(tools, frame.callId, (prev) => ({
       ...prev,
@@ -64,6 +71,14 @@ function applyTool(tools: ToolView[], frame: Extract<ChatFrame, { type: 'tool_st
       arguments: frame.arguments,
       status: 'executing',
     }))
+  }
+  if (frame.type === 'tool_status') {
+    return upsertTool(tools, frame.callId, (prev) => {
+      const name = frame.name || (prev?.name ?? '')
+      const tool: ToolView = { arguments: {}, ...prev, callId: frame.callId, name, status: frame.status }
+      if (frame.terminalRunId !== undefined) tool.terminalRunId = frame.terminalRunId
+      return tool
+    })
   }
   return upsertTool(tools, frame.callId, (prev) => {
     const tool: ToolView = {
@@ -74,6 +89,7 @@ function applyTool(tools: ToolView[], frame: Extract<ChatFrame, { type: 'tool_st
     }
     if (frame.result !== undefined) tool.result = frame.result
     if (frame.error !== undefined) tool.error = frame.error
+    if (prev?.terminalRunId !== undefined) tool.terminalRunId = prev.terminalRunId
     return tool
   })
 }
@@ -110,8 +126,14 @@ export function foldLive(live: LiveReply, frames: Iterable<SeqFrame>): LiveReply
         break
       case 'tool_start':
       case 'tool_end':
+      case 'tool_status':
         tools = applyTool(tools, frame)
         break
+      case 'run_paused':
+      case 'run_resumed':
+        // The approval card shows these (approvals.ts); the text does not change.
+        break
+      case 'stream_resync':
       case 'error':
         break
     }

@@ -11,7 +11,7 @@
 // everything else, goes through the reducer.
 
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react'
-import { ApiError, type ApiClient, type ClientMessage } from '../api'
+import { ApiError, type ApiClient, type ChatFrame, type ClientMessage } from '../api'
 import { isReplying, retryable, streamingReply } from './chat'
 import { errorMessage, runReply, type ReplyStart } from './chatRunner'
 import { conversationFromHash, hashForConversation } from './hashRoute'
@@ -43,6 +43,8 @@ export interface ChatActions {
 
 type Dispatch = (action: Action) => void
 
+const ignoreFrame = (_frame: ChatFrame) => undefined
+
 interface Current {
   session: number
   conversationId: string | null
@@ -60,6 +62,8 @@ export function useChat(
   dispatch: Dispatch,
   sendWs: (msg: ClientMessage) => void,
   replies: ReplyStore,
+  /** Sees every frame of every reply stream (the approvals take run_paused and run_resumed). */
+  onFrame: (frame: ChatFrame) => void = ignoreFrame,
 ): ChatActions {
   const apiRef = useRef(api)
   const stateRef = useRef(state)
@@ -116,6 +120,7 @@ export function useChat(
       controllers.current.add(ctrl)
       replies.begin(key, base)
       if (start.kind === 'resume') learnRun(session, key, start.runId)
+      let resynced = false
       const settled = () => {
         replies.flush()
         return replies.get(key)
@@ -134,6 +139,10 @@ export function useChat(
                 learnRun(session, key, r.runId)
                 break
               case 'frame':
+                // Seed 001: the run was cut short by a crash; once its stream has
+                // ended, the conversation is read again as it was saved.
+                if (r.frame.type === 'stream_resync') resynced = true
+                onFrame(r.frame)
                 if (isLiveFrame(r.frame)) replies.push(key, r.seq, r.frame)
                 else dispatch({ type: 'chat-frame', session, key, seq: r.seq, frame: r.frame, live: settled() })
                 break
@@ -155,6 +164,8 @@ export function useChat(
       } finally {
         controllers.current.delete(ctrl)
         stopWhenKnown.current.delete(key)
+        const id = current.current.conversationId
+        if (resynced && id !== null && isCurrent(session) && !ctrl.signal.aborted) void load(session, id)
       }
     }
 
@@ -339,7 +350,7 @@ export function useChat(
     }
 
     return { open, send, retry: (key) => void retry(key), stop, reload, rename, remove }
-  }, [dispatch, replies])
+  }, [dispatch, replies, onFrame])
 
   useChatLoader(api, state.apiReady, dispatch, actions, current)
   useHashFollower(actions, current)

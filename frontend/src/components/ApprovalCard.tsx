@@ -1,0 +1,169 @@
+// The card of a shell command waiting for the user's yes (docs/approvals.md),
+// shown in the message list after the reply that asked: the command, where it
+// runs, the model's reason, its base commands and why it always asks; then
+// Run once, Always allow <base>, and Deny with an optional note. Real
+// buttons, no autofocus and no key handler: the composer keeps the focus and
+// its Enter never decides. A decided card shrinks to its outcome.
+
+import { memo, useId, useState } from 'react'
+import type { Approval, ApprovalDecision } from '../api'
+import { decisionLabel, outcomeText, type ApprovalCard as Card } from '../state/approvals'
+
+export type DecideFn = (id: string, decision: ApprovalDecision, note: string) => void
+
+interface Props {
+  card: Card
+  onDecide: DecideFn
+}
+
+export const ApprovalCard = memo(function ApprovalCard({ card, onDecide }: Props) {
+  const { approval } = card
+  const titleId = useId()
+  const pending = approval.status === 'pending'
+  return (
+    <li
+      className={`approval-card status-${approval.status}${pending ? '' : ' decided'}`}
+      data-testid="approval-card"
+      data-approval-id={approval.id}
+      data-status={approval.status}
+      aria-labelledby={titleId}
+    >
+      {pending ? (
+        <>
+          <div className="approval-head">
+            <strong id={titleId}>Run this command?</strong>
+            <span className="approval-tool">{approval.toolName}</span>
+          </div>
+          <ApprovalFacts approval={approval} />
+          <ApprovalActions card={card} onDecide={onDecide} />
+        </>
+      ) : (
+        <p className="approval-outcome">
+          <span id={titleId} className="visually-hidden">
+            Shell command
+          </span>
+          <code className="approval-command-inline" title={approval.command}>
+            {approval.command}
+          </code>
+          <span data-testid="approval-outcome">{outcomeText(approval)}</span>
+        </p>
+      )}
+      {card.conflict !== null ? (
+        <p className="approval-conflict" role="status" data-testid="approval-conflict" data-decision={card.conflict.decision ?? 'none'}>
+          {card.conflict.decision === null
+            ? 'It was cancelled before your answer arrived.'
+            : `Someone else answered first: ${decisionLabel(card.conflict.decision)}.`}
+        </p>
+      ) : null}
+    </li>
+  )
+})
+
+function ApprovalFacts({ approval }: { approval: Approval }) {
+  const { command, cwd, reason, bases, alwaysAsk } = approval
+  return (
+    <>
+      <pre className="approval-command" data-testid="approval-command">
+        <code>{command}</code>
+      </pre>
+      <dl className="approval-facts">
+        {cwd !== '' ? (
+          <>
+            <dt>Directory</dt>
+            <dd>
+              <code data-testid="approval-cwd">{cwd}</code>
+            </dd>
+          </>
+        ) : null}
+        {reason !== '' ? (
+          <>
+            <dt>Why</dt>
+            <dd data-testid="approval-reason">{reason}</dd>
+          </>
+        ) : null}
+        {bases.length > 0 ? (
+          <>
+            <dt>Commands</dt>
+            <dd className="approval-bases" data-testid="approval-bases">
+              {bases.map((b) => (
+                <code key={b}>{b}</code>
+              ))}
+            </dd>
+          </>
+        ) : null}
+      </dl>
+      {alwaysAsk.length > 0 ? (
+        <div className="approval-always-ask" data-testid="approval-always-ask">
+          <p>No grant can cover this command, so Wisp asks every time:</p>
+          <ul>
+            {alwaysAsk.map((line, i) => (
+              <li key={i}>{line}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </>
+  )
+}
+
+function ApprovalActions({ card, onDecide }: Props) {
+  const { approval, sending, error } = card
+  const [note, setNote] = useState('')
+  const noteId = useId()
+  const busy = sending !== null
+  const grantable = approval.alwaysAsk.length === 0 ? approval.grantable : []
+  const grantsAll = grantable.length > 1 ? `Saves a grant for each of: ${grantable.join(', ')}` : undefined
+  return (
+    <>
+      <div className="approval-actions" role="group" aria-label="Your answer">
+        <button type="button" className="approval-approve" data-testid="approve-once" disabled={busy} onClick={() => onDecide(approval.id, 'approve', '')}>
+          Run once
+        </button>
+        {grantable.map((base) => (
+          <button
+            key={base}
+            type="button"
+            className="approval-always"
+            data-testid="approve-always"
+            data-base={base}
+            disabled={busy}
+            title={grantsAll}
+            onClick={() => onDecide(approval.id, 'approve_always', '')}
+          >
+            Always allow <code>{base}</code>
+          </button>
+        ))}
+        <span className="approval-deny">
+          <label htmlFor={noteId} className="visually-hidden">
+            Note for Wisp when you deny (optional)
+          </label>
+          <input
+            id={noteId}
+            type="text"
+            data-testid="deny-note"
+            placeholder="Note for Wisp (optional)"
+            maxLength={1000}
+            autoComplete="off"
+            value={note}
+            disabled={busy}
+            onChange={(e) => setNote(e.target.value)}
+          />
+          <button type="button" className="danger" data-testid="deny" disabled={busy} onClick={() => onDecide(approval.id, 'deny', note)}>
+            Deny
+          </button>
+        </span>
+      </div>
+      {grantsAll !== undefined ? <p className="approval-hint muted">“Always allow” allows all of {grantable.join(', ')} from now on.</p> : null}
+      {busy ? (
+        <p className="approval-sending muted" role="status">
+          Sending your answer…
+        </p>
+      ) : null}
+      {error !== null ? (
+        <p className="approval-error" role="alert" data-testid="approval-error">
+          Your answer was not sent: {error}
+        </p>
+      ) : null}
+    </>
+  )
+}

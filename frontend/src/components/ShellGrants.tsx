@@ -1,0 +1,73 @@
+// Settings › Shell grants: the base commands Wisp may run without asking
+// (saved by "Always allow" on an approval card), each with Revoke. Loaded
+// when the settings open; the approvals store reloads it after an
+// "Always allow". Grants live in the database, not the config file, so this
+// works even while the file has an error.
+
+import { useEffect, useState } from 'react'
+import type { Grant } from '../api'
+import { useApprovalStore, useApprovals } from '../state/useApprovals'
+
+export function ShellGrants() {
+  const store = useApprovalStore()
+  const { grants, grantsError } = useApprovals()
+  useEffect(() => {
+    void store?.loadGrants()
+  }, [store])
+  return (
+    <section className="settings-section" aria-labelledby="settings-grants-title" data-testid="settings-section-grants">
+      <h3 id="settings-grants-title">Shell grants</h3>
+      <p className="hint grants-hint">
+        Commands Wisp may run without asking, because you chose “Always allow”. A command is run without asking only
+        when every command in it is granted.
+      </p>
+      {grantsError !== null ? (
+        <p className="notice notice-error" role="alert" data-testid="grants-error">
+          {grantsError}
+        </p>
+      ) : null}
+      {grants === null ? (
+        grantsError === null ? <p className="empty">Loading…</p> : null
+      ) : grants.length === 0 ? (
+        <p className="empty" data-testid="grants-empty">
+          No grants: Wisp asks before every shell command.
+        </p>
+      ) : (
+        <ul className="grants-list" data-testid="grants-list">
+          {grants.map((g) => (
+            <GrantRow key={g.id} grant={g} onRevoke={(id) => store?.revokeGrant(id) ?? Promise.resolve()} />
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
+
+function GrantRow({ grant, onRevoke }: { grant: Grant; onRevoke(id: string): Promise<void> }) {
+  const [busy, setBusy] = useState(false)
+  const since = new Date(grant.createdAt)
+  const revoke = async () => {
+    setBusy(true)
+    try {
+      await onRevoke(grant.id)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return (
+    <li className="grant" data-testid="grant" data-base={grant.base}>
+      <code className="grant-base">{grant.base}</code>
+      {Number.isNaN(since.getTime()) ? null : <span className="muted grant-since">since {since.toLocaleDateString()}</span>}
+      <button
+        type="button"
+        className="header-button"
+        data-testid="revoke-grant"
+        aria-label={`Revoke ${grant.base}`}
+        disabled={busy}
+        onClick={() => void revoke()}
+      >
+        Revoke
+      </button>
+    </li>
+  )
+}
