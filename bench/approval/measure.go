@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/wispapp/wisp/app"
+	"github.com/wispapp/wisp/bench/benchkit"
+	"github.com/wispapp/wisp/runtime/llm"
+	"github.com/wispapp/wisp/runtime/llm/llmtest"
+)
+
+type stats struct{ p50, p99 float64 } // ms
+
+type results struct{ wisp, floor stats }
+
+type bench struct {
+	app    *app.App
+	client *http.Client
+}
+
+func measure(ctx context.Context, tmp string, cfg config) (results, error) {
+	total := cfg.runs + cfg.warmup
+	fake := llmtest.New()
+	defer fake.Close()
+	turns := make([]llmtest.Turn, 0, 2*total)
+	for i := range total {
+		turns = append(turns,
+			llmtest.Turn{ToolCalls: []llm.ToolCall{llmtest.Call(fmt.Sprintf("call_%d", i), "RUN_SHELL",
+				map[string]string{"command": command, "reason": "say hi"})}},
+			llmtest.Turn{Text: []string{"It said hi."}})
+	}
+	fake.Script(turns...)
+	state := filepath.Join(tmp, "state")
+	if err := os.MkdirAll(state, 0o700); err != nil {
+		return results{}, err
+	}
+	conf := `{"features":{"shellEnabled":true},"terminal":{"cwd":"` + tmp + `"}}`
+	if err := os.WriteFile(filepath.Join(state, "wisp.json"), []byte(conf), 0o600); err != nil {
+		return results{}, err
+	}
+	a, err := benchkit.StartServeApp(ctx, state, map[string]string{
+		"WISP_PROVIDER": "openai", "WISP_BASE_URL": fake.OpenAIURL(), "WISP_MODEL": "fake", "OPENAI_API_KEY": "k",
+	})
+	if err != nil {
+		return results{}, err
+	}
+	defer a.Stop()
+	b := &bench{app: a, client: benchkit.WithToken(benchkit.NewHTTPClient(), a.APIToken())}
+	var wisp, floor []float64
+	for i := range total {
+		w, err := b.approvalRound(ctx)
+		if err != nil {
+			return results{}, fmt.Errorf("approval round %d: %w", i, err)
+		}
+		f, err := b.floorRound(ctx)
+		if err != nil {
+			return results{}, fmt.Errorf("floor round %d: %w", i, err)
+		}
+		if i >= cfg.warmup {
+			wisp, floor = append(wisp, ms(w)), append(floor, ms(f))
+		}
+	}
+	return results{wisp: summarize(wisp), floor: summarize(floor)}, nil
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func summarize(xs []float64) stats {
+	return stats{p50: benchkit.Percentile(xs, 50), p99: benchkit.Percentile(xs, 99)}
+}
+
+// approvalRound sends a message in a new conversation, waits for the pause, approves
+// and times until a frame shows the command's output.
+func (b *bench) approvalRound(ctx context.Context) (time.Duration, error) {
+	var conv struct{ Conversation struct{ ID string } }
+	if err := benchkit.PostJSON(ctx, b.client, b.app.URL()+"/api/conversations", map[string]any{}, &conv); err != nil {
+		return 0, err
+	}
+	body, _ := json.Marshal(map[string]string{"text": "say hi"})
+	resp, err := benchkit.OpenSSE(ctx, b.client, b.app.URL()+"/api/conversations/"+conv.Conversation.ID+"/messages/stream?dialect=delta", body)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	frames := bufio.NewReader(resp.Body)
+	paused, err := until(frames, func(f map[string]any) bool { return f["type"] == "run_paused" })
+	if err != nil {
+		return 0, err
+	}
+	id, _ := paused["approvalId"].(string)
+	start := time.Now()
+	if err := benchkit.PostJSON(ctx, b.client, b.app.URL()+"/api/approvals/"+id, map[string]string{"decision": "approve"}, &struct{}{}); err != nil {
+		return 0, err
+	}
+	if _, err := until(frames, func(f map[string]any) bool {
+		text, _ := f["text"].(string)
+		return f["type"] == "token" && f["callback"] == true && strings.Contains(text, "\nhi\n")
+	}); err != nil {
+		return 0, err
+	}
+	took := time.Since(start)
+	_, err = until(frames, func(f map[string]any) bool { return f["type"] == "done" })
+	return took, err
+}
+
+// floorRound runs the same command directly, output captured.
+func (b *bench) floorRound(ctx context.Context) (time.Duration, error) {
+	var out struct {
+		Stdout string
+		OK     bool
+	}
+	start := time.Now()
+	err := benchkit.PostJSON(ctx, b.client, b.app.URL()+"/api/terminal/run",
+		map[string]any{"command": command, "clientId": "bench", "captureOutput": true}, &out)
+	took := time.Since(start)
+	if err != nil {
+		return 0, err
+	}
+	if !out.OK || out.Stdout != "hi\n" {
+		return 0, fmt.Errorf("the direct run said %q (ok %v)", out.Stdout, out.OK)
+	}
+	return took, nil
+}
+
+// until reads SSE frames until match; the stream ending first is an error.
+func until(rd *bufio.Reader, match func(map[string]any) bool) (map[string]any, error) {
+	for {
+		line, err := rd.ReadBytes('\n')
+		if err != nil {
+			if err == io.EOF {
+				return nil, fmt.Errorf("the stream ended first")
+			}
+			return nil, err
+		}
+		data, ok := bytes.CutPrefix(bytes.TrimRight(line, "\n"), []byte("data: "))
+		if !ok {
+			continue
+		}
+		var f map[string]any
+		if err := json.Unmarshal(data, &f); err != nil {
+			return nil, fmt.Errorf("frame is not JSON: %s", data)
+		}
+		if match(f) {
+			return f, nil
+		}
+	}
+}
