@@ -17,8 +17,10 @@ export function TokenForm() {
       <form className="token-form" data-testid="token-form" onSubmit={onSubmit}>
         <h2>API token required</h2>
         <p>
-          This Wisp server is protected by a token (<code>WISP_API_TOKEN</code>). Enter it to
-          connect; it is kept in this browser's local storage.
+          This Wisp server is protected by a token. Open the address <code>wisp serve</code> printed
+          (it carries the token), or enter the token: <code>WISP_API_TOKEN</code> if you set one, else
+          the one in the <code>api-token</code> file of Wisp's state folder. It is kept in this
+          browser's local storage.
         </p>
         {state.tokenPrompt === 'rejected' ? (
           <p className="notice notice-error" role="alert">
