@@ -7,6 +7,7 @@ import (
 
 	"github.com/wispapp/wisp/internal/fault"
 
+	"github.com/wispapp/wisp/app/approval"
 	"github.com/wispapp/wisp/app/wire"
 )
 
@@ -14,7 +15,7 @@ import (
 type Approvals interface {
 	Pending(ctx context.Context) ([]wire.Approval, error)
 	// Decide returns, with a fault.Conflict error, the approval as it was decided.
-	Decide(ctx context.Context, id, decision, note string) (wire.Approval, error)
+	Decide(ctx context.Context, id string, d approval.Decision) (wire.Approval, error)
 	Grants(ctx context.Context) ([]wire.Grant, error)
 	RevokeGrant(ctx context.Context, id string) error
 }
@@ -37,6 +38,8 @@ func (s *Server) listApprovals(w http.ResponseWriter, r *http.Request) error {
 type decisionRequest struct {
 	Decision string `json:"decision"`
 	Note     string `json:"note"`
+	// Bases, with approve_always, are the bases to grant (default: every one it can).
+	Bases []string `json:"bases"`
 }
 
 func (s *Server) decideApproval(w http.ResponseWriter, r *http.Request) error {
@@ -44,7 +47,7 @@ func (s *Server) decideApproval(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, &in); err != nil {
 		return err
 	}
-	ap, err := s.approvals.Decide(r.Context(), r.PathValue("id"), in.Decision, in.Note)
+	ap, err := s.approvals.Decide(r.Context(), r.PathValue("id"), approval.Decision{Decision: in.Decision, Note: in.Note, Bases: in.Bases})
 	var f *fault.Error
 	if errors.As(err, &f) && f.Kind == fault.Conflict {
 		// 409 names what was decided (null when the run was stopped first).

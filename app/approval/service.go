@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -116,10 +117,19 @@ func (s *Service) Wait(ctx context.Context, id string) (wire.Approval, error) {
 	}
 }
 
+// Decision is what the user answers. Bases, with approve_always, are the bases to
+// grant (each one the approval could grant); none means all of them.
+type Decision struct {
+	Decision string
+	Note     string
+	Bases    []string
+}
+
 // Decide records the user's decision. Exactly one decision wins: a later one gets a
-// fault.Conflict error with the approval as decided. approve_always grants every
-// base the approval could grant.
-func (s *Service) Decide(ctx context.Context, id, decision, note string) (wire.Approval, error) {
+// fault.Conflict error with the approval as decided. approve_always grants the bases
+// asked for (by default every base the approval could grant) and runs the command.
+func (s *Service) Decide(ctx context.Context, id string, d Decision) (wire.Approval, error) {
+	decision, note := d.Decision, d.Note
 	switch decision {
 	case store.DecisionApprove, store.DecisionApproveAlways, store.DecisionDeny:
 	default:
@@ -135,7 +145,11 @@ func (s *Service) Decide(ctx context.Context, id, decision, note string) (wire.A
 	if err != nil {
 		return wire.Approval{}, err
 	}
-	row, err = s.opts.Store.DecideApproval(ctx, id, decision, note, time.Now(), requestOf(row).Grantable)
+	grants, err := chosenBases(requestOf(row).Grantable, d.Bases)
+	if err != nil {
+		return wire.Approval{}, err
+	}
+	row, err = s.opts.Store.DecideApproval(ctx, id, decision, note, time.Now(), grants)
 	if errors.Is(err, store.ErrDecided) {
 		out := toWire(row)
 		if row.Status == store.ApprovalCancelled {
@@ -228,6 +242,19 @@ func (s *Service) RevokeGrant(ctx context.Context, id string) error {
 		return fault.NotFound.Errorf("no grant %s", id)
 	}
 	return err
+}
+
+// chosenBases are the bases to grant: those asked for, each grantable, or all.
+func chosenBases(grantable, asked []string) ([]string, error) {
+	if len(asked) == 0 {
+		return grantable, nil
+	}
+	for _, b := range asked {
+		if !slices.Contains(grantable, b) {
+			return nil, fault.Invalid.Errorf("%q is not a base command this approval can grant", b)
+		}
+	}
+	return asked, nil
 }
 
 func requestOf(a store.Approval) request {

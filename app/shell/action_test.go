@@ -135,7 +135,7 @@ func TestApprovedCommandRuns(t *testing.T) {
 		strings.Join(asked.Bases, ",") != "printf" || strings.Join(asked.Grantable, ",") != "printf" {
 		t.Fatalf("asked %+v (%v)", asked, err)
 	}
-	if _, err := e.approvals.Decide(context.Background(), p.ApprovalID, store.DecisionApproveAlways, ""); err != nil {
+	if _, err := e.approvals.Decide(context.Background(), p.ApprovalID, approval.Decision{Decision: store.DecisionApproveAlways, Note: ""}); err != nil {
 		t.Fatal(err)
 	}
 	r := <-out
@@ -160,7 +160,7 @@ func TestApprovedCommandRuns(t *testing.T) {
 	}
 	c3, out3 := e.run(context.Background(), map[string]string{"command": "printf x; rm -f y", "reason": "and clean"})
 	p3 := <-c3.paused
-	if _, err := e.approvals.Decide(context.Background(), p3.ApprovalID, store.DecisionDeny, "not now"); err != nil {
+	if _, err := e.approvals.Decide(context.Background(), p3.ApprovalID, approval.Decision{Decision: store.DecisionDeny, Note: "not now"}); err != nil {
 		t.Fatal(err)
 	}
 	if r := <-out3; r.err == nil || !strings.Contains(r.err.Error(), "declined") || !strings.Contains(r.err.Error(), "not now") {
@@ -180,7 +180,7 @@ func TestStoppedWhileWaitingCancelsTheApproval(t *testing.T) {
 	if a, _ := e.st.Approval(context.Background(), p.ApprovalID); a.Status != store.ApprovalCancelled {
 		t.Fatalf("approval %s after a stop", a.Status)
 	}
-	if _, err := e.approvals.Decide(context.Background(), p.ApprovalID, store.DecisionApprove, ""); err == nil {
+	if _, err := e.approvals.Decide(context.Background(), p.ApprovalID, approval.Decision{Decision: store.DecisionApprove, Note: ""}); err == nil {
 		t.Fatal("a cancelled approval was decided")
 	}
 }
@@ -224,7 +224,7 @@ func grant(t *testing.T, e *env, bases ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.approvals.Decide(ctx, a.ID, store.DecisionApproveAlways, ""); err != nil {
+	if _, err := e.approvals.Decide(ctx, a.ID, approval.Decision{Decision: store.DecisionApproveAlways, Note: ""}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -241,5 +241,25 @@ func TestBadArguments(t *testing.T) {
 		if r := <-out; r.err == nil {
 			t.Errorf("%v was accepted", args)
 		}
+	}
+}
+
+func TestAlwaysAllowGrantsTheBasesChosen(t *testing.T) {
+	e := newEnv(t, 0)
+	c, out := e.run(context.Background(), map[string]string{"command": "printf x; ls", "reason": "two"})
+	p := <-c.paused
+	ctx := context.Background()
+	if _, err := e.approvals.Decide(ctx, p.ApprovalID, approval.Decision{Decision: store.DecisionApproveAlways, Bases: []string{"rm"}}); err == nil {
+		t.Fatal("a base the command does not hold was granted")
+	}
+	if _, err := e.approvals.Decide(ctx, p.ApprovalID, approval.Decision{Decision: store.DecisionApproveAlways, Bases: []string{"ls"}}); err != nil {
+		t.Fatal(err)
+	}
+	if r := <-out; r.err != nil {
+		t.Fatalf("approved run: %v", r.err)
+	}
+	grants, _ := e.st.Grants(ctx)
+	if len(grants) != 1 || grants[0].Base != "ls" {
+		t.Fatalf("grants %+v, want only ls", grants)
 	}
 }

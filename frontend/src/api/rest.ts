@@ -346,11 +346,13 @@ export class ApiClient {
    * Decides an approval. Resolves with {ok: true, approval} when this decision
    * won, and {ok: false, decision} when the approval had already been decided
    * (409, decision: the one taken) or cancelled (decision null). Rejects with
-   * ApiError for anything else (400 bad body, 404 unknown id).
+   * ApiError for anything else (400 bad body, 404 unknown id). bases, with
+   * approve_always, are the base commands to grant (default: all it can).
    */
-  async decideApproval(id: string, decision: ApprovalDecision, note = ''): Promise<DecideResult> {
+  async decideApproval(id: string, decision: ApprovalDecision, note = '', bases: readonly string[] = []): Promise<DecideResult> {
     const body: JsonObject = { decision }
     if (note !== '') body.note = note
+    if (bases.length > 0) body.bases = [...bases]
     const path = `/api/approvals/${seg(id)}`
     const reply = await this.exchange('POST', path, body)
     if (reply.status === 409) {

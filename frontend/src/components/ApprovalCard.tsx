@@ -1,7 +1,7 @@
 // The card of a shell command waiting for the user's yes (docs/approvals.md),
 // shown in the message list after the reply that asked: the command, where it
 // runs, the model's reason, its base commands and why it always asks; then
-// Run once, Always allow <base>, and Deny with an optional note. Real
+// Run once, Always allow <base> (that base only), and Deny with an optional note. Real
 // buttons, no autofocus and no key handler: the composer keeps the focus and
 // its Enter never decides. A decided card shrinks to its outcome.
 
@@ -9,7 +9,8 @@ import { memo, useId, useState } from 'react'
 import type { Approval, ApprovalDecision } from '../api'
 import { decisionLabel, outcomeText, type ApprovalCard as Card } from '../state/approvals'
 
-export type DecideFn = (id: string, decision: ApprovalDecision, note: string) => void
+/** bases: with approve_always, the base commands to grant. */
+export type DecideFn = (id: string, decision: ApprovalDecision, note: string, bases?: readonly string[]) => void
 
 interface Props {
   card: Card
@@ -112,7 +113,6 @@ function ApprovalActions({ card, onDecide }: Props) {
   const noteId = useId()
   const busy = sending !== null
   const grantable = approval.alwaysAsk.length === 0 ? approval.grantable : []
-  const grantsAll = grantable.length > 1 ? `Saves a grant for each of: ${grantable.join(', ')}` : undefined
   return (
     <>
       <div className="approval-actions" role="group" aria-label="Your answer">
@@ -127,8 +127,8 @@ function ApprovalActions({ card, onDecide }: Props) {
             data-testid="approve-always"
             data-base={base}
             disabled={busy}
-            title={grantsAll}
-            onClick={() => onDecide(approval.id, 'approve_always', '')}
+            title={`Run it, and from now on let Wisp run ${base} without asking`}
+            onClick={() => onDecide(approval.id, 'approve_always', '', [base])}
           >
             Always allow <code>{base}</code>
           </button>
@@ -153,7 +153,6 @@ function ApprovalActions({ card, onDecide }: Props) {
           </button>
         </span>
       </div>
-      {grantsAll !== undefined ? <p className="approval-hint muted">“Always allow” allows all of {grantable.join(', ')} from now on.</p> : null}
       {busy ? (
         <p className="approval-sending muted" role="status">
           Sending your answer…

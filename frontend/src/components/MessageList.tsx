@@ -89,7 +89,7 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
 function useApprovalCards(chat: ChatState): ReturnType<typeof placeCards> & { decide: DecideFn } {
   const approvals = useApprovals()
   const store = useApprovalStore()
-  const decide = useCallback<DecideFn>((id, decision, note) => void store?.decide(id, decision, note), [store])
+  const decide = useCallback<DecideFn>((id, decision, note, bases) => void store?.decide(id, decision, note, bases), [store])
   const placed = useMemo(
     () => placeCards(cardsOf(approvals, chat.conversationId), chat.messages.map((m) => m.runId)),
     [approvals, chat.conversationId, chat.messages],

@@ -79,16 +79,17 @@ export class ApprovalStore {
 
   /**
    * Sends the user's decision (once at a time per approval). A 409 shows the
-   * decision that won; approve_always reloads the grants it saved.
+   * decision that won; approve_always (granting bases, or all it can) reloads
+   * the grants it saved.
    */
-  async decide(id: string, decision: ApprovalDecision, note = ''): Promise<void> {
+  async decide(id: string, decision: ApprovalDecision, note = '', bases: readonly string[] = []): Promise<void> {
     const api = this.api
     const current = this.find(id)
     if (current === undefined || current.sending !== null || current.approval.status !== 'pending') return
     this.set(decisionSending(this.state, id, decision))
     try {
       if (api === null) throw new ApiError(0, 'not connected to the Wisp server')
-      const result = await api.decideApproval(id, decision, note.trim())
+      const result = await api.decideApproval(id, decision, note.trim(), bases)
       if (result.ok) {
         this.set(decisionWon(this.state, result.approval))
         if (decision === 'approve_always') void this.loadGrants()

@@ -197,7 +197,7 @@ describe('approvals in the app', () => {
     const { a } = await pausedReply(server)
     await a.act(() => click(a.root, one(a.root, 'approve-always')))
     await a.until(() => cardStatus(a)[0] === 'denied', 'the lost decision')
-    expect(approvalPosts(server)[0]?.body).toEqual({ decision: 'approve_always' })
+    expect(approvalPosts(server)[0]?.body).toEqual({ decision: 'approve_always', bases: ['rm'] })
     const conflict = one(a.root, 'approval-conflict')
     expect(conflict.getAttribute('data-decision')).toBe('deny')
     expect(conflict.textContent).toContain('denied')
