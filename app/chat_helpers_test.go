@@ -22,6 +22,8 @@ type chatApp struct {
 	*App
 	t    *testing.T
 	fake *llmtest.Server
+	// token, when set, is sent with every request (a Wisp with shell access on).
+	token string
 }
 
 func startChat(t *testing.T, dir string, actions ...runtime.Action) *chatApp {
@@ -56,6 +58,7 @@ func (c *chatApp) call(method, path string, body any, out any) int {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	c.authorize(req)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		c.t.Fatal(err)
@@ -68,6 +71,12 @@ func (c *chatApp) call(method, path string, body any, out any) int {
 		}
 	}
 	return resp.StatusCode
+}
+
+func (c *chatApp) authorize(req *http.Request) {
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
 }
 
 func (c *chatApp) newConversation() string {
@@ -128,6 +137,7 @@ func (c *chatApp) streamQuery(conv, text, query string) *sseStream {
 	}
 	req, _ := http.NewRequestWithContext(ctx, "POST", u, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
+	c.authorize(req)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		c.t.Fatal(err)

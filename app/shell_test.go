@@ -1,12 +1,6 @@
 package app
 
 import (
-	"bufio"
-	"bytes"
-	"context"
-	"encoding/json"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,10 +16,7 @@ const shellToken = "shell-test-token-0123456789"
 
 // shellApp is a Wisp with shell access on, answered by the fake model, called with
 // its API token.
-type shellApp struct {
-	*App
-	t *testing.T
-}
+type shellApp struct{ *chatApp }
 
 func startShell(t *testing.T, dir string, fake *llmtest.Server) *shellApp {
 	t.Helper()
@@ -39,45 +30,33 @@ func startShell(t *testing.T, dir string, fake *llmtest.Server) *shellApp {
 	opts.NoTitles = true
 	a := startApp(t, opts)
 	t.Cleanup(func() { a.Stop() })
-	return &shellApp{App: a, t: t}
+	return &shellApp{&chatApp{App: a, t: t, fake: fake, token: shellToken}}
+}
+
+// pausedShell is a Wisp whose first reply, in a new conversation, paused for the
+// shell command of shellTurns.
+func pausedShell(t *testing.T, dir string) (a *shellApp, conv string, paused map[string]any, st *sseStream) {
+	t.Helper()
+	fake := llmtest.New()
+	fake.Script(shellTurns()...)
+	t.Cleanup(fake.Close)
+	a = startShell(t, dir, fake)
+	conv = a.conversation()
+	paused, st = a.send(conv, "say hi in the shell", "run_paused")
+	return a, conv, paused, st
 }
 
 func (s *shellApp) do(method, path string, body any) (int, map[string]any) {
 	s.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		data, _ := json.Marshal(body)
-		rd = bytes.NewReader(data)
-	}
-	req, _ := http.NewRequest(method, s.URL()+path, rd)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+shellToken)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
 	out := map[string]any{}
-	_ = json.Unmarshal(data, &out)
-	return resp.StatusCode, out
+	return s.call(method, path, body, &out), out
 }
 
-// send posts a message on the SSE route and reads frames until one of type until.
+// send posts a message on the SSE route (delta dialect) and reads frames until one of
+// type until.
 func (s *shellApp) send(conv, text, until string) (map[string]any, *sseStream) {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	s.t.Cleanup(cancel)
-	body, _ := json.Marshal(map[string]string{"text": text})
-	req, _ := http.NewRequestWithContext(ctx, "POST", s.URL()+"/api/conversations/"+conv+"/messages/stream?dialect=delta", bytes.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+shellToken)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	s.t.Cleanup(func() { resp.Body.Close() })
-	st := &sseStream{resp: resp, rd: bufio.NewReader(resp.Body)}
+	st := s.streamQuery(conv, text, "dialect=delta")
 	for {
 		f, ok := st.next(s.t)
 		if !ok {
@@ -89,14 +68,7 @@ func (s *shellApp) send(conv, text, until string) (map[string]any, *sseStream) {
 	}
 }
 
-func (s *shellApp) conversation() string {
-	s.t.Helper()
-	code, out := s.do("POST", "/api/conversations", map[string]any{})
-	if code != 200 {
-		s.t.Fatalf("new conversation: %d %v", code, out)
-	}
-	return out["conversation"].(map[string]any)["id"].(string)
-}
+func (s *shellApp) conversation() string { return s.newConversation() }
 
 // runStatus polls a run until it leaves the given statuses.
 func (s *shellApp) runStatus(id string, while ...string) string {
@@ -125,13 +97,9 @@ func shellTurns() []llmtest.Turn {
 // again, the card is still there, approving resumes the turn where it stopped and the
 // reply is whole; a second decision gets 409 naming the first.
 func TestShellPauseSurvivesRestart(t *testing.T) {
-	fake := llmtest.New()
-	fake.Script(shellTurns()...)
-	t.Cleanup(fake.Close)
 	dir := t.TempDir()
-	a := startShell(t, dir, fake)
-	conv := a.conversation()
-	paused, _ := a.send(conv, "say hi in the shell", "run_paused")
+	a, conv, paused, _ := pausedShell(t, dir)
+	fake := a.fake
 	approvalID, _ := paused["approvalId"].(string)
 	var asked map[string]any
 	asked, _ = paused["approval"].(map[string]any)
@@ -177,12 +145,7 @@ func TestShellPauseSurvivesRestart(t *testing.T) {
 
 // TestShellConcurrentDecisions: two decisions at once, one wins, the command runs once.
 func TestShellConcurrentDecisions(t *testing.T) {
-	fake := llmtest.New()
-	fake.Script(shellTurns()...)
-	t.Cleanup(fake.Close)
-	a := startShell(t, t.TempDir(), fake)
-	conv := a.conversation()
-	paused, st := a.send(conv, "say hi", "run_paused")
+	a, _, paused, st := pausedShell(t, t.TempDir())
 	id := paused["approvalId"].(string)
 	codes := make([]int, 2)
 	var wg sync.WaitGroup
@@ -210,17 +173,12 @@ func TestShellConcurrentDecisions(t *testing.T) {
 
 // TestShellDenyReachesTheModel: the note goes to the model and the turn goes on.
 func TestShellDenyReachesTheModel(t *testing.T) {
-	fake := llmtest.New()
-	fake.Script(shellTurns()...)
-	t.Cleanup(fake.Close)
-	a := startShell(t, t.TempDir(), fake)
-	conv := a.conversation()
-	paused, st := a.send(conv, "say hi", "run_paused")
+	a, _, paused, st := pausedShell(t, t.TempDir())
 	if code, out := a.do("POST", "/api/approvals/"+paused["approvalId"].(string), map[string]any{"decision": "deny", "note": "use echo instead"}); code != 200 {
 		t.Fatalf("deny: %d %v", code, out)
 	}
 	st.all(t)
-	if got := lastToolText(fake); !strings.Contains(got, "declined") || !strings.Contains(got, "use echo instead") {
+	if got := lastToolText(a.fake); !strings.Contains(got, "declined") || !strings.Contains(got, "use echo instead") {
 		t.Fatalf("the model got back %q", got)
 	}
 }
@@ -246,18 +204,13 @@ func TestShellStopWhilePaused(t *testing.T) {
 			name = "after a restart"
 		}
 		t.Run(name, func(t *testing.T) {
-			fake := llmtest.New()
-			fake.Script(shellTurns()...)
-			t.Cleanup(fake.Close)
 			dir := t.TempDir()
-			a := startShell(t, dir, fake)
-			conv := a.conversation()
-			paused, _ := a.send(conv, "say hi", "run_paused")
+			a, conv, paused, _ := pausedShell(t, dir)
 			_, snap := a.do("GET", "/api/conversations/"+conv+"/snapshot", nil)
 			runID := snap["activeRun"].(map[string]any)["id"].(string)
 			if restart {
 				a.Stop()
-				a = startShell(t, dir, fake)
+				a = startShell(t, dir, a.fake)
 			}
 			if code, out := a.do("POST", "/api/runs/"+runID+"/cancel", nil); code != 200 {
 				t.Fatalf("stop: %d %v", code, out)
