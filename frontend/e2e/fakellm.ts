@@ -1,7 +1,9 @@
 // Starts the fake LLM (an OpenAI-compatible server that streams back
 // "You said: <text>" word by word) for browser tests, and stops it again.
 
-import { resolve } from 'node:path'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { spawnUntilReady, type EnvOverrides, type RunningProcess } from './process'
 
 const FRONTEND_DIR = resolve(import.meta.dirname, '..')
@@ -32,15 +34,32 @@ export function fakeModelEnv(url: string): EnvOverrides {
 export interface FakeLLMOptions {
   /** Pause between streamed words, as the binary's --delay flag takes it. */
   delay?: string
+  /**
+   * Turns to answer first, in order (llmtest.Turn as JSON, e.g. {text: [...]} or
+   * {toolCalls: [{id, name, arguments}]}); every chat request takes the next, title
+   * requests too. The echo follows.
+   */
+  script?: unknown[]
   timeoutMs?: number
 }
 
 export function startFakeLLM(opts: FakeLLMOptions = {}): Promise<RunningFakeLLM> {
-  const { delay = '30ms', timeoutMs = 30_000 } = opts
-  return spawnUntilReady(fakeLLMBinary(), ['--addr', '127.0.0.1:0', '--delay', delay], {
+  const { delay = '30ms', script, timeoutMs = 30_000 } = opts
+  const args = ['--addr', '127.0.0.1:0', '--delay', delay]
+  let scriptDir: string | null = null
+  if (script !== undefined) {
+    scriptDir = mkdtempSync(join(tmpdir(), 'wisp-fakellm-'))
+    const path = join(scriptDir, 'turns.json')
+    writeFileSync(path, JSON.stringify(script))
+    args.push('--script', path)
+  }
+  return spawnUntilReady(fakeLLMBinary(), args, {
     name: 'fake LLM',
     env: {},
     ready: LISTENING,
     timeoutMs,
+    cleanup: () => {
+      if (scriptDir !== null) rmSync(scriptDir, { recursive: true, force: true })
+    },
   })
 }

@@ -124,6 +124,12 @@ describe('decodeDisplayMessageList', () => {
     ])
   })
 
+  it('decodes the approval card a paused run saves, and a tool waiting for it', () => {
+    const card = { ...display, id: 'd3', messageType: 'system', contentType: 'approval', content: { id: 'ap_1', command: 'rm x' } }
+    const waiting = { ...display, id: 'd4', status: 'waiting' }
+    expect(decodeDisplayMessageList({ displayMessages: [card, waiting] })).toEqual([card, waiting])
+  })
+
   it('rejects a body that is not the right shape', () => {
     expect(decodeDisplayMessageList({ displayMessages: [display, 'x'] })).toBeNull()
     expect(decodeDisplayMessageList({})).toBeNull()

@@ -24,7 +24,7 @@ import type { JsonObject } from './types'
 const isRole = oneOf(['user', 'assistant'])
 const isMessageStatus = oneOf(['active', 'ended', 'failed', 'interrupted'])
 const isDisplayType = oneOf(['user', 'assistant', 'tool', 'system'])
-const isContentType = oneOf(['text', 'thinking', 'tool_call', 'tool_result', 'error', 'notification'])
+const isContentType = oneOf(['text', 'thinking', 'tool_call', 'tool_result', 'error', 'notification', 'approval'])
 const isDisplayStatus = oneOf(['pending', 'waiting', 'executing', 'completed', 'failed', 'interrupted', 'cancelled'])
 const isProviderName = oneOf(['openai', 'anthropic', 'ollama', ''])
 const isTurnStatus = oneOf(['thinking', 'replying', 'sent', 'failed'])

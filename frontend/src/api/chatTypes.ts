@@ -79,7 +79,7 @@ export interface Run {
 }
 
 export type DisplayMessageType = 'user' | 'assistant' | 'tool' | 'system'
-export type DisplayContentType = 'text' | 'thinking' | 'tool_call' | 'tool_result' | 'error' | 'notification'
+export type DisplayContentType = 'text' | 'thinking' | 'tool_call' | 'tool_result' | 'error' | 'notification' | 'approval'
 /** A tool call's lifecycle; waiting: for the user's approval (docs/approvals.md). */
 export type ToolStatus = 'pending' | 'waiting' | 'executing' | 'completed' | 'failed' | 'interrupted' | 'cancelled'
 export type DisplayStatus = ToolStatus

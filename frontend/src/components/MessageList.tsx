@@ -20,6 +20,8 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
   const stick = useRef(true)
   const extras = useMemo(() => extrasByRun(chat.display), [chat.display])
   const cards = useApprovalCards(chat)
+  // A run's cards go after its last message (the reply), not after the user's message.
+  const lastOfRun = useMemo(() => new Map(chat.messages.flatMap((m) => (m.runId === undefined ? [] : [[m.runId, m.key] as const]))), [chat.messages])
 
   useLayoutEffect(() => {
     stick.current = true
@@ -71,7 +73,9 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
               onRetry={onRetry}
               onGrow={follow}
             />
-            {m.runId === undefined ? null : <ApprovalCards cards={cards.byRun.get(m.runId)} onDecide={cards.decide} />}
+            {m.runId === undefined || lastOfRun.get(m.runId) !== m.key ? null : (
+              <ApprovalCards cards={cards.byRun.get(m.runId)} onDecide={cards.decide} />
+            )}
           </Fragment>
         ))}
         <ApprovalCards cards={cards.rest} onDecide={cards.decide} />

@@ -205,6 +205,15 @@ describe('tool_status in a streaming reply', () => {
     expect(ended.tools[0]).toMatchObject({ status: 'completed', terminalRunId: 'run-7', result: 'exit 0' })
   })
 
+  it('keeps a declined or stopped call cancelled when it ends with an error', () => {
+    const live = foldLive(EMPTY_LIVE_REPLY, [
+      { seq: 1, frame: { type: 'tool_start', callId: 'k', name: 'RUN_SHELL', arguments: {} } },
+      { seq: 2, frame: { type: 'tool_status', callId: 'k', name: 'RUN_SHELL', status: 'cancelled' } },
+      { seq: 3, frame: { type: 'tool_end', callId: 'k', name: 'RUN_SHELL', error: 'the user declined to run this command' } },
+    ])
+    expect(live.tools[0]).toMatchObject({ status: 'cancelled', error: 'the user declined to run this command' })
+  })
+
   it('changes nothing but the sequence number for run_paused and run_resumed', () => {
     const live = foldLive(EMPTY_LIVE_REPLY, [{ seq: 4, frame: { type: 'run_resumed', approvalId: 'ap_1', decision: 'approve' } }])
     expect(live).toEqual({ ...EMPTY_LIVE_REPLY, lastSeq: 4 })

@@ -30,7 +30,8 @@ vi.mock('../components/TerminalDock', async () => {
 const CONV = 'c1'
 const at = '2025-11-21T09:00:00.000Z'
 const history: Message[] = [
-  { id: 'u1', role: 'user', text: 'earlier question', timestamp: 1, source: 'chat' },
+  // Saved user messages carry their run's id too (the card goes after the reply only).
+  { id: 'u1', role: 'user', text: 'earlier question', timestamp: 1, source: 'chat', runId: 'run-0' },
   { id: 'a1', role: 'assistant', text: 'earlier answer', timestamp: 2, runId: 'run-0', status: 'ended', source: 'chat' },
 ]
 

@@ -308,6 +308,18 @@ describe('extrasByRun', () => {
     })
     expect(extras.size).toBe(1)
   })
+
+  it('keeps a declined call cancelled after its error result', () => {
+    const base = { conversationId: 'c', messageType: 'tool' as const, createdAt: 1, updatedAt: 1, runId: 'r' }
+    const extras = extrasByRun([
+      { ...base, id: '1', contentType: 'tool_call', content: { callId: 'k', name: 'RUN_SHELL', arguments: {} }, status: 'cancelled' },
+      { ...base, id: '2', contentType: 'tool_result', content: { callId: 'k', name: 'RUN_SHELL', error: 'the user declined' } },
+      { ...base, id: '3', messageType: 'system' as const, contentType: 'approval', content: { id: 'ap_1', command: 'rm x' } },
+    ])
+    expect(extras.get('r')?.tools).toEqual([
+      { callId: 'k', name: 'RUN_SHELL', arguments: {}, status: 'cancelled', error: 'the user declined' },
+    ])
+  })
 })
 
 describe('app reducer with chat', () => {

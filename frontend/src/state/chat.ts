@@ -278,7 +278,8 @@ export function extrasByRun(display: readonly DisplayMessage[]): Map<string, Run
       if (c.result !== undefined && c.result !== null) tool.result = c.result
       if (typeof c.error === 'string' && c.error !== '') {
         tool.error = c.error
-        if (d.status === undefined) tool.status = 'failed'
+        // (A call the user declined or stopped stays cancelled.)
+        if (d.status === undefined && prev?.status !== 'cancelled') tool.status = 'failed'
       }
       return tool
     })

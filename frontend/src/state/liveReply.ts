@@ -85,7 +85,8 @@ function applyTool(tools: ToolView[], frame: ToolFrame): ToolView[] {
       callId: frame.callId,
       name: frame.name,
       arguments: prev?.arguments ?? {},
-      status: frame.error === undefined ? 'completed' : 'failed',
+      // A call the user declined or stopped ends cancelled, whatever it returned.
+      status: prev?.status === 'cancelled' ? 'cancelled' : frame.error === undefined ? 'completed' : 'failed',
     }
     if (frame.result !== undefined) tool.result = frame.result
     if (frame.error !== undefined) tool.error = frame.error
