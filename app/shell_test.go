@@ -1,8 +1,10 @@
 package app
 
 import (
+	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -233,5 +235,42 @@ func TestShellStopWhilePaused(t *testing.T) {
 				t.Fatalf("the tool row is %q, want cancelled: %v", status, dm)
 			}
 		})
+	}
+}
+
+// TestShellToolLifecycle: every /ws client sees the approval asked and decided, and the
+// tool row go pending → waiting → executing → completed (seed 002).
+func TestShellToolLifecycle(t *testing.T) {
+	fake := llmtest.New()
+	fake.Script(shellTurns()...)
+	t.Cleanup(fake.Close)
+	a := startShell(t, t.TempDir(), fake)
+	u := strings.Replace(a.URL(), "http", "ws", 1) + "/ws"
+	ws := dialSocketHeader(t, u, http.Header{"Authorization": {"Bearer " + shellToken}})
+	paused, st := a.send(a.conversation(), "say hi", "run_paused")
+	if code, out := a.do("POST", "/api/approvals/"+paused["approvalId"].(string), map[string]any{"decision": "approve"}); code != 200 {
+		t.Fatalf("approve: %d %v", code, out)
+	}
+	st.all(t)
+	// In order, as the socket got them: the approval's frames and the tool row's.
+	var seen, states []string
+	for len(states) == 0 || states[len(states)-1] != "completed" {
+		m := ws.waitFor(t, func(m map[string]any) bool {
+			msg, _ := m["message"].(map[string]any)
+			return m["type"] == "approval-requested" || m["type"] == "approval-decided" || msg["contentType"] == "tool_call"
+		})
+		if ap, ok := m["approval"].(map[string]any); ok {
+			seen = append(seen, m["type"].(string)+":"+ap["status"].(string))
+			continue
+		}
+		states = append(states, m["message"].(map[string]any)["status"].(string))
+	}
+	if got := strings.Join(seen, " "); got != "approval-requested:pending approval-decided:approved" {
+		t.Fatalf("approval frames: %s", got)
+	}
+	// Callbacks while it runs repeat "executing".
+	got := strings.Join(slices.Compact(states), " ")
+	if got != "pending waiting executing completed" {
+		t.Fatalf("tool row states: %s", strings.Join(states, " "))
 	}
 }

@@ -60,9 +60,8 @@ func (d *displayRecorder) observe(ev runtime.Event) {
 	case runtime.ToolStart:
 		d.flushStep()
 		d.calls[e.CallID] = e
-		content := toolContent(e)
-		d.save("assistant", "tool_call", content, "pending", e.CallID)
-		d.update(e.CallID, "executing", content)
+		// Pending until the action reports (waiting, executing) or calls back.
+		d.save("assistant", "tool_call", toolContent(e), runtime.ToolPending, e.CallID)
 	case runtime.Callback:
 		content := toolContent(d.calls[e.CallID])
 		content["displayText"] = e.Text

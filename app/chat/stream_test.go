@@ -156,7 +156,7 @@ func TestRunPublishesDisplayRowsAndHeartbeats(t *testing.T) {
 	for _, f := range e.frames.ofType(wire.TypeDisplayMessageUpdated) {
 		states = append(states, f.(wire.DisplayMessageChanged).Message.Status)
 	}
-	if got := strings.Join(states, " "); got != "executing executing executing completed" {
+	if got := strings.Join(states, " "); got != "executing executing completed" {
 		t.Fatalf("tool row states: %s", got)
 	}
 	var beats []string
