@@ -383,3 +383,33 @@ func TestSilentModelFailsTheTurn(t *testing.T) {
 		t.Fatalf("partial = %q", res.FullText)
 	}
 }
+
+// An action that is not available now (the shell action while shell access is off)
+// is neither offered to the model nor run when asked for by name.
+func TestUnavailableActionsAreUnknown(t *testing.T) {
+	on := false
+	shell := Action{Name: "RUN_SHELL", Available: func() bool { return on },
+		Handler: func(context.Context, Call) (string, error) { return "ran", nil }}
+	p := &fakeProvider{steps: []step{{calls: []llm.ToolCall{call("c1", "RUN_SHELL", `{}`)}}, {text: []string{"ok"}}}}
+	a := newTestAgent(t, p, shell)
+	var rec recorder
+	if _, err := a.Turn(context.Background(), Input{Text: "go"}, rec.emit); err != nil {
+		t.Fatal(err)
+	}
+	if tools := p.requests()[0].Tools; len(tools) != 0 {
+		t.Fatalf("offered %v while unavailable", tools)
+	}
+	var end ToolEnd
+	for _, ev := range rec.events {
+		if d, ok := ev.Data.(ToolEnd); ok {
+			end = d
+		}
+	}
+	if !strings.Contains(end.Error, "no action named") {
+		t.Fatalf("an unavailable action ran: %+v", end)
+	}
+	on = true
+	if tools := a.Actions().Tools(); len(tools) != 1 || tools[0].Name != "RUN_SHELL" {
+		t.Fatalf("available: %v", tools)
+	}
+}
