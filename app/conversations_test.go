@@ -134,8 +134,8 @@ func TestDisplayMessagesAndHeartbeats(t *testing.T) {
 	if strings.Join(beats, ",") != "thinking,replying,sent" {
 		t.Fatalf("heartbeats %v", beats)
 	}
-	// The tool row went pending → executing (once more per status line) → completed, live.
-	if got := strings.Join(toolStatuses, ","); got != "pending,executing,executing,executing,executing,executing,completed" {
+	// The tool row went pending → executing (once per status line) → completed, live.
+	if got := strings.Join(toolStatuses, ","); got != "pending,executing,executing,executing,executing,completed" {
 		t.Fatalf("tool statuses %s", got)
 	}
 	var rows struct{ DisplayMessages []wire.DisplayMessage }
