@@ -136,6 +136,9 @@ func (m *Manager) MaxDuration() time.Duration { return m.opts.MaxDuration }
 // Dir is the working directory of a run that names none.
 func (m *Manager) Dir() string { return m.opts.Dir }
 
+// Shell is the shell every run's command line is given to (Shell -c command).
+func (m *Manager) Shell() string { return m.opts.Shell }
+
 // checkSize validates a terminal size.
 func checkSize(cols, rows int) error {
 	if cols < 1 || cols > 500 || rows < 1 || rows > 500 {

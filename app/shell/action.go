@@ -100,10 +100,23 @@ func (h *handler) handle(ctx context.Context, call runtime.Call) (string, error)
 	if a.Cwd == "" {
 		a.Cwd = term.Dir()
 	}
-	if err := h.allowed(ctx, call, a); err != nil {
+	if err := h.allowed(ctx, call, a, term.Shell()); err != nil {
 		return "", err
 	}
 	return h.run(ctx, call, term, a)
+}
+
+// bashLike are the shells whose reading of a command line is Bash's (or a subset):
+// grants are decided by a Bash parser (shellgrant), so they only hold for these.
+var bashLike = map[string]bool{"bash": true, "sh": true, "dash": true, "ash": true, "rbash": true}
+
+// notBashLike says why grants cannot cover commands run by shell, or "" when they can.
+func notBashLike(shell string) string {
+	base := filepath.Base(shell)
+	if bashLike[base] {
+		return ""
+	}
+	return fmt.Sprintf("commands run in %s, which reads a command line differently from Bash, the only shell grants are checked for", base)
 }
 
 func parseArgs(raw json.RawMessage) (args, error) {
@@ -136,8 +149,11 @@ func parseArgs(raw json.RawMessage) (args, error) {
 
 // allowed returns nil once the command may run: a grant covers it or the user said
 // yes. Otherwise the run pauses until the user decides.
-func (h *handler) allowed(ctx context.Context, call runtime.Call, a args) error {
+func (h *handler) allowed(ctx context.Context, call runtime.Call, a args, shell string) error {
 	an := shellgrant.Analyze(a.Command)
+	if why := notBashLike(shell); why != "" && len(an.AlwaysAsk) == 0 {
+		an.AlwaysAsk = []string{why}
+	}
 	// Reads and the request are quick and must happen even when the run is being
 	// stopped: a stop then finds the approval to cancel.
 	db := context.WithoutCancel(ctx)

@@ -84,6 +84,10 @@ type env struct {
 }
 
 func newEnv(t *testing.T, maxDuration time.Duration) *env {
+	return newEnvShell(t, maxDuration, "/bin/sh")
+}
+
+func newEnvShell(t *testing.T, maxDuration time.Duration, shell string) *env {
 	t.Helper()
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "wisp.db"))
@@ -99,7 +103,7 @@ func newEnv(t *testing.T, maxDuration time.Duration) *env {
 		t.Fatal(err)
 	}
 	ap := approval.New(approval.Options{Store: st, Events: &frames{got: make(chan wire.Frame, 16)}})
-	term := terminal.NewManager(terminal.Options{Dir: t.TempDir(), MaxDuration: maxDuration, KillGrace: 100 * time.Millisecond})
+	term := terminal.NewManager(terminal.Options{Shell: shell, Dir: t.TempDir(), MaxDuration: maxDuration, KillGrace: 100 * time.Millisecond})
 	t.Cleanup(term.Stop)
 	e := &env{t: t, st: st, approvals: ap, term: term}
 	e.act = Action(Options{Approvals: ap, Terminal: func() *terminal.Manager { return term }, Tick: 5 * time.Millisecond})
@@ -262,4 +266,22 @@ func TestAlwaysAllowGrantsTheBasesChosen(t *testing.T) {
 	if len(grants) != 1 || grants[0].Base != "ls" {
 		t.Fatalf("grants %+v, want only ls", grants)
 	}
+}
+
+// Grants are checked with a Bash parser: under another shell (zsh reads globs and
+// more its own way) every command asks, and none can be granted.
+func TestGrantsHoldOnlyForBashLikeShells(t *testing.T) {
+	e := newEnvShell(t, 0, "/usr/bin/zsh")
+	grant(t, e, "printf")
+	c, out := e.run(context.Background(), map[string]string{"command": "printf x", "reason": "granted under bash"})
+	p := <-c.paused
+	var asked wire.Approval
+	if err := json.Unmarshal(p.Approval, &asked); err != nil || len(asked.Grantable) != 0 ||
+		len(asked.AlwaysAsk) != 1 || !strings.Contains(asked.AlwaysAsk[0], "zsh") {
+		t.Fatalf("asked %+v (%v)", asked, err)
+	}
+	if _, err := e.approvals.Decide(context.Background(), p.ApprovalID, approval.Decision{Decision: store.DecisionDeny}); err != nil {
+		t.Fatal(err)
+	}
+	<-out
 }
