@@ -47,12 +47,7 @@ func main() {
 		if err != nil {
 			return err
 		}
-		block := report(res, cfg)
-		fmt.Println(block)
-		if cfg.out == "" {
-			return nil
-		}
-		return benchkit.ReplaceSection(cfg.out, "approval", intro, block)
+		return benchkit.Publish(cfg.out, "approval", intro, report(res, cfg))
 	})
 }
 

@@ -79,6 +79,20 @@ func ReplaceSection(path, name, intro, block string) error {
 	return WriteAtomic(path, []byte(doc))
 }
 
+// Publish prints a driver's section on stdout and, when out is set, writes it
+// into that Markdown file between the section's markers (ReplaceSection).
+func Publish(out, name, intro, block string) error {
+	fmt.Println(block)
+	if out == "" {
+		return nil
+	}
+	if err := ReplaceSection(out, name, intro, block); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "wrote %s\n", out)
+	return nil
+}
+
 // WriteAtomic writes data to path with mode 0644 through a temporary file in
 // the same directory, renamed over path, so that readers see either the old
 // contents or the new, never a partial file.

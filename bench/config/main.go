@@ -89,13 +89,5 @@ func run(ctx context.Context, opts options, tmp string) error {
 		return err
 	}
 
-	block := res.markdown()
-	fmt.Println(block)
-	if opts.out != "" {
-		if err := benchkit.ReplaceSection(opts.out, "config", sectionIntro, block); err != nil {
-			return err
-		}
-		fmt.Fprintf(os.Stderr, "wrote %s\n", opts.out)
-	}
-	return nil
+	return benchkit.Publish(opts.out, "config", sectionIntro, res.markdown())
 }

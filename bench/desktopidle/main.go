@@ -124,13 +124,5 @@ func run(ctx context.Context, cfg config, tmp string) error {
 	}
 
 	res := &results{env: benchkit.Environment(bins...), cfg: cfg, targets: targets, ownXvfb: cfg.display == ""}
-	block := res.markdown()
-	fmt.Println(block)
-	if cfg.out != "" {
-		if err := benchkit.ReplaceSection(cfg.out, "desktopidle", sectionIntro, block); err != nil {
-			return err
-		}
-		fmt.Fprintf(os.Stderr, "wrote %s\n", cfg.out)
-	}
-	return nil
+	return benchkit.Publish(cfg.out, "desktopidle", sectionIntro, res.markdown())
 }

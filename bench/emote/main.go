@@ -90,13 +90,5 @@ func run(ctx context.Context, cfg config, tmp string) error {
 		return err
 	}
 
-	block := res.markdown()
-	fmt.Println(block)
-	if cfg.out != "" {
-		if err := benchkit.ReplaceSection(cfg.out, "emote", sectionIntro, block); err != nil {
-			return err
-		}
-		fmt.Fprintf(os.Stderr, "wrote %s\n", cfg.out)
-	}
-	return nil
+	return benchkit.Publish(cfg.out, "emote", sectionIntro, res.markdown())
 }

@@ -122,13 +122,8 @@ func run(ctx context.Context, cfg config, tmp string) error {
 	res.peakRSS = peakRSS()
 	res.took = time.Since(start)
 
-	block := res.markdown()
-	fmt.Println(block)
-	if cfg.out != "" {
-		if err := benchkit.ReplaceSection(cfg.out, "longreply", sectionIntro, block); err != nil {
-			return err
-		}
-		fmt.Fprintf(os.Stderr, "wrote %s\n", cfg.out)
+	if err := benchkit.Publish(cfg.out, "longreply", sectionIntro, res.markdown()); err != nil {
+		return err
 	}
 	if n := len(res.problems); n > 0 {
 		return fmt.Errorf("%d correctness check(s) failed; first: %s", n, res.problems[0])

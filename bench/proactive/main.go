@@ -144,13 +144,5 @@ func run(ctx context.Context, opts options, tmp string) error {
 	}
 	res.listed = w.listed
 
-	block := res.markdown()
-	fmt.Println(block)
-	if opts.out != "" {
-		if err := benchkit.ReplaceSection(opts.out, "proactive", sectionIntro, block); err != nil {
-			return err
-		}
-		fmt.Fprintf(os.Stderr, "wrote %s\n", opts.out)
-	}
-	return nil
+	return benchkit.Publish(opts.out, "proactive", sectionIntro, res.markdown())
 }

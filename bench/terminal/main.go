@@ -145,13 +145,8 @@ func run(ctx context.Context, cfg config, tmp string) (err error) {
 		return fmt.Errorf("wisp: stop: %w", err)
 	}
 
-	block := b.res.markdown()
-	fmt.Println(block)
-	if cfg.out != "" {
-		if err := benchkit.ReplaceSection(cfg.out, "terminal", sectionIntro, block); err != nil {
-			return err
-		}
-		fmt.Fprintf(os.Stderr, "wrote %s\n", cfg.out)
+	if err := benchkit.Publish(cfg.out, "terminal", sectionIntro, b.res.markdown()); err != nil {
+		return err
 	}
 	if n := len(b.res.problems); n > 0 {
 		return fmt.Errorf("%d correctness check(s) failed; first: %s", n, b.res.problems[0])
