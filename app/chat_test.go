@@ -152,6 +152,7 @@ func TestChatStreamGolden(t *testing.T) {
 func (c *chatApp) resume(runID string, after int64) []frame {
 	c.t.Helper()
 	req, _ := http.NewRequest("GET", c.URL()+"/api/runs/"+runID+"/stream?after="+strconv.FormatInt(after, 10), nil)
+	c.authorize(req)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		c.t.Fatal(err)
