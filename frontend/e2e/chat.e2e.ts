@@ -245,6 +245,43 @@ describe('chat', () => {
     expect(await s.stop(), s.output()).toBe(0)
   })
 
+  it('follows a long reply to its end, and leaves a reader who scrolled up where they are', async () => {
+    // Eighty paragraphs, one every 25 ms: longer than the window, still growing for about two seconds.
+    const paragraphs = Array.from({ length: 80 }, (_, i) => `Paragraph ${i + 1} of a reply long enough to scroll.\n\n`)
+    // Every request takes a turn, the title's too: all of them are long.
+    const fake = await startFakeLLM({ script: Array.from({ length: 4 }, () => ({ text: paragraphs, delay: '25ms' })) })
+    llm = fake
+    const s = await start({ env: fakeModelEnv(fake.url) })
+    const fromBottom = (page: Page) =>
+      page.locator('.message-scroller').evaluate((el) => ({ gap: el.scrollHeight - el.scrollTop - el.clientHeight, overflow: el.scrollHeight - el.clientHeight }))
+
+    await withBrowser(async (page) => {
+      await page.goto(s.openURL)
+      await waitForComposer(page)
+      await page.fill('[data-testid="composer"]', 'tell me a long story')
+      await page.click('[data-testid="send"]')
+      await waitForReplies(page, 1)
+      const followed = await fromBottom(page)
+      expect(followed.overflow, 'the reply is taller than the list').toBeGreaterThan(200)
+      expect(followed.gap, 'the end of the reply is in view').toBeLessThan(2)
+
+      await waitForComposer(page)
+      await page.locator('[data-testid="send"]').waitFor({ timeout: UI_TIMEOUT })
+      await page.fill('[data-testid="composer"]', 'and another one')
+      await page.click('[data-testid="send"]')
+      await waitForPartialReply(page, 3)
+      // The reader scrolls up while it is written: the list stops following.
+      await page.locator('.message-scroller').hover()
+      await page.mouse.wheel(0, -100_000)
+      await page.waitForFunction(() => (document.querySelector('.message-scroller')?.scrollTop ?? 1) === 0, undefined, { timeout: UI_TIMEOUT })
+      await waitForReplies(page, 2)
+      const stayed = await page.locator('.message-scroller').evaluate((el) => el.scrollTop)
+      expect(stayed, 'still where the reader scrolled to').toBe(0)
+      expect((await fromBottom(page)).gap, 'the rest of the reply grew below').toBeGreaterThan(200)
+    })
+    expect(await s.stop(), s.output()).toBe(0)
+  })
+
   it('picks up a reply still being written after a reload, in the delta dialect, and shows all of it', async () => {
     const fake = await startFakeLLM({ delay: '150ms' })
     llm = fake

@@ -1,6 +1,6 @@
 // The Markdown component in a (fake) document: a text that grows by more than
 // a frame's budget is shown a budget per animation frame, ends exactly as a
-// fresh render of the whole text, and tells the list each time it grew.
+// fresh render of the whole text.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { installFakeBrowser, type FakeBrowser, type FakeElement } from '../state/fakeDom.test-util'
@@ -14,8 +14,6 @@ describe('Markdown reveal', () => {
   let React: ReactModule
   let root: Root
   let Markdown: typeof import('./Markdown').Markdown
-  let grew = 0
-  const onGrow = () => grew++
 
   /** Animation frames run only when the test says (frame()). */
   let frames = new Map<number, () => void>()
@@ -34,14 +32,13 @@ describe('Markdown reveal', () => {
     const { createRoot } = await import('react-dom/client')
     Markdown = (await import('./Markdown')).Markdown
     root = createRoot(browser.container as unknown as Element)
-    grew = 0
   })
   afterEach(async () => {
     await React.act(() => root.unmount())
     browser.uninstall()
   })
 
-  const show = (text: string) => React.act(() => root.render(React.createElement(Markdown, { text, onGrow })))
+  const show = (text: string) => React.act(() => root.render(React.createElement(Markdown, { text })))
   /** One animation frame and what React does in it. */
   const frame = () =>
     React.act(() => {
@@ -61,7 +58,6 @@ describe('Markdown reveal', () => {
     await show('Hello **world** and more')
     expect(md().textContent).toBe('Hello world and more')
     expect(md().getAttribute('data-revealing')).toBeNull()
-    expect(grew).toBe(1)
   })
 
   it('spreads a backlog over frames and ends with the whole text', async () => {
@@ -83,7 +79,6 @@ describe('Markdown reveal', () => {
     }
     expect(count).toBeGreaterThanOrEqual(Math.floor(full.length / MAX_STEP) - 1)
     expect(count).toBeLessThanOrEqual(Math.ceil(full.length / MIN_STEP) + 1)
-    expect(grew).toBe(count + 1)
     expect(frames.size, 'no frame asked for once it is all shown').toBe(0)
     const shown = md().textContent
     // A fresh render of the whole text shows the same.
@@ -118,6 +113,5 @@ describe('Markdown reveal', () => {
   it('shows a first text whole (a saved message)', async () => {
     await show(paragraphs(300))
     expect(md().getAttribute('data-revealing')).toBeNull()
-    expect(grew).toBe(0)
   })
 })

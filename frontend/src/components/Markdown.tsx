@@ -7,7 +7,7 @@
 // shown a step per animation frame, sized by how fast the parser runs
 // (markdown/reveal.ts); while it catches up the element says data-revealing.
 
-import { memo, startTransition, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { memo, startTransition, useEffect, useRef, useState } from 'react'
 import { updateText, type MdBlock, type ParsedText } from '../markdown/blocks'
 import { chatParser } from '../markdown/parser'
 import { renderTokens } from '../markdown/render'
@@ -24,11 +24,9 @@ interface View {
 
 interface Props {
   text: string
-  /** More of the text is on screen (after it is drawn). */
-  onGrow?(): void
 }
 
-export const Markdown = memo(function Markdown({ text, onGrow }: Props) {
+export const Markdown = memo(function Markdown({ text }: Props) {
   // One reveal step per new text and per animation frame asked for, not per
   // render: the step's own state update renders again at once.
   const [frame, setFrame] = useState(0)
@@ -51,11 +49,6 @@ export const Markdown = memo(function Markdown({ text, onGrow }: Props) {
     const id = requestAnimationFrame(() => startTransition(() => setFrame((n) => n + 1)))
     return () => cancelAnimationFrame(id)
   }, [revealing, current])
-  const mounted = useRef(false)
-  useLayoutEffect(() => {
-    if (mounted.current) onGrow?.()
-    mounted.current = true
-  }, [current, onGrow])
   return (
     <div className="md" data-revealing={revealing ? 'true' : undefined}>
       {current.blocks.map((block, i) => (

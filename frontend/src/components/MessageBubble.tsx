@@ -1,4 +1,5 @@
-import { memo, useLayoutEffect } from 'react'
+import { memo } from 'react'
+import { formatTimestamp } from '../format'
 import { USER_STOP_REASON, type ChatMessageView, type RunExtras } from '../state/chat'
 import { withLive } from '../state/liveReply'
 import { sourceLabel } from '../state/proactive'
@@ -15,21 +16,15 @@ interface Props {
   extras: RunExtras | undefined
   canRetry: boolean
   onRetry(key: string): void
-  /** The streaming reply's text grew (after it is drawn): the list keeps following it. */
-  onGrow?(): void
 }
 
 /**
  * One message. A streaming reply reads its text, thinking and tools from the
  * ReplyStore, so each token re-renders this bubble and nothing else.
  */
-export const MessageBubble = memo(function MessageBubble({ message, agentName, extras, canRetry, onRetry, onGrow }: Props) {
+export const MessageBubble = memo(function MessageBubble({ message, agentName, extras, canRetry, onRetry }: Props) {
   const live = useLiveReply(message.status === 'streaming' ? message.key : null)
   const m = live === undefined ? message : withLive(message, live)
-  useLayoutEffect(() => {
-    if (live !== undefined) onGrow?.()
-  }, [live, onGrow])
-  const when = new Date(m.timestamp)
   const who = m.role === 'user' ? 'You' : agentName
   const label = m.role === 'assistant' ? sourceLabel(m.source) : null
   return (
@@ -40,7 +35,7 @@ export const MessageBubble = memo(function MessageBubble({ message, agentName, e
       data-status={m.status}
       data-source={m.source}
       data-message-id={m.id ?? undefined}
-      title={`${who}, ${when.toLocaleString()}`}
+      title={`${who}, ${formatTimestamp(m.timestamp)}`}
     >
       {label !== null ? <SourceLabel source={m.source ?? ''} label={label} late={m.late === true} /> : null}
       {m.role === 'user' ? (
@@ -48,7 +43,7 @@ export const MessageBubble = memo(function MessageBubble({ message, agentName, e
           {m.text}
         </div>
       ) : (
-        <ReplyBody message={m} extras={extras} canRetry={canRetry} onRetry={onRetry} onGrow={onGrow} />
+        <ReplyBody message={m} extras={extras} canRetry={canRetry} onRetry={onRetry} />
       )}
     </li>
   )
@@ -68,7 +63,7 @@ function SourceLabel({ source, label, late }: { source: string; label: string; l
   )
 }
 
-function ReplyBody({ message: m, extras, canRetry, onRetry, onGrow }: Omit<Props, 'agentName'>) {
+function ReplyBody({ message: m, extras, canRetry, onRetry }: Omit<Props, 'agentName'>) {
   const thinking = extras?.thinking ?? m.thinking
   const tools = extras?.tools ?? m.tools
   const streaming = m.status === 'streaming'
@@ -87,7 +82,7 @@ function ReplyBody({ message: m, extras, canRetry, onRetry, onGrow }: Omit<Props
       ) : null}
       {m.text !== '' ? (
         <div className="message-text" data-testid="message-text">
-          <Markdown text={m.text} onGrow={onGrow} />
+          <Markdown text={m.text} />
         </div>
       ) : streaming && !working && !waiting ? (
         <span className="typing-dots" role="status" aria-label="Writing a reply">

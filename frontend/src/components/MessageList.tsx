@@ -1,9 +1,10 @@
-import { Fragment, useCallback, useLayoutEffect, useMemo, useRef } from 'react'
+import { Fragment, useCallback, useLayoutEffect, useMemo } from 'react'
 import { cardsOf, placeCards, type ApprovalCard as Card } from '../state/approvals'
 import { extrasByRun, retryable, type ChatState } from '../state/chat'
 import { useApprovalStore, useApprovals } from '../state/useApprovals'
 import { ApprovalCard, type DecideFn } from './ApprovalCard'
 import { MessageBubble } from './MessageBubble'
+import { useFollowBottom } from './useFollowBottom'
 
 interface Props {
   chat: ChatState
@@ -12,34 +13,17 @@ interface Props {
   onReload(): void
 }
 
-/** Pixels from the bottom within which the list keeps following new text. */
-const STICK_PX = 48
-
 export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
-  const scroller = useRef<HTMLDivElement>(null)
-  const stick = useRef(true)
+  const follow = useFollowBottom()
   const extras = useMemo(() => extrasByRun(chat.display), [chat.display])
   const cards = useApprovalCards(chat)
   // A run's cards go after its last message (the reply), not after the user's message.
   const lastOfRun = useMemo(() => new Map(chat.messages.flatMap((m) => (m.runId === undefined ? [] : [[m.runId, m.key] as const]))), [chat.messages])
 
-  useLayoutEffect(() => {
-    stick.current = true
-  }, [chat.session])
-
-  // Keeps the bottom in view while the user has not scrolled up: when the
-  // messages change, and when a streaming bubble grows (it says so itself; a
-  // token does not re-render this list).
-  const follow = useCallback(() => {
-    const el = scroller.current
-    if (el !== null && stick.current) el.scrollTop = el.scrollHeight
-  }, [])
-  useLayoutEffect(follow, [follow, chat.messages, chat.session, cards])
-
-  const onScroll = () => {
-    const el = scroller.current
-    if (el !== null) stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX
-  }
+  // Another conversation opens at its bottom; after that the list follows what
+  // grows (useFollowBottom) while the user has not scrolled up.
+  const { stick } = follow
+  useLayoutEffect(stick, [stick, chat.session])
 
   let content
   if (chat.loading) {
@@ -71,7 +55,6 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
               extras={m.live || m.runId === undefined ? undefined : extras.get(m.runId)}
               canRetry={retryable(chat, m.key)}
               onRetry={onRetry}
-              onGrow={follow}
             />
             {m.runId === undefined || lastOfRun.get(m.runId) !== m.key ? null : (
               <ApprovalCards cards={cards.byRun.get(m.runId)} onDecide={cards.decide} />
@@ -83,8 +66,8 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
     )
   }
   return (
-    <div className="message-scroller" ref={scroller} onScroll={onScroll}>
-      {content}
+    <div className="message-scroller" ref={follow.scroller} onScroll={follow.onScroll}>
+      <div ref={follow.content}>{content}</div>
     </div>
   )
 }
