@@ -7,6 +7,8 @@
 // comments (the server's heartbeats). An event cut off by the end of the
 // stream is dropped, as the format says.
 
+import { yieldToEventLoop } from '../tasks'
+
 export type SseEvent =
   | { kind: 'event'; event: string; data: string; id: string | null }
   | { kind: 'comment'; text: string }
@@ -109,19 +111,6 @@ export interface ReadSseOptions {
  */
 export const SLICE_MS = 8
 
-/** Lets the event loop run a task (input, a frame) before going on. */
-export function yieldToEventLoop(): Promise<void> {
-  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler
-  if (typeof scheduler?.yield === 'function') return scheduler.yield()
-  return new Promise((resolve) => {
-    const channel = new MessageChannel()
-    channel.port1.onmessage = () => {
-      channel.port1.close()
-      resolve()
-    }
-    channel.port2.postMessage(null)
-  })
-}
 
 /**
  * Reads an event stream body to its end. Read errors (a dropped connection,

@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { ChatFrame } from '../api'
 import { ManualFrames } from './frames.test-util'
 import { EMPTY_LIVE_REPLY, foldLive, type LiveReply } from './liveReply'
-import { ReplyStore } from './replyStore'
+import { afterAnimationFrames, ReplyStore } from './replyStore'
 
 const tok = (text: string): ChatFrame => ({ type: 'token', text })
 
@@ -129,5 +129,53 @@ describe('foldLive', () => {
       { seq: 9, frame: tok(' am') },
     ])
     expect(resumed).toMatchObject({ text: 'Hello, I am', thinking: 'hm', lastSeq: 9 })
+  })
+})
+
+describe('afterAnimationFrames', () => {
+  /** Animation frames the test runs; MessageChannel is Node's own. */
+  function fakeFrames() {
+    const due = new Map<number, () => void>()
+    let ids = 0
+    vi.stubGlobal('requestAnimationFrame', (fn: () => void) => {
+      due.set(++ids, fn)
+      return ids
+    })
+    vi.stubGlobal('cancelAnimationFrame', (id: number) => due.delete(id))
+    return () => {
+      const now = [...due.values()]
+      due.clear()
+      for (const fn of now) fn()
+    }
+  }
+  afterEach(() => {
+    vi.unstubAllGlobals()
+  })
+
+  it('runs fn in a task of its own after the frame, not in the frame', async () => {
+    const frame = fakeFrames()
+    let ran = 0
+    afterAnimationFrames(() => ran++)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(ran, 'nothing before the frame').toBe(0)
+    frame()
+    expect(ran, 'not inside the frame callback').toBe(0)
+    await vi.waitFor(() => expect(ran).toBe(1))
+  })
+
+  it('cancels before the frame and between the frame and the task', async () => {
+    const frame = fakeFrames()
+    let ran = 0
+    let after = 0
+    afterAnimationFrames(() => ran++)()
+    frame()
+    const cancel = afterAnimationFrames(() => ran++)
+    frame()
+    cancel()
+    // One scheduled after both, not cancelled: once it has run, so would they have.
+    afterAnimationFrames(() => after++)
+    frame()
+    await vi.waitFor(() => expect(after).toBe(1))
+    expect(ran).toBe(0)
   })
 })

@@ -1,20 +1,36 @@
 // The open conversation's streaming replies, outside the app state: frames
 // of a reply are queued as they arrive and folded into its entry at most once
-// per animation frame, with one notification for everything that arrived
-// since the last one. Components read an entry through useSyncExternalStore
+// per animation frame (in a task of its own just after the frame), with one
+// notification for everything that arrived since the last one. Components read an entry through useSyncExternalStore
 // (useLiveReply.ts), so a token re-renders the bubble that shows it and
 // nothing else. No React here.
 
 import type { ChatFrame, SeqFrame } from '../api'
+import { postTask } from '../tasks'
 import { foldLive, type LiveReply } from './liveReply'
 
 /** Runs fn once, at the next frame; the returned function cancels it. */
 export type FrameScheduler = (fn: () => void) => () => void
 
-/** The browser's animation frames (a hidden page gets none; its frames queue until it is shown). */
-export const animationFrames: FrameScheduler = (fn) => {
-  const id = requestAnimationFrame(() => fn())
-  return () => cancelAnimationFrame(id)
+/**
+ * Once per animation frame, in a task of its own posted from the frame (a
+ * hidden page gets no frames; its replies queue until it is shown). Not in the
+ * frame callback itself: the render it causes would run in the same task as
+ * the frame's style and layout, and the two together made the longest tasks
+ * of a streaming reply. After the frame, the render is one task and the next
+ * frame draws it.
+ */
+export const afterAnimationFrames: FrameScheduler = (fn) => {
+  let cancelled = false
+  const id = requestAnimationFrame(() =>
+    postTask(() => {
+      if (!cancelled) fn()
+    }),
+  )
+  return () => {
+    cancelled = true
+    cancelAnimationFrame(id)
+  }
 }
 
 /** The replies by bubble key. A new map (and a new entry for each reply that changed) on every update. */
@@ -28,7 +44,7 @@ export class ReplyStore {
   private readonly listeners = new Set<() => void>()
   private readonly schedule: FrameScheduler
 
-  constructor(schedule: FrameScheduler = animationFrames) {
+  constructor(schedule: FrameScheduler = afterAnimationFrames) {
     this.schedule = schedule
   }
 
