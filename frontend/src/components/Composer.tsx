@@ -4,6 +4,12 @@ import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type Keyb
 export const MAX_MESSAGE_CHARS = 32_000
 const MAX_HEIGHT_PX = 180
 
+/**
+ * Whether the engine sizes a textarea to its text itself (CSS field-sizing,
+ * styles.css); others (WebKitGTK in the desktop window) are measured here.
+ */
+const SIZES_ITSELF = typeof CSS !== 'undefined' && typeof CSS.supports === 'function' && CSS.supports('field-sizing', 'content')
+
 interface Props {
   /** Nothing can be typed (the conversation is loading). */
   disabled: boolean
@@ -41,19 +47,24 @@ export function Composer({ disabled, replying, stopping, onSend, onStop }: Props
   const tooLong = text.length > MAX_MESSAGE_CHARS
   const canSend = !disabled && !replying && text !== '' && !tooLong
 
+  // Measuring (scrollHeight) forces a layout of the page in the middle of a
+  // task; an empty draft (a message just sent) is one row and needs none.
   useLayoutEffect(() => {
     const el = area.current
-    if (el === null) return
+    if (el === null || SIZES_ITSELF) return
+    el.style.height = ''
+    if (draft === '') return
     el.style.height = 'auto'
     el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT_PX)}px`
   }, [draft])
 
   // Disabling the textarea, or the Stop button going away, drops the focus; give it
   // back when the composer can send again, unless the user has moved on meanwhile.
+  // (It is always in view: scrolling to it would only force a layout.)
   const ready = !disabled && !replying
   useEffect(() => {
     const focused = document.activeElement
-    if (ready && (focused === null || focused === document.body)) area.current?.focus()
+    if (ready && (focused === null || focused === document.body)) area.current?.focus({ preventScroll: true })
   }, [ready])
 
   const submit = () => {
