@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compactJSON, formatDuration, formatLocalTime, formatRelative } from './format'
+import { compactJSON, formatDuration, formatLocalTime, formatRelative, formatTimestamp } from './format'
 
 describe('formatDuration', () => {
   it('shows the two largest units', () => {
@@ -49,5 +49,13 @@ describe('formatLocalTime', () => {
     const later = formatLocalTime(new Date(2026, 10, 23, 14, 5).getTime(), now)
     expect(today).not.toContain(',')
     expect(later.endsWith(`, ${today}`)).toBe(true)
+  })
+})
+
+describe('formatTimestamp', () => {
+  it('writes the date and time as toLocaleString does, and nothing for a bad time', () => {
+    const at = new Date(2026, 10, 21, 14, 5, 9).getTime()
+    expect(formatTimestamp(at)).toBe(new Date(at).toLocaleString())
+    expect(formatTimestamp(Number.NaN)).toBe('')
   })
 })

@@ -58,3 +58,22 @@ export function formatLocalTime(at: number, now: number): string {
   const day = d.toLocaleDateString([], { weekday: 'short', day: 'numeric', month: 'short' })
   return `${day}, ${time}`
 }
+
+let timestampFormat: Intl.DateTimeFormat | null = null
+
+/**
+ * A moment as the user's locale writes a date and time (what toLocaleString
+ * gives), through one shared formatter: making a formatter loads locale data,
+ * which the first time takes tens of milliseconds (warmup.ts does it while idle).
+ */
+export function formatTimestamp(ms: number): string {
+  timestampFormat ??= new Intl.DateTimeFormat(undefined, {
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    second: '2-digit',
+  })
+  return Number.isFinite(ms) ? timestampFormat.format(ms) : ''
+}

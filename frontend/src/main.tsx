@@ -5,6 +5,7 @@ import { safeLocalStorage } from './api/connection'
 import { WispProvider } from './state/WispProvider'
 import { applyTheme, storedTheme } from './state/theme'
 import './styles.css'
+import { warmUpWhenIdle } from './warmup'
 
 // The last theme chosen, until the config says otherwise (state/useTheme.ts).
 applyTheme(storedTheme(safeLocalStorage()), document.documentElement)
@@ -19,3 +20,6 @@ createRoot(root).render(
     </WispProvider>
   </StrictMode>,
 )
+
+// Compiles what the first reply draws while the page is idle (warmup.ts).
+warmUpWhenIdle()
