@@ -1,0 +1,43 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.uber.org/goleak"
+)
+
+// TestMain doubles as a stdio MCP server: the tests start this binary again with
+// WISP_MCP_TEST_SERVER=1 to have a real process to talk to.
+func TestMain(m *testing.M) {
+	if os.Getenv("WISP_MCP_TEST_SERVER") == "1" {
+		if err := stdioServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+			fmt.Fprintln(os.Stderr, "test server:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	goleak.VerifyTestMain(m)
+}
+
+type envArgs struct {
+	Name string `json:"name" jsonschema:"the variable"`
+}
+
+// stdioServer has one tool: env, which answers the value of a variable of its environment.
+func stdioServer() *sdk.Server {
+	s := sdk.NewServer(&sdk.Implementation{Name: "stdio-test", Version: "1"}, nil)
+	sdk.AddTool(s, &sdk.Tool{Name: "env", Description: "Reads an environment variable"},
+		func(_ context.Context, _ *sdk.CallToolRequest, in envArgs) (*sdk.CallToolResult, any, error) {
+			v, ok := os.LookupEnv(in.Name)
+			if !ok {
+				v = "(unset)"
+			}
+			fmt.Fprintln(os.Stderr, "asked for", in.Name)
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: v}}}, nil, nil
+		})
+	return s
+}
