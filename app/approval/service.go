@@ -1,5 +1,6 @@
-// Package approval asks the user before the agent runs a shell command, and keeps
-// the base commands they allowed for good (docs/approvals.md). An approval is
+// Package approval asks the user before the agent runs a shell command or calls an
+// MCP tool, and keeps what they allowed for good: base commands and tools
+// (docs/approvals.md). An approval is
 // decided once, by compare-and-swap in SQLite; whoever waits for it in this process
 // is woken, and a run that paused before a restart is handed to OnDecided.
 package approval
@@ -53,21 +54,40 @@ func New(opts Options) *Service {
 	return &Service{opts: opts, waiters: map[string]chan struct{}{}}
 }
 
-// Ask is one call of an action the user must allow.
+// Ask is one call of an action the user must allow: a shell command (Kind shell) or
+// an MCP tool (Kind mcp, its one base "server.tool").
 type Ask struct {
-	RunID, ConversationID, CallID, ToolName string
-	Command, Cwd, Reason                    string
-	Bases, Grantable, AlwaysAsk             []string
+	Kind                                     string
+	RunID, ConversationID, CallID, ToolName  string
+	Command, Cwd, Reason                     string
+	Bases, Grantable, AlwaysAsk              []string
+	Server, Tool, ToolTitle, ToolDescription string
+	Arguments                                json.RawMessage
+	Annotations                              *wire.ToolAnnotations
 }
 
 // request is what an approval asks, as saved.
 type request struct {
-	Command   string   `json:"command"`
-	Cwd       string   `json:"cwd"`
-	Reason    string   `json:"reason"`
-	Bases     []string `json:"bases"`
-	Grantable []string `json:"grantable"`
-	AlwaysAsk []string `json:"alwaysAsk"`
+	Kind            string                `json:"kind,omitempty"` // "" before MCP tools: shell
+	Command         string                `json:"command"`
+	Cwd             string                `json:"cwd"`
+	Reason          string                `json:"reason"`
+	Bases           []string              `json:"bases"`
+	Grantable       []string              `json:"grantable"`
+	AlwaysAsk       []string              `json:"alwaysAsk"`
+	Server          string                `json:"server,omitempty"`
+	Tool            string                `json:"tool,omitempty"`
+	ToolTitle       string                `json:"toolTitle,omitempty"`
+	ToolDescription string                `json:"toolDescription,omitempty"`
+	Arguments       json.RawMessage       `json:"arguments,omitempty"`
+	Annotations     *wire.ToolAnnotations `json:"annotations,omitempty"`
+}
+
+func (r request) kind() string {
+	if r.Kind == "" {
+		return wire.KindShell
+	}
+	return r.Kind
 }
 
 // Request returns the approval of the call, asking the user (approval-requested)
@@ -79,8 +99,13 @@ func (s *Service) Request(ctx context.Context, a Ask) (ap wire.Approval, asked b
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return wire.Approval{}, false, err
 	}
-	req, _ := json.Marshal(request{Command: a.Command, Cwd: a.Cwd, Reason: a.Reason,
-		Bases: nonNil(a.Bases), Grantable: nonNil(a.Grantable), AlwaysAsk: nonNil(a.AlwaysAsk)})
+	req, err := json.Marshal(request{Kind: a.Kind, Command: a.Command, Cwd: a.Cwd, Reason: a.Reason,
+		Bases: nonNil(a.Bases), Grantable: nonNil(a.Grantable), AlwaysAsk: nonNil(a.AlwaysAsk),
+		Server: a.Server, Tool: a.Tool, ToolTitle: a.ToolTitle, ToolDescription: a.ToolDescription,
+		Arguments: a.Arguments, Annotations: a.Annotations})
+	if err != nil {
+		return wire.Approval{}, false, fault.Invalid.Errorf("the call's arguments are not JSON: %v", err)
+	}
 	row := store.Approval{ID: "ap_" + ids.New(), RunID: a.RunID, ConversationID: a.ConversationID, CallID: a.CallID,
 		ToolName: a.ToolName, Request: req, Status: store.ApprovalPending, CreatedAt: time.Now()}
 	if err := s.opts.Store.AddApproval(ctx, row); err != nil {
@@ -145,11 +170,12 @@ func (s *Service) Decide(ctx context.Context, id string, d Decision) (wire.Appro
 	if err != nil {
 		return wire.Approval{}, err
 	}
-	grants, err := chosenBases(requestOf(row).Grantable, d.Bases)
+	req := requestOf(row)
+	grants, err := chosenBases(req.Grantable, d.Bases)
 	if err != nil {
 		return wire.Approval{}, err
 	}
-	row, err = s.opts.Store.DecideApproval(ctx, id, decision, note, time.Now(), grants)
+	row, err = s.opts.Store.DecideApproval(ctx, id, decision, note, time.Now(), req.kind(), grants)
 	if errors.Is(err, store.ErrDecided) {
 		out := toWire(row)
 		if row.Status == store.ApprovalCancelled {
@@ -209,15 +235,17 @@ func (s *Service) Pending(ctx context.Context) ([]wire.Approval, error) {
 	return out, nil
 }
 
-// Granted reports the bases granted now, for grant checks.
-func (s *Service) Granted(ctx context.Context) (func(base string) bool, error) {
+// Granted reports the bases of a kind granted now, for grant checks.
+func (s *Service) Granted(ctx context.Context, kind string) (func(base string) bool, error) {
 	grants, err := s.opts.Store.Grants(ctx)
 	if err != nil {
 		return nil, err
 	}
 	set := make(map[string]bool, len(grants))
 	for _, g := range grants {
-		set[g.Base] = true
+		if g.Kind == kind {
+			set[g.Base] = true
+		}
 	}
 	return func(b string) bool { return set[b] }, nil
 }
@@ -230,7 +258,7 @@ func (s *Service) Grants(ctx context.Context) ([]wire.Grant, error) {
 	}
 	out := make([]wire.Grant, len(grants))
 	for i, g := range grants {
-		out[i] = wire.Grant{ID: g.ID, Base: g.Base, CreatedAt: iso(g.CreatedAt)}
+		out[i] = wire.Grant{ID: g.ID, Kind: g.Kind, Base: g.Base, CreatedAt: iso(g.CreatedAt)}
 	}
 	return out, nil
 }
@@ -267,8 +295,13 @@ func toWire(a store.Approval) wire.Approval {
 	r := requestOf(a)
 	out := wire.Approval{ID: a.ID, RunID: a.RunID, ConversationID: a.ConversationID, CallID: a.CallID,
 		ToolName: a.ToolName, Command: r.Command, Cwd: r.Cwd, Reason: r.Reason, Bases: nonNil(r.Bases),
-		Grantable: nonNil(r.Grantable), AlwaysAsk: nonNil(r.AlwaysAsk), Status: a.Status, Note: a.Note,
+		Grantable: nonNil(r.Grantable), AlwaysAsk: nonNil(r.AlwaysAsk), Kind: r.kind(),
+		Server: r.Server, Tool: r.Tool, Arguments: r.Arguments, Annotations: r.Annotations,
+		ToolTitle: r.ToolTitle, ToolDescription: r.ToolDescription, Status: a.Status, Note: a.Note,
 		CreatedAt: iso(a.CreatedAt)}
+	if len(out.Arguments) == 0 {
+		out.Arguments = json.RawMessage("null")
+	}
 	if a.Decision != "" {
 		d := a.Decision
 		out.Decision = &d

@@ -39,10 +39,8 @@ const (
 
 // Approvals is what the action needs of the approval service.
 type Approvals interface {
-	Granted(ctx context.Context) (func(base string) bool, error)
-	Request(ctx context.Context, a approval.Ask) (ap wire.Approval, asked bool, err error)
-	Wait(ctx context.Context, id string) (wire.Approval, error)
-	Cancel(ctx context.Context, id string)
+	Granted(ctx context.Context, kind string) (func(base string) bool, error)
+	Gate(ctx context.Context, call runtime.Call, ask approval.Ask, covered bool) error
 }
 
 var _ Approvals = (*approval.Service)(nil)
@@ -148,64 +146,19 @@ func parseArgs(raw json.RawMessage) (args, error) {
 }
 
 // allowed returns nil once the command may run: a grant covers it or the user said
-// yes. Otherwise the run pauses until the user decides.
+// yes (approval.Gate pauses the run until they decide).
 func (h *handler) allowed(ctx context.Context, call runtime.Call, a args, shell string) error {
 	an := shellgrant.Analyze(a.Command)
 	if why := notBashLike(shell); why != "" && len(an.AlwaysAsk) == 0 {
 		an.AlwaysAsk = []string{why}
 	}
-	// Reads and the request are quick and must happen even when the run is being
-	// stopped: a stop then finds the approval to cancel.
-	db := context.WithoutCancel(ctx)
-	granted, err := h.o.Approvals.Granted(db)
+	granted, err := h.o.Approvals.Granted(context.WithoutCancel(ctx), wire.KindShell)
 	if err != nil {
 		return err
 	}
-	if an.Covered(granted) {
-		return nil
-	}
-	ap, asked, err := h.o.Approvals.Request(db, approval.Ask{
-		RunID: call.RunID, ConversationID: call.ConversationID, CallID: call.ID, ToolName: Name,
+	return h.o.Approvals.Gate(ctx, call, approval.Ask{
+		Kind: wire.KindShell, RunID: call.RunID, ConversationID: call.ConversationID, CallID: call.ID, ToolName: Name,
 		Command: a.Command, Cwd: a.Cwd, Reason: a.Reason,
 		Bases: an.Bases, Grantable: an.Grantable(granted), AlwaysAsk: an.AlwaysAsk,
-	})
-	if err != nil {
-		return err
-	}
-	if ap.Status == "pending" {
-		if asked {
-			// (A run resumed after a restart paused before: its log says so already.)
-			body, _ := json.Marshal(ap)
-			call.Report(runtime.Event{Type: runtime.EventToolStatus, Data: runtime.ToolStatus{Status: runtime.ToolWaiting}})
-			call.Report(runtime.Event{Type: runtime.EventRunPaused, Data: runtime.RunPaused{
-				Reason: "waiting for the user to allow a shell command", ApprovalID: ap.ID, Approval: body}})
-		}
-		decided, err := h.o.Approvals.Wait(ctx, ap.ID)
-		if err != nil {
-			if !errors.Is(context.Cause(ctx), runtime.ErrShutdown) {
-				// Stopped by the user: nobody will decide any more. (A shutdown leaves
-				// the approval pending: the run resumes after the next start.)
-				h.o.Approvals.Cancel(context.WithoutCancel(ctx), ap.ID)
-				call.Report(runtime.Event{Type: runtime.EventToolStatus, Data: runtime.ToolStatus{Status: runtime.ToolCancelled}})
-			}
-			return fmt.Errorf("stopped before the user decided: %w", context.Cause(ctx))
-		}
-		ap = decided
-	}
-	decision := ""
-	if ap.Decision != nil {
-		decision = *ap.Decision
-	}
-	call.Report(runtime.Event{Type: runtime.EventRunResumed, Data: runtime.RunResumed{ApprovalID: ap.ID, Decision: decision}})
-	switch ap.Status {
-	case "approved":
-		return nil
-	case "denied":
-		call.Report(runtime.Event{Type: runtime.EventToolStatus, Data: runtime.ToolStatus{Status: runtime.ToolCancelled}})
-		if ap.Note != "" {
-			return fmt.Errorf("the user declined to run this command, and said: %s", ap.Note)
-		}
-		return errors.New("the user declined to run this command")
-	}
-	return fmt.Errorf("the approval was %s", ap.Status)
+	}, an.Covered(granted))
 }

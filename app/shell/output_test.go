@@ -54,12 +54,3 @@ func TestLastLines(t *testing.T) {
 		t.Fatalf("a long line = %q", got[0])
 	}
 }
-
-func TestQuoting(t *testing.T) {
-	if got := inlineCode("echo `date`\nls"); got != "`` echo `date` ls ``" {
-		t.Fatalf("inline = %q", got)
-	}
-	if got := fenced("```\nx"); !strings.HasPrefix(got, "````\n") || !strings.HasSuffix(got, "\n````") {
-		t.Fatalf("fenced = %q", got)
-	}
-}

@@ -3,6 +3,7 @@ package shell
 import (
 	"context"
 	"fmt"
+	"github.com/wispapp/wisp/internal/mdquote"
 	"strings"
 	"time"
 
@@ -20,7 +21,7 @@ func (h *handler) run(ctx context.Context, call runtime.Call, term *terminal.Man
 	}
 	call.Report(runtime.Event{Type: runtime.EventToolStatus, Data: runtime.ToolStatus{
 		Status: runtime.ToolExecuting, TerminalRunID: r.ID()}})
-	cmd := inlineCode(a.Command)
+	cmd := mdquote.Inline(a.Command)
 	call.Callback("Running "+cmd+"…", runtime.MergeReplace)
 	shown := ""
 	tick := time.NewTicker(h.o.Tick)
@@ -36,7 +37,7 @@ func (h *handler) run(ctx context.Context, call runtime.Call, term *terminal.Man
 		case <-tick.C:
 			if tail := lastLines(r); tail != shown {
 				shown = tail
-				call.Callback("Running "+cmd+"…\n\n"+fenced(tail), runtime.MergeReplace)
+				call.Callback("Running "+cmd+"…\n\n"+mdquote.Fenced(tail), runtime.MergeReplace)
 			}
 		}
 	}
@@ -94,7 +95,7 @@ func summary(cmd string, res terminal.Result, out string) string {
 	if tail == "" {
 		return head
 	}
-	return head + "\n\n" + fenced(tail)
+	return head + "\n\n" + mdquote.Fenced(tail)
 }
 
 func round(d time.Duration) string {

@@ -79,10 +79,16 @@ func (s *Store) PendingApprovals(ctx context.Context) ([]Approval, error) {
 		"SELECT "+approvalColumns+" FROM approvals WHERE status = 'pending' ORDER BY created_at, id")
 }
 
+// Grant kinds.
+const (
+	GrantShell = "shell" // a base command
+	GrantMCP   = "mcp"   // an MCP server's tool: "server.tool"
+)
+
 // DecideApproval records a decision on a pending approval, compare-and-swap: exactly
 // one decision wins. A later one gets ErrDecided with the approval as it is.
-// approve_always also saves grants for bases, in the same transaction.
-func (s *Store) DecideApproval(ctx context.Context, id, decision, note string, at time.Time, bases []string) (Approval, error) {
+// approve_always also saves grants of kind for bases, in the same transaction.
+func (s *Store) DecideApproval(ctx context.Context, id, decision, note string, at time.Time, kind string, bases []string) (Approval, error) {
 	status := ApprovalApproved
 	switch decision {
 	case DecisionApprove, DecisionApproveAlways:
@@ -109,7 +115,7 @@ func (s *Store) DecideApproval(ctx context.Context, id, decision, note string, a
 			return ErrDecided
 		}
 		if decision == DecisionApproveAlways {
-			return addGrantsTx(ctx, tx, bases, at)
+			return addGrantsTx(ctx, tx, kind, bases, at)
 		}
 		return nil
 	})
@@ -145,15 +151,15 @@ func scanApproval(r scanner) (Approval, error) {
 	return a, nil
 }
 
-// Grant lets the agent run one base command without asking.
+// Grant lets the agent run one base command (or call one MCP tool) without asking.
 type Grant struct {
-	ID, Base  string
-	CreatedAt time.Time
+	ID, Kind, Base string
+	CreatedAt      time.Time
 }
 
-// Grants lists every grant, by base.
+// Grants lists every grant, by kind and base.
 func (s *Store) Grants(ctx context.Context) ([]Grant, error) {
-	return queryAll(ctx, s.db, "list grants", scanGrant, "SELECT id, base, created_at FROM grants ORDER BY base")
+	return queryAll(ctx, s.db, "list grants", scanGrant, "SELECT id, kind, base, created_at FROM grants ORDER BY kind, base")
 }
 
 // DeleteGrant revokes a grant; ErrNotFound if there is none.
@@ -168,11 +174,11 @@ func (s *Store) DeleteGrant(ctx context.Context, id string) error {
 	return nil
 }
 
-// addGrantsTx grants each base (a base granted already keeps its grant).
-func addGrantsTx(ctx context.Context, tx *sql.Tx, bases []string, at time.Time) error {
+// addGrantsTx grants each base of kind (a base granted already keeps its grant).
+func addGrantsTx(ctx context.Context, tx *sql.Tx, kind string, bases []string, at time.Time) error {
 	for _, b := range bases {
-		if _, err := tx.ExecContext(ctx, "INSERT INTO grants (id, base, created_at) VALUES (?, ?, ?) ON CONFLICT (base) DO NOTHING",
-			newGrantID(), b, at.UnixMilli()); err != nil {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO grants (id, kind, base, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (kind, base) DO NOTHING",
+			newGrantID(), kind, b, at.UnixMilli()); err != nil {
 			return fmt.Errorf("grant %q: %w", b, err)
 		}
 	}
@@ -189,7 +195,7 @@ func newGrantID() string {
 func scanGrant(r scanner) (Grant, error) {
 	var g Grant
 	var created int64
-	if err := r.Scan(&g.ID, &g.Base, &created); err != nil {
+	if err := r.Scan(&g.ID, &g.Kind, &g.Base, &created); err != nil {
 		return Grant{}, err
 	}
 	g.CreatedAt = time.UnixMilli(created)

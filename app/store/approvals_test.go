@@ -36,7 +36,7 @@ func TestApprovalLifecycle(t *testing.T) {
 		t.Fatalf("pending = %v, %v", pending, err)
 	}
 
-	got, err := s.DecideApproval(ctx, "a1", DecisionApproveAlways, "", at(9), []string{"git", "ls"})
+	got, err := s.DecideApproval(ctx, "a1", DecisionApproveAlways, "", at(9), GrantShell, []string{"git", "ls"})
 	if err != nil || got.Status != ApprovalApproved || got.Decision != DecisionApproveAlways || !got.DecidedAt.Equal(at(9)) {
 		t.Fatalf("decide = %+v, %v", got, err)
 	}
@@ -44,20 +44,30 @@ func TestApprovalLifecycle(t *testing.T) {
 	if !slices.Equal(pluck(func(g Grant) string { return g.Base }, grants), []string{"git", "ls"}) {
 		t.Fatalf("grants = %+v", grants)
 	}
-	if _, err := s.DecideApproval(ctx, "a1", DecisionDeny, "no", at(10), nil); !errors.Is(err, ErrDecided) {
+	if _, err := s.DecideApproval(ctx, "a1", DecisionDeny, "no", at(10), GrantShell, nil); !errors.Is(err, ErrDecided) {
 		t.Fatalf("second decision: %v", err)
 	}
 	if ok, err := s.CancelApproval(ctx, "a2", at(11)); !ok || err != nil {
 		t.Fatalf("cancel = %v, %v", ok, err)
 	}
-	if got, err := s.DecideApproval(ctx, "a2", DecisionApprove, "", at(12), nil); !errors.Is(err, ErrDecided) || got.Status != ApprovalCancelled {
+	if got, err := s.DecideApproval(ctx, "a2", DecisionApprove, "", at(12), GrantShell, nil); !errors.Is(err, ErrDecided) || got.Status != ApprovalCancelled {
 		t.Fatalf("decision after cancel: %+v, %v", got, err)
 	}
-	if _, err := s.DecideApproval(ctx, "missing", DecisionApprove, "", at(12), nil); !errors.Is(err, ErrNotFound) {
+	if _, err := s.DecideApproval(ctx, "missing", DecisionApprove, "", at(12), GrantShell, nil); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("unknown approval: %v", err)
 	}
-	if _, err := s.DecideApproval(ctx, "a1", "maybe", "", at(12), nil); err == nil {
+	if _, err := s.DecideApproval(ctx, "a1", "maybe", "", at(12), GrantShell, nil); err == nil {
 		t.Fatal("an unknown decision was taken")
+	}
+	// The same text granted as an MCP tool is another grant, listed apart.
+	mustAddApproval(t, s, "a5", "r", "call5")
+	if _, err := s.DecideApproval(ctx, "a5", DecisionApproveAlways, "", at(13), GrantMCP, []string{"git", "fs.read"}); err != nil {
+		t.Fatal(err)
+	}
+	all, _ := s.Grants(ctx)
+	kinds := pluck(func(g Grant) string { return g.Kind + ":" + g.Base }, all)
+	if !slices.Equal(kinds, []string{"mcp:fs.read", "mcp:git", "shell:git", "shell:ls"}) {
+		t.Fatalf("grants = %v", kinds)
 	}
 	if err := s.DeleteGrant(ctx, grants[0].ID); err != nil {
 		t.Fatal(err)
@@ -80,7 +90,7 @@ func TestConcurrentDecisionsOneWins(t *testing.T) {
 	errs := make([]error, len(decisions))
 	var wg sync.WaitGroup
 	for i, d := range decisions {
-		wg.Go(func() { _, errs[i] = s.DecideApproval(ctx, "a", d, "", at(9), []string{"ls"}) })
+		wg.Go(func() { _, errs[i] = s.DecideApproval(ctx, "a", d, "", at(9), GrantShell, []string{"ls"}) })
 	}
 	wg.Wait()
 	won := 0

@@ -152,6 +152,19 @@ var migrations = []string{
 	ALTER TABLE display_messages_5 RENAME TO display_messages;
 	CREATE INDEX display_messages_tool_call_id ON display_messages (tool_call_id) WHERE tool_call_id IS NOT NULL;
 	CREATE INDEX display_messages_conversation_n ON display_messages (conversation_id, n);`,
+
+	// 6: grants have a kind: a shell base command, or an MCP server's tool
+	// ("server.tool"); the same text in two kinds is two grants.
+	`CREATE TABLE grants_6 (
+		id         TEXT    PRIMARY KEY,
+		kind       TEXT    NOT NULL CHECK (kind IN ('shell', 'mcp')),
+		base       TEXT    NOT NULL,
+		created_at INTEGER NOT NULL,
+		UNIQUE (kind, base)
+	);
+	INSERT INTO grants_6 (id, kind, base, created_at) SELECT id, 'shell', base, created_at FROM grants;
+	DROP TABLE grants;
+	ALTER TABLE grants_6 RENAME TO grants;`,
 }
 
 // SchemaVersion is the version a fully migrated database has.

@@ -2,8 +2,10 @@ package wire
 
 import "encoding/json"
 
-// Approval is the user's yes or no to one shell command the agent asked to run
-// (docs/approvals.md): on every approvals route and frame.
+// Approval is the user's yes or no to one shell command the agent asked to run, or
+// one MCP tool it asked to call (docs/approvals.md): on every approvals route and
+// frame. Kind says which; the fields of the other kind are empty (arguments and
+// annotations null). An MCP call's base (bases and grantable) is "server.tool".
 type Approval struct {
 	ID             string   `json:"id"`
 	RunID          string   `json:"runId"`
@@ -16,16 +18,42 @@ type Approval struct {
 	Bases          []string `json:"bases"`
 	Grantable      []string `json:"grantable"`
 	AlwaysAsk      []string `json:"alwaysAsk"`
-	Status         string   `json:"status"`
-	Decision       *string  `json:"decision"`
-	Note           string   `json:"note"`
-	CreatedAt      string   `json:"createdAt"`
-	DecidedAt      *string  `json:"decidedAt"`
+	Kind           string   `json:"kind"`
+	// MCP: the server, the tool, what the model passes it, and what the server says of it.
+	Server          string           `json:"server"`
+	Tool            string           `json:"tool"`
+	Arguments       json.RawMessage  `json:"arguments"`
+	Annotations     *ToolAnnotations `json:"annotations"`
+	ToolTitle       string           `json:"toolTitle"`
+	ToolDescription string           `json:"toolDescription"`
+	Status          string           `json:"status"`
+	Decision        *string          `json:"decision"`
+	Note            string           `json:"note"`
+	CreatedAt       string           `json:"createdAt"`
+	DecidedAt       *string          `json:"decidedAt"`
 }
 
-// Grant lets the agent run one base command without asking.
+// Approval and grant kinds.
+const (
+	KindShell = "shell"
+	KindMCP   = "mcp"
+)
+
+// ToolAnnotations are what an MCP server says of a tool: hints for the user, never a
+// reason to skip asking.
+type ToolAnnotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+}
+
+// Grant lets the agent run one base command (kind shell) or call one MCP tool
+// (kind mcp, base "server.tool") without asking.
 type Grant struct {
 	ID        string `json:"id"`
+	Kind      string `json:"kind"`
 	Base      string `json:"base"`
 	CreatedAt string `json:"createdAt"`
 }
@@ -116,8 +144,8 @@ func NewStreamResync(reason string, from int64, messages int) StreamResync {
 func exampleApproval(decided bool) Approval {
 	a := Approval{ID: "ap_1", RunID: exRun, ConversationID: exConv, CallID: exCallID, ToolName: "RUN_SHELL",
 		Command: "git status && rm -rf build", Cwd: "/home/ada/src/wisp", Reason: "See what changed, then clean",
-		Bases: []string{"git", "rm"}, Grantable: []string{"rm"}, AlwaysAsk: []string{}, Status: "pending",
-		Note: "", CreatedAt: exISO}
+		Bases: []string{"git", "rm"}, Grantable: []string{"rm"}, AlwaysAsk: []string{}, Kind: KindShell,
+		Arguments: json.RawMessage("null"), Status: "pending", Note: "", CreatedAt: exISO}
 	if decided {
 		d, at := "deny", "2025-11-21T09:01:00.000Z"
 		a.Status, a.Decision, a.Note, a.DecidedAt = "denied", &d, "not the build folder", &at
@@ -126,11 +154,22 @@ func exampleApproval(decided bool) Approval {
 	return a
 }
 
+// exampleMCPApproval is an approval of an MCP tool call.
+func exampleMCPApproval() Approval {
+	yes, no := true, false
+	return Approval{ID: "ap_2", RunID: exRun, ConversationID: exConv, CallID: "call_2", ToolName: "github__create_issue",
+		Bases: []string{"github.create_issue"}, Grantable: []string{"github.create_issue"}, AlwaysAsk: []string{},
+		Kind: KindMCP, Server: "github", Tool: "create_issue", Arguments: json.RawMessage(`{"repo":"wisp","title":"Crash on start"}`),
+		Annotations: &ToolAnnotations{Title: "Create an issue", ReadOnlyHint: &no, DestructiveHint: &no, IdempotentHint: &no, OpenWorldHint: &yes},
+		ToolTitle:   "Create an issue", ToolDescription: "Opens an issue in a repository", Status: "pending", CreatedAt: exISO}
+}
+
 // approvalExamples are the approval frames, for Examples.
 func approvalExamples() []Frame {
 	pending, _ := json.Marshal(exampleApproval(false))
 	return []Frame{
 		NewApprovalRequested(exampleApproval(false)), NewApprovalDecided(exampleApproval(true)),
+		NewApprovalRequested(exampleMCPApproval()),
 		NewToolStatus(exCallID, "RUN_SHELL", "waiting", ""),
 		NewToolStatus(exCallID, "RUN_SHELL", "executing", "run-1763715600000-a1b2c3"),
 		NewRunPaused("waiting for the user's approval", "RUN_SHELL", exCallID, "ap_1", pending),

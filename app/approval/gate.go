@@ -1,0 +1,77 @@
+package approval
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/runtime"
+)
+
+// Gate returns nil once call may go on: covered (a grant covers it) or the user
+// said yes. Otherwise the run pauses (tool status waiting, run_paused) until someone
+// decides, and the call ends with the reason the model is given: declined (with the
+// user's note), or stopped. A run stopped by Wisp's shutdown leaves the approval
+// pending: the run resumes after the next start, and this asks nothing again.
+func (s *Service) Gate(ctx context.Context, call runtime.Call, ask Ask, covered bool) error {
+	if covered {
+		return nil
+	}
+	// The request is quick and must happen even when the run is being stopped: a
+	// stop then finds the approval to cancel.
+	ap, asked, err := s.Request(context.WithoutCancel(ctx), ask)
+	if err != nil {
+		return err
+	}
+	if ap.Status == "pending" {
+		if asked {
+			// (A run resumed after a restart paused before: its log says so already.)
+			body, _ := json.Marshal(ap)
+			call.Report(runtime.Event{Type: runtime.EventToolStatus, Data: runtime.ToolStatus{Status: runtime.ToolWaiting}})
+			call.Report(runtime.Event{Type: runtime.EventRunPaused, Data: runtime.RunPaused{
+				Reason: "waiting for the user to allow " + what(ask.Kind), ApprovalID: ap.ID, Approval: body}})
+		}
+		decided, err := s.Wait(ctx, ap.ID)
+		if err != nil {
+			if !errors.Is(context.Cause(ctx), runtime.ErrShutdown) {
+				// Stopped by the user: nobody will decide any more.
+				s.Cancel(context.WithoutCancel(ctx), ap.ID)
+				call.Report(runtime.Event{Type: runtime.EventToolStatus, Data: runtime.ToolStatus{Status: runtime.ToolCancelled}})
+			}
+			return fmt.Errorf("stopped before the user decided: %w", context.Cause(ctx))
+		}
+		ap = decided
+	}
+	decision := ""
+	if ap.Decision != nil {
+		decision = *ap.Decision
+	}
+	call.Report(runtime.Event{Type: runtime.EventRunResumed, Data: runtime.RunResumed{ApprovalID: ap.ID, Decision: decision}})
+	switch ap.Status {
+	case "approved":
+		return nil
+	case "denied":
+		call.Report(runtime.Event{Type: runtime.EventToolStatus, Data: runtime.ToolStatus{Status: runtime.ToolCancelled}})
+		if ap.Note != "" {
+			return fmt.Errorf("the user declined %s, and said: %s", this(ask.Kind), ap.Note)
+		}
+		return fmt.Errorf("the user declined %s", this(ask.Kind))
+	}
+	return fmt.Errorf("the approval was %s", ap.Status)
+}
+
+func what(kind string) string {
+	if kind == wire.KindMCP {
+		return "a tool call"
+	}
+	return "a shell command"
+}
+
+func this(kind string) string {
+	if kind == wire.KindMCP {
+		return "this tool call"
+	}
+	return "to run this command"
+}
