@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -55,25 +56,18 @@ var emptySchema = json.RawMessage(`{"type":"object","properties":{}}`)
 type Registry struct {
 	mu      sync.RWMutex
 	actions map[string]Action
+	// group names the group of each action that came in one (SetGroup).
+	group map[string]string
 }
 
 // NewRegistry returns an empty registry.
-func NewRegistry() *Registry { return &Registry{actions: map[string]Action{}} }
+func NewRegistry() *Registry { return &Registry{actions: map[string]Action{}, group: map[string]string{}} }
 
 // Register adds an action; names are unique and made of letters, digits, _ and -.
 func (r *Registry) Register(a Action) error {
-	if !actionName.MatchString(a.Name) {
-		return fmt.Errorf("action name %q: use 1-64 letters, digits, _ or -", a.Name)
-	}
-	if a.Handler == nil {
-		return fmt.Errorf("action %s: no handler", a.Name)
-	}
-	if a.Parameters == nil {
-		a.Parameters = emptySchema
-	}
-	var schema map[string]any
-	if err := json.Unmarshal(a.Parameters, &schema); err != nil {
-		return fmt.Errorf("action %s: parameters are not a JSON Schema object: %w", a.Name, err)
+	a, err := checked(a)
+	if err != nil {
+		return err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -82,6 +76,55 @@ func (r *Registry) Register(a Action) error {
 	}
 	r.actions[a.Name] = a
 	return nil
+}
+
+// SetGroup replaces the actions of a group (the tools of MCP servers, which come and
+// go while Wisp runs) with actions, in one step: a turn sees the old set or the new.
+// An action that is not valid, or whose name another action has, is left out and
+// said in the error; the others are set.
+func (r *Registry) SetGroup(group string, actions []Action) error {
+	var errs []error
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for name, g := range r.group {
+		if g == group {
+			delete(r.actions, name)
+			delete(r.group, name)
+		}
+	}
+	for _, a := range actions {
+		a, err := checked(a)
+		if err == nil {
+			if _, dup := r.actions[a.Name]; dup {
+				err = fmt.Errorf("action %s is already registered", a.Name)
+			}
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		r.actions[a.Name] = a
+		r.group[a.Name] = group
+	}
+	return errors.Join(errs...)
+}
+
+// checked validates an action, defaulting its parameters.
+func checked(a Action) (Action, error) {
+	if !actionName.MatchString(a.Name) {
+		return a, fmt.Errorf("action name %q: use 1-64 letters, digits, _ or -", a.Name)
+	}
+	if a.Handler == nil {
+		return a, fmt.Errorf("action %s: no handler", a.Name)
+	}
+	if a.Parameters == nil {
+		a.Parameters = emptySchema
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(a.Parameters, &schema); err != nil {
+		return a, fmt.Errorf("action %s: parameters are not a JSON Schema object: %w", a.Name, err)
+	}
+	return a, nil
 }
 
 // Get returns the action with that name.

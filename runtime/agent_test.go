@@ -360,6 +360,41 @@ func TestRegistryRejectsBadActions(t *testing.T) {
 	}
 }
 
+func TestRegistryGroups(t *testing.T) {
+	h := func(context.Context, Call) (string, error) { return "", nil }
+	reg := NewRegistry()
+	if err := reg.Register(Action{Name: "OK", Handler: h}); err != nil {
+		t.Fatal(err)
+	}
+	names := func() []string {
+		var out []string
+		for _, tool := range reg.Tools() {
+			out = append(out, tool.Name)
+		}
+		return out
+	}
+	err := reg.SetGroup("mcp", []Action{{Name: "a__x", Handler: h}, {Name: "OK", Handler: h}, {Name: "bad name", Handler: h}, {Name: "a__y", Handler: h}})
+	if err == nil || !strings.Contains(err.Error(), "OK is already registered") || !strings.Contains(err.Error(), "bad name") {
+		t.Errorf("SetGroup error = %v", err)
+	}
+	if got := strings.Join(names(), ","); got != "OK,a__x,a__y" {
+		t.Errorf("tools = %s", got)
+	}
+	// A new set replaces the group's actions, and leaves the others.
+	if err := reg.SetGroup("mcp", []Action{{Name: "b__z", Handler: h}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(names(), ","); got != "OK,b__z" {
+		t.Errorf("tools = %s", got)
+	}
+	if _, ok := reg.Get("a__x"); ok {
+		t.Error("a removed action is still found")
+	}
+	if err := reg.SetGroup("mcp", nil); err != nil || strings.Join(names(), ",") != "OK" {
+		t.Errorf("after emptying the group: %v, %v", names(), err)
+	}
+}
+
 // hangingProvider sends one delta and then nothing until cancelled.
 type hangingProvider struct{}
 
