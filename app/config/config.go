@@ -21,6 +21,21 @@ type Config struct {
 	Terminal  Terminal  `json:"terminal"`
 	Autonomy  Autonomy  `json:"autonomy"`
 	UI        UI        `json:"ui"`
+	// MCPServers are the Model Context Protocol servers whose tools the agent may
+	// use, by name, in the notation of Claude Desktop, Cursor and LM Studio. Env and
+	// header values are secrets: the API shows only their names.
+	MCPServers map[string]MCPServer `json:"mcpServers" apply:"hot" edit:"mcp" label:"MCP servers"`
+}
+
+// MCPServer is one MCP server: a command to run (stdio) or a URL (Streamable HTTP).
+type MCPServer struct {
+	Command  string            `json:"command,omitempty"`
+	Args     []string          `json:"args,omitempty"`
+	Env      map[string]string `json:"env,omitempty"`
+	Cwd      string            `json:"cwd,omitempty"`
+	URL      string            `json:"url,omitempty"`
+	Headers  map[string]string `json:"headers,omitempty"`
+	Disabled bool              `json:"disabled,omitempty"`
 }
 
 // Server is where the local API listens and whom it answers.
@@ -114,8 +129,9 @@ func Default() Config {
 				"(wave hello, dance to celebrate), but not in every reply.",
 			Bio: "A small, quick assistant that lives on your desktop.",
 		},
-		Terminal: Terminal{MaxConcurrent: 2, MaxDurationMs: 300000, NotifyLongRuns: true},
-		Autonomy: Autonomy{IntervalMs: 30000, MaxPerHour: 4, CooldownMs: 120000},
-		UI:       UI{Theme: "system"},
+		Terminal:   Terminal{MaxConcurrent: 2, MaxDurationMs: 300000, NotifyLongRuns: true},
+		Autonomy:   Autonomy{IntervalMs: 30000, MaxPerHour: 4, CooldownMs: 120000},
+		UI:         UI{Theme: "system"},
+		MCPServers: map[string]MCPServer{},
 	}
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -238,5 +239,34 @@ func TestAutonomyIntervalIsClamped(t *testing.T) {
 	}
 	if err := (func() Config { c := Default(); c.Autonomy.IntervalMs = 1000; return c })().Validate(); err != nil {
 		t.Errorf("a short interval is clamped, not refused: %v", err)
+	}
+}
+
+// MCP servers are Wisp's to add and remove: a server or env variable taken out is
+// gone from the saved file; what another app wrote in a server stays.
+func TestMCPServersSaveWhole(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "wisp.json")
+	f, err := Parse(path, []byte(`{"mcpServers": {
+		"fs": {"command": "npx", "args": ["x"], "env": {"A": "1", "B": "2"}, "type": "stdio"},
+		"gone": {"url": "https://example.com/mcp"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := f.Config.MCPServers["fs"]
+	fs.Env = map[string]string{"B": "2"}
+	f.Config.MCPServers = map[string]MCPServer{"fs": fs}
+	if err := f.Save(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	var saved struct {
+		MCPServers map[string]map[string]any `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(data, &saved); err != nil {
+		t.Fatal(err)
+	}
+	got := saved.MCPServers
+	if _, ok := got["gone"]; ok || got["fs"]["type"] != "stdio" || fmt.Sprint(got["fs"]["env"]) != "map[B:2]" {
+		t.Errorf("saved %s", data)
 	}
 }

@@ -18,16 +18,18 @@ func Diff(old, new Config) []Change {
 	var out []Change
 	for _, f := range fields {
 		o, n := f.value(&old).Interface(), f.value(&new).Interface()
-		if !reflect.DeepEqual(o, n) && !(isEmptyList(o) && isEmptyList(n)) {
+		if !reflect.DeepEqual(o, n) && !(isEmpty(o) && isEmpty(n)) {
 			out = append(out, Change{Field: f, Old: o, New: n})
 		}
 	}
 	return out
 }
 
-func isEmptyList(v any) bool {
-	l, ok := v.([]string)
-	return ok && len(l) == 0
+// isEmpty: an empty list or map (nil or not: a file without the key and one with
+// an empty value say the same).
+func isEmpty(v any) bool {
+	r := reflect.ValueOf(v)
+	return (r.Kind() == reflect.Slice || r.Kind() == reflect.Map) && r.Len() == 0
 }
 
 // Reason says in words what changed, for the restart banner: "Server port changed:
@@ -52,7 +54,7 @@ func (c Change) Reason() string {
 		}
 		return label + " changed"
 	}
-	if _, ok := c.New.([]string); ok {
+	if k := reflect.ValueOf(c.New).Kind(); k == reflect.Slice || k == reflect.Map {
 		return label + " changed"
 	}
 	return fmt.Sprintf("%s changed: %s → %s", label, c.show(c.Old), c.show(c.New))

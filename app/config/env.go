@@ -27,6 +27,18 @@ var envVars = []struct{ name, path string }{
 	{"WISP_TERMINAL_MAX_DURATION_MS", "terminal.maxDurationMs"},
 }
 
+// SecretEnvVars are the environment variables that hold Wisp's secrets (its tokens,
+// the model's API keys): what no program Wisp starts for someone else inherits.
+func SecretEnvVars() []string {
+	var out []string
+	for _, v := range envVars {
+		if f, ok := FieldAt(v.path); ok && f.Secret {
+			out = append(out, v.name)
+		}
+	}
+	return out
+}
+
 // keyVarApplies says whether an API key variable belongs to the provider: each
 // provider reads its own, and no key variable reaches Ollama.
 func keyVarApplies(name, provider string) bool {

@@ -22,6 +22,7 @@ type Field struct {
 	Label    string `json:"label"`          // how restart reasons name it
 	Unit     string `json:"unit,omitempty"` // "ms" for durations
 	index    []int  // where it is in Config
+	edit     string // the edit tag: "" (the API), "file", "mcp"
 }
 
 var fields = func() []Field {
@@ -55,8 +56,8 @@ func walkFields(t reflect.Type, prefix string, index []int, out *[]Field) {
 		}
 		*out = append(*out, Field{
 			Path: path, Apply: Apply(f.Tag.Get("apply")), Secret: f.Tag.Get("secret") == "true",
-			Editable: f.Tag.Get("edit") != "file", Label: f.Tag.Get("label"), Unit: f.Tag.Get("unit"),
-			index: idx,
+			Editable: f.Tag.Get("edit") == "", Label: f.Tag.Get("label"), Unit: f.Tag.Get("unit"),
+			index: idx, edit: f.Tag.Get("edit"),
 		})
 	}
 }

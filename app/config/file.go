@@ -72,6 +72,7 @@ func (f *File) marshal() ([]byte, error) {
 		return nil, err
 	}
 	merged := mergeMaps(cloneMap(f.raw), known)
+	merged["mcpServers"] = mergeServers(f.raw["mcpServers"], known["mcpServers"])
 	data, err := json.MarshalIndent(merged, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encode config: %w", err)
@@ -104,6 +105,39 @@ func mergeMaps(dst, src map[string]any) map[string]any {
 		dst[k] = v
 	}
 	return dst
+}
+
+// mcpKeys are the keys of an MCP server Wisp reads.
+var mcpKeys = []string{"command", "args", "env", "cwd", "url", "headers", "disabled"}
+
+// mergeServers writes the MCP servers as Wisp has them: a server that is gone is
+// dropped, and the keys Wisp reads are replaced whole (an env variable or header
+// taken out is gone); keys of a server Wisp does not read (another app's "type" or
+// "alwaysAllow") are kept.
+func mergeServers(old, now any) any {
+	nowMap, ok := now.(map[string]any)
+	if !ok {
+		return now
+	}
+	oldMap, _ := old.(map[string]any)
+	out := make(map[string]any, len(nowMap))
+	for name, spec := range nowMap {
+		was, _ := oldMap[name].(map[string]any)
+		merged := cloneMap(was)
+		if merged == nil {
+			merged = map[string]any{}
+		}
+		for _, k := range mcpKeys {
+			delete(merged, k)
+		}
+		if m, ok := spec.(map[string]any); ok {
+			for k, v := range m {
+				merged[k] = v
+			}
+		}
+		out[name] = merged
+	}
+	return out
 }
 
 func cloneMap(m map[string]any) map[string]any {

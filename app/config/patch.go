@@ -56,6 +56,8 @@ func checkPatch(patch map[string]any, prefix string) error {
 			errs = append(errs, fmt.Errorf("%s must be an object of settings", path))
 		case !ok:
 			errs = append(errs, fmt.Errorf("unknown setting: %s", path))
+		case !field.Editable && field.edit == "mcp":
+			errs = append(errs, fmt.Errorf("%s are changed through /api/mcp/servers (or in the config file)", path))
 		case !field.Editable:
 			errs = append(errs, fmt.Errorf("%s can only be changed in the config file", path))
 		case v != nil:

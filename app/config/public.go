@@ -1,6 +1,9 @@
 package config
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Public is c as the API shows it: every setting but the secrets, whose keys are
 // left out (so a client that sends the object back cannot overwrite them), as is a
@@ -21,7 +24,37 @@ func Public(c Config) (map[string]any, error) {
 			}
 		}
 	}
+	m["mcpServers"] = publicMCP(c.MCPServers)
 	return m, nil
+}
+
+// publicMCP shows each MCP server without its env and header values (secrets: a
+// server's API key is usually one of them), only their names.
+func publicMCP(servers map[string]MCPServer) map[string]any {
+	out := make(map[string]any, len(servers))
+	for name, s := range servers {
+		out[name] = map[string]any{
+			"command": s.Command, "args": nonNilList(s.Args), "cwd": s.Cwd, "url": s.URL, "disabled": s.Disabled,
+			"envKeys": sortedKeys(s.Env), "headerKeys": sortedKeys(s.Headers),
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func nonNilList(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
 }
 
 // SecretsSet says for each secret setting whether it has a value.
