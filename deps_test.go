@@ -66,8 +66,9 @@ func TestDependencyRules(t *testing.T) {
 		{"terminal", "is a leaf: nothing of app/ or runtime/", internalOnly},
 		{"emotes", "is a leaf: nothing of app/ or runtime/", internalOnly},
 		{"shellgrant", "is a leaf: nothing of Wisp", func(string) bool { return false }},
-		{"app/approval", "knows the store, the catalog and internal/", func(d string) bool {
-			return d == "app/store" || d == "app/wire" || internalOnly(d)
+		{"mcp", "is a leaf: nothing of app/ or runtime/", internalOnly},
+		{"app/approval", "knows the store, the catalog, the runtime (its gate pauses a run) and internal/", func(d string) bool {
+			return d == "app/store" || d == "app/wire" || strings.HasPrefix(d, "runtime") || internalOnly(d)
 		}},
 		{"app/store", "imports nothing of Wisp", func(string) bool { return false }},
 		{"app/wire", "the frame catalog imports nothing of Wisp but internal/", internalOnly},
@@ -93,7 +94,7 @@ func TestDependencyRules(t *testing.T) {
 	// Domain packages return typed errors and publish frames: they know neither HTTP
 	// (only the API maps errors to status codes) nor the hub.
 	domain := []string{"app/chat", "app/proactive", "app/store", "app/config", "app/view", "app/wire",
-		"app/approval", "app/shell", "shellgrant", "runtime", "runtime/reply", "terminal", "emotes"}
+		"app/approval", "app/shell", "app/mcptool", "shellgrant", "runtime", "runtime/reply", "terminal", "emotes"}
 	for _, name := range domain {
 		p := pkgs[name]
 		if slices.Contains(p.Imports, "net/http") {
@@ -106,11 +107,13 @@ func TestDependencyRules(t *testing.T) {
 		}
 	}
 	// Peers do not reach into each other: proactive does not need chat, and neither
-	// does the shell action (chat learns of pauses through run events).
+	// do the shell and MCP actions (chat learns of pauses through run events).
 	if slices.Contains(wisp(pkgs["app/proactive"].Deps), "app/chat") {
 		t.Error("app/proactive needs app/chat")
 	}
-	if slices.Contains(wisp(pkgs["app/shell"].Deps), "app/chat") {
-		t.Error("app/shell needs app/chat")
+	for _, action := range []string{"app/shell", "app/mcptool"} {
+		if slices.Contains(wisp(pkgs[action].Deps), "app/chat") {
+			t.Errorf("%s needs app/chat", action)
+		}
 	}
 }

@@ -89,7 +89,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	slog.SetDefault(log)
 	a, err := app.New(app.Options{
 		Host: *host, Port: *port, StateDir: *stateDir, Getenv: os.Getenv,
-		UI: frontend.Dist(), Logger: log, Desktop: cmd == "desktop", KeepToken: cmd == "serve",
+		UI: frontend.Dist(), Logger: log, Desktop: cmd == "desktop", KeepToken: cmd == "serve", Version: version,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "wisp: %v\n", err)

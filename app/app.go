@@ -35,6 +35,7 @@ import (
 	"github.com/wispapp/wisp/emotes"
 	"github.com/wispapp/wisp/internal/clock"
 	"github.com/wispapp/wisp/internal/fault"
+	"github.com/wispapp/wisp/mcp"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/terminal"
 )
@@ -62,6 +63,8 @@ type Options struct {
 	// one is configured (WISP_API_TOKEN, api.token), Wisp makes one on its first
 	// start and keeps it in <state>/api-token for the next ones.
 	KeepToken bool
+	// Version is Wisp's, as MCP servers are told.
+	Version string
 }
 
 // Connection is what a client needs to reach the API.
@@ -88,6 +91,7 @@ type App struct {
 	actions     *runtime.Registry
 	chat        *chat.Service
 	approvals   *approval.Service
+	mcp         *mcp.Manager
 	proactive   *proactive.Service
 	emotes      *emotes.Catalog
 	store       *store.Store
@@ -263,6 +267,10 @@ func (a *App) start(ctx context.Context) error {
 		return err
 	}
 	a.running.defer_("terminal", func() { a.svc.Load().term.Stop() })
+	// The MCP servers stop after chat: the runs calling their tools end first.
+	if err := a.running.start(ctx, "mcp servers", mcpService{a}); err != nil {
+		return err
+	}
 	if err := a.running.start(ctx, "chat", a.chat); err != nil {
 		return err
 	}
@@ -305,6 +313,7 @@ func (a *App) assemble(st *store.Store) error {
 	if err := a.assembleShell(st); err != nil {
 		return err
 	}
+	a.assembleMCP()
 	a.events.terminal = append(a.events.terminal, p.TerminalOutput)
 	// Opening a conversation clears its unread mark.
 	a.hub.OnActiveConversation(func(_ ws.Client, id string) { p.MarkRead(id) })
@@ -346,6 +355,7 @@ func (a *App) newHandler(s *services) http.Handler {
 		Settings:  settingsAPI{a},
 		Proactive: proactiveAPI{Service: a.proactive, a: a},
 		Approvals: a.approvals,
+		MCP:       mcpAPI{a},
 	}).Handler()
 }
 

@@ -13,8 +13,10 @@ func changed(t *testing.T, cfg config.Config, path string) config.Config {
 	t.Helper()
 	var tree map[string]any
 	_ = json.Unmarshal([]byte(mustJSON(t, cfg)), &tree)
-	section, key, _ := strings.Cut(path, ".")
-	m := tree[section].(map[string]any)
+	m, key := tree, path // a top-level setting (mcpServers)
+	if section, k, ok := strings.Cut(path, "."); ok {
+		m, key = tree[section].(map[string]any), k
+	}
 	switch v := m[key].(type) {
 	case string:
 		m[key] = v + "x"
@@ -24,6 +26,8 @@ func changed(t *testing.T, cfg config.Config, path string) config.Config {
 		m[key] = !v
 	case []any:
 		m[key] = append(v, "x")
+	case map[string]any: // the MCP servers: one more (nothing listens there)
+		v["x"] = map[string]any{"url": "http://127.0.0.1:9/mcp"}
 	default:
 		t.Fatalf("%s: a %T", path, v)
 	}

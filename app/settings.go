@@ -161,6 +161,9 @@ func (a *App) changeConfig(change func(*config.File) error) error {
 		return fault.Conflict.Errorf("fix the config file first (your hand edit is kept): %v", err)
 	}
 	if err := change(f); err != nil {
+		if fault.KindOf(err) != fault.Internal {
+			return err // the change said what it is (a server that is not there)
+		}
 		return fault.Invalid.Errorf("%v", err)
 	}
 	eff, err := a.effective(f.Config)

@@ -118,9 +118,11 @@ func (s *server) run(ctx context.Context) {
 	}
 }
 
-// attempt connects once and serves until the server goes away or ctx ends.
-func (s *server) attempt(ctx context.Context) error {
-	ctx, cancel := context.WithCancel(ctx)
+// attempt connects once and serves until the server goes away or stop ends. The
+// connection has a context of its own, cancelled only after the session is closed:
+// closing a Streamable HTTP session sends the server a request that ends it there.
+func (s *server) attempt(stop context.Context) error {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(stop))
 	defer cancel()
 	transport, proc, err := s.transport()
 	if err != nil {
@@ -144,17 +146,23 @@ func (s *server) attempt(ctx context.Context) error {
 			}
 		}()
 	}
-	// Connecting, initializing and listing the tools must finish in time; a server
-	// that hangs there is failed and retried.
+	// Connecting, initializing and listing the tools must finish in time (a server
+	// that hangs there is failed and retried), or end at once on a stop.
 	timer := time.AfterFunc(s.m.o.StartTimeout, cancel)
+	unstop := context.AfterFunc(stop, cancel)
 	session, err := s.client().Connect(ctx, transport, nil)
 	if err == nil {
 		err = s.listTools(ctx, session)
+		if err != nil {
+			session.Close()
+		}
 	}
-	if !timer.Stop() && err != nil {
-		err = fmt.Errorf("no answer within %s", s.m.o.StartTimeout)
-	}
+	timedOut := !timer.Stop()
+	unstop()
 	if err != nil {
+		if timedOut && stop.Err() == nil {
+			err = fmt.Errorf("no answer within %s", s.m.o.StartTimeout)
+		}
 		return s.why(proc, err)
 	}
 	defer session.Close()
@@ -167,6 +175,7 @@ func (s *server) attempt(ctx context.Context) error {
 	select {
 	case err = <-ended:
 	case <-ctx.Done():
+	case <-stop.Done():
 	}
 	s.mu.Lock()
 	s.session = nil

@@ -40,6 +40,8 @@ type Options struct {
 	Proactive Proactive
 	// Approvals serves shell approvals and grants; nil leaves their routes out.
 	Approvals Approvals
+	// MCP serves the MCP servers' routes; nil leaves them out.
+	MCP MCP
 }
 
 // Server is the HTTP API.
@@ -58,6 +60,7 @@ type Server struct {
 	settings   Settings
 	proactive  Proactive
 	approvals  Approvals
+	mcp        MCP
 }
 
 // New builds the API server.
@@ -71,7 +74,7 @@ func New(o Options) *Server {
 	return &Server{
 		guard: o.Guard, hub: o.Hub, status: o.Status, ui: newUIHandler(o.UI), log: o.Logger,
 		chat: o.Chat, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
-		emotes: o.Emotes, settings: o.Settings, proactive: o.Proactive, approvals: o.Approvals,
+		emotes: o.Emotes, settings: o.Settings, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
 	}
 }
 
@@ -112,6 +115,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 		mux.Handle("DELETE /api/reminders/{id}", s.handle(s.deleteReminder))
 		mux.Handle("GET /api/agent/autonomy", s.handle(s.getAutonomy))
 		mux.Handle("POST /api/agent/autonomy", s.handle(s.postAutonomy))
+	}
+	if s.mcp != nil {
+		s.mcpRoutes(mux)
 	}
 	if s.approvals != nil {
 		s.approvalRoutes(mux)

@@ -120,6 +120,7 @@ func Examples() []Frame {
 	}
 	frames = append(frames, envelopeExamples()...)
 	frames = append(frames, approvalExamples()...)
+	frames = append(frames, NewMCPServers(exampleMCPServers()))
 	return append(frames, terminalExamples()...)
 }
 
@@ -131,8 +132,9 @@ func ShapeExamples() map[string][]any {
 	conv2.Metadata, conv2.Unread = nil, false
 	reminders := exampleReminders()
 	return map[string][]any{
-		"Approval":     {exampleApproval(false), exampleApproval(true)},
-		"Grant":        {Grant{ID: "gr_1", Base: "git", CreatedAt: exISO}},
+		"Approval":     {exampleApproval(false), exampleApproval(true), exampleMCPApproval()},
+		"MCPServer":    {exampleMCPServers()[0], exampleMCPServers()[1]},
+		"Grant":        {Grant{ID: "gr_1", Kind: KindShell, Base: "git", CreatedAt: exISO}, Grant{ID: "gr_2", Kind: KindMCP, Base: "github.create_issue", CreatedAt: exISO}},
 		"Conversation": {conv, conv2},
 		"Message": {
 			Message{ID: "m1", Role: "user", Text: "remind me to stretch in 20 minutes", Timestamp: exTime},

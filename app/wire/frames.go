@@ -487,6 +487,7 @@ var Catalog = []Spec{
 	{TypeReplayTruncated, ToClient, ReplayTruncated{}},
 	{TypeApprovalRequested, ToClient, ApprovalChanged{}},
 	{TypeApprovalDecided, ToClient, ApprovalChanged{}},
+	{TypeMCPServers, ToClient, MCPServers{}},
 
 	{TypeToken, ChatStream, Token{}},
 	{TypeThinking, ChatStream, Thinking{}},

@@ -1,0 +1,219 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/wispapp/wisp/app/api"
+	"github.com/wispapp/wisp/app/config"
+	"github.com/wispapp/wisp/app/mcptool"
+	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/internal/fault"
+	"github.com/wispapp/wisp/mcp"
+)
+
+// mcpGroup is the registry group of the MCP servers' tools.
+const mcpGroup = "mcp"
+
+// assembleMCP builds the MCP servers' manager: their tools become the agent's
+// actions (app/mcptool, behind approvals) and every change of a server is sent to
+// /ws as mcp-servers. Nothing starts until Start.
+func (a *App) assembleMCP() {
+	a.mcp = mcp.New(mcp.Options{
+		Logger: a.log.With("component", "mcp"), Strip: config.SecretEnvVars(),
+		OnChange: a.mcpChanged, Version: a.opts.Version,
+	})
+}
+
+// mcpChanged offers the tools of the servers running now and tells the clients.
+func (a *App) mcpChanged() {
+	actions := mcptool.Actions(a.mcp.Tools(), mcptool.Options{Caller: a.mcp, Approvals: a.approvals})
+	if err := a.actions.SetGroup(mcpGroup, actions); err != nil {
+		a.log.Warn("some MCP tools are not offered", "err", err)
+	}
+	a.events.Publish(wire.NewMCPServers(a.mcpServers()))
+}
+
+func (a *App) mcpServers() []wire.MCPServer {
+	list := a.mcp.Servers()
+	out := make([]wire.MCPServer, len(list))
+	for i, st := range list {
+		out[i] = wireMCPServer(st)
+	}
+	return out
+}
+
+// mcpService starts the declared servers (in the background: Wisp's start never
+// waits for one) and stops them all.
+type mcpService struct{ a *App }
+
+func (s mcpService) Start(context.Context) error {
+	s.a.mcp.Apply(specsOf(s.a.liveConfig().MCPServers))
+	return nil
+}
+
+func (s mcpService) Stop() { s.a.mcp.Close() }
+
+// mcpOwner owns mcpServers: a change applies at once (servers start, stop and
+// restart); a server that could never start is refused.
+type mcpOwner struct{ a *App }
+
+func (mcpOwner) VerifyConfig(_, to config.Config) error {
+	var errs []error
+	for name, s := range to.MCPServers {
+		errs = append(errs, specOf(s).Check(name))
+	}
+	return errors.Join(errs...)
+}
+
+func (o mcpOwner) CommitConfig(_, to config.Config) bool {
+	if o.a.mcp != nil {
+		o.a.mcp.Apply(specsOf(to.MCPServers))
+	}
+	return true
+}
+
+func specsOf(servers map[string]config.MCPServer) map[string]mcp.Spec {
+	out := make(map[string]mcp.Spec, len(servers))
+	for name, s := range servers {
+		out[name] = specOf(s)
+	}
+	return out
+}
+
+func specOf(s config.MCPServer) mcp.Spec {
+	return mcp.Spec{Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers, Disabled: s.Disabled}
+}
+
+// mcpAPI serves /api/mcp/servers.
+type mcpAPI struct{ a *App }
+
+var _ api.MCP = mcpAPI{}
+
+func (m mcpAPI) Servers() []wire.MCPServer { return m.a.mcpServers() }
+
+func (m mcpAPI) Restart(name string) (wire.MCPServer, error) {
+	st, err := m.a.mcp.Restart(name)
+	if errors.Is(err, mcp.ErrUnknown) {
+		return wire.MCPServer{}, fault.NotFound.Errorf("no MCP server %q", name)
+	}
+	if err != nil {
+		return wire.MCPServer{}, err
+	}
+	return wireMCPServer(st), nil
+}
+
+func (m mcpAPI) Save(name string, e api.MCPEdit) (wire.MCPServer, bool, error) {
+	if err := mcp.CheckName(name); err != nil {
+		return wire.MCPServer{}, false, fault.Invalid.Errorf("%v", err)
+	}
+	created := false
+	err := m.a.changeConfig(func(f *config.File) error {
+		old, ok := f.Config.MCPServers[name]
+		created = !ok
+		next, err := edited(old, e)
+		if err != nil {
+			return err
+		}
+		if err := specOf(next).Check(name); err != nil {
+			return err
+		}
+		servers := maps.Clone(f.Config.MCPServers)
+		if servers == nil {
+			servers = map[string]config.MCPServer{}
+		}
+		servers[name] = next
+		f.Config.MCPServers = servers
+		return nil
+	})
+	if err != nil {
+		return wire.MCPServer{}, false, err
+	}
+	st, ok := m.a.mcp.Server(name)
+	if !ok {
+		return wire.MCPServer{}, false, fmt.Errorf("MCP server %s was saved but is not running", name)
+	}
+	return wireMCPServer(st), created, nil
+}
+
+func (m mcpAPI) Remove(name string) error {
+	return m.a.changeConfig(func(f *config.File) error {
+		if _, ok := f.Config.MCPServers[name]; !ok {
+			return fault.NotFound.Errorf("no MCP server %q", name)
+		}
+		servers := maps.Clone(f.Config.MCPServers)
+		delete(servers, name)
+		f.Config.MCPServers = servers
+		return nil
+	})
+}
+
+// edited is old changed as e says: a null env or header value keeps old's.
+func edited(old config.MCPServer, e api.MCPEdit) (config.MCPServer, error) {
+	env, err := keep("env", old.Env, e.Env)
+	if err != nil {
+		return config.MCPServer{}, err
+	}
+	headers, err := keep("header", old.Headers, e.Headers)
+	if err != nil {
+		return config.MCPServer{}, err
+	}
+	return config.MCPServer{Command: e.Command, Args: e.Args, Env: env, Cwd: e.Cwd, URL: e.URL, Headers: headers, Disabled: e.Disabled}, nil
+}
+
+func keep(what string, old map[string]string, in map[string]*string) (map[string]string, error) {
+	if len(in) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]string, len(in))
+	for k, v := range in {
+		if v != nil {
+			out[k] = *v
+			continue
+		}
+		was, ok := old[k]
+		if !ok {
+			return nil, fmt.Errorf("%s %s has no value to keep: give one", what, k)
+		}
+		out[k] = was
+	}
+	return out, nil
+}
+
+func wireMCPServer(st mcp.Status) wire.MCPServer {
+	s := st.Spec
+	out := wire.MCPServer{
+		Name: st.Name, Status: st.State, LastError: st.LastError, Stderr: nonNilStrings(st.Stderr), Restarts: st.Restarts,
+		Since: wire.ISOTime(st.Since), Tools: make([]wire.MCPTool, len(st.Tools)),
+		Config: wire.MCPServerConfig{Transport: s.Transport(), Command: s.Command, Args: nonNilStrings(s.Args), Cwd: s.Cwd,
+			URL: s.URL, EnvKeys: sortedKeys(s.Env), HeaderKeys: sortedKeys(s.Headers), Disabled: s.Disabled},
+	}
+	if st.State == mcp.Failed && !st.RetryAt.IsZero() {
+		at := wire.ISOTime(st.RetryAt)
+		out.RetryAt = &at
+	}
+	for i, t := range st.Tools {
+		out.Tools[i] = wire.MCPTool{Name: t.Name, Action: t.Action, Title: t.Title, Description: t.Description,
+			InputSchema: t.InputSchema, Annotations: mcptool.Annotations(t)}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range maps.Keys(m) {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+func nonNilStrings(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
+}
