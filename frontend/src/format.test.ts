@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { compactJSON, formatDuration, formatLocalTime, formatRelative, formatTimestamp } from './format'
+import { clipText, compactJSON, formatDuration, formatLocalTime, formatRelative, formatTimestamp } from './format'
 
 describe('formatDuration', () => {
   it('shows the two largest units', () => {
@@ -57,5 +57,14 @@ describe('formatTimestamp', () => {
     const at = new Date(2026, 10, 21, 14, 5, 9).getTime()
     expect(formatTimestamp(at)).toBe(new Date(at).toLocaleString())
     expect(formatTimestamp(Number.NaN)).toBe('')
+  })
+})
+
+describe('clipText', () => {
+  it('cuts long text to max characters with an ellipsis, and leaves short text alone', () => {
+    expect(clipText('short', 10)).toBe('short')
+    expect(clipText('exactly 10', 10)).toBe('exactly 10')
+    expect(clipText('a longer text', 10)).toBe('a longer …')
+    expect(clipText('a longer text', 10)).toHaveLength(10)
   })
 })

@@ -77,3 +77,8 @@ export function formatTimestamp(ms: number): string {
   })
   return Number.isFinite(ms) ? timestampFormat.format(ms) : ''
 }
+
+/** text cut to at most max characters, "…" marking the cut. */
+export function clipText(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text
+}

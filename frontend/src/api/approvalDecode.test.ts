@@ -9,7 +9,7 @@ import {
 } from './approvalDecode'
 import { decodeChatFrame } from './chatDecode'
 import { decodeServerMessage } from './decode'
-import { approvalExample, grantExample } from './approvals.test-util'
+import { approvalExample, grantExample, mcpApprovalExample, mcpGrantExample } from './approvals.test-util'
 
 const approval = approvalExample
 
@@ -25,6 +25,39 @@ describe('decodeApproval', () => {
   it('fills the fields a server may leave out', () => {
     const { cwd: _c, grantable: _g, alwaysAsk: _a, decision: _d, note: _n, decidedAt: _t, ...bare } = approval
     expect(decodeApproval(bare)).toEqual({ ...approval, cwd: '', grantable: [], alwaysAsk: [], note: '' })
+  })
+
+  it('takes an approval without a kind (a server before MCP) for a shell command', () => {
+    const { kind: _k, server: _s, tool: _t, arguments: _a, annotations: _n, toolTitle: _tt, toolDescription: _td, ...old } = approval
+    expect(decodeApproval(old)).toEqual(approval)
+  })
+
+  it('decodes an MCP tool call whole, with any JSON as its arguments', () => {
+    expect(decodeApproval(mcpApprovalExample)).toEqual(mcpApprovalExample)
+    for (const args of [{}, [], 'text', 42, null, { deep: { deeper: [1, { x: null }] } }]) {
+      expect(decodeApproval({ ...mcpApprovalExample, arguments: args })?.arguments).toEqual(args)
+    }
+    expect(decodeApproval({ ...mcpApprovalExample, annotations: null })?.annotations).toBeNull()
+    const { arguments: _a, annotations: _n, toolTitle: _t, toolDescription: _d, ...bare } = mcpApprovalExample
+    expect(decodeApproval(bare)).toEqual({ ...mcpApprovalExample, arguments: null, annotations: null, toolTitle: '', toolDescription: '' })
+  })
+
+  it('rejects a malformed MCP tool call', () => {
+    const mcp = mcpApprovalExample
+    const bad: unknown[] = [
+      { ...mcp, kind: 'plugin' },
+      { ...mcp, kind: 1 },
+      { ...mcp, server: '' },
+      { ...mcp, server: undefined },
+      { ...mcp, tool: '' },
+      { ...mcp, tool: ['create_issue'] },
+      { ...mcp, toolTitle: null },
+      { ...mcp, toolDescription: 3 },
+      { ...mcp, annotations: 'destructive' },
+      { ...mcp, annotations: { destructiveHint: 'yes' } },
+      { ...mcp, annotations: { title: 7 } },
+    ]
+    for (const v of bad) expect(decodeApproval(v), JSON.stringify(v)).toBeNull()
   })
 
   it('rejects hostile or malformed input', () => {
@@ -88,11 +121,14 @@ describe('grant decoders', () => {
   const grant = grantExample
   it('decodes grants and the list', () => {
     expect(decodeGrant(grant)).toEqual(grant)
+    expect(decodeGrant(mcpGrantExample)).toEqual(mcpGrantExample)
+    const { kind: _k, ...old } = grant
+    expect(decodeGrant(old)).toEqual(grant)
     expect(decodeGrantList({ grants: [grant, { ...grant, id: 'g2', base: 'ls' }] })).toHaveLength(2)
     expect(decodeGrantList({ grants: [] })).toEqual([])
   })
   it('rejects malformed grants', () => {
-    for (const v of [null, { ...grant, id: '' }, { ...grant, base: '' }, { ...grant, base: ['git'] }, { ...grant, createdAt: 1 }]) {
+    for (const v of [null, { ...grant, id: '' }, { ...grant, base: '' }, { ...grant, base: ['git'] }, { ...grant, createdAt: 1 }, { ...grant, kind: 'tool' }, { ...grant, kind: null }]) {
       expect(decodeGrant(v)).toBeNull()
     }
     expect(decodeGrantList({ grants: [grant, null] })).toBeNull()
@@ -177,6 +213,10 @@ describe('approval /ws frames', () => {
     expect(decodeServerMessage(JSON.stringify({ type: 'approval-decided', approval: decided }))).toEqual({
       type: 'approval-decided',
       approval: decided,
+    })
+    expect(decodeServerMessage(JSON.stringify({ type: 'approval-requested', approval: mcpApprovalExample }))).toEqual({
+      type: 'approval-requested',
+      approval: mcpApprovalExample,
     })
     expect(decodeServerMessage(JSON.stringify({ type: 'approval-requested' }))).toBeNull()
     expect(decodeServerMessage(JSON.stringify({ type: 'approval-decided', approval: { ...approval, status: 'approved' } }))).toBeNull()

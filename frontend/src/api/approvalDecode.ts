@@ -1,7 +1,9 @@
 // Runtime checks for approvals and grants (docs/approvals.md). Like the other
 // decoders, a value that lacks a required field, has one of the wrong type,
-// or contradicts itself (an approved approval whose decision is "deny") is
-// rejected (null) rather than passed on with a lying type.
+// or contradicts itself (an approved approval whose decision is "deny", an
+// mcp one that names no server or tool) is rejected (null) rather than
+// passed on with a lying type. A value without a kind is a shell one (as
+// every approval was before MCP servers, e.g. a run paused before an upgrade).
 
 import type {
   Approval,
@@ -10,34 +12,15 @@ import type {
   ApprovalRequestedMessage,
   Grant,
 } from './approvalTypes'
-import { isObject, isString, isStringArray, oneOf } from './guards'
+import { BAD, decodeAll, isObject, isString, isStringArray, oneOf, orDefault } from './guards'
 import type { JsonObject } from './json'
+import { annotationsField } from './mcpDecode'
 
 export const isApprovalDecision = oneOf(['approve', 'approve_always', 'deny'])
 const isApprovalStatus = oneOf(['pending', 'approved', 'denied', 'cancelled'])
+const isApprovalKind = oneOf(['shell', 'mcp'])
 
 const isId = (v: unknown): v is string => isString(v) && v !== ''
-
-/** Marks a field that is present but wrong. */
-const BAD = Symbol('bad field')
-
-/** fallback when v is absent, v when it passes check, else BAD. */
-function orDefault<T>(v: unknown, check: (x: unknown) => x is T, fallback: T): T | typeof BAD {
-  if (v === undefined) return fallback
-  return check(v) ? v : BAD
-}
-
-/** Decodes every element or fails as a whole. */
-function decodeAll<T>(list: unknown, decode: (v: unknown) => T | null): T[] | null {
-  if (!Array.isArray(list)) return null
-  const out: T[] = []
-  for (const item of list) {
-    const decoded = decode(item)
-    if (decoded === null) return null
-    out.push(decoded)
-  }
-  return out
-}
 
 /** The decision a status allows: pending has none, approved one of the two yeses, denied "deny" (cancelled: any). */
 function consistent(status: Approval['status'], decision: ApprovalDecision | null): boolean {
@@ -70,6 +53,8 @@ export function decodeApproval(v: unknown): Approval | null {
   const decidedAt = orDefault(v.decidedAt, isStringOrNull, null)
   if (cwd === BAD || grantable === BAD || alwaysAsk === BAD || note === BAD) return null
   if (decision === BAD || decidedAt === BAD || !consistent(status, decision)) return null
+  const tool = decodeToolFields(v)
+  if (tool === null) return null
   return {
     id,
     runId,
@@ -87,7 +72,24 @@ export function decodeApproval(v: unknown): Approval | null {
     note,
     createdAt,
     decidedAt,
+    ...tool,
   }
+}
+
+type ToolFields = Pick<Approval, 'kind' | 'server' | 'tool' | 'arguments' | 'annotations' | 'toolTitle' | 'toolDescription'>
+
+/** The fields of what asks: shell (the default) or mcp, which must name its server and tool. */
+function decodeToolFields(v: JsonObject): ToolFields | null {
+  const kind = orDefault(v.kind, isApprovalKind, 'shell')
+  const server = orDefault(v.server, isString, '')
+  const tool = orDefault(v.tool, isString, '')
+  const toolTitle = orDefault(v.toolTitle, isString, '')
+  const toolDescription = orDefault(v.toolDescription, isString, '')
+  const annotations = annotationsField(v.annotations)
+  if (kind === BAD || server === BAD || tool === BAD || toolTitle === BAD || toolDescription === BAD || annotations === BAD) return null
+  if (kind === 'mcp' && (server === '' || tool === '')) return null
+  const args = v.arguments === undefined ? null : v.arguments
+  return { kind, server, tool, arguments: args, annotations, toolTitle, toolDescription }
 }
 
 /** GET /api/approvals: {approvals:[...]}. */
@@ -117,7 +119,9 @@ export function decodeGrant(v: unknown): Grant | null {
   if (!isObject(v)) return null
   const { id, base, createdAt } = v
   if (!isId(id) || !isId(base) || !isString(createdAt)) return null
-  return { id, base, createdAt }
+  const kind = orDefault(v.kind, isApprovalKind, 'shell')
+  if (kind === BAD) return null
+  return { id, kind, base, createdAt }
 }
 
 /** GET /api/grants: {grants:[...]}. */

@@ -1,5 +1,11 @@
-// Wire types of shell-command approvals and grants (docs/approvals.md).
+// Wire types of approvals and grants (docs/approvals.md): of shell commands,
+// and of calls of MCP servers' tools, which ask the user the same way.
 // Decoders live in approvalDecode.ts; nothing here has behaviour.
+
+import type { McpToolAnnotations } from './mcpTypes'
+
+/** What asks: a shell command (RUN_SHELL) or a tool of an MCP server. */
+export type ApprovalKind = 'shell' | 'mcp'
 
 /** What the user answers: run it once, run it and grant its bases, or refuse. */
 export type ApprovalDecision = 'approve' | 'approve_always' | 'deny'
@@ -7,12 +13,19 @@ export type ApprovalDecision = 'approve' | 'approve_always' | 'deny'
 /** cancelled: the run was stopped while it waited. */
 export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'cancelled'
 
-/** A command waiting for (or given) the user's yes; the same shape on every route and frame. */
+/**
+ * A command or tool call waiting for (or given) the user's yes; the same
+ * shape on every route and frame. An mcp approval has no command, cwd or
+ * reason (''), and bases and grantable are ["<server>.<tool>"]; a shell one
+ * has no server, tool or arguments ('', '', null).
+ */
 export interface Approval {
   id: string
+  kind: ApprovalKind
   runId: string
   conversationId: string
   callId: string
+  /** The agent's action: RUN_SHELL, or server__tool. */
   toolName: string
   command: string
   /** The working directory ('' when the server did not say). */
@@ -33,11 +46,22 @@ export interface Approval {
   createdAt: string
   /** ISO 8601; null while pending. */
   decidedAt: string | null
+  /** mcp: the server's name ('' for shell). */
+  server: string
+  /** mcp: the server's name for the tool ('' for shell). */
+  tool: string
+  /** mcp: the JSON the model passed (null for shell). */
+  arguments: unknown
+  annotations: McpToolAnnotations | null
+  /** mcp: the tool's title ('' when it has none, and for shell). */
+  toolTitle: string
+  toolDescription: string
 }
 
-/** A base command the user always allows. */
+/** A base command (shell) or a tool, "<server>.<tool>" (mcp), the user always allows. */
 export interface Grant {
   id: string
+  kind: ApprovalKind
   base: string
   /** ISO 8601 */
   createdAt: string

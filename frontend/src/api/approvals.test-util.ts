@@ -1,9 +1,11 @@
-// An approval and a grant as docs/approvals.md shows them, for tests.
+// Approvals and grants as docs/approvals.md shows them, for tests: a shell
+// command's and an MCP tool call's.
 
 import type { Approval, Grant } from './approvalTypes'
 
 export const approvalExample: Approval = {
   id: 'ap_1',
+  kind: 'shell',
   runId: 'run-1',
   conversationId: 'c1',
   callId: 'call_1',
@@ -19,6 +21,35 @@ export const approvalExample: Approval = {
   note: '',
   createdAt: '2026-11-25T01:00:00Z',
   decidedAt: null,
+  server: '',
+  tool: '',
+  arguments: null,
+  annotations: null,
+  toolTitle: '',
+  toolDescription: '',
 }
 
-export const grantExample: Grant = { id: 'g1', base: 'git', createdAt: '2026-11-25T01:00:00Z' }
+/** A call of the tool create_issue of the MCP server github. */
+export const mcpApprovalExample: Approval = {
+  ...approvalExample,
+  id: 'ap_2',
+  kind: 'mcp',
+  callId: 'call_2',
+  toolName: 'github__create_issue',
+  command: '',
+  cwd: '',
+  reason: '',
+  bases: ['github.create_issue'],
+  grantable: ['github.create_issue'],
+  alwaysAsk: [],
+  server: 'github',
+  tool: 'create_issue',
+  arguments: { repo: 'me/wisp', title: 'Crash on start', labels: ['bug'] },
+  annotations: { title: 'Create an issue', destructiveHint: false, openWorldHint: true },
+  toolTitle: 'Create an issue',
+  toolDescription: 'Opens a new issue in a repository.',
+}
+
+export const grantExample: Grant = { id: 'g1', kind: 'shell', base: 'git', createdAt: '2026-11-25T01:00:00Z' }
+
+export const mcpGrantExample: Grant = { id: 'g2', kind: 'mcp', base: 'github.create_issue', createdAt: '2026-11-25T01:00:00Z' }

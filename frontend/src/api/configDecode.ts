@@ -29,6 +29,7 @@ export const DEFAULT_CONFIG: WispConfig = {
   terminal: { maxConcurrent: 2, maxDurationMs: 300_000, cwd: '', notifyLongRuns: true },
   autonomy: { enabled: false, intervalMs: 30_000, maxPerHour: 4, cooldownMs: 120_000 },
   ui: { theme: 'system' },
+  mcpServers: {},
 }
 
 function section(v: JsonObject, key: string): JsonObject {
@@ -84,6 +85,7 @@ export function decodeWispConfig(v: unknown): WispConfig | null {
       cooldownMs: pick(autonomy.cooldownMs, isNumber, d.autonomy.cooldownMs),
     },
     ui: { theme: pick(ui.theme, isThemeChoice, d.ui.theme) },
+    mcpServers: record(v.mcpServers, isObject),
   }
 }
 

@@ -4,6 +4,7 @@
 // has behaviour.
 
 import type { ProviderKind } from './chatTypes'
+import type { JsonObject } from './json'
 import type { AgentStatus } from './statusTypes'
 
 export type ThemeChoice = 'system' | 'light' | 'dark'
@@ -30,6 +31,12 @@ export interface WispConfig {
   terminal: { maxConcurrent: number; maxDurationMs: number; cwd: string; notifyLongRuns: boolean }
   autonomy: { enabled: boolean; intervalMs: number; maxPerHour: number; cooldownMs: number }
   ui: { theme: ThemeChoice }
+  /**
+   * The MCP servers as the file declares them, without their env and header
+   * values (only their names). Shown and changed through /api/mcp/servers
+   * (mcpTypes.ts); kept here as sent, and never patched.
+   */
+  mcpServers: Record<string, JsonObject>
 }
 
 /** One leaf setting ("server.port"). editable=false: only a hand edit of the file changes it. */

@@ -17,6 +17,7 @@ import { decodeTerminalOutput } from './terminalDecode'
 import { decodeEmoteMessage } from './emoteDecode'
 import { decodeConfigChanged, decodeConfigError, decodeRestartRequired } from './configDecode'
 import { decodeProactiveFrame, decodeReminderDeleted, decodeReminderUpdated } from './proactiveDecode'
+import { decodeMcpServersFrame } from './mcpDecode'
 import { isNumber, isObject, isString, isStringArray, optional } from './guards'
 
 const AGENT_STATES = new Set([
@@ -119,6 +120,7 @@ const decoders: Decoders = {
   'reminder-deleted': decodeReminderDeleted,
   'approval-requested': decodeApprovalRequested,
   'approval-decided': decodeApprovalDecided,
+  'mcp-servers': decodeMcpServersFrame,
   'replay-truncated': (v) =>
     isString(v.lastEventId) && isString(v.oldestEventId)
       ? { type: 'replay-truncated', lastEventId: v.lastEventId, oldestEventId: v.oldestEventId }

@@ -1,4 +1,4 @@
-// Type guards shared by the decoders (decode.ts, chatDecode.ts).
+// Type guards and small helpers shared by the decoders (decode.ts, chatDecode.ts, approvalDecode.ts, mcpDecode.ts).
 
 import type { JsonObject } from './json'
 
@@ -23,4 +23,25 @@ export function optional<T>(v: unknown, check: (x: unknown) => x is T): T | unde
 export function oneOf<const T extends string>(values: readonly T[]): (v: unknown) => v is T {
   const set = new Set<string>(values)
   return (v: unknown): v is T => typeof v === 'string' && set.has(v)
+}
+
+/** Marks a field that is present but wrong (see orDefault). */
+export const BAD = Symbol('bad field')
+
+/** fallback when v is absent, v when it passes check, else BAD. */
+export function orDefault<T>(v: unknown, check: (x: unknown) => x is T, fallback: T): T | typeof BAD {
+  if (v === undefined) return fallback
+  return check(v) ? v : BAD
+}
+
+/** Decodes every element or fails as a whole. */
+export function decodeAll<T>(list: unknown, decode: (v: unknown) => T | null): T[] | null {
+  if (!Array.isArray(list)) return null
+  const out: T[] = []
+  for (const item of list) {
+    const decoded = decode(item)
+    if (decoded === null) return null
+    out.push(decoded)
+  }
+  return out
 }

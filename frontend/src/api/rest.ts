@@ -33,6 +33,8 @@ import type { ConfigSnapshot, MergePatch, RestartResult, ShellAccessResult } fro
 import { decodeStatus, isObject } from './decode'
 import { decodeEmoteCatalog } from './emoteDecode'
 import type { EmoteCatalog } from './emoteTypes'
+import { decodeMcpServerBody, decodeMcpServerList } from './mcpDecode'
+import type { McpServer, McpServerEdit, McpServerSaved } from './mcpTypes'
 import {
   decodeStartTerminalRun,
   decodeTerminalRunDetail,
@@ -335,7 +337,7 @@ export class ApiClient {
     return decoded(await this.request('POST', '/api/agent/autonomy', { enabled }), decodeAutonomy, 'autonomy')
   }
 
-  // Shell command approvals and grants (docs/approvals.md)
+  // Approvals (of shell commands and MCP tool calls) and grants (docs/approvals.md)
 
   /** The approvals still waiting for a decision. */
   async listApprovals(): Promise<Approval[]> {
@@ -363,7 +365,7 @@ export class ApiClient {
     return { ok: true, approval: decoded(answer(reply, path), decodeApprovalBody, 'approval') }
   }
 
-  /** The base commands the user always allows. */
+  /** The base commands and MCP tools the user always allows. */
   async listGrants(): Promise<Grant[]> {
     return decoded(await this.request('GET', '/api/grants'), decodeGrantList, 'grants')
   }
@@ -371,6 +373,38 @@ export class ApiClient {
   /** Revokes a grant (204). Rejects with ApiError 404 when there is none. */
   async deleteGrant(id: string): Promise<void> {
     const reply = await this.exchange('DELETE', `/api/grants/${seg(id)}`)
+    if (!reply.ok) throw errorFromBody(reply, reply.parsed)
+  }
+
+  // MCP servers: their tools are the agent's actions server__tool
+
+  /** Every server of wisp.json's mcpServers, by name, with its status and tools. */
+  async listMcpServers(): Promise<McpServer[]> {
+    return decoded(await this.request('GET', '/api/mcp/servers'), decodeMcpServerList, 'MCP servers')
+  }
+
+  /** Stops and starts a server again (202: it is starting). Rejects with ApiError 404 for an unknown name. */
+  async restartMcpServer(name: string): Promise<McpServer> {
+    const body = await this.request('POST', `/api/mcp/servers/${seg(name)}/restart`, {})
+    return decoded(body, decodeMcpServerBody, 'MCP server')
+  }
+
+  /**
+   * Adds (201) or replaces (200) a server in wisp.json; it applies live. In
+   * env and headers null keeps a current value and a key left out is
+   * removed. Rejects with ApiError 400 (the server's message says what is
+   * wrong: a bad name, both or neither of command and url, …).
+   */
+  async saveMcpServer(name: string, edit: McpServerEdit): Promise<McpServerSaved> {
+    const path = `/api/mcp/servers/${seg(name)}`
+    const reply = await this.exchange('PUT', path, { ...edit })
+    const server = decoded(answer(reply, path), decodeMcpServerBody, 'MCP server')
+    return { server, created: reply.status === 201 }
+  }
+
+  /** Removes a server from wisp.json and stops it (204). Rejects with ApiError 404 when there is none. */
+  async deleteMcpServer(name: string): Promise<void> {
+    const reply = await this.exchange('DELETE', `/api/mcp/servers/${seg(name)}`)
     if (!reply.ok) throw errorFromBody(reply, reply.parsed)
   }
 

@@ -9,6 +9,7 @@ import type { EmoteMessage } from './emoteTypes'
 import type { ProactiveMessageFrame, ReminderDeletedMessage, ReminderUpdatedMessage } from './proactiveTypes'
 import type { TerminalOutputMessage } from './terminalTypes'
 import type { JsonObject } from './json'
+import type { McpServersMessage } from './mcpTypes'
 import type { StatusFields } from './statusTypes'
 
 export type { JsonObject } from './json'
@@ -68,6 +69,7 @@ export interface KnownServerMessages {
   'replay-truncated': ReplayTruncatedMessage
   'approval-requested': ApprovalRequestedMessage
   'approval-decided': ApprovalDecidedMessage
+  'mcp-servers': McpServersMessage
 }
 
 /**

@@ -6,6 +6,7 @@
 
 import { describe, expect, it } from 'vitest'
 import { decodeApproval, decodeGrant } from './approvalDecode'
+import { decodeMcpServer } from './mcpDecode'
 import { CHAT_FRAME_TYPES, decodeChatFrame, decodeConversation, decodeDisplayMessage, decodeMessage, decodeProvider, decodeRun, decodeSendResult, decodeTurnHeartbeat } from './chatDecode'
 import { decodeConfigSnapshot, decodeShellAccess } from './configDecode'
 import { decodeServerMessage, decodeStatus, KNOWN_SERVER_MESSAGE_TYPES } from './decode'
@@ -71,6 +72,7 @@ const SHAPE_DECODERS: Record<string, (v: unknown) => unknown> = {
   EmoteList: decodeEmoteCatalog,
   Approval: decodeApproval,
   Grant: decodeGrant,
+  MCPServer: decodeMcpServer,
 }
 
 /** example without the ignored fields of name (top-level keys). */

@@ -1,23 +1,24 @@
-// The card of a shell command waiting for the user's yes (docs/approvals.md),
-// shown in the message list after the reply that asked: the command, where it
+// The card of an approval (docs/approvals.md), shown in the message list
+// after the reply that asked. A tool of an MCP server has its own card
+// (McpApprovalCard); this file draws a shell command's: the command, where it
 // runs, the model's reason, its base commands and why it always asks; then
 // Run once, Always allow <base> (that base only), and Deny with an optional note. Real
 // buttons, no autofocus and no key handler: the composer keeps the focus and
 // its Enter never decides. A decided card shrinks to its outcome.
 
-import { memo, useId, useState } from 'react'
-import type { Approval, ApprovalDecision } from '../api'
-import { decisionLabel, outcomeText, type ApprovalCard as Card } from '../state/approvals'
+import { memo, useId } from 'react'
+import type { Approval } from '../api'
+import { outcomeText } from '../state/approvals'
+import { AnswerStatus, ConflictNote, DenyWithNote, type CardProps as Props } from './ApprovalParts'
+import { McpApprovalCard } from './McpApprovalCard'
 
-/** bases: with approve_always, the base commands to grant. */
-export type DecideFn = (id: string, decision: ApprovalDecision, note: string, bases?: readonly string[]) => void
-
-interface Props {
-  card: Card
-  onDecide: DecideFn
-}
+export type { DecideFn } from './ApprovalParts'
 
 export const ApprovalCard = memo(function ApprovalCard({ card, onDecide }: Props) {
+  return card.approval.kind === 'mcp' ? <McpApprovalCard card={card} onDecide={onDecide} /> : <ShellApprovalCard card={card} onDecide={onDecide} />
+})
+
+function ShellApprovalCard({ card, onDecide }: Props) {
   const { approval } = card
   const titleId = useId()
   const pending = approval.status === 'pending'
@@ -49,16 +50,10 @@ export const ApprovalCard = memo(function ApprovalCard({ card, onDecide }: Props
           <span data-testid="approval-outcome">{outcomeText(approval)}</span>
         </p>
       )}
-      {card.conflict !== null ? (
-        <p className="approval-conflict" role="status" data-testid="approval-conflict" data-decision={card.conflict.decision ?? 'none'}>
-          {card.conflict.decision === null
-            ? 'It was cancelled before your answer arrived.'
-            : `Someone else answered first: ${decisionLabel(card.conflict.decision)}.`}
-        </p>
-      ) : null}
+      <ConflictNote card={card} />
     </li>
   )
-})
+}
 
 function ApprovalFacts({ approval }: { approval: Approval }) {
   const { command, cwd, reason, bases, alwaysAsk } = approval
@@ -109,8 +104,6 @@ function ApprovalFacts({ approval }: { approval: Approval }) {
 
 function ApprovalActions({ card, onDecide }: Props) {
   const { approval, sending, error } = card
-  const [note, setNote] = useState('')
-  const noteId = useId()
   const busy = sending !== null
   const grantable = approval.alwaysAsk.length === 0 ? approval.grantable : []
   return (
@@ -133,36 +126,9 @@ function ApprovalActions({ card, onDecide }: Props) {
             Always allow <code>{base}</code>
           </button>
         ))}
-        <span className="approval-deny">
-          <label htmlFor={noteId} className="visually-hidden">
-            Note for Wisp when you deny (optional)
-          </label>
-          <input
-            id={noteId}
-            type="text"
-            data-testid="deny-note"
-            placeholder="Note for Wisp (optional)"
-            maxLength={1000}
-            autoComplete="off"
-            value={note}
-            disabled={busy}
-            onChange={(e) => setNote(e.target.value)}
-          />
-          <button type="button" className="danger" data-testid="deny" disabled={busy} onClick={() => onDecide(approval.id, 'deny', note)}>
-            Deny
-          </button>
-        </span>
+        <DenyWithNote id={approval.id} busy={busy} onDecide={onDecide} />
       </div>
-      {busy ? (
-        <p className="approval-sending muted" role="status">
-          Sending your answer…
-        </p>
-      ) : null}
-      {error !== null ? (
-        <p className="approval-error" role="alert" data-testid="approval-error">
-          Your answer was not sent: {error}
-        </p>
-      ) : null}
+      <AnswerStatus busy={busy} error={error} />
     </>
   )
 }

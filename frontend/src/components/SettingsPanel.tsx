@@ -1,11 +1,13 @@
 // The settings view (header's Settings button; Esc closes): the config
 // file's settings by section, what needs a restart or is overridden by the
-// environment, the file's own error, and saving only what changed. The
-// restart banner stays visible above it (Notices). State: state/useSettings.ts.
+// environment, the file's own error, and saving only what changed; then the
+// MCP servers (Tools) and the grants, which save on their own. The restart
+// banner stays visible above it (Notices). State: state/useSettings.ts.
 
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useWisp } from '../state/WispProvider'
 import { useSettings, type Settings } from '../state/useSettings'
+import { McpServers } from './McpServers'
 import { SettingsSections } from './SettingsSections'
 import { ShellGrants } from './ShellGrants'
 
@@ -81,6 +83,7 @@ export function SettingsPanel({ onClose }: Props) {
               <fieldset className="settings-fields" disabled={blocked}>
                 <SettingsSections settings={settings} snap={snap} disabled={blocked || settings.saving} />
               </fieldset>
+              <McpServers blocked={blocked} />
               <ShellGrants />
             </>
           )}

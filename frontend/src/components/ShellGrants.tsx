@@ -1,8 +1,9 @@
-// Settings › Shell grants: the base commands Wisp may run without asking
-// (saved by "Always allow" on an approval card), each with Revoke. Loaded
-// when the settings open; the approvals store reloads it after an
-// "Always allow". Grants live in the database, not the config file, so this
-// works even while the file has an error.
+// Settings › Grants: the base commands Wisp may run, and the tools of MCP
+// servers it may call, without asking (saved by "Always allow" on an approval
+// card), each labelled as a command or a tool, with Revoke. Loaded when the
+// settings open; the approvals store reloads it after an "Always allow".
+// Grants live in the database, not the config file, so this works even while
+// the file has an error.
 
 import { useEffect, useState } from 'react'
 import type { Grant } from '../api'
@@ -16,10 +17,10 @@ export function ShellGrants() {
   }, [store])
   return (
     <section className="settings-section" aria-labelledby="settings-grants-title" data-testid="settings-section-grants">
-      <h3 id="settings-grants-title">Shell grants</h3>
+      <h3 id="settings-grants-title">Grants</h3>
       <p className="hint grants-hint">
-        Commands Wisp may run without asking, because you chose “Always allow”. A command is run without asking only
-        when every command in it is granted.
+        Shell commands and tools Wisp may use without asking, because you chose “Always allow”. A shell command is run
+        without asking only when every command in it is granted.
       </p>
       {grantsError !== null ? (
         <p className="notice notice-error" role="alert" data-testid="grants-error">
@@ -30,7 +31,7 @@ export function ShellGrants() {
         grantsError === null ? <p className="empty">Loading…</p> : null
       ) : grants.length === 0 ? (
         <p className="empty" data-testid="grants-empty">
-          No grants: Wisp asks before every shell command.
+          No grants: Wisp asks before every shell command and tool call.
         </p>
       ) : (
         <ul className="grants-list" data-testid="grants-list">
@@ -54,15 +55,21 @@ function GrantRow({ grant, onRevoke }: { grant: Grant; onRevoke(id: string): Pro
       setBusy(false)
     }
   }
+  const tool = grant.kind === 'mcp'
   return (
-    <li className="grant" data-testid="grant" data-base={grant.base}>
-      <code className="grant-base">{grant.base}</code>
+    <li className="grant" data-testid="grant" data-base={grant.base} data-kind={grant.kind}>
+      <span className={`tag grant-kind grant-kind-${grant.kind}`} data-testid="grant-kind">
+        {tool ? 'Tool' : 'Command'}
+      </span>
+      <code className="grant-base" title={tool ? `The tool ${grant.base} of an MCP server` : `The shell command ${grant.base}`}>
+        {grant.base}
+      </code>
       {Number.isNaN(since.getTime()) ? null : <span className="muted grant-since">since {since.toLocaleDateString()}</span>}
       <button
         type="button"
         className="header-button"
         data-testid="revoke-grant"
-        aria-label={`Revoke ${grant.base}`}
+        aria-label={`Revoke ${tool ? 'tool ' : ''}${grant.base}`}
         disabled={busy}
         onClick={() => void revoke()}
       >

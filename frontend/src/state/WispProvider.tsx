@@ -23,6 +23,7 @@ import {
   type Clock,
   type CloseInfo,
   type EmoteMessage,
+  type McpServer,
   type ProactiveMessageFrame,
   type ResolvedConnection,
   type SocketFactory,
@@ -31,10 +32,12 @@ import {
 } from '../api'
 import { ApprovalStore } from './approvalStore'
 import type { EmoteBridge } from './emoteBridge'
+import { McpStore } from './mcpStore'
 import { initialState, reducer, type Action, type AppState } from './reducer'
 import { ReplyStore, type FrameScheduler } from './replyStore'
 import type { TerminalBridge } from './terminalBridge'
 import { ApprovalStoreContext, useApprovalFeed } from './useApprovals'
+import { McpStoreContext, useMcpFeed } from './useMcpServers'
 import { useChat, type ChatActions } from './useChat'
 import { ReplyStoreContext } from './useLiveReply'
 import { useProactive } from './useProactive'
@@ -99,6 +102,7 @@ export function WispProvider(props: WispProviderProps) {
   const [state, dispatch] = useReducer(reducer, initialState)
   const [replies] = useState(() => new ReplyStore(frames))
   const [approvals] = useState(() => new ApprovalStore())
+  const [mcp] = useState(() => new McpStore())
   const [endpoint, setEndpoint] = useState<Endpoint | null>(null)
   const [token, setToken] = useState('')
   const [resolveGeneration, setResolveGeneration] = useState(0)
@@ -132,6 +136,8 @@ export function WispProvider(props: WispProviderProps) {
   const chat = useChat(api, state, dispatch, sendWs, replies, approvals.onChatFrame)
   const onApproval = useCallback((fn: (a: Approval) => void) => socketEvents.approvals.add(fn), [socketEvents])
   useApprovalFeed(approvals, api, state.apiReady, state.connection === 'connected', onApproval)
+  const onMcpServers = useCallback((fn: (servers: McpServer[]) => void) => socketEvents.mcpServers.add(fn), [socketEvents])
+  useMcpFeed(mcp, api, state.connection === 'connected', onMcpServers)
   const onProactive = useCallback(
     (fn: (frame: ProactiveMessageFrame) => void) => socketEvents.proactive.add(fn),
     [socketEvents],
@@ -217,7 +223,9 @@ export function WispProvider(props: WispProviderProps) {
   return (
     <ReplyStoreContext.Provider value={replies}>
       <ApprovalStoreContext.Provider value={approvals}>
-        <WispContext.Provider value={value}>{children}</WispContext.Provider>
+        <McpStoreContext.Provider value={mcp}>
+          <WispContext.Provider value={value}>{children}</WispContext.Provider>
+        </McpStoreContext.Provider>
       </ApprovalStoreContext.Provider>
     </ReplyStoreContext.Provider>
   )
@@ -266,6 +274,8 @@ interface SocketEmitters {
   proactive: Listeners<ProactiveMessageFrame>
   /** approval-requested and approval-decided frames (useApprovals.ts). */
   approvals: Listeners<Approval>
+  /** mcp-servers frames: every MCP server (useMcpServers.ts). */
+  mcpServers: Listeners<McpServer[]>
   /** The page missed /ws frames and reloads what it built from them (useResync.ts). */
   resync: Listeners<void>
 }
@@ -278,6 +288,7 @@ function useSocketEmitters(): SocketEmitters {
     configChanged: new Listeners(),
     proactive: new Listeners(),
     approvals: new Listeners(),
+    mcpServers: new Listeners(),
     resync: new Listeners(),
   }))
   return emitters
@@ -359,6 +370,7 @@ function useSocket(
       sock.on('reminder-deleted', (msg) => dispatch({ type: 'reminder-removed', id: msg.id })),
       sock.on('approval-requested', (msg) => emitters.approvals.emit(msg.approval)),
       sock.on('approval-decided', (msg) => emitters.approvals.emit(msg.approval)),
+      sock.on('mcp-servers', (msg) => emitters.mcpServers.emit(msg.servers)),
       sock.onClose((info) => {
         if (info.lagged) lagged = true
         if (info.authRejected) dispatch({ type: tokenRef.current === '' ? 'token-required' : 'token-rejected' })

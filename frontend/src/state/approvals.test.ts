@@ -170,7 +170,7 @@ describe('ApprovalStore', () => {
   })
 
   it('revokes a grant; one already gone counts as revoked, other failures show', async () => {
-    const grants: Grant[] = [grantExample, { id: 'g2', base: 'ls', createdAt: grantExample.createdAt }]
+    const grants: Grant[] = [grantExample, { ...grantExample, id: 'g2', base: 'ls' }]
     let fail: ApiError | null = new ApiError(404, 'no such grant')
     const api = fakeApi({
       listGrants: async () => grants,

@@ -1,8 +1,9 @@
-// Shell-command approvals as the page knows them (docs/approvals.md): every
-// approval seen since the page loaded (pending ones from GET /api/approvals,
-// the /ws approval-requested/-decided frames, run_paused/run_resumed in a
-// reply stream), what this page's own decision is doing, and the user's
-// grants. Pure; approvalStore.ts holds it and makes the requests.
+// Approvals as the page knows them (docs/approvals.md), of shell commands and
+// of MCP tool calls alike: every approval seen since the page loaded (pending
+// ones from GET /api/approvals, the /ws approval-requested/-decided frames,
+// run_paused/run_resumed in a reply stream), what this page's own decision is
+// doing, and the user's grants. Pure; approvalStore.ts holds it and makes the
+// requests.
 
 import type { Approval, ApprovalDecision, ApprovalStatus, Grant } from '../api'
 

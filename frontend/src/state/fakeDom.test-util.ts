@@ -148,9 +148,10 @@ export class FakeElement extends FakeNode {
     this.tagName = this.nodeName
   }
 
-  /** An option's value is its value attribute, or its text. */
+  /** An option's value is its value attribute, or its text; an untouched textarea's, its default value. */
   get value(): string {
     if (this.ownValue !== null) return this.ownValue
+    if (this.nodeName === 'TEXTAREA') return this.defaultValue
     return this.nodeName === 'OPTION' ? (this.getAttribute('value') ?? this.textContent) : ''
   }
   set value(v: string) {

@@ -42,3 +42,9 @@ export function keyDown(root: FakeElement, target: FakeElement, key: string): vo
   const keyCode = key === 'Enter' ? 13 : key === 'Escape' ? 27 : 0
   root.dispatchEvent(nativeEvent('keydown', target, { key, keyCode, which: keyCode, shiftKey: false, isComposing: false }))
 }
+
+/** Picks an option of a select, as the user does, and fires its change event. */
+export function selectOption(root: FakeElement, select: FakeElement, value: string): void {
+  Object.getOwnPropertyDescriptor(FakeElement.prototype, 'value')?.set?.call(select, value)
+  root.dispatchEvent(nativeEvent('change', select))
+}

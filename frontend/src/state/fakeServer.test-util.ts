@@ -69,6 +69,11 @@ export class FakeServer {
   grants: unknown[] = []
   /** How POST /api/approvals/{id} answers (default: 404). */
   decide: (id: string, body: unknown) => Response | Promise<Response> = () => json(404, { error: 'unknown approval' })
+  /** GET /api/mcp/servers. */
+  mcpServers: unknown[] = []
+  /** How the other /api/mcp/servers/{name} routes answer (default: 404). */
+  mcp: (method: string, name: string, action: string, body: unknown) => Response | Promise<Response> = () =>
+    json(404, { error: 'no such MCP server' })
   /** Called with each request before it is answered (to change the data as a real server's would change). */
   onRequest: (req: Request) => void = () => undefined
 
@@ -100,6 +105,9 @@ export class FakeServer {
     if (route === 'POST /api/ui/ready') return json(200, { ok: true })
     if (route === 'GET /api/approvals') return json(200, { approvals: this.approvals })
     if (route === 'GET /api/grants') return json(200, { grants: this.grants })
+    if (route === 'GET /api/mcp/servers') return json(200, { servers: this.mcpServers })
+    const mcp = /^\/api\/mcp\/servers\/([^/]+)(?:\/([a-z]+))?$/.exec(p)
+    if (mcp !== null) return this.mcp(method, decodeURIComponent(mcp[1] ?? ''), mcp[2] ?? '', body)
     const decided = /^\/api\/approvals\/([^/]+)$/.exec(p)
     if (method === 'POST' && decided !== null) return this.decide(decodeURIComponent(decided[1] ?? ''), body)
     const grant = /^\/api\/grants\/([^/]+)$/.exec(p)

@@ -1,0 +1,73 @@
+// What every approval card has, whatever asks (ApprovalCard for a shell
+// command, McpApprovalCard for a tool of an MCP server): Deny with its
+// optional note, the state of the answer being sent, and the note that
+// another answer won.
+
+import { useId, useState } from 'react'
+import type { ApprovalDecision } from '../api'
+import { decisionLabel, type ApprovalCard as Card } from '../state/approvals'
+
+/** bases: with approve_always, the base commands to grant. */
+export type DecideFn = (id: string, decision: ApprovalDecision, note: string, bases?: readonly string[]) => void
+
+export interface CardProps {
+  card: Card
+  onDecide: DecideFn
+}
+
+/** The note for Wisp and Deny; the note is sent only with a denial. */
+export function DenyWithNote({ id, busy, onDecide }: { id: string; busy: boolean; onDecide: DecideFn }) {
+  const [note, setNote] = useState('')
+  const noteId = useId()
+  return (
+    <span className="approval-deny">
+      <label htmlFor={noteId} className="visually-hidden">
+        Note for Wisp when you deny (optional)
+      </label>
+      <input
+        id={noteId}
+        type="text"
+        data-testid="deny-note"
+        placeholder="Note for Wisp (optional)"
+        maxLength={1000}
+        autoComplete="off"
+        value={note}
+        disabled={busy}
+        onChange={(e) => setNote(e.target.value)}
+      />
+      <button type="button" className="danger" data-testid="deny" disabled={busy} onClick={() => onDecide(id, 'deny', note)}>
+        Deny
+      </button>
+    </span>
+  )
+}
+
+/** "Sending your answer…", or why it was not sent. */
+export function AnswerStatus({ busy, error }: { busy: boolean; error: string | null }) {
+  return (
+    <>
+      {busy ? (
+        <p className="approval-sending muted" role="status">
+          Sending your answer…
+        </p>
+      ) : null}
+      {error !== null ? (
+        <p className="approval-error" role="alert" data-testid="approval-error">
+          Your answer was not sent: {error}
+        </p>
+      ) : null}
+    </>
+  )
+}
+
+/** Another answer was taken before this page's (or the approval was cancelled). */
+export function ConflictNote({ card }: { card: Card }) {
+  if (card.conflict === null) return null
+  return (
+    <p className="approval-conflict" role="status" data-testid="approval-conflict" data-decision={card.conflict.decision ?? 'none'}>
+      {card.conflict.decision === null
+        ? 'It was cancelled before your answer arrived.'
+        : `Someone else answered first: ${decisionLabel(card.conflict.decision)}.`}
+    </p>
+  )
+}

@@ -1,0 +1,139 @@
+// The approval card of an MCP tool call in a (fake) document: what it shows
+// (server, tool, hints, the arguments in a bounded block), its three answers,
+// and that a shell command's card is still drawn by the shell card.
+
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import type { Approval } from '../api'
+import { approvalExample, mcpApprovalExample } from '../api/approvals.test-util'
+import type { ApprovalCard as Card } from '../state/approvals'
+import { installFakeBrowser, type FakeBrowser, type FakeElement } from '../state/fakeDom.test-util'
+import { click, typeInto } from '../state/fakeEvents.test-util'
+import type { DecideFn } from './ApprovalParts'
+
+type ReactModule = typeof import('react')
+type Root = import('react-dom/client').Root
+
+const card = (approval: Approval, over: Partial<Card> = {}): Card => ({ approval, sending: null, conflict: null, error: null, ...over })
+
+describe('McpApprovalCard', () => {
+  let browser: FakeBrowser
+  let React: ReactModule
+  let root: Root
+  let ApprovalCard: typeof import('./ApprovalCard').ApprovalCard
+  const onDecide = vi.fn<DecideFn>()
+
+  beforeEach(async () => {
+    browser = installFakeBrowser()
+    React = await import('react')
+    const { createRoot } = await import('react-dom/client')
+    ApprovalCard = (await import('./ApprovalCard')).ApprovalCard
+    root = createRoot(browser.container as unknown as Element)
+    onDecide.mockReset()
+  })
+  afterEach(async () => {
+    await React.act(() => root.unmount())
+    browser.uninstall()
+  })
+
+  const show = (c: Card) =>
+    React.act(() => root.render(React.createElement('ul', null, React.createElement(ApprovalCard, { card: c, onDecide }))))
+  const one = (testId: string, within: FakeElement = browser.container): FakeElement => {
+    const found = within.byTestId(testId)
+    if (found.length !== 1) throw new Error(`expected one ${testId}, found ${found.length}`)
+    return found[0]!
+  }
+
+  it('asks about the tool of its server, and shows the call', async () => {
+    await show(card(mcpApprovalExample))
+    const el = one('approval-card')
+    expect(el.getAttribute('data-kind')).toBe('mcp')
+    expect(el.getAttribute('data-approval-id')).toBe('ap_2')
+    expect(el.getAttribute('data-status')).toBe('pending')
+    expect(el.findAll((e) => e.tagName === 'STRONG')[0]?.textContent).toBe('Allow Create an issue from github?')
+    expect(one('approval-mcp-server').textContent).toBe('github')
+    const tool = one('approval-mcp-tool')
+    expect(tool.getAttribute('data-tool')).toBe('create_issue')
+    expect(tool.textContent).toContain('create_issue')
+    expect(one('approval-mcp-description').textContent).toBe('Opens a new issue in a repository.')
+    expect(one('approval-mcp-arguments').textContent).toBe(JSON.stringify(mcpApprovalExample.arguments, null, 2))
+    expect(el.byTestId('approval-mcp-arguments-cut')).toHaveLength(0)
+    // Only the hints set to true, as badges.
+    expect(el.byTestId('mcp-annotation').map((b) => [b.getAttribute('data-hint'), b.textContent])).toEqual([['openWorld', 'open world']])
+    // Nothing of a shell command.
+    for (const id of ['approval-command', 'approval-cwd', 'approval-reason', 'approval-bases', 'approve-always']) {
+      expect(el.byTestId(id), id).toHaveLength(0)
+    }
+  })
+
+  it('titles the call by the tool’s name when it has no title, and shows every hint given', async () => {
+    const annotations = { readOnlyHint: true, destructiveHint: true, idempotentHint: true, openWorldHint: false }
+    await show(card({ ...mcpApprovalExample, toolTitle: '', toolDescription: '', annotations }))
+    expect(one('approval-card').findAll((e) => e.tagName === 'STRONG')[0]?.textContent).toBe('Allow create_issue from github?')
+    expect(browser.container.byTestId('approval-mcp-description')).toHaveLength(0)
+    expect(browser.container.byTestId('mcp-annotation').map((b) => b.textContent)).toEqual(['read-only', 'destructive', 'idempotent'])
+  })
+
+  it('answers: allow once, always allow server.tool, or deny with a note', async () => {
+    await show(card(mcpApprovalExample))
+    expect(one('approve-once').textContent).toBe('Allow once')
+    const always = one('approval-always')
+    expect(always.textContent).toBe('Always allow github.create_issue')
+    expect(always.getAttribute('data-base')).toBe('github.create_issue')
+    await React.act(() => click(browser.container, one('approve-once')))
+    await React.act(() => click(browser.container, always))
+    await React.act(() => typeInto(browser.container, one('deny-note'), 'not that repo'))
+    await React.act(() => click(browser.container, one('deny')))
+    expect(onDecide.mock.calls).toEqual([
+      ['ap_2', 'approve', ''],
+      ['ap_2', 'approve_always', ''],
+      ['ap_2', 'deny', 'not that repo'],
+    ])
+  })
+
+  it('disables its answers while one is sent, and shows why one was not', async () => {
+    await show(card(mcpApprovalExample, { sending: 'approve' }))
+    for (const id of ['approve-once', 'approval-always', 'deny', 'deny-note']) expect(one(id).hasAttribute('disabled'), id).toBe(true)
+    await show(card(mcpApprovalExample, { error: 'cannot reach the Wisp server' }))
+    expect(one('approval-error').textContent).toBe('Your answer was not sent: cannot reach the Wisp server')
+    expect(one('approve-once').hasAttribute('disabled')).toBe(false)
+  })
+
+  it('offers no grant when the server says none can cover it', async () => {
+    await show(card({ ...mcpApprovalExample, grantable: [] }))
+    expect(browser.container.byTestId('approval-always')).toHaveLength(0)
+  })
+
+  it('shows huge and hostile arguments in part, escaped, without freezing', async () => {
+    const huge = { body: 'A'.repeat(2_000_000), spoof: 'ok\u202Eexe.txt', rows: Array.from({ length: 50_000 }, (_, i) => ({ i })) }
+    const started = performance.now()
+    await show(card({ ...mcpApprovalExample, arguments: huge }))
+    expect(performance.now() - started).toBeLessThan(1000)
+    const text = one('approval-mcp-arguments').textContent
+    expect(text.length).toBeLessThanOrEqual(20_000)
+    expect(text.startsWith('{\n  "body": "AAAA')).toBe(true)
+    expect(one('approval-mcp-arguments-cut').textContent).toContain('Shown in part')
+
+    await show(card({ ...mcpApprovalExample, arguments: { spoof: 'ok\u202Eexe.txt' } }))
+    expect(one('approval-mcp-arguments').textContent).toBe('{\n  "spoof": "ok\\u202eexe.txt"\n}')
+  })
+
+  it('shrinks to its outcome once decided', async () => {
+    const decided = { ...mcpApprovalExample, status: 'approved' as const, decision: 'approve_always' as const, decidedAt: '2026-11-25T01:01:00Z' }
+    await show(card(decided))
+    const el = one('approval-card')
+    expect(el.getAttribute('data-kind')).toBe('mcp')
+    expect(one('approval-outcome').textContent).toBe('Allowed; always allowing github.create_issue from now on.')
+    expect(el.byTestId('approve-once')).toHaveLength(0)
+    expect(el.textContent).toContain('github.create_issue')
+  })
+
+  it('leaves a shell command to the shell card', async () => {
+    await show(card(approvalExample))
+    const el = one('approval-card')
+    expect(el.hasAttribute('data-kind')).toBe(false)
+    expect(one('approve-once').textContent).toBe('Run once')
+    expect(one('approval-command').textContent).toBe('git status && rm -rf build')
+    expect(el.byTestId('approve-always').map((b) => b.getAttribute('data-base'))).toEqual(['rm'])
+    expect(el.byTestId('approval-mcp-arguments')).toHaveLength(0)
+  })
+})
