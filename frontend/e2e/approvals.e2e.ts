@@ -8,7 +8,7 @@ import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
-import { UI_TIMEOUT, artifact, withBrowser } from './browser'
+import { UI_TIMEOUT, artifact, inkShare, withBrowser } from './browser'
 import { fakeLLMBinary, fakeModelEnv, startFakeLLM, type RunningFakeLLM } from './fakellm'
 import { CLEAN_ENV, freshStateDir, serverPerTest, type RunningServer } from './server'
 
@@ -113,37 +113,6 @@ async function terminalRuns(s: RunningServer): Promise<{ runId: string; command:
   const res = await fetch(`${s.url}/api/terminal/runs`, { headers: s.auth })
   expect(res.status).toBe(200)
   return ((await res.json()) as { runs: { runId: string; command: string; agent: boolean }[] }).runs
-}
-
-/**
- * The share of a screenshot's pixels that differ clearly from its most common
- * colour (the card's background): text and borders. Read by the browser itself.
- */
-async function inkShare(page: Page, png: Buffer): Promise<number> {
-  return page.evaluate(async (b64) => {
-    const img = new Image()
-    img.src = `data:image/png;base64,${b64}`
-    await img.decode()
-    const canvas = document.createElement('canvas')
-    canvas.width = img.naturalWidth
-    canvas.height = img.naturalHeight
-    const ctx = canvas.getContext('2d')
-    if (ctx === null || canvas.width === 0 || canvas.height === 0) return 0
-    ctx.drawImage(img, 0, 0)
-    const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height)
-    const counts = new Map<number, number>()
-    for (let i = 0; i < data.length; i += 4) {
-      const key = (data[i]! << 16) | (data[i + 1]! << 8) | data[i + 2]!
-      counts.set(key, (counts.get(key) ?? 0) + 1)
-    }
-    const bg = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0]
-    const [r, g, b] = [(bg >> 16) & 255, (bg >> 8) & 255, bg & 255]
-    let ink = 0
-    for (let i = 0; i < data.length; i += 4) {
-      if (Math.abs(data[i]! - r) + Math.abs(data[i + 1]! - g) + Math.abs(data[i + 2]! - b) > 60) ink++
-    }
-    return ink / (data.length / 4)
-  }, png.toString('base64'))
 }
 
 describe('shell approvals', () => {

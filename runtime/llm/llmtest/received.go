@@ -41,6 +41,15 @@ func (r Received) LastUserText() string {
 	return ""
 }
 
+// ToolResult is the text of the conversation's last message when it is a tool's
+// result (the model is asked to go on after a call), and whether it is one.
+func (r Received) ToolResult() (string, bool) {
+	if n := len(r.Messages); n > 0 && r.Messages[n-1].Role == llm.RoleTool {
+		return r.Messages[n-1].Text, true
+	}
+	return "", false
+}
+
 // rawArguments keeps tool arguments as JSON: valid JSON as is, anything else as a
 // JSON string.
 func rawArguments(s string) json.RawMessage {

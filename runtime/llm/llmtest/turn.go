@@ -169,9 +169,13 @@ func Call(id, name string, args any) llm.ToolCall {
 // Echo is a responder replying "You said: <last user text>" in word chunks with delay
 // between them. It is the default fallback. A request whose system prompt asks for a
 // title gets the first words of the conversation's first line instead, so trying an
-// app against the fake does not name every conversation "You said: …".
+// app against the fake does not name every conversation "You said: …"; one that goes
+// on after a tool call gets "The tool said: <its result>".
 func Echo(delay time.Duration) func(Received) Turn {
 	return func(r Received) Turn {
+		if result, ok := r.ToolResult(); ok {
+			return TextTurn("The tool said: "+result, delay)
+		}
 		text := r.LastUserText()
 		if strings.Contains(strings.ToLower(r.System), "title") {
 			return TextTurn(titleFrom(text), delay)

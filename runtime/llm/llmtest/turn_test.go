@@ -133,3 +133,14 @@ func TestEchoAnswersTitleRequests(t *testing.T) {
 		}
 	}
 }
+
+func TestEchoAfterAToolCall(t *testing.T) {
+	turn := Echo(0)(Received{Messages: []llm.Message{
+		{Role: llm.RoleUser, Text: "echo hi"},
+		{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: "c1", Name: "echo"}}},
+		{Role: llm.RoleTool, Text: "Echo: hi"},
+	}})
+	if got := strings.Join(turn.Text, ""); got != "The tool said: Echo: hi" {
+		t.Errorf("Echo after a tool call = %q", got)
+	}
+}
