@@ -58,7 +58,7 @@ e2e: build-serve fakellm
 smoke: build
 	scripts/desktop-smoke.sh $(BIN)/wisp
 
-## bench: start-up, idle RSS, chat and terminal latency/throughput, emote broadcast, config-save, proactive-message and shell-approval latency against their floors; updates BENCHMARKS.md
+## bench: start-up, idle RSS, chat and terminal latency/throughput, emote broadcast, config-save, proactive-message, shell-approval and MCP tool-call latency against their floors; updates BENCHMARKS.md
 bench: build-serve
 	$(GO) build -trimpath -ldflags "-s -w" -o $(BIN)/wisp-floor ./bench/floor
 	$(GO) build -tags sdk -trimpath -ldflags "-s -w" -o $(BIN)/wisp-floor-sdk ./bench/floor
@@ -70,6 +70,7 @@ bench: build-serve
 	$(GO) run ./bench/proactive --out BENCHMARKS.md
 	$(GO) run ./bench/longreply --out BENCHMARKS.md
 	$(GO) run ./bench/approval --out BENCHMARKS.md
+	$(GO) run ./bench/mcpcall --out BENCHMARKS.md
 
 ## bench-ui: an 8,000-token reply and 128 KB of hostile markdown in Chromium, against a bare-delta page; updates BENCHMARKS.md
 bench-ui: build-serve fakellm

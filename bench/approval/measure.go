@@ -2,11 +2,9 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -93,7 +91,7 @@ func (b *bench) approvalRound(ctx context.Context) (time.Duration, error) {
 	}
 	defer resp.Body.Close()
 	frames := bufio.NewReader(resp.Body)
-	paused, err := until(frames, func(f map[string]any) bool { return f["type"] == "run_paused" })
+	paused, err := benchkit.SSEUntil(frames, func(f map[string]any) bool { return f["type"] == "run_paused" })
 	if err != nil {
 		return 0, err
 	}
@@ -102,14 +100,14 @@ func (b *bench) approvalRound(ctx context.Context) (time.Duration, error) {
 	if err := benchkit.PostJSON(ctx, b.client, b.app.URL()+"/api/approvals/"+id, map[string]string{"decision": "approve"}, &struct{}{}); err != nil {
 		return 0, err
 	}
-	if _, err := until(frames, func(f map[string]any) bool {
+	if _, err := benchkit.SSEUntil(frames, func(f map[string]any) bool {
 		text, _ := f["text"].(string)
 		return f["type"] == "token" && f["callback"] == true && strings.Contains(text, "\nhi\n")
 	}); err != nil {
 		return 0, err
 	}
 	took := time.Since(start)
-	_, err = until(frames, func(f map[string]any) bool { return f["type"] == "done" })
+	_, err = benchkit.SSEUntil(frames, func(f map[string]any) bool { return f["type"] == "done" })
 	return took, err
 }
 
@@ -130,28 +128,4 @@ func (b *bench) floorRound(ctx context.Context) (time.Duration, error) {
 		return 0, fmt.Errorf("the direct run said %q (ok %v)", out.Stdout, out.OK)
 	}
 	return took, nil
-}
-
-// until reads SSE frames until match; the stream ending first is an error.
-func until(rd *bufio.Reader, match func(map[string]any) bool) (map[string]any, error) {
-	for {
-		line, err := rd.ReadBytes('\n')
-		if err != nil {
-			if err == io.EOF {
-				return nil, fmt.Errorf("the stream ended first")
-			}
-			return nil, err
-		}
-		data, ok := bytes.CutPrefix(bytes.TrimRight(line, "\n"), []byte("data: "))
-		if !ok {
-			continue
-		}
-		var f map[string]any
-		if err := json.Unmarshal(data, &f); err != nil {
-			return nil, fmt.Errorf("frame is not JSON: %s", data)
-		}
-		if match(f) {
-			return f, nil
-		}
-	}
 }

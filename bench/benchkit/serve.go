@@ -1,8 +1,10 @@
 package benchkit
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -61,4 +63,29 @@ func OpenSSE(ctx context.Context, c *http.Client, url string, body []byte) (*htt
 		return nil, fmt.Errorf("POST %s: status %d: %s", url, resp.StatusCode, bytes.TrimSpace(msg))
 	}
 	return resp, nil
+}
+
+// SSEUntil reads data frames of an SSE stream, as JSON objects, until one matches;
+// the stream ending first is an error.
+func SSEUntil(rd *bufio.Reader, match func(map[string]any) bool) (map[string]any, error) {
+	for {
+		line, err := rd.ReadBytes('\n')
+		if err != nil {
+			if err == io.EOF {
+				return nil, fmt.Errorf("the stream ended first")
+			}
+			return nil, err
+		}
+		data, ok := bytes.CutPrefix(bytes.TrimRight(line, "\n"), []byte("data: "))
+		if !ok {
+			continue
+		}
+		var f map[string]any
+		if err := json.Unmarshal(data, &f); err != nil {
+			return nil, fmt.Errorf("frame is not JSON: %s", data)
+		}
+		if match(f) {
+			return f, nil
+		}
+	}
 }
