@@ -42,6 +42,23 @@ func calcServer(t *testing.T) string {
 	return srv.URL
 }
 
+// slowServer has one tool, wait, that says on seen when it starts and when it is
+// cancelled, and otherwise never answers.
+func slowServer(t *testing.T, seen chan<- string) string {
+	t.Helper()
+	s := sdk.NewServer(&sdk.Implementation{Name: "slow", Version: "1"}, nil)
+	sdk.AddTool(s, &sdk.Tool{Name: "wait", Description: "Waits"},
+		func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+			seen <- "started"
+			<-ctx.Done()
+			seen <- "cancelled"
+			return nil, nil, ctx.Err()
+		})
+	srv := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
 // startMCP is a Wisp whose wisp.json is file, answered by the fake model, called
 // with its API token.
 func startMCP(t *testing.T, dir, file string, fake *llmtest.Server) *shellApp {
@@ -252,4 +269,37 @@ func anyStrings(v any) []string {
 		out = append(out, s)
 	}
 	return out
+}
+
+// TestMCPStopCancelsTheCall: Stop while a tool runs ends the run, and the server
+// hears the cancel.
+func TestMCPStopCancelsTheCall(t *testing.T) {
+	seen := make(chan string, 2)
+	url := slowServer(t, seen)
+	fake := llmtest.New()
+	t.Cleanup(fake.Close)
+	fake.Script(llmtest.Turn{ToolCalls: []llm.ToolCall{llmtest.Call("call_w", "slow__wait", map[string]any{})}})
+	a := startMCP(t, t.TempDir(), `{"mcpServers": {"slow": {"url": "`+url+`"}}}`, fake)
+	ws := a.dialWS()
+	a.waitMCP(ws, "slow", "running")
+	conv := a.conversation()
+	paused, st := a.send(conv, "wait", "run_paused")
+	if code, out := a.do("POST", "/api/approvals/"+paused["approvalId"].(string), map[string]any{"decision": "approve"}); code != http.StatusOK {
+		t.Fatalf("decide: %d %v", code, out)
+	}
+	if got := <-seen; got != "started" {
+		t.Fatal(got)
+	}
+	_, snap := a.do("GET", "/api/conversations/"+conv+"/snapshot", nil)
+	runID := snap["activeRun"].(map[string]any)["id"].(string)
+	if code, out := a.do("POST", "/api/runs/"+runID+"/cancel", nil); code != http.StatusOK {
+		t.Fatalf("stop: %d %v", code, out)
+	}
+	if got := <-seen; got != "cancelled" {
+		t.Errorf("the server saw %q, not the cancel", got)
+	}
+	st.all(t)
+	if status := a.runStatus(runID); status != "interrupted" {
+		t.Errorf("run status %s", status)
+	}
 }
