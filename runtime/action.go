@@ -61,7 +61,9 @@ type Registry struct {
 }
 
 // NewRegistry returns an empty registry.
-func NewRegistry() *Registry { return &Registry{actions: map[string]Action{}, group: map[string]string{}} }
+func NewRegistry() *Registry {
+	return &Registry{actions: map[string]Action{}, group: map[string]string{}}
+}
 
 // Register adds an action; names are unique and made of letters, digits, _ and -.
 func (r *Registry) Register(a Action) error {

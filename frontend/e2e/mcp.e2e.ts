@@ -95,7 +95,7 @@ describe('MCP tools', () => {
       expect(await card.locator('[data-testid="approval-mcp-server"]').textContent()).toBe('everything')
       expect(await card.locator('[data-testid="approval-mcp-tool"]').getAttribute('data-tool')).toBe('echo')
       expect(await card.locator('[data-testid="approval-mcp-arguments"]').textContent()).toContain('"hello from MCP"')
-      expect(await card.locator('[data-testid="approval-always"]').getAttribute('data-base')).toBe('everything.echo')
+      expect(await card.locator('[data-testid="approve-always"]').getAttribute('data-base')).toBe('everything.echo')
       const png = await card.screenshot({ path: artifact('mcp-approval-card.png') })
       expect(await inkShare(page, png), 'share of the card screenshot that is text or borders').toBeGreaterThan(0.01)
 

@@ -9,7 +9,7 @@
 import { memo, useId } from 'react'
 import type { Approval } from '../api'
 import { outcomeText } from '../state/approvals'
-import { AnswerStatus, ConflictNote, DenyWithNote, type CardProps as Props } from './ApprovalParts'
+import { ApprovalActions, ConflictNote, type CardProps as Props } from './ApprovalParts'
 import { McpApprovalCard } from './McpApprovalCard'
 
 export type { DecideFn } from './ApprovalParts'
@@ -37,7 +37,12 @@ function ShellApprovalCard({ card, onDecide }: Props) {
             <span className="approval-tool">{approval.toolName}</span>
           </div>
           <ApprovalFacts approval={approval} />
-          <ApprovalActions card={card} onDecide={onDecide} />
+          <ApprovalActions
+            card={card}
+            onDecide={onDecide}
+            once="Run once"
+            alwaysTitle={(base) => `Run it, and from now on let Wisp run ${base} without asking`}
+          />
         </>
       ) : (
         <p className="approval-outcome">
@@ -98,37 +103,6 @@ function ApprovalFacts({ approval }: { approval: Approval }) {
           </ul>
         </div>
       ) : null}
-    </>
-  )
-}
-
-function ApprovalActions({ card, onDecide }: Props) {
-  const { approval, sending, error } = card
-  const busy = sending !== null
-  const grantable = approval.alwaysAsk.length === 0 ? approval.grantable : []
-  return (
-    <>
-      <div className="approval-actions" role="group" aria-label="Your answer">
-        <button type="button" className="approval-approve" data-testid="approve-once" disabled={busy} onClick={() => onDecide(approval.id, 'approve', '')}>
-          Run once
-        </button>
-        {grantable.map((base) => (
-          <button
-            key={base}
-            type="button"
-            className="approval-always"
-            data-testid="approve-always"
-            data-base={base}
-            disabled={busy}
-            title={`Run it, and from now on let Wisp run ${base} without asking`}
-            onClick={() => onDecide(approval.id, 'approve_always', '', [base])}
-          >
-            Always allow <code>{base}</code>
-          </button>
-        ))}
-        <DenyWithNote id={approval.id} busy={busy} onDecide={onDecide} />
-      </div>
-      <AnswerStatus busy={busy} error={error} />
     </>
   )
 }

@@ -71,3 +71,42 @@ export function ConflictNote({ card }: { card: Card }) {
     </p>
   )
 }
+
+interface ActionsProps extends CardProps {
+  /** The label of the one-time yes: "Run once", "Allow once". */
+  once: string
+  /** What "always" means for a base, in the button's title. */
+  alwaysTitle(base: string): string
+}
+
+/** Yes once, yes for good (one button per base the approval can grant), or no with a note. */
+export function ApprovalActions({ card, onDecide, once, alwaysTitle }: ActionsProps) {
+  const { approval, sending, error } = card
+  const busy = sending !== null
+  const grantable = approval.alwaysAsk.length === 0 ? approval.grantable : []
+  return (
+    <>
+      <div className="approval-actions" role="group" aria-label="Your answer">
+        <button type="button" className="approval-approve" data-testid="approve-once" disabled={busy} onClick={() => onDecide(approval.id, 'approve', '')}>
+          {once}
+        </button>
+        {grantable.map((base) => (
+          <button
+            key={base}
+            type="button"
+            className="approval-always"
+            data-testid="approve-always"
+            data-base={base}
+            disabled={busy}
+            title={alwaysTitle(base)}
+            onClick={() => onDecide(approval.id, 'approve_always', '', [base])}
+          >
+            Always allow <code>{base}</code>
+          </button>
+        ))}
+        <DenyWithNote id={approval.id} busy={busy} onDecide={onDecide} />
+      </div>
+      <AnswerStatus busy={busy} error={error} />
+    </>
+  )
+}

@@ -60,7 +60,7 @@ describe('McpApprovalCard', () => {
     // Only the hints set to true, as badges.
     expect(el.byTestId('mcp-annotation').map((b) => [b.getAttribute('data-hint'), b.textContent])).toEqual([['openWorld', 'open world']])
     // Nothing of a shell command.
-    for (const id of ['approval-command', 'approval-cwd', 'approval-reason', 'approval-bases', 'approve-always']) {
+    for (const id of ['approval-command', 'approval-cwd', 'approval-reason', 'approval-bases']) {
       expect(el.byTestId(id), id).toHaveLength(0)
     }
   })
@@ -76,7 +76,7 @@ describe('McpApprovalCard', () => {
   it('answers: allow once, always allow server.tool, or deny with a note', async () => {
     await show(card(mcpApprovalExample))
     expect(one('approve-once').textContent).toBe('Allow once')
-    const always = one('approval-always')
+    const always = one('approve-always')
     expect(always.textContent).toBe('Always allow github.create_issue')
     expect(always.getAttribute('data-base')).toBe('github.create_issue')
     await React.act(() => click(browser.container, one('approve-once')))
@@ -85,14 +85,14 @@ describe('McpApprovalCard', () => {
     await React.act(() => click(browser.container, one('deny')))
     expect(onDecide.mock.calls).toEqual([
       ['ap_2', 'approve', ''],
-      ['ap_2', 'approve_always', ''],
+      ['ap_2', 'approve_always', '', ['github.create_issue']],
       ['ap_2', 'deny', 'not that repo'],
     ])
   })
 
   it('disables its answers while one is sent, and shows why one was not', async () => {
     await show(card(mcpApprovalExample, { sending: 'approve' }))
-    for (const id of ['approve-once', 'approval-always', 'deny', 'deny-note']) expect(one(id).hasAttribute('disabled'), id).toBe(true)
+    for (const id of ['approve-once', 'approve-always', 'deny', 'deny-note']) expect(one(id).hasAttribute('disabled'), id).toBe(true)
     await show(card(mcpApprovalExample, { error: 'cannot reach the Wisp server' }))
     expect(one('approval-error').textContent).toBe('Your answer was not sent: cannot reach the Wisp server')
     expect(one('approve-once').hasAttribute('disabled')).toBe(false)
@@ -100,7 +100,7 @@ describe('McpApprovalCard', () => {
 
   it('offers no grant when the server says none can cover it', async () => {
     await show(card({ ...mcpApprovalExample, grantable: [] }))
-    expect(browser.container.byTestId('approval-always')).toHaveLength(0)
+    expect(browser.container.byTestId('approve-always')).toHaveLength(0)
   })
 
   it('shows huge and hostile arguments in part, escaped, without freezing', async () => {

@@ -11,7 +11,7 @@ import type { Approval } from '../api'
 import { clipText } from '../format'
 import { PREVIEW_MAX_CHARS, previewJSON } from '../jsonPreview'
 import { outcomeText } from '../state/approvals'
-import { AnswerStatus, ConflictNote, DenyWithNote, type CardProps } from './ApprovalParts'
+import { ApprovalActions, ConflictNote, type CardProps } from './ApprovalParts'
 import { McpAnnotationBadges } from './McpAnnotationBadges'
 
 /** The longest tool description shown (a server writes it; it can be any length). */
@@ -40,7 +40,12 @@ export function McpApprovalCard({ card, onDecide }: CardProps) {
             <span className="approval-tool">{approval.toolName}</span>
           </div>
           <McpCallFacts approval={approval} />
-          <McpCallActions card={card} onDecide={onDecide} />
+          <ApprovalActions
+            card={card}
+            onDecide={onDecide}
+            once="Allow once"
+            alwaysTitle={(base) => `Allow it, and from now on let Wisp call ${base} without asking`}
+          />
         </>
       ) : (
         <p className="approval-outcome">
@@ -98,36 +103,5 @@ function McpArguments({ value }: { value: unknown }) {
         </p>
       ) : null}
     </div>
-  )
-}
-
-function McpCallActions({ card, onDecide }: CardProps) {
-  const { approval, sending, error } = card
-  const busy = sending !== null
-  const grantable = approval.alwaysAsk.length === 0 ? approval.grantable : []
-  return (
-    <>
-      <div className="approval-actions" role="group" aria-label="Your answer">
-        <button type="button" className="approval-approve" data-testid="approve-once" disabled={busy} onClick={() => onDecide(approval.id, 'approve', '')}>
-          Allow once
-        </button>
-        {grantable.map((name) => (
-          <button
-            key={name}
-            type="button"
-            className="approval-always"
-            data-testid="approval-always"
-            data-base={name}
-            disabled={busy}
-            title={`Allow it, and from now on let Wisp call ${name} without asking`}
-            onClick={() => onDecide(approval.id, 'approve_always', '')}
-          >
-            Always allow <code>{name}</code>
-          </button>
-        ))}
-        <DenyWithNote id={approval.id} busy={busy} onDecide={onDecide} />
-      </div>
-      <AnswerStatus busy={busy} error={error} />
-    </>
   )
 }

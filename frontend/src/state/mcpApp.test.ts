@@ -133,11 +133,11 @@ describe('MCP servers in the app', () => {
     expect(one(card, 'approval-mcp-server').textContent).toBe('github')
     expect(one(card, 'approval-mcp-arguments').textContent).toContain('"repo": "me/wisp"')
 
-    await a.act(() => click(a.root, one(card, 'approval-always')))
+    await a.act(() => click(a.root, one(card, 'approve-always')))
     await a.until(() => one(a.root, 'approval-card').getAttribute('data-status') === 'approved', 'the decision')
-    // No bases: the server grants the one tool the approval names.
+    // The base: the one tool the approval names.
     expect(server.requests.filter((r) => r.method === 'POST' && r.path.startsWith('/api/approvals/'))).toEqual([
-      { method: 'POST', path: '/api/approvals/ap_2', body: { decision: 'approve_always' } },
+      { method: 'POST', path: '/api/approvals/ap_2', body: { decision: 'approve_always', bases: ['github.create_issue'] } },
     ])
     expect(one(a.root, 'approval-outcome').textContent).toBe('Allowed; always allowing github.create_issue from now on.')
   })
