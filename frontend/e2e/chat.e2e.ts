@@ -261,9 +261,12 @@ describe('chat', () => {
       await page.fill('[data-testid="composer"]', 'tell me a long story')
       await page.click('[data-testid="send"]')
       await waitForReplies(page, 1)
-      const followed = await fromBottom(page)
-      expect(followed.overflow, 'the reply is taller than the list').toBeGreaterThan(200)
-      expect(followed.gap, 'the end of the reply is in view').toBeLessThan(2)
+      // The list follows after the frame that lays the last text out: wait for it.
+      await page.waitForFunction(() => {
+        const el = document.querySelector('.message-scroller')
+        return el !== null && el.scrollHeight - el.scrollTop - el.clientHeight < 2
+      }, undefined, { timeout: UI_TIMEOUT })
+      expect((await fromBottom(page)).overflow, 'the reply is taller than the list').toBeGreaterThan(200)
 
       await waitForComposer(page)
       await page.locator('[data-testid="send"]').waitFor({ timeout: UI_TIMEOUT })

@@ -26,10 +26,14 @@ export function useFollowBottom(): Follow {
   const scroller = useRef<HTMLDivElement>(null)
   const content = useRef<HTMLDivElement>(null)
   const sticking = useRef(true)
+  // Where the list was last scrolled to, by us or the user.
+  const lastTop = useRef(0)
 
   const toBottom = useCallback(() => {
     const el = scroller.current
-    if (el !== null && sticking.current) el.scrollTop = el.scrollHeight
+    if (el === null || !sticking.current) return
+    el.scrollTop = el.scrollHeight
+    lastTop.current = el.scrollTop
   }, [])
 
   useEffect(() => {
@@ -42,9 +46,17 @@ export function useFollowBottom(): Follow {
     return () => observer.disconnect()
   }, [toBottom])
 
+  // Only the user scrolling up stops the following: the content may have grown
+  // between our scroll and its event, which then finds the bottom out of reach
+  // without anyone having moved away from it.
   const onScroll = useCallback(() => {
     const el = scroller.current
-    if (el !== null) sticking.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX
+    if (el === null) return
+    const top = el.scrollTop
+    const nearBottom = el.scrollHeight - top - el.clientHeight < STICK_PX
+    if (top < lastTop.current - 1) sticking.current = nearBottom
+    else if (nearBottom) sticking.current = true
+    lastTop.current = top
   }, [])
 
   const stick = useCallback(() => {
