@@ -330,3 +330,53 @@ func TestUpgradeRefusals(t *testing.T) {
 		}
 	}
 }
+
+// Requests no route takes: under /api/ and /v1/ the token comes first (no answer
+// tells a client without one that it needs none), then 405 with Allow for a path a
+// route takes with another method, else 404, in each area's error shape; the UI is
+// only for GET and HEAD.
+func TestUnroutedRequests(t *testing.T) {
+	e := newEnv(t, "tok")
+	auth := map[string]string{"Authorization": "Bearer tok"}
+	cases := []struct {
+		name   string
+		rq     req
+		status int
+		allow  string
+		shape  string // "api": {error}; "v1": Anthropic's {type: error, error: {type}}; "html"
+		v1Type string
+	}{
+		{"unknown /api without token", req{path: "/api/nope"}, 401, "", "api", ""},
+		{"unknown /api POST without token", req{method: "POST", path: "/api/nope"}, 401, "", "api", ""},
+		{"unknown /api", req{path: "/api/nope", header: auth}, 404, "", "api", ""},
+		{"wrong method on a known route", req{method: "DELETE", path: "/api/status", header: auth}, 405, "GET, HEAD", "api", ""},
+		{"GET of a POST route", req{path: "/api/agent/event", header: auth}, 405, "POST", "api", ""},
+		{"unknown /v1 without token", req{path: "/v1/models/x/y"}, 401, "", "v1", "authentication_error"},
+		{"unknown /v1", req{path: "/v1/complete", header: auth}, 404, "", "v1", "not_found_error"},
+		{"unknown POST outside the API", req{method: "POST", path: "/somewhere"}, 404, "", "api", ""},
+		{"DELETE of the UI", req{method: "DELETE", path: "/"}, 404, "", "api", ""},
+		{"a client-side route", req{path: "/settings/general"}, 200, "", "html", ""},
+	}
+	for _, tc := range cases {
+		resp, body := e.do(t, tc.rq)
+		if resp.StatusCode != tc.status || resp.Header.Get("Allow") != tc.allow {
+			t.Errorf("%s: %d Allow %q, want %d %q (%v)", tc.name, resp.StatusCode, resp.Header.Get("Allow"), tc.status, tc.allow, body)
+			continue
+		}
+		switch tc.shape {
+		case "api":
+			if msg, _ := body["error"].(string); msg == "" {
+				t.Errorf("%s: no JSON error: %v", tc.name, body)
+			}
+		case "v1":
+			inner, _ := body["error"].(map[string]any)
+			if body["type"] != "error" || inner["type"] != tc.v1Type || inner["message"] == "" {
+				t.Errorf("%s: %v, want Anthropic's shape with %s", tc.name, body, tc.v1Type)
+			}
+		case "html":
+			if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+				t.Errorf("%s: %s", tc.name, resp.Header.Get("Content-Type"))
+			}
+		}
+	}
+}

@@ -127,7 +127,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 		mux.Handle("PUT /api/provider", s.handle(s.putProvider))
 	}
 	mux.Handle("GET /ws", s.public(s.hub.Handle)) // the hub authenticates sockets itself
-	mux.Handle("GET /", s.ui)                     // also answers unknown /api/ paths with a JSON 404
+	s.fallbackRoutes(mux)
 }
 
 // chatRoutes are the conversation, run and Anthropic-compatible routes.
@@ -148,6 +148,7 @@ func (s *Server) chatRoutes(mux *http.ServeMux) {
 	mux.Handle("POST /api/runs/{id}/cancel", s.handle(s.cancelRun))
 	mux.Handle("POST /v1/messages", s.v1Handle(s.v1Messages))
 	mux.Handle("GET /v1/models", s.v1Handle(s.v1Models))
+	mux.Handle("GET /v1/models/{id}", s.v1Handle(s.v1Model))
 }
 
 // jsonFallback turns the mux's own plain-text 404 and 405 answers into JSON errors.
