@@ -74,11 +74,11 @@ func TestV1MessagesWithAnthropicSDK(t *testing.T) {
 		t.Fatalf("streamed text %q", got)
 	}
 
-	// A failing model: server_error for both shapes.
+	// A failing model: api_error for both shapes.
 	c.fake.Script(llmtest.ErrorTurn(500, "boom"))
 	_, err = client.Messages.New(ctx, v1Params("hi"))
 	var apiErr *anthropic.Error
-	if !errors.As(err, &apiErr) || apiErr.StatusCode != 500 || !strings.Contains(apiErr.Error(), "server_error") {
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 500 || !strings.Contains(apiErr.Error(), "api_error") {
 		t.Fatalf("error %v", err)
 	}
 	c.fake.Script(llmtest.ErrorTurn(500, "boom"))
@@ -86,7 +86,7 @@ func TestV1MessagesWithAnthropicSDK(t *testing.T) {
 	defer failing.Close()
 	for failing.Next() {
 	}
-	if err := failing.Err(); err == nil || !strings.Contains(err.Error(), "server_error") {
+	if err := failing.Err(); err == nil || !strings.Contains(err.Error(), "api_error") {
 		t.Fatalf("stream error %v", err)
 	}
 
@@ -96,7 +96,7 @@ func TestV1MessagesWithAnthropicSDK(t *testing.T) {
 	}
 }
 
-// Without a model, /v1/messages says service_unavailable.
+// Without a model, /v1/messages says so with a 503 api_error.
 func TestV1MessagesWithoutProvider(t *testing.T) {
 	a := startApp(t, testOptions(t, t.TempDir(), nil))
 	t.Cleanup(func() { a.Stop() })
@@ -114,12 +114,70 @@ func TestV1MessagesWithoutProvider(t *testing.T) {
 			_, err = client.Messages.New(context.Background(), v1Params("hi"))
 		}
 		var apiErr *anthropic.Error
-		if !errors.As(err, &apiErr) || apiErr.StatusCode != 503 || !strings.Contains(apiErr.Error(), "service_unavailable") {
+		if !errors.As(err, &apiErr) || apiErr.StatusCode != 503 || !strings.Contains(apiErr.Error(), "No model is set up") {
 			t.Fatalf("stream=%v: %v", stream, err)
 		}
 	}
 	var out map[string]any
 	if code := c.call("POST", "/v1/messages", map[string]any{"messages": []any{}}, &out); code != 400 || out["type"] != "error" {
 		t.Fatalf("empty messages: %d %v", code, out)
+	}
+}
+
+// /v1 behaves like Anthropic's API where the SDK can tell: models.retrieve, typed
+// not-found and authentication errors, max_tokens required and given to the model,
+// and the model's max_tokens stop reported as such.
+func TestV1LikeAnthropic(t *testing.T) {
+	c := startChat(t, t.TempDir())
+	client := anthropicClient(c)
+	ctx := context.Background()
+
+	model, err := client.Models.Get(ctx, "Wisp", anthropic.ModelGetParams{})
+	if err != nil || model.ID != "Wisp" {
+		t.Fatalf("models.retrieve: %+v %v", model, err)
+	}
+	var apiErr *anthropic.Error
+	if _, err := client.Models.Get(ctx, "claude-nope", anthropic.ModelGetParams{}); !errors.As(err, &apiErr) || apiErr.StatusCode != 404 ||
+		!strings.Contains(apiErr.Error(), "not_found_error") {
+		t.Errorf("an unknown model: %v", err)
+	}
+	var out map[string]any
+	if code := c.call("GET", "/v1/messages/batches", nil, &out); code != 404 || out["type"] != "error" {
+		t.Errorf("an unknown /v1 route: %d %v", code, out)
+	}
+	if code := c.call("GET", "/v1/messages", nil, &out); code != 405 || out["error"].(map[string]any)["type"] != "invalid_request_error" {
+		t.Errorf("GET /v1/messages: %d %v", code, out)
+	}
+
+	// max_tokens is required, and given to the model.
+	if code := c.call("POST", "/v1/messages", map[string]any{"model": "Wisp", "messages": []any{map[string]any{"role": "user", "content": "hi"}}}, &out); code != 400 ||
+		!strings.Contains(out["error"].(map[string]any)["message"].(string), "max_tokens") {
+		t.Errorf("without max_tokens: %d %v", code, out)
+	}
+	c.fake.Script(llmtest.Turn{Text: []string{"Once ", "upon"}, StopReason: "max_tokens"})
+	params := v1Params("tell me a long story")
+	params.MaxTokens = 2
+	msg, err := client.Messages.New(ctx, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.fake.Requests(); got[len(got)-1].MaxTokens != 2 {
+		t.Errorf("the model was asked for %d tokens", got[len(got)-1].MaxTokens)
+	}
+	if msg.StopReason != "max_tokens" || msg.Content[0].Text != "Once upon" {
+		t.Errorf("message %+v", msg)
+	}
+}
+
+// The token guard answers /v1 in Anthropic's shape, typed by the SDK.
+func TestV1TokenGuardInAnthropicShape(t *testing.T) {
+	fake := llmtest.New()
+	t.Cleanup(fake.Close)
+	a := startMCP(t, t.TempDir(), `{}`, fake)
+	client := anthropic.NewClient(option.WithBaseURL(a.URL()), option.WithAPIKey("wrong"), option.WithMaxRetries(0))
+	_, err := client.Messages.New(context.Background(), v1Params("hi"))
+	var apiErr *anthropic.Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 401 || !strings.Contains(apiErr.Error(), "authentication_error") {
+		t.Fatalf("a wrong key: %v", err)
 	}
 }

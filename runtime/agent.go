@@ -87,6 +87,9 @@ type Input struct {
 	// actions see both in their Call.
 	ConversationID string
 	RunID          string
+	// MaxTokens, when above 0, bounds each model call of the turn instead of the
+	// settings' (a /v1 client's max_tokens).
+	MaxTokens int
 }
 
 // Result is a finished turn.
@@ -112,6 +115,8 @@ type turn struct {
 	step    int
 	stepMsg llm.Message
 	pending []llm.ToolCall
+	// maxTokens bounds each model call (0: the settings').
+	maxTokens int
 }
 
 // publish folds an event into the reply and emits it with the reply after it.
@@ -127,7 +132,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, emit Emit) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	t := &turn{a: a, emit: emit, conv: in.ConversationID, run: in.RunID}
+	t := &turn{a: a, emit: emit, conv: in.ConversationID, run: in.RunID, maxTokens: in.MaxTokens}
 	msgs := append(append([]llm.Message(nil), in.History...), llm.Message{Role: llm.RoleUser, Text: in.Text})
 	return t.loop(ctx, prov, msgs, 1)
 }
@@ -144,6 +149,12 @@ func (t *turn) loop(ctx context.Context, prov llm.Provider, msgs []llm.Message, 
 		req := llm.Request{
 			Model: set.Model, System: set.Character.SystemPrompt(), Messages: msgs, Tools: tools,
 			Temperature: set.Temperature, MaxTokens: set.MaxTokens, ThinkingBudget: set.ThinkingBudget,
+		}
+		if t.maxTokens > 0 {
+			req.MaxTokens = t.maxTokens
+			if req.ThinkingBudget >= req.MaxTokens {
+				req.ThinkingBudget = 0 // thinking must fit within the limit
+			}
 		}
 		resp, err := t.stream(ctx, prov, req)
 		t.usage.InputTokens += resp.Usage.InputTokens

@@ -78,26 +78,51 @@ func (e *v1Error) body() v1ErrorBody {
 	return b
 }
 
-// v1Handle adapts a /v1 handler: its errors are written in Anthropic's shape.
+// v1Handle adapts a /v1 handler: every error, the token check's included, is written
+// in Anthropic's shape.
 func (s *Server) v1Handle(fn handlerFunc) http.Handler {
-	return s.handle(func(w http.ResponseWriter, r *http.Request) error {
-		err := fn(w, r)
-		var ve *v1Error
-		if errors.As(err, &ve) {
-			return writeJSON(w, ve.status, ve.body())
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		err := s.checkRequest(r, false)
+		if err == nil {
+			err = fn(w, r)
 		}
-		if status, msg, ok := statusOf(err); ok {
-			kind := "invalid_request_error"
-			switch status {
-			case http.StatusServiceUnavailable:
-				kind = "service_unavailable"
-			case http.StatusUnauthorized:
-				kind = "authentication_error"
-			}
-			return writeJSON(w, status, (&v1Error{kind: kind, msg: msg}).body())
+		if err != nil {
+			s.writeV1Error(w, r, err)
 		}
-		return err
 	})
+}
+
+// v1Kinds are Anthropic's error types by status.
+var v1Kinds = map[int]string{
+	http.StatusBadRequest:            "invalid_request_error",
+	http.StatusUnauthorized:          "authentication_error",
+	http.StatusForbidden:             "permission_error",
+	http.StatusNotFound:              "not_found_error",
+	http.StatusMethodNotAllowed:      "invalid_request_error",
+	http.StatusConflict:              "invalid_request_error",
+	http.StatusRequestEntityTooLarge: "request_too_large",
+	http.StatusUnsupportedMediaType:  "invalid_request_error",
+	http.StatusTooManyRequests:       "rate_limit_error",
+	http.StatusServiceUnavailable:    "api_error",
+}
+
+func (s *Server) writeV1Error(w http.ResponseWriter, r *http.Request, err error) {
+	if sw, ok := w.(*statusWriter); ok && sw.wrote {
+		return // a stream already started: its error event said it
+	}
+	var ve *v1Error
+	if !errors.As(err, &ve) {
+		status, msg, ok := statusOf(err)
+		if !ok {
+			s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		}
+		kind, known := v1Kinds[status]
+		if !known {
+			kind = "api_error"
+		}
+		ve = &v1Error{status: status, kind: kind, msg: msg}
+	}
+	_ = writeJSON(w, ve.status, ve.body())
 }
 
 // parse turns the request into the history and the new user text.
@@ -144,24 +169,27 @@ func (s *Server) v1Messages(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if req.MaxTokens < 1 {
+		return v1Errorf(http.StatusBadRequest, "invalid_request_error", "max_tokens: a whole number of at least 1 is required")
+	}
 	if req.Stream || strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
-		return s.v1Stream(w, r, history, text)
+		return s.v1Stream(w, r, history, text, req.MaxTokens)
 	}
 	var out strings.Builder
-	res, err := s.chat.Complete(r.Context(), history, text, func(t string) { out.WriteString(t) })
+	res, err := s.chat.Complete(r.Context(), history, text, req.MaxTokens, func(t string) { out.WriteString(t) })
 	if err != nil {
 		if fault.KindOf(err) != fault.Internal {
 			return err
 		}
-		return v1Errorf(http.StatusInternalServerError, "server_error", "%s", err.Error())
+		return v1Errorf(http.StatusInternalServerError, "api_error", "%s", err.Error())
 	}
-	return writeJSON(w, http.StatusOK, newV1Message(s.chat.AgentName(), "end_turn", []v1Text{{Type: "text", Text: out.String()}},
+	return writeJSON(w, http.StatusOK, newV1Message(s.chat.AgentName(), v1StopReason(res.StopReason), []v1Text{{Type: "text", Text: out.String()}},
 		v1Usage{InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens}))
 }
 
-func (s *Server) v1Stream(w http.ResponseWriter, r *http.Request, history []llm.Message, text string) error {
+func (s *Server) v1Stream(w http.ResponseWriter, r *http.Request, history []llm.Message, text string, maxTokens int) error {
 	if ok, why := s.canRespond(); !ok {
-		return v1Errorf(http.StatusServiceUnavailable, "service_unavailable", "%s", why)
+		return v1Errorf(http.StatusServiceUnavailable, "api_error", "%s", why)
 	}
 	sse, err := startSSE(w)
 	if err != nil {
@@ -174,18 +202,18 @@ func (s *Server) v1Stream(w http.ResponseWriter, r *http.Request, history []llm.
 	}
 	send("message_start", v1MessageStart{Type: "message_start", Message: newV1Message(s.chat.AgentName(), "", nil, v1Usage{})})
 	send("content_block_start", v1BlockStart{Type: "content_block_start", ContentBlock: v1Text{Type: "text"}})
-	res, err := s.chat.Complete(r.Context(), history, text, func(t string) {
+	res, err := s.chat.Complete(r.Context(), history, text, maxTokens, func(t string) {
 		send("content_block_delta", v1BlockDelta{Type: "content_block_delta", Delta: v1Text{Type: "text_delta", Text: t}})
 	})
 	if err != nil {
 		if r.Context().Err() == nil {
-			send("error", v1Errorf(0, "server_error", "%s", err.Error()).body())
+			send("error", v1Errorf(0, "api_error", "%s", err.Error()).body())
 		}
 		return nil
 	}
 	send("content_block_stop", v1BlockStop{Type: "content_block_stop"})
 	end := v1MessageDelta{Type: "message_delta"}
-	end.Delta.StopReason, end.Usage.OutputTokens = "end_turn", res.Usage.OutputTokens
+	end.Delta.StopReason, end.Usage.OutputTokens = v1StopReason(res.StopReason), res.Usage.OutputTokens
 	send("message_delta", end)
 	send("message_stop", v1MessageStop{Type: "message_stop"})
 	return nil
@@ -197,6 +225,25 @@ func (s *Server) v1Models(w http.ResponseWriter, r *http.Request) error {
 		Data:    []v1Model{{Type: "model", ID: name, DisplayName: name, CreatedAt: "2026-01-01T00:00:00Z"}},
 		FirstID: name, LastID: name,
 	})
+}
+
+// v1StopReason is why the reply stopped, in the words Anthropic's API uses: the
+// model's own (end_turn, max_tokens, stop_sequence, refusal), or end_turn.
+func v1StopReason(model string) string {
+	switch model {
+	case "max_tokens", "stop_sequence", "refusal":
+		return model
+	}
+	return "end_turn"
+}
+
+// v1Model returns one model: the agent (GET /v1/models/{id}).
+func (s *Server) v1Model(w http.ResponseWriter, r *http.Request) error {
+	name := s.chat.AgentName()
+	if r.PathValue("id") != name {
+		return v1Errorf(http.StatusNotFound, "not_found_error", "model: %s is not a model here; GET /v1/models lists the one there is", r.PathValue("id"))
+	}
+	return writeJSON(w, http.StatusOK, v1Model{Type: "model", ID: name, DisplayName: name, CreatedAt: "2026-01-01T00:00:00Z"})
 }
 
 func messageID() string {

@@ -14,7 +14,8 @@ import (
 // brings the whole conversation and nothing is stored. onText receives the reply as
 // append-only pieces: model text as it streams, and each action's status line once the
 // action is over (a callback that replaced another cannot be expressed by appending).
-func (s *Service) Complete(ctx context.Context, history []llm.Message, text string, onText func(string)) (runtime.Result, error) {
+// maxTokens, when above 0, bounds each model call.
+func (s *Service) Complete(ctx context.Context, history []llm.Message, text string, maxTokens int, onText func(string)) (runtime.Result, error) {
 	if ok, why := s.opts.CanRespond(); !ok {
 		return runtime.Result{}, fault.Unavailable.Errorf("%s", why)
 	}
@@ -32,7 +33,7 @@ func (s *Service) Complete(ctx context.Context, history []llm.Message, text stri
 			sent, changed = full, false
 		}
 	}
-	return s.agent.Turn(ctx, runtime.Input{History: history, Text: text}, func(ev runtime.Event, at runtime.Fold) {
+	return s.agent.Turn(ctx, runtime.Input{History: history, Text: text, MaxTokens: maxTokens}, func(ev runtime.Event, at runtime.Fold) {
 		switch ev.Type {
 		case runtime.EventCallback, runtime.EventToolStart:
 			changed = true // the action's status is sent once the action is over
