@@ -51,7 +51,7 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request) error {
 	}
 	return writeJSON(w, http.StatusOK, wire.SendResult{
 		Text: out.FullText, AgentName: s.chat.AgentName(), RunID: run.ID, MessageID: out.MessageID,
-		Usage: wire.Usage(out.Usage), ActionCallbackHistory: wire.NonNil(out.History), Status: out.Status, Error: out.Error,
+		Usage: wire.UsageOf(out.Usage.InputTokens, out.Usage.OutputTokens), ActionCallbackHistory: wire.NonNil(out.History), Status: out.Status, Error: out.Error,
 	})
 }
 

@@ -160,7 +160,7 @@ func (sub *Subscription) encode(it Item) ([]byte, bool) {
 		b = wire.NewToken(it.At.Full, it.At.Full, true).AppendJSON(b)
 	case runtime.Output:
 		b = appendJSON(b, wire.NewDone(it.At.Full, sub.s.AgentName(), sub.runID, d.MessageID,
-			d.History, wire.Usage(d.Usage)))
+			d.History, wire.UsageOf(d.Usage.InputTokens, d.Usage.OutputTokens)))
 	case runtime.Error:
 		b = appendJSON(b, wire.NewChatError(d.Message, d.Recoverable, false))
 	case runtime.Interrupted:

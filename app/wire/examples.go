@@ -105,7 +105,7 @@ func Examples() []Frame {
 		NewToolStart(exCallID, "PLAY_EMOTE", json.RawMessage(`{"emoteId":"wave"}`)),
 		NewToolEnd(exCallID, "PLAY_EMOTE", `Your avatar is playing "wave".`, ""),
 		NewToolEnd("call_2", "SCHEDULE_REMINDER", "", "at is in the past"),
-		NewDone("Hello\n\nWaving 👋", "Wisp", exRun, exMsg, []string{"Waving 👋"}, Usage{InputTokens: 812, OutputTokens: 36}),
+		NewDone("Hello\n\nWaving 👋", "Wisp", exRun, exMsg, []string{"Waving 👋"}, UsageOf(812, 36)),
 		NewChatError("the model sent nothing for 2m0s", true, false),
 		NewChatError("The reply was interrupted: stopped by the user", false, true),
 
@@ -165,7 +165,7 @@ func ShapeExamples() map[string][]any {
 				Status: "ended"},
 		},
 		"SendResult": {SendResult{Text: "Hello", AgentName: "Wisp", RunID: exRun, MessageID: exMsg,
-			Usage: Usage{InputTokens: 10, OutputTokens: 2}, ActionCallbackHistory: []string{"Waving 👋"}, Status: "ended"},
+			Usage: UsageOf(10, 2), ActionCallbackHistory: []string{"Waving 👋"}, Status: "ended"},
 			SendResult{Text: "", AgentName: "Wisp", RunID: exRun, MessageID: exMsg, ActionCallbackHistory: []string{},
 				Status: "interrupted", Error: "stopped by the user"}},
 		"Reminder": {reminders[0], reminders[1]},

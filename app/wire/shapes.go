@@ -85,10 +85,20 @@ type SendResult struct {
 	Error                 string   `json:"error,omitempty"`
 }
 
-// Usage is what a reply cost in model tokens.
+// Usage is what a reply cost in model tokens, in Wisp's words (inputTokens,
+// outputTokens) and in the ones the current elizaOS client reads (promptTokens,
+// completionTokens, totalTokens). Build it with UsageOf.
 type Usage struct {
-	InputTokens  int `json:"inputTokens"`
-	OutputTokens int `json:"outputTokens"`
+	InputTokens      int `json:"inputTokens"`
+	OutputTokens     int `json:"outputTokens"`
+	PromptTokens     int `json:"promptTokens"`
+	CompletionTokens int `json:"completionTokens"`
+	TotalTokens      int `json:"totalTokens"`
+}
+
+// UsageOf is the usage of a reply that took input tokens in and gave output out.
+func UsageOf(input, output int) Usage {
+	return Usage{InputTokens: input, OutputTokens: output, PromptTokens: input, CompletionTokens: output, TotalTokens: input + output}
 }
 
 // ProactiveMessage is the message of a proactive-message frame (seed 004, plus

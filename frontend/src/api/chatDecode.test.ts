@@ -103,7 +103,7 @@ describe('message decoders', () => {
       agentName: 'W',
       runId: 'r',
       messageId: 'm',
-      usage: { inputTokens: 1, outputTokens: 2 },
+      usage: { inputTokens: 1, outputTokens: 2, promptTokens: 1, completionTokens: 2, totalTokens: 3 },
       actionCallbackHistory: [],
     })
     expect(decodeSendResult({ text: 't' })).toBeNull()
@@ -175,9 +175,12 @@ describe('decodeChatFrame', () => {
       runId: 'r',
       messageId: 'm',
       actionCallbackHistory: ['s'],
-      usage: { inputTokens: 1, outputTokens: 2 },
+      usage: { inputTokens: 1, outputTokens: 2, promptTokens: 1, completionTokens: 2, totalTokens: 3 },
     })
     expect(decodeChatFrame({ type: 'error', message: 'no model' })).toEqual({ type: 'error', message: 'no model' })
+    // The elizaOS names, when the server sends them, are read as sent.
+    const usage = { inputTokens: 1, outputTokens: 2, promptTokens: 5, completionTokens: 6, totalTokens: 11 }
+    expect(decodeChatFrame({ type: 'done', fullText: 'x', agentName: 'W', runId: 'r', messageId: 'm', actionCallbackHistory: [], usage })).toMatchObject({ usage })
   })
 
   it('decodes the delta dialect: token deltas of a segment, callbacks and the reply so far', () => {

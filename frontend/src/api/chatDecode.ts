@@ -98,7 +98,14 @@ export function decodeMessageList(v: unknown): Message[] | null {
 
 function decodeUsage(v: unknown): Usage | undefined {
   if (!isObject(v) || !isNumber(v.inputTokens) || !isNumber(v.outputTokens)) return undefined
-  return { inputTokens: v.inputTokens, outputTokens: v.outputTokens }
+  const { inputTokens, outputTokens } = v
+  return {
+    inputTokens,
+    outputTokens,
+    promptTokens: isNumber(v.promptTokens) ? v.promptTokens : inputTokens,
+    completionTokens: isNumber(v.completionTokens) ? v.completionTokens : outputTokens,
+    totalTokens: isNumber(v.totalTokens) ? v.totalTokens : inputTokens + outputTokens,
+  }
 }
 
 export function decodeSendResult(v: unknown): SendResult | null {

@@ -47,9 +47,13 @@ export interface ChatRequest {
   images?: unknown[]
 }
 
+/** What a reply cost in model tokens; the prompt/completion/total names are the elizaOS client's. */
 export interface Usage {
   inputTokens: number
   outputTokens: number
+  promptTokens: number
+  completionTokens: number
+  totalTokens: number
 }
 
 /** POST /api/conversations/{id}/messages, answered when the run ends. */
