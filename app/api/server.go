@@ -149,6 +149,7 @@ func (s *Server) chatRoutes(mux *http.ServeMux) {
 	mux.Handle("POST /v1/messages", s.v1Handle(s.v1Messages))
 	mux.Handle("GET /v1/models", s.v1Handle(s.v1Models))
 	mux.Handle("GET /v1/models/{id}", s.v1Handle(s.v1Model))
+	mux.Handle("POST /v1/chat/completions", s.oaiHandle(s.chatCompletions))
 }
 
 // jsonFallback turns the mux's own plain-text 404 and 405 answers into JSON errors.

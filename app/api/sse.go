@@ -86,6 +86,14 @@ func (s *sseWriter) event(name string, data []byte) error {
 	return s.flush()
 }
 
+// data writes an unnamed event with no id (the OpenAI dialect).
+func (s *sseWriter) data(data []byte) error {
+	b := append(s.buf[:0], "data: "...)
+	b = append(b, data...)
+	s.buf = append(b, "\n\n"...)
+	return s.flush()
+}
+
 func (s *sseWriter) flush() error {
 	if _, err := s.w.Write(s.buf); err != nil {
 		return err

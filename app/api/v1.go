@@ -221,10 +221,7 @@ func (s *Server) v1Stream(w http.ResponseWriter, r *http.Request, history []llm.
 
 func (s *Server) v1Models(w http.ResponseWriter, r *http.Request) error {
 	name := s.chat.AgentName()
-	return writeJSON(w, http.StatusOK, v1ModelList{
-		Data:    []v1Model{{Type: "model", ID: name, DisplayName: name, CreatedAt: "2026-01-01T00:00:00Z"}},
-		FirstID: name, LastID: name,
-	})
+	return writeJSON(w, http.StatusOK, v1ModelList{Object: "list", Data: []v1Model{agentModel(name)}, FirstID: name, LastID: name})
 }
 
 // v1StopReason is why the reply stopped, in the words Anthropic's API uses: the
@@ -243,7 +240,7 @@ func (s *Server) v1Model(w http.ResponseWriter, r *http.Request) error {
 	if r.PathValue("id") != name {
 		return v1Errorf(http.StatusNotFound, "not_found_error", "model: %s is not a model here; GET /v1/models lists the one there is", r.PathValue("id"))
 	}
-	return writeJSON(w, http.StatusOK, v1Model{Type: "model", ID: name, DisplayName: name, CreatedAt: "2026-01-01T00:00:00Z"})
+	return writeJSON(w, http.StatusOK, agentModel(name))
 }
 
 func messageID() string {

@@ -80,16 +80,30 @@ type v1ErrorBody struct {
 	} `json:"error"`
 }
 
+// v1Model is the agent as a model, in the fields of both Anthropic's and OpenAI's
+// model objects (each SDK reads its own and ignores the others).
 type v1Model struct {
-	Type        string `json:"type"`
+	Type        string `json:"type"` // model (Anthropic)
 	ID          string `json:"id"`
 	DisplayName string `json:"display_name"`
 	CreatedAt   string `json:"created_at"`
+	Object      string `json:"object"` // model (OpenAI)
+	Created     int64  `json:"created"`
+	OwnedBy     string `json:"owned_by"`
 }
 
 type v1ModelList struct {
+	Object  string    `json:"object"` // list (OpenAI)
 	Data    []v1Model `json:"data"`
 	HasMore bool      `json:"has_more"`
 	FirstID string    `json:"first_id"`
 	LastID  string    `json:"last_id"`
+}
+
+// modelCreated is when the agent "model" was made: 2026-01-01.
+const modelCreated = 1767225600
+
+func agentModel(name string) v1Model {
+	return v1Model{Type: "model", ID: name, DisplayName: name, CreatedAt: "2026-01-01T00:00:00Z",
+		Object: "model", Created: modelCreated, OwnedBy: "wisp"}
 }
