@@ -26,13 +26,19 @@ func (s *Server) handle(fn handlerFunc) http.Handler { return s.adapt(fn, false)
 func (s *Server) public(fn handlerFunc) http.Handler { return s.adapt(fn, true) }
 
 func (s *Server) adapt(fn handlerFunc, public bool) http.Handler {
+	return s.adaptWith(fn, public, s.writeError)
+}
+
+// adaptWith checks the request, runs fn and writes its error (the check's included)
+// with writeErr: each API family has its error shape.
+func (s *Server) adaptWith(fn handlerFunc, public bool, writeErr func(http.ResponseWriter, *http.Request, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		err := s.checkRequest(r, public)
 		if err == nil {
 			err = fn(w, r)
 		}
 		if err != nil {
-			s.writeError(w, r, err)
+			writeErr(w, r, err)
 		}
 	})
 }

@@ -80,17 +80,7 @@ func (e *v1Error) body() v1ErrorBody {
 
 // v1Handle adapts a /v1 handler: every error, the token check's included, is written
 // in Anthropic's shape.
-func (s *Server) v1Handle(fn handlerFunc) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		err := s.checkRequest(r, false)
-		if err == nil {
-			err = fn(w, r)
-		}
-		if err != nil {
-			s.writeV1Error(w, r, err)
-		}
-	})
-}
+func (s *Server) v1Handle(fn handlerFunc) http.Handler { return s.adaptWith(fn, false, s.writeV1Error) }
 
 // v1Kinds are Anthropic's error types by status.
 var v1Kinds = map[int]string{
