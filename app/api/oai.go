@@ -92,7 +92,9 @@ func (e *oaiError) body() oaiErrorBody {
 
 // oaiHandle adapts an OpenAI-compatible handler: every error, the token check's
 // included, is written in OpenAI's shape.
-func (s *Server) oaiHandle(fn handlerFunc) http.Handler { return s.adaptWith(fn, false, s.writeOAIError) }
+func (s *Server) oaiHandle(fn handlerFunc) http.Handler {
+	return s.adaptWith(fn, false, s.writeOAIError)
+}
 
 func (s *Server) writeOAIError(w http.ResponseWriter, r *http.Request, err error) {
 	if sw, ok := w.(*statusWriter); ok && sw.wrote {
