@@ -1,9 +1,11 @@
 // Other clients' dialects against the real server binary and the fake LLM, each with
-// its own official client library (pinned in package.json): the `openai` npm SDK on
-// POST /v1/chat/completions. No browser. Needs the server binary (WISP_BIN) and the
+// the client library its users have (pinned in package.json): the `openai` npm SDK
+// on POST /v1/chat/completions, `fetch-event-stream` (what seed 003 recommends) on
+// POST /api/chat. No browser. Needs the server binary (WISP_BIN) and the
 // fake LLM (WISP_FAKELLM_BIN).
 
 import { existsSync } from 'node:fs'
+import { stream } from 'fetch-event-stream'
 import OpenAI from 'openai'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { fakeLLMBinary, fakeModelEnv, startFakeLLM, type RunningFakeLLM } from './fakellm'
@@ -61,5 +63,43 @@ describe('other dialects', () => {
     )
     const stranger = new OpenAI({ baseURL: `${s.url}/v1`, apiKey: 'wrong', maxRetries: 0 })
     await expect(stranger.chat.completions.create({ model: 'Wisp', messages })).rejects.toBeInstanceOf(OpenAI.AuthenticationError)
+  })
+
+  it('answers seed 003 on /api/chat with fetch-event-stream: init, deltas, context, and a session that goes on', async () => {
+    // One scripted reply; the next requests (the title's too) get the fake model's echo.
+    llm = await startFakeLLM({ script: [{ text: ['Hello ', 'there'] }] })
+    const s = await start({ env: { ...CLEAN_ENV, ...fakeModelEnv(llm.url) } })
+    const ask = async (body: object) => {
+      const events = await stream(`${s.url}/api/chat`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...s.auth },
+        body: JSON.stringify(body),
+      })
+      const seen: { event: string; data: Record<string, unknown> }[] = []
+      for await (const e of events) {
+        if (e.data) seen.push({ event: e.event ?? 'message', data: JSON.parse(e.data) as Record<string, unknown> })
+      }
+      return seen
+    }
+    const first = await ask({ messages: [{ role: 'user', content: 'hi' }] })
+    expect(first[0]?.event).toBe('init')
+    const session = first[0]?.data.session_id
+    expect(typeof session).toBe('string')
+    expect(first.filter((e) => e.event === 'delta').map((e) => e.data.v).join('')).toBe('Hello there')
+    expect(first.at(-1)?.event).toBe('context')
+
+    const second = await ask({ session_id: session, messages: [{ role: 'user', content: 'more' }] })
+    expect(second[0]?.data.session_id).toBe(session)
+    expect(second.filter((e) => e.event === 'delta').map((e) => e.data.v).join('')).toBe('You said: more')
+
+    const answer = await fetch(`${s.url}/api/chat`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...s.auth },
+      body: JSON.stringify({ stream: false, session_id: session, messages: [{ role: 'user', content: 'once more' }] }),
+    })
+    expect(answer.status).toBe(200)
+    const body = (await answer.json()) as { session_id: string; status: string; message: string }
+    expect(body.session_id).toBe(session)
+    expect(body.status).toBe('done')
   })
 })
