@@ -234,8 +234,15 @@ func TestStdioServer(t *testing.T) {
 			t.Errorf("env %s = %+v, %v; want %q", name, res, err, want)
 		}
 	}
-	if lines := w.until(t, "self", running).Stderr; !slices.Contains(lines, "asked for OWN") {
-		t.Errorf("stderr tail = %q", lines)
+	// The process's stderr reaches the tail on its own path, after or before the answer.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		st, _ := w.Server("self")
+		if slices.Contains(st.Stderr, "asked for OWN") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("stderr tail = %q", st.Stderr)
+		}
 	}
 	pid := processOf(t, w, "self")
 
