@@ -80,25 +80,42 @@ func dialect(r *http.Request) (chat.Dialect, error) {
 	return 0, Errorf(http.StatusBadRequest, "dialect must be \"eliza\" or \"delta\"")
 }
 
+// runChunks streams a run in seed 001's chunks, from after the client's last event id.
+func (s *Server) runChunks(w http.ResponseWriter, r *http.Request) error {
+	seq, err := afterOf(r)
+	if err != nil {
+		return err
+	}
+	return s.streamRun(w, r, r.PathValue("id"), seq, chat.Chunks)
+}
+
 // resumeRun streams a run from after the client's last event id.
 func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) error {
-	after := r.Header.Get("Last-Event-ID")
-	if q := r.URL.Query().Get("after"); q != "" {
-		after = q
-	}
-	var seq int64
-	if after != "" {
-		n, err := strconv.ParseInt(after, 10, 64)
-		if err != nil || n < 0 {
-			return Errorf(http.StatusBadRequest, "after / Last-Event-ID must be a non-negative event number")
-		}
-		seq = n
+	seq, err := afterOf(r)
+	if err != nil {
+		return err
 	}
 	d, err := dialect(r)
 	if err != nil {
 		return err
 	}
 	return s.streamRun(w, r, r.PathValue("id"), seq, d)
+}
+
+// afterOf is the event number a stream goes on after: ?after=, else Last-Event-ID, else 0.
+func afterOf(r *http.Request) (int64, error) {
+	after := r.Header.Get("Last-Event-ID")
+	if q := r.URL.Query().Get("after"); q != "" {
+		after = q
+	}
+	if after == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(after, 10, 64)
+	if err != nil || n < 0 {
+		return 0, Errorf(http.StatusBadRequest, "after / Last-Event-ID must be a non-negative event number")
+	}
+	return n, nil
 }
 
 func (s *Server) streamRun(w http.ResponseWriter, r *http.Request, runID string, after int64, d chat.Dialect) error {

@@ -33,6 +33,9 @@ const (
 	// Delta sends only what changed: a token's text and its segment, a callback's
 	// segment, and the reply so far once when a stream resumes.
 	Delta
+	// Chunks is seed 001's chunk vocabulary (chunks.go): one chunk per event, a
+	// resume going on exactly after the client's last one.
+	Chunks
 )
 
 // Subscription reads one run's frames, from a live run or from the log on disk.
@@ -141,6 +144,9 @@ func (sub *Subscription) Next(ctx context.Context) (Frame, error) {
 // encode renders an event in the subscription's dialect. The returned slice is reused
 // by the next call.
 func (sub *Subscription) encode(it Item) ([]byte, bool) {
+	if sub.dialect == Chunks {
+		return sub.encodeChunk(it)
+	}
 	b := sub.scratch[:0]
 	switch d := it.Event.Data.(type) {
 	case runtime.TextDelta:
