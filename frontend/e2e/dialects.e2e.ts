@@ -1,10 +1,11 @@
 // Other clients' dialects against the real server binary and the fake LLM, each with
 // the client library its users have (pinned in package.json): the `openai` npm SDK
 // on POST /v1/chat/completions, `fetch-event-stream` (what seed 003 recommends) on
-// POST /api/chat. No browser. Needs the server binary (WISP_BIN) and the
+// POST /api/chat, `eventsource` on a run's chunks (seed 001). No browser. Needs the server binary (WISP_BIN) and the
 // fake LLM (WISP_FAKELLM_BIN).
 
 import { existsSync } from 'node:fs'
+import { EventSource, type FetchLike } from 'eventsource'
 import { stream } from 'fetch-event-stream'
 import OpenAI from 'openai'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -102,4 +103,71 @@ describe('other dialects', () => {
     expect(body.session_id).toBe(session)
     expect(body.status).toBe('done')
   })
+
+  it("follows a run's chunks with eventsource, which resumes a dropped stream by Last-Event-ID with no gap and no duplicate", async () => {
+    const words = 'one two three four five six seven eight nine ten eleven twelve'.split(' ').map((w, i) => (i === 0 ? w : ` ${w}`))
+    llm = await startFakeLLM({ script: [{ text: words, delay: '80ms' }] }) // about a second: still running when the source connects
+    const s = await start({ env: { ...CLEAN_ENV, ...fakeModelEnv(llm.url) } })
+    const json = { 'Content-Type': 'application/json', ...s.auth }
+    const conv = (await (await fetch(`${s.url}/api/conversations`, { method: 'POST', headers: json, body: '{}' })).json()) as {
+      conversation: { id: string }
+    }
+    const started = await fetch(`${s.url}/api/conversations/${conv.conversation.id}/messages/stream?dialect=delta`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ text: 'count' }),
+    })
+    const runId = started.headers.get('X-Wisp-Run-Id') ?? ''
+    expect(runId).not.toBe('')
+    await started.body?.cancel() // the run goes on without this reader
+
+    // The first connection is cut after three text chunks; eventsource reconnects itself.
+    const asked: (string | undefined)[] = []
+    let cut: (() => void) | null = null
+    const authorized: FetchLike = async (url, init) => {
+      asked.push(init.headers['Last-Event-ID'])
+      const res = await fetch(url, { ...init, headers: { ...init.headers, ...s.auth } })
+      if (asked.length > 1 || res.body === null) return res
+      let fail: (e: Error) => void = () => {}
+      const failed = new Promise<never>((_, reject) => (fail = reject))
+      cut = () => fail(new Error('the test cut the connection'))
+      const reader = res.body.getReader()
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          try {
+            const { value, done } = await Promise.race([reader.read(), failed])
+            if (done) controller.close()
+            else controller.enqueue(value)
+          } catch (err) {
+            controller.error(err)
+          }
+        },
+      })
+      return new Response(body, { status: res.status, headers: res.headers })
+    }
+    const ids: string[] = []
+    let text = ''
+    await new Promise<void>((resolve, reject) => {
+      const es = new EventSource(`${s.url}/api/runs/${runId}/chunks`, { fetch: authorized })
+      es.onmessage = (e) => {
+        ids.push(e.lastEventId)
+        const chunk = JSON.parse(e.data) as { type: string; delta?: string }
+        if (chunk.type === 'text_delta') text += chunk.delta ?? ''
+        if (chunk.type === 'text_delta' && ids.length === 3) cut?.()
+        if (chunk.type === 'output') {
+          es.close()
+          resolve()
+        }
+      }
+      es.onerror = (e) => {
+        // A closed source never comes back (a refused request); a failing one keeps trying.
+        if (es.readyState === EventSource.CLOSED || asked.length > 3) reject(new Error(`eventsource failed: ${e.message ?? e.code}`))
+      }
+    })
+    expect(text).toBe(words.join(''))
+    expect(new Set(ids).size).toBe(ids.length)
+    expect(asked[0]).toBeUndefined()
+    expect(asked[1]).toBe(ids[2])
+  })
 })
+
