@@ -234,16 +234,17 @@ func TestStdioServer(t *testing.T) {
 			t.Errorf("env %s = %+v, %v; want %q", name, res, err, want)
 		}
 	}
-	// The process's stderr reaches the tail on its own path, after or before the answer.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
-		st, _ := w.Server("self")
-		if slices.Contains(st.Stderr, "asked for OWN") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("stderr tail = %q", st.Stderr)
-		}
+	// The stderr tail: the process's stderr reaches it on its own path, so read it once
+	// the process is gone (Wait has copied all of it). Killed, the server fails and
+	// starts again, its tail kept.
+	if err := syscall.Kill(processOf(t, w, "self"), syscall.SIGKILL); err != nil {
+		t.Fatal(err)
 	}
+	st = w.until(t, "self", func(st Status) bool { return st.LastError != "" })
+	if !slices.Contains(st.Stderr, "asked for OWN") {
+		t.Errorf("stderr tail = %q", st.Stderr)
+	}
+	w.until(t, "self", running)
 	pid := processOf(t, w, "self")
 
 	// Removing it stops the process.

@@ -17,9 +17,7 @@ import (
 	"github.com/wispapp/wisp/runtime/llm/llmtest"
 )
 
-type stats struct{ p50, p99 float64 } // ms
-
-type results struct{ wisp, floor stats }
+type results struct{ wisp, floor benchkit.Tail }
 
 type bench struct {
 	app    *app.App
@@ -65,16 +63,10 @@ func measure(ctx context.Context, tmp string, cfg config) (results, error) {
 			return results{}, fmt.Errorf("floor round %d: %w", i, err)
 		}
 		if i >= cfg.warmup {
-			wisp, floor = append(wisp, ms(w)), append(floor, ms(f))
+			wisp, floor = append(wisp, benchkit.Ms(w)), append(floor, benchkit.Ms(f))
 		}
 	}
-	return results{wisp: summarize(wisp), floor: summarize(floor)}, nil
-}
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-func summarize(xs []float64) stats {
-	return stats{p50: benchkit.Percentile(xs, 50), p99: benchkit.Percentile(xs, 99)}
+	return results{wisp: benchkit.TailOf(wisp), floor: benchkit.TailOf(floor)}, nil
 }
 
 // approvalRound sends a message in a new conversation, waits for the pause, approves

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Median returns the middle value of xs (the mean of the two middle values
@@ -46,6 +47,15 @@ func Percentile(xs []float64, p float64) float64 {
 	rank := int(math.Ceil(p / 100 * float64(n)))
 	return s[min(max(rank, 1), n)-1]
 }
+
+// Ms is d in milliseconds.
+func Ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// Tail is a latency's median and 99th percentile, in ms.
+type Tail struct{ P50, P99 float64 }
+
+// TailOf is the median and 99th percentile of xs (ms).
+func TailOf(xs []float64) Tail { return Tail{P50: Percentile(xs, 50), P99: Percentile(xs, 99)} }
 
 // ReplaceSection puts block between the markers
 //

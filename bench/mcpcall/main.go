@@ -57,8 +57,8 @@ func report(r results, cfg config) string {
 	env := benchkit.InProcess("bench/mcpcall")
 	fmt.Fprintf(&b, "%s · %d recorded rounds of each after %d unrecorded.\n\n", env.Line(), cfg.runs, cfg.warmup)
 	b.WriteString("| | p50 | p99 |\n|---|--:|--:|\n")
-	fmt.Fprintf(&b, "| through Wisp: tool_start → tool_end | %s | %s |\n", benchkit.Msec(r.wisp.p50), benchkit.Msec(r.wisp.p99))
-	fmt.Fprintf(&b, "| floor: the SDK's CallTool, direct | %s | %s |\n", benchkit.Msec(r.floor.p50), benchkit.Msec(r.floor.p99))
-	fmt.Fprintf(&b, "| **ratio** | **%.2f×** | **%.2f×** |\n", r.wisp.p50/r.floor.p50, r.wisp.p99/r.floor.p99)
+	fmt.Fprintf(&b, "| through Wisp: tool_start → tool_end | %s | %s |\n", benchkit.Msec(r.wisp.P50), benchkit.Msec(r.wisp.P99))
+	fmt.Fprintf(&b, "| floor: the SDK's CallTool, direct | %s | %s |\n", benchkit.Msec(r.floor.P50), benchkit.Msec(r.floor.P99))
+	fmt.Fprintf(&b, "| **ratio** | **%.2f×** | **%.2f×** |\n", r.wisp.P50/r.floor.P50, r.wisp.P99/r.floor.P99)
 	return b.String()
 }

@@ -19,9 +19,7 @@ import (
 	"github.com/wispapp/wisp/runtime/llm/llmtest"
 )
 
-type stats struct{ p50, p99 float64 } // ms
-
-type results struct{ wisp, floor stats }
+type results struct{ wisp, floor benchkit.Tail }
 
 type sumArgs struct {
 	A int `json:"a"`
@@ -97,16 +95,10 @@ func measure(ctx context.Context, tmp string, cfg config) (results, error) {
 			return results{}, fmt.Errorf("floor round %d: %w", i, err)
 		}
 		if i > cfg.warmup {
-			wisp, floor = append(wisp, ms(w)), append(floor, ms(f))
+			wisp, floor = append(wisp, benchkit.Ms(w)), append(floor, benchkit.Ms(f))
 		}
 	}
-	return results{wisp: summarize(wisp), floor: summarize(floor)}, nil
-}
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-func summarize(xs []float64) stats {
-	return stats{p50: benchkit.Percentile(xs, 50), p99: benchkit.Percentile(xs, 99)}
+	return results{wisp: benchkit.TailOf(wisp), floor: benchkit.TailOf(floor)}, nil
 }
 
 // waitRunning waits until Wisp's session with the server is up (it starts in the

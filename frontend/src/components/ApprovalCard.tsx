@@ -6,10 +6,9 @@
 // buttons, no autofocus and no key handler: the composer keeps the focus and
 // its Enter never decides. A decided card shrinks to its outcome.
 
-import { memo, useId } from 'react'
+import { memo } from 'react'
 import type { Approval } from '../api'
-import { outcomeText } from '../state/approvals'
-import { ApprovalActions, ConflictNote, type CardProps as Props } from './ApprovalParts'
+import { ApprovalFrame, type CardProps as Props } from './ApprovalParts'
 import { McpApprovalCard } from './McpApprovalCard'
 
 export type { DecideFn } from './ApprovalParts'
@@ -20,43 +19,18 @@ export const ApprovalCard = memo(function ApprovalCard({ card, onDecide }: Props
 
 function ShellApprovalCard({ card, onDecide }: Props) {
   const { approval } = card
-  const titleId = useId()
-  const pending = approval.status === 'pending'
   return (
-    <li
-      className={`approval-card status-${approval.status}${pending ? '' : ' decided'}`}
-      data-testid="approval-card"
-      data-approval-id={approval.id}
-      data-status={approval.status}
-      aria-labelledby={titleId}
-    >
-      {pending ? (
-        <>
-          <div className="approval-head">
-            <strong id={titleId}>Run this command?</strong>
-            <span className="approval-tool">{approval.toolName}</span>
-          </div>
-          <ApprovalFacts approval={approval} />
-          <ApprovalActions
-            card={card}
-            onDecide={onDecide}
-            once="Run once"
-            alwaysTitle={(base) => `Run it, and from now on let Wisp run ${base} without asking`}
-          />
-        </>
-      ) : (
-        <p className="approval-outcome">
-          <span id={titleId} className="visually-hidden">
-            Shell command
-          </span>
-          <code className="approval-command-inline" title={approval.command}>
-            {approval.command}
-          </code>
-          <span data-testid="approval-outcome">{outcomeText(approval)}</span>
-        </p>
-      )}
-      <ConflictNote card={card} />
-    </li>
+    <ApprovalFrame
+      card={card}
+      onDecide={onDecide}
+      kind="shell"
+      question="Run this command?"
+      what="Shell command"
+      subject={approval.command}
+      facts={<ApprovalFacts approval={approval} />}
+      once="Run once"
+      alwaysTitle={(base) => `Run it, and from now on let Wisp run ${base} without asking`}
+    />
   )
 }
 

@@ -3,9 +3,9 @@
 // optional note, the state of the answer being sent, and the note that
 // another answer won.
 
-import { useId, useState } from 'react'
+import { useId, useState, type ReactNode } from 'react'
 import type { ApprovalDecision } from '../api'
-import { decisionLabel, type ApprovalCard as Card } from '../state/approvals'
+import { decisionLabel, outcomeText, type ApprovalCard as Card } from '../state/approvals'
 
 /** bases: with approve_always, the base commands to grant. */
 export type DecideFn = (id: string, decision: ApprovalDecision, note: string, bases?: readonly string[]) => void
@@ -110,3 +110,56 @@ export function ApprovalActions({ card, onDecide, once, alwaysTitle }: ActionsPr
     </>
   )
 }
+
+interface FrameProps extends CardProps {
+  kind: 'shell' | 'mcp'
+  /** The question while pending. */
+  question: ReactNode
+  /** What is asked about, for a screen reader and as the decided card's subject. */
+  what: string
+  subject: string
+  /** The facts of the call, between the question and the answers. */
+  facts: ReactNode
+  once: string
+  alwaysTitle(base: string): string
+}
+
+/** A card: the question, the facts and the answers while pending; the outcome once decided. */
+export function ApprovalFrame({ card, onDecide, kind, question, what, subject, facts, once, alwaysTitle }: FrameProps) {
+  const { approval } = card
+  const titleId = useId()
+  const pending = approval.status === 'pending'
+  return (
+    <li
+      className={`approval-card approval-${kind} status-${approval.status}${pending ? '' : ' decided'}`}
+      data-testid="approval-card"
+      data-kind={kind}
+      data-approval-id={approval.id}
+      data-status={approval.status}
+      aria-labelledby={titleId}
+    >
+      {pending ? (
+        <>
+          <div className="approval-head">
+            <strong id={titleId}>{question}</strong>
+            <span className="approval-tool">{approval.toolName}</span>
+          </div>
+          {facts}
+          <ApprovalActions card={card} onDecide={onDecide} once={once} alwaysTitle={alwaysTitle} />
+        </>
+      ) : (
+        <p className="approval-outcome">
+          <span id={titleId} className="visually-hidden">
+            {what}
+          </span>
+          <code className="approval-command-inline" title={subject}>
+            {subject}
+          </code>
+          <span data-testid="approval-outcome">{outcomeText(approval)}</span>
+        </p>
+      )}
+      <ConflictNote card={card} />
+    </li>
+  )
+}
+

@@ -130,7 +130,7 @@ describe('McpApprovalCard', () => {
   it('leaves a shell command to the shell card', async () => {
     await show(card(approvalExample))
     const el = one('approval-card')
-    expect(el.hasAttribute('data-kind')).toBe(false)
+    expect(el.getAttribute('data-kind')).toBe('shell')
     expect(one('approve-once').textContent).toBe('Run once')
     expect(one('approval-command').textContent).toBe('git status && rm -rf build')
     expect(el.byTestId('approve-always').map((b) => b.getAttribute('data-base'))).toEqual(['rm'])

@@ -6,12 +6,11 @@
 // note. Like the shell card: real buttons, no autofocus, no key handler, and a
 // decided card shrinks to its outcome.
 
-import { useId, useMemo } from 'react'
+import { useMemo } from 'react'
 import type { Approval } from '../api'
 import { clipText } from '../format'
 import { PREVIEW_MAX_CHARS, previewJSON } from '../jsonPreview'
-import { outcomeText } from '../state/approvals'
-import { ApprovalActions, ConflictNote, type CardProps } from './ApprovalParts'
+import { ApprovalFrame, type CardProps } from './ApprovalParts'
 import { McpAnnotationBadges } from './McpAnnotationBadges'
 
 /** The longest tool description shown (a server writes it; it can be any length). */
@@ -19,47 +18,18 @@ const MAX_DESCRIPTION = 2_000
 
 export function McpApprovalCard({ card, onDecide }: CardProps) {
   const { approval } = card
-  const titleId = useId()
-  const pending = approval.status === 'pending'
-  const grantName = `${approval.server}.${approval.tool}`
   return (
-    <li
-      className={`approval-card approval-mcp status-${approval.status}${pending ? '' : ' decided'}`}
-      data-testid="approval-card"
-      data-kind="mcp"
-      data-approval-id={approval.id}
-      data-status={approval.status}
-      aria-labelledby={titleId}
-    >
-      {pending ? (
-        <>
-          <div className="approval-head">
-            <strong id={titleId}>
-              Allow {approval.toolTitle || approval.tool} from {approval.server}?
-            </strong>
-            <span className="approval-tool">{approval.toolName}</span>
-          </div>
-          <McpCallFacts approval={approval} />
-          <ApprovalActions
-            card={card}
-            onDecide={onDecide}
-            once="Allow once"
-            alwaysTitle={(base) => `Allow it, and from now on let Wisp call ${base} without asking`}
-          />
-        </>
-      ) : (
-        <p className="approval-outcome">
-          <span id={titleId} className="visually-hidden">
-            Tool
-          </span>
-          <code className="approval-command-inline" title={grantName}>
-            {grantName}
-          </code>
-          <span data-testid="approval-outcome">{outcomeText(approval)}</span>
-        </p>
-      )}
-      <ConflictNote card={card} />
-    </li>
+    <ApprovalFrame
+      card={card}
+      onDecide={onDecide}
+      kind="mcp"
+      question={`Allow ${approval.toolTitle || approval.tool} from ${approval.server}?`}
+      what="Tool"
+      subject={`${approval.server}.${approval.tool}`}
+      facts={<McpCallFacts approval={approval} />}
+      once="Allow once"
+      alwaysTitle={(base) => `Allow it, and from now on let Wisp call ${base} without asking`}
+    />
   )
 }
 
