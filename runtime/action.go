@@ -9,6 +9,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/wispapp/wisp/internal/jsonpatch"
 	"github.com/wispapp/wisp/runtime/llm"
 )
 
@@ -28,6 +29,27 @@ type Call struct {
 	// the run recording it ("" for a turn nobody records).
 	ConversationID string
 	RunID          string
+	// CustomFunc and PatchFunc back Custom and Patch; nil drops what is sent.
+	CustomFunc func(name string, data any)
+	PatchFunc  func(ops ...jsonpatch.Op) error
+}
+
+// Custom publishes an event of this call for clients: seed 001's custom chunk
+// {eventName, data}, kept in the run log. data must marshal to JSON.
+func (c Call) Custom(name string, data any) {
+	if c.CustomFunc != nil {
+		c.CustomFunc(name, data)
+	}
+}
+
+// Patch changes the run's state by RFC 6902 operations, all of them or none: an
+// operation that does not apply, or a state that would outgrow MaxState, is refused
+// with the reason and nothing is published.
+func (c Call) Patch(ops ...jsonpatch.Op) error {
+	if c.PatchFunc == nil {
+		return nil
+	}
+	return c.PatchFunc(ops...)
 }
 
 // Action is something the model may ask Wisp to do.

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wispapp/wisp/internal/jsonpatch"
 	"github.com/wispapp/wisp/runtime/llm"
 	"github.com/wispapp/wisp/runtime/reply"
 )
@@ -117,6 +118,9 @@ type turn struct {
 	pending []llm.ToolCall
 	// maxTokens bounds each model call (0: the settings').
 	maxTokens int
+	// thinking is set while the step's reasoning is open (its completion not sent).
+	thinking bool
+	state    runState
 }
 
 // publish folds an event into the reply and emits it with the reply after it.
@@ -207,6 +211,9 @@ func (t *turn) stream(ctx context.Context, prov llm.Provider, req llm.Request) (
 		timer.Reset(idle)
 		t.onDelta(d)
 	})
+	if err == nil {
+		t.endThinking()
+	}
 	if err != nil && context.Cause(ctx) == silent {
 		return resp, silent
 	}
@@ -227,13 +234,24 @@ func (t *turn) onDelta(d llm.Delta) {
 		if d.Text == "" {
 			return
 		}
+		t.endThinking()
 		t.publish(Event{Type: EventTextDelta, Data: TextDelta{Text: d.Text}})
 	case llm.DeltaThinking:
 		if d.Text != "" {
+			t.thinking = true
 			t.publish(Event{Type: EventThinking, Data: Thinking{Text: d.Text}})
 		}
 	case llm.DeltaToolCall:
 		// Calls run once the model's step is complete, in order (runAction).
+		t.endThinking()
+	}
+}
+
+// endThinking closes the step's reasoning, once, when something else begins.
+func (t *turn) endThinking() {
+	if t.thinking {
+		t.thinking = false
+		t.publish(Event{Type: EventThinking, Data: Thinking{Complete: true}})
 	}
 }
 
@@ -276,7 +294,8 @@ func (t *turn) invoke(ctx context.Context, id, name string, args json.RawMessage
 	}()
 	cb := &callbackGate{t: t, id: id, name: name}
 	defer cb.close()
-	return act.Handler(ctx, Call{ID: id, Args: args, Callback: cb.call, Report: cb.report, ConversationID: t.conv, RunID: t.run})
+	return act.Handler(ctx, Call{ID: id, Args: args, Callback: cb.call, Report: cb.report, ConversationID: t.conv, RunID: t.run,
+		CustomFunc: cb.custom, PatchFunc: cb.patch})
 }
 
 // callbackGate lets a handler call back from any goroutine while it runs; calls after
@@ -325,6 +344,42 @@ func (g *callbackGate) report(ev Event) {
 		return
 	}
 	g.t.publish(ev)
+}
+
+// custom publishes an action's custom event; one too big or not JSON is dropped.
+func (g *callbackGate) custom(name string, data any) {
+	raw, err := json.Marshal(data)
+	if err == nil && len(raw) > MaxCustom {
+		err = fmt.Errorf("%d bytes, over the %d allowed", len(raw), MaxCustom)
+	}
+	if err == nil && name == "" {
+		err = errors.New("no event name")
+	}
+	if err != nil {
+		g.t.a.opts.Logger.Warn("action's custom event dropped", "call", g.id, "event", name, "err", err)
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		g.t.a.opts.Logger.Warn("action sent an event after it returned", "call", g.id)
+		return
+	}
+	g.t.publish(Event{Type: EventCustom, Data: Custom{CallID: g.id, Name: name, Data: raw}})
+}
+
+// patch applies an action's operations to the run's state and publishes them.
+func (g *callbackGate) patch(ops ...jsonpatch.Op) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return errors.New("the action has returned")
+	}
+	if err := g.t.state.apply(ops); err != nil {
+		return err
+	}
+	g.t.publish(Event{Type: EventStatePatch, Data: StatePatch{CallID: g.id, Patches: ops}})
+	return nil
 }
 
 func (g *callbackGate) close() {

@@ -152,9 +152,12 @@ func TestTurnTextOnly(t *testing.T) {
 	if res.FullText != "Hello..." || res.Steps != 1 || res.StopReason != "end_turn" {
 		t.Fatalf("result = %+v", res)
 	}
-	want := []EventType{EventThinking, EventTextDelta, EventTextDelta, EventTextDelta}
+	want := []EventType{EventThinking, EventThinking, EventTextDelta, EventTextDelta, EventTextDelta}
 	if got := rec.types(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("events = %v, want %v", got, want)
+	}
+	if rec.events[1].Data != (Thinking{Complete: true}) {
+		t.Fatalf("the reasoning is not closed before the text: %+v", rec.events[1].Data)
 	}
 	req := p.requests()[0]
 	if len(req.Messages) != 3 || req.Messages[2].Text != "hi" || req.Model != "m" {

@@ -3,6 +3,7 @@ package runtime
 import (
 	"encoding/json"
 
+	"github.com/wispapp/wisp/internal/jsonpatch"
 	"github.com/wispapp/wisp/runtime/llm"
 )
 
@@ -24,6 +25,8 @@ const (
 	EventRunResumed  EventType = "run_resumed" // RunResumed
 	// EventStreamResync tells clients to reload the run's conversation (seed 001).
 	EventStreamResync EventType = "stream_resync" // StreamResync
+	EventCustom       EventType = "custom"        // Custom
+	EventStatePatch   EventType = "state_patch"   // StatePatch
 )
 
 // Event is one thing a run produced. The runtime fills Type and Data; whoever records
@@ -55,9 +58,12 @@ type TextDelta struct {
 	Text string `json:"text"`
 }
 
-// Thinking is more of the model's reasoning in the current step.
+// Thinking is more of the model's reasoning in the current step. The step's
+// reasoning ends with one whose Complete is set (and Text empty), before the step's
+// text or calls.
 type Thinking struct {
-	Text string `json:"text"`
+	Text     string `json:"text"`
+	Complete bool   `json:"complete,omitempty"`
 }
 
 // ToolStart opens an action invocation; it owns one callback segment of the reply.
@@ -169,4 +175,20 @@ type StreamResync struct {
 	FromSequence int64  `json:"fromSequence"`
 	// MessageCount is how many events of the run were on disk at the recovery.
 	MessageCount int `json:"messageCount"`
+}
+
+// Custom is an event an action publishes for clients (seed 001's custom chunk): a
+// name of the action's choosing and any JSON.
+type Custom struct {
+	CallID string          `json:"callId"`
+	Name   string          `json:"eventName"`
+	Data   json.RawMessage `json:"data"`
+}
+
+// StatePatch changes the run's state, a JSON document that starts as {} and that
+// actions change by RFC 6902 operations (Call.Patch). A client applying every
+// patch of a run in order to {} holds the state the run has.
+type StatePatch struct {
+	CallID  string         `json:"callId,omitempty"`
+	Patches []jsonpatch.Op `json:"patches"`
 }

@@ -57,6 +57,10 @@ func DecodeEvent(typ string, data []byte) (Event, error) {
 		v, err = decodeAs[RunResumed](data)
 	case EventStreamResync:
 		v, err = decodeAs[StreamResync](data)
+	case EventCustom:
+		v, err = decodeAs[Custom](data)
+	case EventStatePatch:
+		v, err = decodeAs[StatePatch](data)
 	default:
 		v, err = decodeAs[json.RawMessage](data)
 	}

@@ -37,6 +37,7 @@ func (a *Agent) Resume(ctx context.Context, in ResumeInput, emit Emit) (Result, 
 	t := &turn{a: a, emit: emit, conv: in.ConversationID, run: in.RunID, step: pause.StepNo, stepMsg: pause.Step}
 	for _, ev := range in.Log {
 		Apply(&t.reply, ev)
+		t.state.replay(ev)
 	}
 	res := Result{Steps: pause.StepNo}
 	if msgs, err = t.runCalls(ctx, msgs, pause.Pending, false); err != nil {

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/wispapp/wisp/internal/jsonpatch"
 	"github.com/wispapp/wisp/runtime/llm"
 )
 
@@ -21,6 +22,9 @@ func TestResumeAfterPause(t *testing.T) {
 	list := Action{Name: "LIST", Handler: func(ctx context.Context, c Call) (string, error) { return "listed " + c.ID, nil }}
 	paused := make(chan struct{})
 	askWaits := Action{Name: "ASK", Handler: func(ctx context.Context, c Call) (string, error) {
+		if err := c.Patch(jsonpatch.Add("/asked", map[string]int{"times": 1})); err != nil {
+			t.Error(err)
+		}
 		c.Report(Event{Type: EventToolStatus, Data: ToolStatus{Status: ToolWaiting}})
 		c.Report(Event{Type: EventRunPaused, Data: RunPaused{Reason: "needs approval", ApprovalID: "ap1"}})
 		close(paused)
@@ -52,6 +56,10 @@ func TestResumeAfterPause(t *testing.T) {
 	second := &fakeProvider{steps: []step{{text: []string{" Done."}}}}
 	askRuns := Action{Name: "ASK", Handler: func(ctx context.Context, c Call) (string, error) {
 		c.Callback("ran", MergeReplace)
+		// The state from before the pause is there to patch.
+		if err := c.Patch(jsonpatch.Replace("/asked/times", 2)); err != nil {
+			t.Error(err)
+		}
 		return "approved and ran", nil
 	}}
 	var resumed recorder
@@ -64,9 +72,12 @@ func TestResumeAfterPause(t *testing.T) {
 	for _, ev := range resumed.events {
 		types = append(types, ev.Type)
 	}
-	want := []EventType{EventCallback, EventToolEnd, EventToolStart, EventToolEnd, EventTextDelta}
+	want := []EventType{EventCallback, EventStatePatch, EventToolEnd, EventToolStart, EventToolEnd, EventTextDelta}
 	if !reflect.DeepEqual(types, want) {
 		t.Fatalf("resumed events = %v, want %v", types, want)
+	}
+	if got := string(StateOf(append(kept, resumed.events...))); got != `{"asked":{"times":2}}` {
+		t.Fatalf("state after the resume = %s", got)
 	}
 	reqs := second.requests()
 	if len(reqs) != 1 {
