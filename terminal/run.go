@@ -77,6 +77,7 @@ type Run struct {
 	cols     int
 	rows     int
 	stopping stopReason
+	exited   bool // the leader has exited: its status is known, the limits no longer apply
 	reaped   bool // the leader was reaped: its pid (the group id) may be reused
 	timers   []*time.Timer
 	scroll   scrollback
@@ -212,6 +213,7 @@ func (r *Run) supervise() {
 	}
 	pid := r.cmd.Process.Pid
 	waitExited(pid) // the leader is a zombie now: its pid still names the session
+	r.markExited()
 	signalSession(pid, syscall.SIGKILL)
 	drained := make(chan struct{})
 	go func() {
@@ -221,14 +223,23 @@ func (r *Run) supervise() {
 	r.drain(drained, streams)
 	r.mu.Lock()
 	r.reaped = true
-	for _, t := range r.timers {
-		t.Stop()
-	}
 	r.mu.Unlock()
 	_ = r.cmd.Wait()
 	r.master.Close()
 	r.errPipe.Close()
 	r.finish(exitCode(r.cmd.ProcessState))
+}
+
+// markExited records that the command has exited: its exit status is known, so
+// the time limit and a kill no longer apply, even while its output is still drained
+// (a daemon it left may hold the terminal past the limit).
+func (r *Run) markExited() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.exited = true
+	for _, t := range r.timers {
+		t.Stop()
+	}
 }
 
 // drain waits until the output of an ended command has been delivered. Something
@@ -298,7 +309,7 @@ func (r *Run) timeUp() { _ = r.stop(stopTimeout) }
 func (r *Run) stop(reason stopReason) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.status != StatusRunning || r.reaped {
+	if r.status != StatusRunning || r.exited {
 		return ErrEnded
 	}
 	if r.stopping != notStopping {

@@ -3,6 +3,7 @@ package terminal
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -401,4 +402,49 @@ func TestEscapedProcessDoesNotHoldTheRun(t *testing.T) {
 	}
 	escaped := firstLineInt(t, rec.text(r.ID(), KindStdout))
 	_ = unix.Kill(escaped, unix.SIGKILL) // it escaped on purpose: clean up after the test
+}
+
+// A command that exits while a daemon it left (setsid) still holds the terminal is
+// reported with its own exit status, even when the time limit passes while its
+// output is being drained: the status was known before the drain began.
+func TestExitBeforeTheLimitWinsOverTheDrain(t *testing.T) {
+	const limit = 1500 * time.Millisecond
+	dir := t.TempDir()
+	m, rec := newTestManager(t, Options{Dir: dir, MaxDuration: limit, DrainTimeout: time.Minute, DrainLimit: 2 * time.Minute})
+	began := time.Now()
+	// The shell exits only once the daemon has left its session (and says so by
+	// writing its pid), so the kill of the session at the exit cannot catch it.
+	r := start(t, m, Spec{Command: "setsid sh -c 'echo $$ > pid.tmp && mv pid.tmp pid; exec sleep 30' & " +
+		"while [ ! -e pid ]; do sleep 0.01; done; exit 3"})
+	var daemon int
+	eventually(t, "the daemon's pid", func() bool {
+		data, err := os.ReadFile(filepath.Join(dir, "pid"))
+		if err != nil {
+			return false
+		}
+		daemon = firstLineInt(t, string(data))
+		return true
+	})
+	t.Cleanup(func() { _ = unix.Kill(daemon, unix.SIGKILL) }) // it escaped on purpose
+	eventually(t, "the shell to exit", func() bool { return processState(r.cmd.Process.Pid) == 'Z' })
+	if time.Since(began) >= limit {
+		t.Fatalf("the shell took %v to exit, longer than the limit %v: this machine is too slow for the test", time.Since(began), limit)
+	}
+	// The limit passes while the daemon holds the terminal (a run that had not stopped
+	// its timer would now report a timeout).
+	eventually(t, "twice the limit", func() bool {
+		return time.Since(began) > 2*limit || slices.ContainsFunc(rec.of(r.ID()), func(e Event) bool { return e.Kind == KindTimeout })
+	})
+	if r.Info().Status != StatusRunning {
+		t.Fatalf("the run ended while the daemon held its terminal: %+v", r.Info())
+	}
+	_ = unix.Kill(daemon, unix.SIGKILL) // the terminal closes: the drain ends
+	exit := wait(t, rec, r)
+	res := r.Result()
+	if exit.Code != 3 || res.ExitCode != 3 || res.TimedOut || r.Info().Status != StatusExited {
+		t.Fatalf("exit event %+v, result %+v, status %s; want exit 3, not a timeout", exit, res, r.Info().Status)
+	}
+	if slices.ContainsFunc(rec.of(r.ID()), func(e Event) bool { return e.Kind == KindTimeout }) {
+		t.Fatal("a timeout event was sent for a command that had already exited")
+	}
 }
