@@ -2,7 +2,11 @@
 # what they need first (scripts/deps.sh) and are quick when it is already there.
 
 GO           ?= go
-DESKTOP_TAGS := desktop,production,webkit2_41
+# SQLite's full-text search (FTS5) is compiled into mattn/go-sqlite3 only with the
+# sqlite_fts5 tag: every build, test and vet of code that links app/store needs it.
+STORE_TAGS   := sqlite_fts5
+DESKTOP_TAGS := desktop,production,webkit2_41,$(STORE_TAGS)
+SERVE_TAGS   := headless,$(STORE_TAGS)
 VERSION      ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS      := -s -w -X main.version=$(VERSION)
 BIN          := build/bin
@@ -32,7 +36,7 @@ build: frontend
 	$(GO) build -tags $(DESKTOP_TAGS) -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)/wisp .
 
 build-serve: frontend
-	$(GO) build -tags headless -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)/wisp-serve .
+	$(GO) build -tags $(SERVE_TAGS) -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)/wisp-serve .
 
 ## test: everything CI runs
 test: deps
@@ -41,9 +45,9 @@ test: deps
 test-go: frontend
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
 	if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
-	$(GO) vet ./...
+	$(GO) vet -tags $(STORE_TAGS) ./...
 	$(GO) vet -tags $(DESKTOP_TAGS) ./app/...
-	$(GO) test -race -count=1 ./...
+	$(GO) test -tags $(STORE_TAGS) -race -count=1 ./...
 
 test-frontend: deps
 	cd frontend && npm run typecheck --silent && npm test --silent
@@ -62,15 +66,15 @@ smoke: build
 bench: build-serve
 	$(GO) build -trimpath -ldflags "-s -w" -o $(BIN)/wisp-floor ./bench/floor
 	$(GO) build -tags sdk -trimpath -ldflags "-s -w" -o $(BIN)/wisp-floor-sdk ./bench/floor
-	$(GO) run ./bench/startup --wisp $(BIN)/wisp-serve --floor $(BIN)/wisp-floor --floor-sdk $(BIN)/wisp-floor-sdk --runs 15 --out BENCHMARKS.md
-	$(GO) run ./bench/chat --out BENCHMARKS.md
-	$(GO) run ./bench/terminal --out BENCHMARKS.md
-	$(GO) run ./bench/emote --out BENCHMARKS.md
-	$(GO) run ./bench/config --out BENCHMARKS.md
-	$(GO) run ./bench/proactive --out BENCHMARKS.md
-	$(GO) run ./bench/longreply --out BENCHMARKS.md
-	$(GO) run ./bench/approval --out BENCHMARKS.md
-	$(GO) run ./bench/mcpcall --out BENCHMARKS.md
+	$(GO) run -tags $(STORE_TAGS) ./bench/startup --wisp $(BIN)/wisp-serve --floor $(BIN)/wisp-floor --floor-sdk $(BIN)/wisp-floor-sdk --runs 15 --out BENCHMARKS.md
+	$(GO) run -tags $(STORE_TAGS) ./bench/chat --out BENCHMARKS.md
+	$(GO) run -tags $(STORE_TAGS) ./bench/terminal --out BENCHMARKS.md
+	$(GO) run -tags $(STORE_TAGS) ./bench/emote --out BENCHMARKS.md
+	$(GO) run -tags $(STORE_TAGS) ./bench/config --out BENCHMARKS.md
+	$(GO) run -tags $(STORE_TAGS) ./bench/proactive --out BENCHMARKS.md
+	$(GO) run -tags $(STORE_TAGS) ./bench/longreply --out BENCHMARKS.md
+	$(GO) run -tags $(STORE_TAGS) ./bench/approval --out BENCHMARKS.md
+	$(GO) run -tags $(STORE_TAGS) ./bench/mcpcall --out BENCHMARKS.md
 
 ## bench-ui: an 8,000-token reply and 128 KB of hostile markdown in Chromium, against a bare-delta page; updates BENCHMARKS.md
 bench-ui: build-serve fakellm
@@ -78,7 +82,7 @@ bench-ui: build-serve fakellm
 
 ## bench-desktop: CPU share and memory of the desktop build at idle in Xvfb, window visible and hidden; updates BENCHMARKS.md
 bench-desktop: deps build
-	$(GO) run ./bench/desktopidle --wisp $(BIN)/wisp --out BENCHMARKS.md
+	$(GO) run -tags $(STORE_TAGS) ./bench/desktopidle --wisp $(BIN)/wisp --out BENCHMARKS.md
 
 clean:
 	rm -rf build/bin artifacts frontend/e2e/artifacts

@@ -165,6 +165,27 @@ var migrations = []string{
 	INSERT INTO grants_6 (id, kind, base, created_at) SELECT id, 'shell', base, created_at FROM grants;
 	DROP TABLE grants;
 	ALTER TABLE grants_6 RENAME TO grants;`,
+
+	// 7: search over all history: a full-text index of the messages' text (FTS5, the
+	// table's content read from messages by rowid n), kept in step by triggers, and
+	// filled with the messages already there. unicode61 folds case and diacritics
+	// ("cafe" finds "Café"); the 2- and 3-character prefix indexes serve type-ahead.
+	`CREATE VIRTUAL TABLE messages_fts USING fts5 (
+		text,
+		content = 'messages', content_rowid = 'n',
+		tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+	);
+	CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+		INSERT INTO messages_fts (rowid, text) VALUES (new.n, new.text);
+	END;
+	CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+		INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.n, old.text);
+	END;
+	CREATE TRIGGER messages_fts_update AFTER UPDATE OF n, text ON messages BEGIN
+		INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.n, old.text);
+		INSERT INTO messages_fts (rowid, text) VALUES (new.n, new.text);
+	END;
+	INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');`,
 }
 
 // SchemaVersion is the version a fully migrated database has.
