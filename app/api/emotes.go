@@ -98,7 +98,6 @@ func serveGLB(w http.ResponseWriter, r *http.Request, a *emotes.Asset) {
 	h := w.Header()
 	h.Set("Content-Type", "model/gltf-binary")
 	h.Set("ETag", a.ETag)
-	h.Set("X-Content-Type-Options", "nosniff")
 	if a.Builtin {
 		h.Set("Cache-Control", "public, max-age=3600")
 	} else {

@@ -47,18 +47,39 @@ func (s *Server) checkRequest(r *http.Request, public bool) error {
 	if !public && !s.guard.authorizedRequest(r) {
 		return Errorf(http.StatusUnauthorized, "missing or invalid API token: send Authorization: Bearer <token> or X-Api-Key")
 	}
-	if r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch {
-		if r.ContentLength != 0 {
-			mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-			if err != nil || mt != "application/json" {
-				return Errorf(http.StatusUnsupportedMediaType, "request body must be application/json")
-			}
+	if changesState(r.Method) {
+		if !jsonOrNothing(r) {
+			return Errorf(http.StatusUnsupportedMediaType, "request body must be application/json")
 		}
 		if r.ContentLength > MaxBodyBytes {
 			return Errorf(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", MaxBodyBytes)
 		}
 	}
 	return nil
+}
+
+func changesState(method string) bool {
+	switch method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		return true
+	}
+	return false
+}
+
+// jsonOrNothing reports whether a state-changing request carries JSON, or no body and
+// no Content-Type at all (a fetch without a body). Any other Content-Type is refused
+// whatever the body's length: a browser sends form and text/plain requests to another
+// site without asking it first, and an empty one must not reach a handler either.
+func jsonOrNothing(r *http.Request) bool {
+	types := r.Header.Values("Content-Type")
+	if len(types) == 0 {
+		return r.ContentLength == 0
+	}
+	if len(types) > 1 {
+		return false
+	}
+	mt, _, err := mime.ParseMediaType(types[0])
+	return err == nil && mt == "application/json"
 }
 
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
@@ -140,10 +161,14 @@ func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// observe is the outermost layer: panic recovery and one log line per request.
+// observe is the outermost layer: nosniff on every response, panic recovery and one
+// log line per request.
 func (s *Server) observe(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		// No response is to be read as anything but its declared type (a JSON error
+		// sniffed as HTML, a file as a script).
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		sw := &statusWriter{ResponseWriter: w}
 		defer func() {
 			if p := recover(); p != nil {

@@ -27,7 +27,6 @@ func (u *uiHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h := w.Header()
-	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
 	if name == "" || !u.exists(name) {
