@@ -20,9 +20,10 @@ type File struct {
 
 // Load reads the config file at path. A missing file is created with the defaults
 // (mode 0600). Missing keys take defaults; a file that is not valid JSON, or whose
-// values fail validation, is an error and nothing is written.
+// values fail validation, is an error and nothing is written, as is anything but a
+// regular file of at most MaxFileBytes (see readFile).
 func Load(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		f := &File{Path: path, Config: Default(), raw: map[string]any{}}
 		if err := f.Save(); err != nil {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -79,8 +78,9 @@ func (wt *Watcher) Stop() {
 }
 
 // Read reads and validates the config file without creating it when it is missing.
+// It refuses what readFile refuses, and never blocks on what it finds at path.
 func Read(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("config file %s is missing; Wisp keeps its current settings (saving settings writes it again): %w", path, err)
 	}
