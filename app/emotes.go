@@ -8,6 +8,7 @@ import (
 
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/emotes"
+	"github.com/wispapp/wisp/internal/jsonpatch"
 	"github.com/wispapp/wisp/runtime"
 )
 
@@ -52,6 +53,11 @@ func (a *App) runEmoteAction(_ context.Context, call runtime.Call) (string, erro
 	a.playEmote(e)
 	if call.Callback != nil {
 		call.Callback(e.Status, runtime.MergeReplace)
+	}
+	// Clients following the run see the emote and the avatar's state (docs/chat.md).
+	call.Custom("emote", map[string]any{"emoteId": e.ID, "name": e.Name, "duration": e.Duration})
+	if err := call.Patch(jsonpatch.Add("/avatar", map[string]string{"emote": e.ID, "name": e.Name})); err != nil {
+		a.log.Warn("avatar state not recorded", "emote", e.ID, "err", err)
 	}
 	return fmt.Sprintf("Your avatar is playing %q (%s, %.1f s).", e.ID, e.Name, e.Duration), nil
 }

@@ -98,6 +98,9 @@ func (t translator003) events(raw []byte) (out []event003, final bool) {
 		}
 		return []event003{{"delta", map[string]string{"v": str("text")}}}, false
 	case "thinking":
+		if f["complete"] == true {
+			return nil, false
+		}
 		return []event003{{"presence", t.envelope("presence", "model", str("text"))}}, false
 	case "tool_start":
 		call, _ := json.Marshal(map[string]any{"callId": f["callId"], "name": f["name"], "arguments": f["arguments"]})

@@ -146,6 +146,7 @@ func (s *Server) chatRoutes(mux *http.ServeMux) {
 	mux.Handle("GET /api/runs/{id}", s.handle(s.getRun))
 	mux.Handle("GET /api/runs/{id}/stream", s.handle(s.resumeRun))
 	mux.Handle("GET /api/runs/{id}/chunks", s.handle(s.runChunks))
+	mux.Handle("GET /api/runs/{id}/state", s.handle(s.getRunState))
 	mux.Handle("POST /api/runs/{id}/cancel", s.handle(s.cancelRun))
 	mux.Handle("POST /api/chat", s.handle(s.chat003))
 	mux.Handle("POST /v1/messages", s.v1Handle(s.v1Messages))

@@ -3,12 +3,14 @@ package chat
 import (
 	"encoding/json"
 
+	"github.com/wispapp/wisp/internal/jsonpatch"
 	"github.com/wispapp/wisp/runtime"
 )
 
 // Seed 001's chunks: every event of a run as a typed chunk {type, agentId,
-// agentType, timestamp, …}. Events the seed has no type for (an action's callback,
-// a tool's status) are custom chunks {eventName, data}. The run's id is the agent's
+// agentType, timestamp, …}. An action's own custom events and state patches are
+// the seed's custom and state_patch chunks; events the seed has no type for (an
+// action's callback, a tool's status) are custom chunks too {eventName, data}. The run's id is the agent's
 // id; its type is "wisp".
 
 type chunkHead struct {
@@ -38,7 +40,7 @@ func (sub *Subscription) encodeChunk(it Item) ([]byte, bool) {
 			chunkHead
 			Content    string `json:"content"`
 			IsComplete bool   `json:"isComplete"`
-		}{head("thinking"), d.Text, false}
+		}{head("thinking"), d.Text, d.Complete}
 	case runtime.ToolStart:
 		v = struct {
 			chunkHead
@@ -58,6 +60,13 @@ func (sub *Subscription) encodeChunk(it Item) ([]byte, bool) {
 		v = custom(head("custom"), "action_callback", map[string]any{"text": it.At.SegmentText, "segment": it.At.Segment})
 	case runtime.ToolStatus:
 		v = custom(head("custom"), "tool_status", d)
+	case runtime.Custom:
+		v = custom(head("custom"), d.Name, orEmptyObject(d.Data))
+	case runtime.StatePatch:
+		v = struct {
+			chunkHead
+			Patches []jsonpatch.Op `json:"patches"`
+		}{head("state_patch"), d.Patches}
 	case runtime.RunPaused:
 		v = struct {
 			chunkHead

@@ -21,6 +21,9 @@ import (
 type mergedDelta struct {
 	Text string `json:"text"`
 	Cuts []int  `json:"cuts"`
+	// Complete marks the thinking event that closes a step's reasoning: it never
+	// joins a stretch.
+	Complete bool `json:"complete,omitempty"`
 }
 
 // mergeable reports whether a logged event may join a stretch, and its deltas.
@@ -31,7 +34,7 @@ func mergeable(r store.RunEvent) (mergedDelta, bool) {
 		return mergedDelta{}, false
 	}
 	var d mergedDelta
-	if err := json.Unmarshal(r.Data, &d); err != nil {
+	if err := json.Unmarshal(r.Data, &d); err != nil || d.Complete {
 		return mergedDelta{}, false
 	}
 	if d.Cuts == nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/runtime"
 )
 
 // RunInfo returns a run's record.
@@ -50,4 +51,33 @@ func (s *Service) CancelRun(ctx context.Context, id string) error {
 	run.Cancel(errStopped)
 	_, err := run.Wait(ctx)
 	return err
+}
+
+// RunState is the state a run's patches built so far: the fold of its log's
+// state_patch events (runtime.StateOf), as of the last of them.
+func (s *Service) RunState(ctx context.Context, id string) (wire.RunState, error) {
+	s.mu.Lock()
+	run := s.byID[id]
+	s.mu.Unlock()
+	var items []Item
+	if run != nil {
+		run.mu.Lock()
+		items = run.items // appended to only: this prefix never changes
+		run.mu.Unlock()
+	} else {
+		src, err := s.storedRun(ctx, id)
+		if err != nil {
+			return wire.RunState{}, err
+		}
+		items = src.items
+	}
+	var patches []runtime.Event
+	var seq int64
+	for _, it := range items {
+		if it.Event.Type == runtime.EventStatePatch {
+			patches = append(patches, it.Event)
+			seq = it.Seq
+		}
+	}
+	return wire.RunState{RunID: id, Seq: seq, State: runtime.StateOf(patches)}, nil
 }

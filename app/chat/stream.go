@@ -172,7 +172,11 @@ func (sub *Subscription) encode(it Item) ([]byte, bool) {
 	case runtime.Interrupted:
 		b = appendJSON(b, wire.NewChatError("The reply was interrupted: "+d.Reason, false, true))
 	case runtime.Thinking:
-		b = appendJSON(b, wire.NewThinking(d.Text))
+		b = appendJSON(b, wire.NewThinking(d.Text, d.Complete))
+	case runtime.Custom:
+		b = appendJSON(b, wire.NewCustom(d.CallID, d.Name, d.Data))
+	case runtime.StatePatch:
+		b = appendJSON(b, wire.NewStatePatch(d.CallID, d.Patches))
 	case runtime.ToolStart:
 		b = appendJSON(b, wire.NewToolStart(d.CallID, d.Name, d.Arguments))
 	case runtime.ToolEnd:

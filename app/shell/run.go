@@ -21,6 +21,8 @@ func (h *handler) run(ctx context.Context, call runtime.Call, term *terminal.Man
 	}
 	call.Report(runtime.Event{Type: runtime.EventToolStatus, Data: runtime.ToolStatus{
 		Status: runtime.ToolExecuting, TerminalRunID: r.ID()}})
+	prog := progress{call: call, log: h.o.Logger, started: time.Now()}
+	prog.start(a.Command, r.ID())
 	cmd := mdquote.Inline(a.Command)
 	call.Callback("Running "+cmd+"…", runtime.MergeReplace)
 	shown := ""
@@ -38,12 +40,14 @@ func (h *handler) run(ctx context.Context, call runtime.Call, term *terminal.Man
 			if tail := lastLines(r); tail != shown {
 				shown = tail
 				call.Callback("Running "+cmd+"…\n\n"+mdquote.Fenced(tail), runtime.MergeReplace)
+				prog.tick(tail)
 			}
 		}
 	}
 	res := r.Result()
 	out := output(r, res)
 	call.Callback(summary(cmd, res, out), runtime.MergeReplace)
+	prog.end(res, out, ctx.Err() != nil)
 	if err := ctx.Err(); err != nil {
 		return "", fmt.Errorf("stopped while the command ran: %w", context.Cause(ctx))
 	}

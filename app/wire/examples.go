@@ -101,7 +101,7 @@ func Examples() []Frame {
 		NewReplayTruncated("evt-12", "evt-2183"),
 
 		NewToken("lo", "Hello", false), NewToken("Hello\n\nWaving 👋", "Hello\n\nWaving 👋", true),
-		NewThinking("The user greets me."),
+		NewThinking("The user greets me.", false), NewThinking("", true),
 		NewToolStart(exCallID, "PLAY_EMOTE", json.RawMessage(`{"emoteId":"wave"}`)),
 		NewToolEnd(exCallID, "PLAY_EMOTE", `Your avatar is playing "wave".`, ""),
 		NewToolEnd("call_2", "SCHEDULE_REMINDER", "", "at is in the past"),
@@ -121,6 +121,7 @@ func Examples() []Frame {
 	frames = append(frames, envelopeExamples()...)
 	frames = append(frames, approvalExamples()...)
 	frames = append(frames, NewMCPServers(exampleMCPServers()))
+	frames = append(frames, stateExamples()...)
 	return append(frames, terminalExamples()...)
 }
 
@@ -134,6 +135,7 @@ func ShapeExamples() map[string][]any {
 	return map[string][]any{
 		"Approval":     {exampleApproval(false), exampleApproval(true), exampleMCPApproval()},
 		"MCPServer":    {exampleMCPServers()[0], exampleMCPServers()[1]},
+		"RunState":     {exampleRunState()},
 		"Grant":        {Grant{ID: "gr_1", Kind: KindShell, Base: "git", CreatedAt: exISO}, Grant{ID: "gr_2", Kind: KindMCP, Base: "github.create_issue", CreatedAt: exISO}},
 		"Conversation": {conv, conv2},
 		"Message": {

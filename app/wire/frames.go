@@ -335,14 +335,18 @@ func NewReply(segments []string, fullText string) Reply {
 	return Reply{Head{TypeReply}, NonNil(segments), fullText}
 }
 
-// Thinking is more of the model's reasoning.
+// Thinking is more of the model's reasoning; one with Complete set (and no text)
+// closes the step's reasoning.
 type Thinking struct {
 	Head
-	Text string `json:"text"`
+	Text     string `json:"text"`
+	Complete bool   `json:"complete,omitempty"`
 }
 
 // NewThinking is a thinking frame.
-func NewThinking(text string) Thinking { return Thinking{Head{TypeThinking}, text} }
+func NewThinking(text string, complete bool) Thinking {
+	return Thinking{Head{TypeThinking}, text, complete}
+}
 
 // ToolStart: an action was called.
 type ToolStart struct {
@@ -499,6 +503,8 @@ var Catalog = []Spec{
 	{TypeRunPaused, ChatStream, RunPaused{}},
 	{TypeRunResumed, ChatStream, RunResumed{}},
 	{TypeStreamResync, ChatStream, StreamResync{}},
+	{TypeCustom, ChatStream, Custom{}},
+	{TypeStatePatch, ChatStream, StatePatch{}},
 
 	{TypeToken, ChatDelta, TokenDelta{}},
 	{TypeReply, ChatDelta, Reply{}},

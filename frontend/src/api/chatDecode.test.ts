@@ -289,3 +289,46 @@ describe('chat frames on /ws', () => {
     expect(decodeTurnHeartbeat({ message: 'tick' }, 1)).toBeNull()
   })
 })
+
+describe("an action's own events", () => {
+  it('decodes custom frames with any data, and refuses ones without a name', () => {
+    expect(decodeChatFrame({ type: 'custom', callId: 'k', eventName: 'shell_progress', data: { lastLine: 'ok' } })).toEqual({
+      type: 'custom',
+      callId: 'k',
+      eventName: 'shell_progress',
+      data: { lastLine: 'ok' },
+    })
+    expect(decodeChatFrame({ type: 'custom', callId: 'k', eventName: 'x' })).toEqual({ type: 'custom', callId: 'k', eventName: 'x', data: null })
+    for (const bad of [{ type: 'custom', callId: 'k', eventName: '' }, { type: 'custom', eventName: 'x' }, { type: 'custom', callId: 'k', eventName: 7 }]) {
+      expect(decodeChatFrame(bad), JSON.stringify(bad)).toBeNull()
+    }
+  })
+
+  it('decodes state patches whole, keeping null values, and drops a patch with any bad operation', () => {
+    const patches = [
+      { op: 'add', path: '/shell', value: { status: 'running' } },
+      { op: 'replace', path: '/shell/status', value: null },
+      { op: 'move', from: '/a', path: '/b' },
+      { op: 'remove', path: '/b' },
+    ]
+    expect(decodeChatFrame({ type: 'state_patch', callId: 'k', patches })).toEqual({ type: 'state_patch', callId: 'k', patches })
+    expect(decodeChatFrame({ type: 'state_patch', patches: [] })).toEqual({ type: 'state_patch', patches: [] })
+    const bad = [
+      { op: 'add', path: '/a' },
+      { op: 'copy', path: '/a' },
+      { op: 'frob', path: '/a' },
+      { op: 'remove', path: 3 },
+      'remove',
+    ]
+    for (const op of bad) {
+      expect(decodeChatFrame({ type: 'state_patch', patches: [patches[0], op] }), JSON.stringify(op)).toBeNull()
+    }
+    expect(decodeChatFrame({ type: 'state_patch', patches: {} })).toBeNull()
+    expect(decodeChatFrame({ type: 'state_patch', callId: 1, patches: [] })).toBeNull()
+  })
+
+  it('decodes the completion of a step’s reasoning', () => {
+    expect(decodeChatFrame({ type: 'thinking', text: '', complete: true })).toEqual({ type: 'thinking', text: '', complete: true })
+    expect(decodeChatFrame({ type: 'thinking', text: 'hm', complete: false })).toEqual({ type: 'thinking', text: 'hm' })
+  })
+})

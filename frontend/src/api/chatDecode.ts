@@ -9,6 +9,7 @@ import type {
   ConversationUpdatedMessage,
   DisplayMessage,
   DisplayMessageEvent,
+  JsonPatchOperation,
   Message,
   ProviderInfo,
   Run,
@@ -204,6 +205,8 @@ const CHAT_FRAMES: Record<ChatFrameType, true> = {
   run_paused: true,
   run_resumed: true,
   stream_resync: true,
+  custom: true,
+  state_patch: true,
   done: true,
   error: true,
 }
@@ -221,7 +224,13 @@ export function decodeChatFrame(v: unknown): ChatFrame | null {
       if (!isStringArray(v.segments) || !isString(v.fullText)) return null
       return { type: 'reply', segments: v.segments, fullText: v.fullText }
     case 'thinking':
-      return isString(v.text) ? { type: 'thinking', text: v.text } : null
+      if (!isString(v.text)) return null
+      return v.complete === true ? { type: 'thinking', text: v.text, complete: true } : { type: 'thinking', text: v.text }
+    case 'custom':
+      if (!isString(v.callId) || !isString(v.eventName) || v.eventName === '') return null
+      return { type: 'custom', callId: v.callId, eventName: v.eventName, data: v.data ?? null }
+    case 'state_patch':
+      return decodeStatePatchFrame(v)
     case 'tool_start':
       if (!isString(v.callId) || !isString(v.name)) return null
       return { type: 'tool_start', callId: v.callId, name: v.name, arguments: v.arguments ?? {} }
@@ -275,6 +284,30 @@ function decodeTokenFrame(v: JsonObject): TokenFrame | null {
     if (!isString(v.fullText)) return null
     frame.fullText = v.fullText
   }
+  return frame
+}
+
+const isPatchOp = oneOf(['add', 'remove', 'replace', 'move', 'copy', 'test'])
+
+/** Every operation must be whole: a patch applies all or nothing, so one bad operation drops the frame. */
+function decodeStatePatchFrame(v: JsonObject): ChatFrame | null {
+  if (!Array.isArray(v.patches) || (v.callId !== undefined && !isString(v.callId))) return null
+  const patches: JsonPatchOperation[] = []
+  for (const p of v.patches) {
+    if (!isObject(p) || !isPatchOp(p.op) || !isString(p.path)) return null
+    const op: JsonPatchOperation = { op: p.op, path: p.path }
+    if (p.op === 'move' || p.op === 'copy') {
+      if (!isString(p.from)) return null
+      op.from = p.from
+    }
+    if (p.op === 'add' || p.op === 'replace' || p.op === 'test') {
+      if (!('value' in p)) return null
+      op.value = p.value
+    }
+    patches.push(op)
+  }
+  const frame: ChatFrame = { type: 'state_patch', patches }
+  if (isString(v.callId) && v.callId !== '') frame.callId = v.callId
   return frame
 }
 

@@ -107,6 +107,14 @@ export interface TruncateResult {
   deletedCount: number
 }
 
+/** One RFC 6902 operation of a state_patch frame. */
+export interface JsonPatchOperation {
+  op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test'
+  path: string
+  from?: string
+  value?: unknown
+}
+
 /**
  * One SSE frame of a reply (the JSON of its data: field), in either dialect of
  * docs/chat.md. The UI asks for the delta dialect; the other one's token frames
@@ -116,8 +124,13 @@ export type ChatFrame =
   | TokenFrame
   /** Delta dialect, resuming: every segment's text so far (once, first) and the visible reply they make. */
   | { type: 'reply'; segments: string[]; fullText: string }
-  | { type: 'thinking'; text: string }
+  /** More reasoning; complete (with no text) closes the step's reasoning. */
+  | { type: 'thinking'; text: string; complete?: true }
   | { type: 'tool_start'; callId: string; name: string; arguments: unknown }
+  /** An action's own event (seed 001's custom chunk). */
+  | { type: 'custom'; callId: string; eventName: string; data: unknown }
+  /** RFC 6902 operations on the run's state, a document that starts as {} (GET /api/runs/{id}/state). */
+  | { type: 'state_patch'; callId?: string; patches: JsonPatchOperation[] }
   | { type: 'tool_end'; callId: string; name: string; result?: unknown; error?: string }
   /** A tool call's new status; terminalRunId once its command runs in the terminal. */
   | { type: 'tool_status'; callId: string; name: string; status: ToolStatus; terminalRunId?: string }

@@ -47,6 +47,8 @@ const IGNORED: Record<string, Record<string, string>> = {
 /** A shape the UI has no decoder for, with the reason. */
 const NOT_DECODED: Record<string, string> = {
   TerminalResult: 'the captured-output answer of POST /api/terminal/run; the UI never asks for captured output',
+  RunState:
+    "GET /api/runs/{id}/state (seed 001's state) is for other clients following a run; the UI shows an action's progress through its callbacks",
   Snapshot:
     "GET /api/conversations/{id}/snapshot (seed 001) is for other clients: Wisp's UI reloads a conversation from its messages and display messages and resumes a run from the sequence numbers it saw",
 }

@@ -22,7 +22,18 @@ export interface LiveReply {
 export type LiveFrame = Extract<
   ChatFrame,
   {
-    type: 'token' | 'reply' | 'thinking' | 'tool_start' | 'tool_end' | 'tool_status' | 'run_paused' | 'run_resumed' | 'stream_resync'
+    type:
+      | 'token'
+      | 'reply'
+      | 'thinking'
+      | 'tool_start'
+      | 'tool_end'
+      | 'tool_status'
+      | 'run_paused'
+      | 'run_resumed'
+      | 'stream_resync'
+      | 'custom'
+      | 'state_patch'
   }
 >
 
@@ -134,6 +145,10 @@ export function foldLive(live: LiveReply, frames: Iterable<SeqFrame>): LiveReply
       case 'run_resumed':
         // The approval card shows these (approvals.ts); the text does not change.
         break
+      case 'custom':
+      case 'state_patch':
+        // For other clients following the run (docs/chat.md): the bubble shows an
+        // action's progress through its callbacks.
       case 'stream_resync':
       case 'error':
         break
