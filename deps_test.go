@@ -71,6 +71,9 @@ func TestDependencyRules(t *testing.T) {
 			return d == "app/store" || d == "app/wire" || strings.HasPrefix(d, "runtime") || internalOnly(d)
 		}},
 		{"app/store", "imports nothing of Wisp", func(string) bool { return false }},
+		{"app/archive", "knows the store, the catalog, view and internal/", func(d string) bool {
+			return d == "app/store" || d == "app/wire" || d == "app/view" || internalOnly(d)
+		}},
 		{"app/wire", "the frame catalog imports nothing of Wisp but internal/", internalOnly},
 		{"app/ws", "the hub knows only the frame catalog", func(d string) bool { return d == "app/wire" || internalOnly(d) }},
 	}
@@ -93,7 +96,7 @@ func TestDependencyRules(t *testing.T) {
 	}
 	// Domain packages return typed errors and publish frames: they know neither HTTP
 	// (only the API maps errors to status codes) nor the hub.
-	domain := []string{"app/chat", "app/proactive", "app/store", "app/config", "app/view", "app/wire",
+	domain := []string{"app/chat", "app/proactive", "app/archive", "app/store", "app/config", "app/view", "app/wire",
 		"app/approval", "app/shell", "app/mcptool", "shellgrant", "runtime", "runtime/reply", "terminal", "emotes"}
 	for _, name := range domain {
 		p := pkgs[name]

@@ -1,0 +1,301 @@
+package archive
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/internal/fault"
+	"github.com/wispapp/wisp/internal/ids"
+)
+
+// ChatGPT's export (conversations.json) is an array of conversations. Each keeps its
+// messages as a tree, mapping node ids to nodes {id, message, parent, children}:
+// editing a message or asking for another answer starts a branch, and current_node
+// is the leaf of the branch the user last saw. Only that branch is brought in.
+
+// SourceChatGPT is the source of the messages a ChatGPT import brings in.
+const SourceChatGPT = "chatgpt"
+
+// untitledChatGPT is the title of a ChatGPT conversation that has none.
+const untitledChatGPT = "ChatGPT conversation"
+
+type gptConversation struct {
+	ID             string             `json:"id"`
+	ConversationID string             `json:"conversation_id"`
+	Title          *string            `json:"title"`
+	CreateTime     *float64           `json:"create_time"`
+	UpdateTime     *float64           `json:"update_time"`
+	Mapping        map[string]gptNode `json:"mapping"`
+	CurrentNode    *string            `json:"current_node"`
+	Model          *string            `json:"default_model_slug"`
+}
+
+type gptNode struct {
+	Message  *gptMessage `json:"message"`
+	Parent   *string     `json:"parent"`
+	Children []string    `json:"children"`
+}
+
+type gptMessage struct {
+	Author struct {
+		Role string `json:"role"`
+	} `json:"author"`
+	CreateTime *float64 `json:"create_time"`
+	Content    struct {
+		ContentType string            `json:"content_type"`
+		Parts       []json.RawMessage `json:"parts"`
+	} `json:"content"`
+	Weight    *float64 `json:"weight"`
+	Recipient *string  `json:"recipient"`
+	Metadata  struct {
+		Hidden *bool `json:"is_visually_hidden_from_conversation"`
+	} `json:"metadata"`
+}
+
+// decodeChatGPT reads ChatGPT's export (or one conversation of it) into checked
+// conversations; now times a conversation that has no time at all.
+func decodeChatGPT(data []byte, now time.Time) ([]checked, error) {
+	var raws []json.RawMessage
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) > 0 && trimmed[0] == '{' {
+		raws = []json.RawMessage{trimmed}
+	} else if err := json.Unmarshal(data, &raws); err != nil {
+		return nil, jsonError("the ChatGPT export", err)
+	}
+	ids := seen{}
+	out := make([]checked, 0, len(raws))
+	for i, raw := range raws {
+		var c gptConversation
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return nil, jsonError(fmt.Sprintf("conversation %d of the ChatGPT export", i+1), err)
+		}
+		doc, err := c.document(raw, now)
+		if err != nil {
+			return nil, fault.Invalid.Errorf("conversation %d of the ChatGPT export: %v", i+1, err)
+		}
+		ch, err := checkConversation(doc, fmt.Sprintf("conversations[%d]", i), ids, now)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ch)
+	}
+	return out, nil
+}
+
+// document is the conversation as Wisp keeps it: the visible branch's user and
+// assistant messages, with ids derived from ChatGPT's.
+func (c gptConversation) document(raw []byte, now time.Time) (Conversation, error) {
+	key := c.key(raw)
+	path, err := c.visiblePath()
+	if err != nil {
+		return Conversation{}, err
+	}
+	created, err := gptTime("create_time", c.CreateTime)
+	if err != nil {
+		return Conversation{}, err
+	}
+	updated, err := gptTime("update_time", c.UpdateTime)
+	if err != nil {
+		return Conversation{}, err
+	}
+	doc := Conversation{ID: ids.FromName("chatgpt/" + key), Title: gptTitle(c.Title),
+		Metadata: c.metadata(key), Messages: []Message{}, DisplayMessages: []DisplayMessage{}, Runs: []Run{}}
+	last := created
+	for _, nodeID := range path {
+		m, at, ok, err := gptVisible(c.Mapping[nodeID].Message)
+		if err != nil {
+			return Conversation{}, fmt.Errorf("message %s: %w", clip(nodeID), err)
+		}
+		if !ok {
+			continue
+		}
+		if at.IsZero() {
+			at = last // ChatGPT leaves some times out: the one before stands in
+		}
+		if !at.IsZero() {
+			last = at
+		}
+		if created.IsZero() {
+			created = at
+		}
+		m.ID = ids.FromName("chatgpt/" + key + "/" + nodeID)
+		m.CreatedAt = wire.ISOTime(orTime(at, created, updated, now))
+		doc.Messages = append(doc.Messages, m)
+	}
+	created = orTime(created, updated, now)
+	doc.CreatedAt = wire.ISOTime(created)
+	doc.UpdatedAt = wire.ISOTime(orTime(updated, last, created))
+	return doc, nil
+}
+
+// key is what the conversation's ids derive from: ChatGPT's id for it or, in a file
+// that has none, its own content.
+func (c gptConversation) key(raw []byte) string {
+	if c.ConversationID != "" {
+		return c.ConversationID
+	}
+	if c.ID != "" {
+		return c.ID
+	}
+	return "content/" + string(raw)
+}
+
+func (c gptConversation) metadata(key string) json.RawMessage {
+	meta := map[string]string{"importedFrom": SourceChatGPT}
+	if !strings.HasPrefix(key, "content/") {
+		meta["chatgptId"] = key
+	}
+	if c.Model != nil && *c.Model != "" {
+		meta["model"] = *c.Model
+	}
+	return wire.JSON(meta)
+}
+
+// visiblePath is the node ids from the root to current_node (or, when the file does
+// not name it, to the newest leaf).
+func (c gptConversation) visiblePath() ([]string, error) {
+	leaf := ""
+	if c.CurrentNode != nil {
+		leaf = *c.CurrentNode
+	}
+	if _, ok := c.Mapping[leaf]; !ok {
+		leaf = c.newestLeaf()
+	}
+	var path []string
+	visited := map[string]bool{}
+	for id := leaf; id != ""; {
+		node, ok := c.Mapping[id]
+		if !ok {
+			break // a parent the file does not have: the branch starts here
+		}
+		if visited[id] {
+			return nil, fmt.Errorf("its message tree loops at node %s", clip(id))
+		}
+		visited[id] = true
+		path = append(path, id)
+		if node.Parent == nil {
+			break
+		}
+		id = *node.Parent
+	}
+	slices.Reverse(path)
+	return path, nil
+}
+
+// newestLeaf is the node without children whose message is the newest (by time,
+// then id), "" when there are no nodes.
+func (c gptConversation) newestLeaf() string {
+	best, bestAt := "", math.Inf(-1)
+	for id, n := range c.Mapping {
+		if len(n.Children) > 0 {
+			continue
+		}
+		at := math.Inf(-1)
+		if n.Message != nil && n.Message.CreateTime != nil {
+			at = *n.Message.CreateTime
+		}
+		if best == "" || at > bestAt || at == bestAt && id > best {
+			best, bestAt = id, at
+		}
+	}
+	return best
+}
+
+// gptVisible is a node's message as Wisp keeps it, its time, and whether the user saw
+// it: user and assistant text only, not hidden, not addressed to a tool.
+func gptVisible(m *gptMessage) (Message, time.Time, bool, error) {
+	if m == nil {
+		return Message{}, time.Time{}, false, nil
+	}
+	role := m.Author.Role
+	hidden := m.Metadata.Hidden != nil && *m.Metadata.Hidden || m.Weight != nil && *m.Weight == 0
+	toTool := m.Recipient != nil && *m.Recipient != "" && *m.Recipient != "all"
+	text := m.Content.ContentType == "text" || m.Content.ContentType == "multimodal_text"
+	if role != "user" && role != "assistant" || hidden || toTool || !text {
+		return Message{}, time.Time{}, false, nil
+	}
+	at, err := gptTime("create_time", m.CreateTime)
+	if err != nil {
+		return Message{}, time.Time{}, false, err
+	}
+	body := gptText(m.Content.Parts)
+	if strings.TrimSpace(body) == "" {
+		return Message{}, time.Time{}, false, nil
+	}
+	return Message{Role: role, Text: body, Source: SourceChatGPT}, at, true, nil
+}
+
+// gptText joins a message's parts: text as it is, anything else (an image, a file,
+// audio) as a short placeholder.
+func gptText(parts []json.RawMessage) string {
+	var out []string
+	for _, p := range parts {
+		p = absent(p)
+		if p == nil {
+			continue
+		}
+		var s string
+		if json.Unmarshal(p, &s) == nil {
+			if strings.TrimSpace(s) != "" {
+				out = append(out, s)
+			}
+			continue
+		}
+		out = append(out, placeholder(p))
+	}
+	return strings.Join(out, "\n\n")
+}
+
+func placeholder(part json.RawMessage) string {
+	var obj struct {
+		ContentType string `json:"content_type"`
+	}
+	_ = json.Unmarshal(part, &obj)
+	switch {
+	case strings.Contains(obj.ContentType, "image"):
+		return "[image]"
+	case strings.Contains(obj.ContentType, "audio"), strings.Contains(obj.ContentType, "video"):
+		return "[audio]"
+	}
+	return "[attachment]"
+}
+
+// gptTime reads a time in Unix seconds (null or absent is the zero time).
+func gptTime(field string, secs *float64) (time.Time, error) {
+	if secs == nil {
+		return time.Time{}, nil
+	}
+	ms := math.Round(*secs * 1000)
+	if ms < 0 || ms > float64(latest.UnixMilli()) {
+		return time.Time{}, fmt.Errorf("%s %v is out of range", field, *secs)
+	}
+	return time.UnixMilli(int64(ms)), nil
+}
+
+func gptTitle(title *string) string {
+	if title == nil || strings.TrimSpace(*title) == "" {
+		return untitledChatGPT
+	}
+	t := strings.Join(strings.Fields(*title), " ")
+	if utf8.RuneCountInString(t) <= maxTitleRunes {
+		return t
+	}
+	return string([]rune(t)[:maxTitleRunes-1]) + "…"
+}
+
+// orTime is the first time of ts that is not zero.
+func orTime(ts ...time.Time) time.Time {
+	for _, t := range ts {
+		if !t.IsZero() {
+			return t
+		}
+	}
+	return time.Time{}
+}

@@ -1,0 +1,155 @@
+package archive
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/wispapp/wisp/internal/ids"
+)
+
+// chatgptFixture is a ChatGPT export written from the format's public description:
+// hidden system and profile messages, an edited question and a regenerated answer
+// (branches), an image with a question, a tool call with its output, reasoning, an
+// empty answer, a conversation without title or "id".
+const chatgptFixture = "testdata/chatgpt/conversations.json"
+
+type gotMessage struct {
+	Role, Text string
+	At         int64 // Unix ms
+}
+
+func TestChatGPTFixture(t *testing.T) {
+	ctx := context.Background()
+	data, err := os.ReadFile(chatgptFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, st, published := newService(t)
+	res := mustImport(t, s, data, Detect)
+	sourdough := ids.FromName("chatgpt/67e2b1f0-1c2d-8000-9a41-3f5c2d7e9b10")
+	chart := ids.FromName("chatgpt/67e2b2aa-4b3c-8000-b1d2-7c6e5f4a3b20")
+	german := ids.FromName("chatgpt/67e2b3bb-9d8e-8000-a3f4-5e6d7c8b9a30")
+	if res.Imported != 3 || res.Skipped != 0 || !reflect.DeepEqual(res.Conversations, []string{sourdough, chart, german}) {
+		t.Fatalf("import %+v", res)
+	}
+	if n := len(published.updated()); n != 3 {
+		t.Fatalf("%d conversation-updated frames", n)
+	}
+
+	cases := []struct {
+		id, title, meta  string
+		created, updated int64
+		messages         []gotMessage
+	}{
+		{sourdough, "Sourdough starter troubleshooting",
+			`{"chatgptId":"67e2b1f0-1c2d-8000-9a41-3f5c2d7e9b10","importedFrom":"chatgpt","model":"gpt-4o"}`,
+			1709654400200, 1709654591000, []gotMessage{
+				{"user", "My sourdough starter isn't rising any more. What am I doing wrong?", 1709654400512},
+				{"assistant", "A starter that stops rising is usually **hungry, cold or too wet**.\n\n1. Feed it twice a day for a few days.\n2. Keep it at 24–26 °C.\n3. Use a little whole-grain flour.\n\nHow often do you feed it, and with what?", 1709654409250},
+				// The edited question, not the first version; the second answer, not the first.
+				{"user", "Once a day with all-purpose flour, and the kitchen is about 18 °C.", 1709654520000},
+				{"assistant", "At 18 °C a starter fed once a day runs out of food long before its next meal. Move it somewhere warmer (the oven with only the light on works) and feed it every 12 hours with a 1:1:1 ratio.", 1709654590750},
+			}},
+		{chart, "Re-plot a chart",
+			`{"chatgptId":"67e2b2aa-4b3c-8000-b1d2-7c6e5f4a3b20","importedFrom":"chatgpt","model":"o3"}`,
+			1710000059900, 1710000081000, []gotMessage{
+				{"user", "[image]\n\nCan you read the numbers in this chart and plot them again?", 1710000060000},
+				// No time of its own: the one before (the user's; the tool's and reasoning are skipped).
+				{"assistant", "Here is the chart re-drawn from the numbers I could read: Q1 12, Q2 18, Q3 9, Q4 21. Q4 is the best quarter.", 1710000060000},
+			}},
+		{german, "ChatGPT conversation",
+			`{"chatgptId":"67e2b3bb-9d8e-8000-a3f4-5e6d7c8b9a30","importedFrom":"chatgpt","model":"gpt-4o-mini"}`,
+			1712345677000, 1712345685000, []gotMessage{
+				{"user", "Wie sagt man „Gemütlichkeit“ auf Englisch?\n\nGibt es ein einzelnes Wort?", 1712345678000},
+				{"assistant", "Kein einzelnes Wort trifft es genau: „coziness“ kommt am nächsten, oft ergänzt um „a warm, friendly feeling“.", 1712345684500},
+			}},
+	}
+	for _, tc := range cases {
+		c, err := st.Conversation(ctx, tc.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Title != tc.title || string(c.Metadata) != tc.meta || c.CreatedAt.UnixMilli() != tc.created || c.UpdatedAt.UnixMilli() != tc.updated {
+			t.Errorf("conversation %+v (metadata %s)", c, c.Metadata)
+		}
+		msgs, err := st.AllMessages(ctx, tc.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []gotMessage
+		for _, m := range msgs {
+			got = append(got, gotMessage{m.Role, m.Text, m.CreatedAt.UnixMilli()})
+			if m.Source != SourceChatGPT {
+				t.Errorf("message %s source %q", m.ID, m.Source)
+			}
+		}
+		if !reflect.DeepEqual(got, tc.messages) {
+			t.Errorf("%s:\n got %+v\nwant %+v", tc.title, got, tc.messages)
+		}
+	}
+	// Message ids derive from ChatGPT's node ids.
+	msgs, _ := st.AllMessages(ctx, sourdough)
+	if msgs[0].ID != ids.FromName("chatgpt/67e2b1f0-1c2d-8000-9a41-3f5c2d7e9b10/aaa11111-2222-4333-8444-555566667701") {
+		t.Errorf("message id %s", msgs[0].ID)
+	}
+
+	// Twice: nothing new.
+	again := mustImport(t, s, data, ChatGPT)
+	if again.Imported != 0 || again.Skipped != 3 {
+		t.Fatalf("second import %+v", again)
+	}
+	if n, _ := st.MessageCount(ctx, sourdough); n != 4 {
+		t.Fatalf("%d messages after the second import", n)
+	}
+	// What came in exports and imports like anything else.
+	exported := exportAll(t, s, JSON)
+	fresh, _, _ := newService(t)
+	if res := mustImport(t, fresh, exported, Detect); res.Imported != 3 {
+		t.Fatalf("re-import %+v", res)
+	}
+}
+
+func TestChatGPTBranchesWithoutCurrentNode(t *testing.T) {
+	// No current_node: the newest leaf's branch. One conversation alone (an object) reads too.
+	conv := map[string]any{
+		"id": "solo", "title": "  Two\nanswers  ",
+		"mapping": map[string]any{
+			"root": map[string]any{"children": []string{"q"}},
+			"q": map[string]any{"parent": "root", "children": []string{"old", "new"},
+				"message": map[string]any{"author": map[string]any{"role": "user"}, "create_time": 100.0, "content": map[string]any{"content_type": "text", "parts": []string{"question"}}}},
+			"old": map[string]any{"parent": "q",
+				"message": map[string]any{"author": map[string]any{"role": "assistant"}, "create_time": 101.0, "content": map[string]any{"content_type": "text", "parts": []string{"old answer"}}}},
+			"new": map[string]any{"parent": "q",
+				"message": map[string]any{"author": map[string]any{"role": "assistant"}, "create_time": 102.0, "content": map[string]any{"content_type": "text", "parts": []string{"new answer"}}}},
+		},
+	}
+	data, _ := json.Marshal(conv)
+	s, st, _ := newService(t)
+	res := mustImport(t, s, data, Detect)
+	if res.Imported != 1 {
+		t.Fatalf("%+v", res)
+	}
+	c, _ := st.Conversation(context.Background(), res.Conversations[0])
+	msgs, _ := st.AllMessages(context.Background(), res.Conversations[0])
+	if c.Title != "Two answers" || len(msgs) != 2 || msgs[1].Text != "new answer" {
+		t.Fatalf("%+v %+v", c, msgs)
+	}
+	// Its times come from its messages; it has none of its own.
+	if !c.CreatedAt.Equal(time.UnixMilli(100000)) || !c.UpdatedAt.Equal(time.UnixMilli(102000)) {
+		t.Fatalf("times %v %v", c.CreatedAt, c.UpdatedAt)
+	}
+}
+
+func TestChatGPTWithoutIDsIsStillIdempotent(t *testing.T) {
+	data := []byte(`[{"title": "No id", "create_time": 1700000000, "mapping": {"a": {"message": {"author": {"role": "user"}, "content": {"content_type": "text", "parts": ["hi"]}}}}}]`)
+	s, _, _ := newService(t)
+	first := mustImport(t, s, data, Detect)
+	second := mustImport(t, s, data, Detect)
+	if first.Imported != 1 || second.Skipped != 1 || second.Imported != 0 {
+		t.Fatalf("%+v %+v", first, second)
+	}
+}

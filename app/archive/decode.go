@@ -1,0 +1,162 @@
+package archive
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/wispapp/wisp/internal/fault"
+)
+
+// Source is the kind of file an import reads.
+type Source string
+
+// The sources an import reads; Detect looks at the file to tell.
+const (
+	Detect  Source = ""
+	Wisp    Source = "wisp"
+	ChatGPT Source = "chatgpt"
+)
+
+// ParseSource reads a source's name: wisp, chatgpt, or auto (also "") to tell by
+// the file.
+func ParseSource(name string) (Source, error) {
+	switch strings.ToLower(name) {
+	case "", "auto":
+		return Detect, nil
+	case "wisp":
+		return Wisp, nil
+	case "chatgpt":
+		return ChatGPT, nil
+	}
+	return "", fault.Invalid.Errorf("unknown import format %q: use wisp, chatgpt or auto", name)
+}
+
+// decodeFile reads an import file into checked conversations, or says what is wrong
+// with it (fault.Invalid) before anything is saved. It returns the source it read.
+func decodeFile(data []byte, src Source, now time.Time) ([]checked, Source, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a byte order mark some editors write
+	if src == Detect {
+		var err error
+		if src, err = detect(data); err != nil {
+			return nil, src, err
+		}
+	}
+	var convs []checked
+	var err error
+	if src == ChatGPT {
+		convs, err = decodeChatGPT(data, now)
+	} else {
+		convs, err = decodeWisp(data)
+	}
+	return convs, src, err
+}
+
+// detect tells a Wisp export (an object with "format") from ChatGPT's export (an
+// array of conversations, or one conversation: an object with "mapping").
+func detect(data []byte) (Source, error) {
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
+	if len(trimmed) == 0 {
+		return "", fault.Invalid.Errorf("the file is empty")
+	}
+	switch trimmed[0] {
+	case '[':
+		return ChatGPT, nil
+	case '{':
+		var probe struct {
+			Format  json.RawMessage `json:"format"`
+			Mapping json.RawMessage `json:"mapping"`
+		}
+		if err := json.Unmarshal(trimmed, &probe); err != nil {
+			return "", jsonError("the file", err)
+		}
+		switch {
+		case probe.Format != nil:
+			return Wisp, nil
+		case probe.Mapping != nil:
+			return ChatGPT, nil
+		}
+	}
+	return "", fault.Invalid.Errorf("this is neither a Wisp export (an object with \"format\": %q) nor ChatGPT's conversations.json (an array of conversations)", FormatName)
+}
+
+// wispFile is a Wisp export as read: what is missing stays nil, so it can be told.
+type wispFile struct {
+	Format        *string         `json:"format"`
+	Version       *int            `json:"version"`
+	ExportedAt    *string         `json:"exportedAt"`
+	Conversations *[]Conversation `json:"conversations"`
+}
+
+func decodeWisp(data []byte) ([]checked, error) {
+	var f wispFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, jsonError("the Wisp export", err)
+	}
+	switch {
+	case f.Format == nil:
+		return nil, fault.Invalid.Errorf("format is required: a Wisp export says \"format\": %q", FormatName)
+	case *f.Format != FormatName:
+		return nil, fault.Invalid.Errorf("format %q is not a Wisp export (%q)", clip(*f.Format), FormatName)
+	case f.Version == nil:
+		return nil, fault.Invalid.Errorf("version is required")
+	case *f.Version != Version:
+		return nil, fault.Invalid.Errorf("version %d is not one this Wisp reads (%d): use a Wisp of that version", *f.Version, Version)
+	case f.ExportedAt == nil:
+		return nil, fault.Invalid.Errorf("exportedAt is required")
+	case f.Conversations == nil:
+		return nil, fault.Invalid.Errorf("conversations is required")
+	}
+	k := &checker{}
+	exportedAt := k.time("exportedAt", *f.ExportedAt, true)
+	if k.err != nil {
+		return nil, k.err
+	}
+	ids := seen{}
+	out := make([]checked, 0, len(*f.Conversations))
+	for i, c := range *f.Conversations {
+		ch, err := checkConversation(c, fmt.Sprintf("conversations[%d]", i), ids, exportedAt)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ch)
+	}
+	return out, nil
+}
+
+// jsonError says where the JSON of what went wrong, in the user's words.
+func jsonError(what string, err error) error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fault.Invalid.Errorf("%s is not valid JSON (at byte %d): %v", what, syntax.Offset, syntax)
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			field = "the top level"
+		}
+		return fault.Invalid.Errorf("%s: %s must be %s, not %s", what, field, kindOf(typ.Type.Kind().String()), typ.Value)
+	}
+	return fault.Invalid.Errorf("%s is not valid JSON: %v", what, err)
+}
+
+// kindOf names a Go kind the way a JSON file's author knows it.
+func kindOf(kind string) string {
+	switch kind {
+	case "string":
+		return "a string"
+	case "slice", "array":
+		return "an array"
+	case "struct", "map":
+		return "an object"
+	case "bool":
+		return "true or false"
+	case "int", "int64", "float64", "uint8":
+		return "a number"
+	}
+	return "a " + kind
+}

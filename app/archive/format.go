@@ -1,0 +1,74 @@
+package archive
+
+import "encoding/json"
+
+// The export format's name and the one version this Wisp writes and reads.
+const (
+	FormatName = "wisp-export"
+	Version    = 1
+)
+
+// Document is an export file. Times are ISO 8601 in UTC with milliseconds, as the
+// API writes them (wire.ISOTime).
+type Document struct {
+	Format        string         `json:"format"`
+	Version       int            `json:"version"`
+	ExportedAt    string         `json:"exportedAt"`
+	Conversations []Conversation `json:"conversations"`
+}
+
+// Conversation is one conversation with every record of it, each list in the order
+// Wisp saved it.
+type Conversation struct {
+	ID              string           `json:"id"`
+	Title           string           `json:"title"`
+	RoomID          string           `json:"roomId,omitempty"`
+	Metadata        json.RawMessage  `json:"metadata,omitempty"`
+	CreatedAt       string           `json:"createdAt"`
+	UpdatedAt       string           `json:"updatedAt"`
+	Messages        []Message        `json:"messages"`
+	DisplayMessages []DisplayMessage `json:"displayMessages"`
+	Runs            []Run            `json:"runs"`
+}
+
+// Message is a message as the model sees it: Text is the reply's final text,
+// Segments and CallbackHistory what the UI rebuilds the live trail from.
+type Message struct {
+	ID              string          `json:"id"`
+	Role            string          `json:"role"`
+	Text            string          `json:"text"`
+	Source          string          `json:"source,omitempty"`
+	RunID           string          `json:"runId,omitempty"`
+	ClientMessageID string          `json:"clientMessageId,omitempty"`
+	Segments        json.RawMessage `json:"segments,omitempty"`
+	CallbackHistory []string        `json:"callbackHistory,omitempty"`
+	Metadata        json.RawMessage `json:"metadata,omitempty"`
+	CreatedAt       string          `json:"createdAt"`
+}
+
+// DisplayMessage is a row of the conversation as the UI shows it (a tool call with
+// its status, a thinking block, an approval card...).
+type DisplayMessage struct {
+	ID          string          `json:"id"`
+	RunID       string          `json:"runId,omitempty"`
+	MessageType string          `json:"messageType"`
+	ContentType string          `json:"contentType"`
+	Content     json.RawMessage `json:"content"`
+	Status      string          `json:"status,omitempty"`
+	ToolCallID  string          `json:"toolCallId,omitempty"`
+	Metadata    json.RawMessage `json:"metadata,omitempty"`
+	CreatedAt   string          `json:"createdAt"`
+	UpdatedAt   string          `json:"updatedAt"`
+}
+
+// Run is a run's final state, and its output event (the reply, usage, stop reason)
+// when it logged one. Its other events are not exported.
+type Run struct {
+	ID            string          `json:"id"`
+	UserMessageID string          `json:"userMessageId,omitempty"`
+	Status        string          `json:"status"`
+	Error         string          `json:"error,omitempty"`
+	StartedAt     string          `json:"startedAt"`
+	EndedAt       string          `json:"endedAt,omitempty"`
+	Output        json.RawMessage `json:"output,omitempty"`
+}

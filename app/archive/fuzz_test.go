@@ -1,0 +1,54 @@
+package archive
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/wispapp/wisp/internal/fault"
+)
+
+// FuzzImport: whatever the file, an import either succeeds or says what is wrong
+// with it (fault.Invalid, a 400): it never panics and never fails inside (a 500).
+// What it brought in then exports.
+func FuzzImport(f *testing.F) {
+	fixture, err := os.ReadFile(chatgptFixture)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(fixture, "")
+	f.Add([]byte(`{"format":"wisp-export","version":1,"exportedAt":"2026-11-21T09:30:00.000Z","conversations":[{"id":"c","title":"t","createdAt":"2026-11-21T09:00:00Z","messages":[{"id":"m","role":"user","text":"hi","createdAt":"2026-11-21T09:00:00Z"}],"displayMessages":[{"id":"d","messageType":"tool","contentType":"tool_call","content":{"name":"x"},"status":"failed","createdAt":"2026-11-21T09:00:00Z"}],"runs":[{"id":"r","status":"active","startedAt":"2026-11-21T09:00:00Z","output":{}}]}]}`), "")
+	f.Add([]byte(`[{"id":"x","current_node":"b","mapping":{"a":{"message":{"author":{"role":"user"},"content":{"content_type":"multimodal_text","parts":[{"content_type":"image_asset_pointer"},"hi",null]}}},"b":{"parent":"a","message":{"author":{"role":"assistant"},"create_time":1.5,"content":{"content_type":"text","parts":["yo"]}}}}}]`), "chatgpt")
+	f.Add([]byte(`{"format":"wisp-export","version":1}`), "wisp")
+	f.Add([]byte("\xef\xbb\xbf[]"), "")
+	f.Add([]byte(`{"mapping":{"a":{"parent":"a"}},"current_node":"a"}`), "")
+	f.Add([]byte(`[{"mapping":null,"title":7}]`), "chatgpt")
+	f.Add([]byte(`{"format":"wisp-export","version":1,"exportedAt":"2026-11-21T09:30:00Z","conversations":[{"id":"c","createdAt":"9999-12-31T23:59:59.999Z","title":"\u0000"}]}`), "")
+	ctx := context.Background()
+	s, _, _ := newService(f)
+	f.Fuzz(func(t *testing.T, data []byte, source string) {
+		src, err := ParseSource(source)
+		if err != nil {
+			src = Detect
+		}
+		res, err := s.Import(ctx, data, src)
+		if err != nil {
+			if !fault.Is(err, fault.Invalid) {
+				t.Fatalf("import failed inside: %v", err)
+			}
+			return
+		}
+		for _, id := range res.Conversations {
+			ex, err := s.ExportConversation(ctx, id, JSON)
+			if err != nil {
+				t.Fatalf("export %s: %v", id, err)
+			}
+			var b bytes.Buffer
+			if err := ex.WriteTo(ctx, &b); err != nil || !json.Valid(b.Bytes()) {
+				t.Fatalf("export %s: %v\n%s", id, err, b.Bytes())
+			}
+		}
+	})
+}

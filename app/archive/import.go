@@ -1,0 +1,78 @@
+package archive
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/view"
+	"github.com/wispapp/wisp/app/wire"
+)
+
+// Import brings in the conversations of a Wisp export or of ChatGPT's export. The
+// whole file is read and checked first: a bad one (fault.Invalid) changes nothing.
+// Then each conversation is saved in its own transaction, all of it or nothing: one
+// whose id Wisp already has is skipped whole (never merged), one whose records clash
+// with records Wisp has is reported as failed. Each new conversation is announced
+// with a conversation-updated frame.
+func (s *Service) Import(ctx context.Context, data []byte, src Source) (wire.ImportResult, error) {
+	res := wire.ImportResult{Conversations: []string{}, Failed: []wire.ImportFailure{}}
+	convs, src, err := decodeFile(data, src, s.now())
+	if err != nil {
+		return res, err
+	}
+	for _, c := range convs {
+		created, err := s.save(ctx, c)
+		switch {
+		case err == nil && created:
+			res.Imported++
+			res.Conversations = append(res.Conversations, c.conv.ID)
+			s.events.Publish(wire.NewConversationUpdated(view.Conversation(c.conv)))
+		case err == nil:
+			res.Skipped++
+		case errors.Is(err, store.ErrDuplicate):
+			res.Failed = append(res.Failed, wire.ImportFailure{ID: c.conv.ID, Title: c.conv.Title,
+				Error: "a message, display message or run of it has an id another conversation already uses"})
+		default:
+			return res, fmt.Errorf("import conversation %s: %w", c.conv.ID, err)
+		}
+	}
+	s.log.Info("import", "source", string(src), "conversations", len(convs), "imported", res.Imported,
+		"skipped", res.Skipped, "failed", len(res.Failed))
+	return res, nil
+}
+
+// save saves one conversation with everything in it, in one transaction; false when
+// Wisp already has a conversation with its id.
+func (s *Service) save(ctx context.Context, c checked) (bool, error) {
+	created := false
+	err := s.store.InTx(ctx, func(t *store.Tx) error {
+		if _, err := t.Conversation(ctx, c.conv.ID); err == nil {
+			return nil
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		if err := t.ImportConversation(ctx, c.conv); err != nil {
+			return err
+		}
+		for _, m := range c.messages {
+			if err := t.ImportMessage(ctx, m); err != nil {
+				return err
+			}
+		}
+		for _, d := range c.display {
+			if err := t.ImportDisplayMessage(ctx, d); err != nil {
+				return err
+			}
+		}
+		for _, r := range c.runs {
+			if err := t.ImportRun(ctx, r.run, r.output); err != nil {
+				return err
+			}
+		}
+		created = true
+		return nil
+	})
+	return created && err == nil, err
+}
