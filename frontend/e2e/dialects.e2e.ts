@@ -1,11 +1,14 @@
 // Other clients' dialects against the real server binary and the fake LLM, each with
 // the client library its users have (pinned in package.json): the `openai` npm SDK
-// on POST /v1/chat/completions, `fetch-event-stream` (what seed 003 recommends) on
-// POST /api/chat, `eventsource` on a run's chunks (seed 001). No browser. Needs the server binary (WISP_BIN) and the
-// fake LLM (WISP_FAKELLM_BIN).
+// on POST /v1/chat/completions, Anthropic's TypeScript SDK on /v1/messages,
+// `fetch-event-stream` (what seed 003 recommends) on POST /api/chat, `eventsource`
+// on a run's chunks (seed 001) and `fast-json-patch` on its state patches. No
+// browser. Needs the server binary (WISP_BIN) and the fake LLM (WISP_FAKELLM_BIN).
 
+import Anthropic from '@anthropic-ai/sdk'
 import { existsSync } from 'node:fs'
 import { EventSource, type FetchLike } from 'eventsource'
+import { applyPatch, type Operation } from 'fast-json-patch'
 import { stream } from 'fetch-event-stream'
 import OpenAI from 'openai'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
@@ -64,6 +67,75 @@ describe('other dialects', () => {
     )
     const stranger = new OpenAI({ baseURL: `${s.url}/v1`, apiKey: 'wrong', maxRetries: 0 })
     await expect(stranger.chat.completions.create({ model: 'Wisp', messages })).rejects.toBeInstanceOf(OpenAI.AuthenticationError)
+  })
+
+  it("answers Anthropic's SDK on /v1/messages like Anthropic: streaming and not, max_tokens, models, typed errors", async () => {
+    llm = await startFakeLLM({
+      script: [{ text: ['Hello ', 'from Wisp'] }, { text: ['Once ', 'upon'], stopReason: 'max_tokens' }],
+    })
+    const s = await start({ env: { ...CLEAN_ENV, ...fakeModelEnv(llm.url) } })
+    const client = new Anthropic({ baseURL: s.url, apiKey: s.token, maxRetries: 0 })
+    const messages = [{ role: 'user' as const, content: 'hi' }]
+
+    const msg = await client.messages.create({ model: 'Wisp', max_tokens: 64, messages })
+    expect(msg.content.map((b) => (b.type === 'text' ? b.text : '')).join('')).toBe('Hello from Wisp')
+    expect(msg.stop_reason).toBe('end_turn')
+    expect(msg.usage.output_tokens).toBeGreaterThan(0)
+
+    const streamed = client.messages.stream({ model: 'Wisp', max_tokens: 2, messages })
+    let text = ''
+    streamed.on('text', (t) => (text += t))
+    const final = await streamed.finalMessage()
+    expect(text).toBe('Once upon')
+    expect(final.stop_reason).toBe('max_tokens')
+
+    expect((await client.models.retrieve('Wisp')).id).toBe('Wisp')
+    expect((await client.models.list()).data.map((m) => m.id)).toEqual(['Wisp'])
+    await expect(client.models.retrieve('claude-nope')).rejects.toBeInstanceOf(Anthropic.NotFoundError)
+    // max_tokens is required, as at Anthropic.
+    const noLimit = { model: 'Wisp', messages } as unknown as Anthropic.MessageCreateParamsNonStreaming
+    await expect(client.messages.create(noLimit)).rejects.toBeInstanceOf(Anthropic.BadRequestError)
+    const stranger = new Anthropic({ baseURL: s.url, apiKey: 'wrong', maxRetries: 0 })
+    const refused = await stranger.messages.create({ model: 'Wisp', max_tokens: 8, messages }).catch((e: unknown) => e)
+    expect(refused).toBeInstanceOf(Anthropic.AuthenticationError)
+    expect((refused as InstanceType<typeof Anthropic.AuthenticationError>).error).toMatchObject({
+      type: 'error',
+      error: { type: 'authentication_error' },
+    })
+  })
+
+  it("keeps a run's state: its state patches, applied with fast-json-patch, give the state read back", async () => {
+    llm = await startFakeLLM({
+      script: [{ text: ['Waving.'], toolCalls: [{ id: 'call_wave', name: 'PLAY_EMOTE', arguments: { emoteId: 'wave' } }] }, { text: ['Done.'] }],
+    })
+    const s = await start({ env: { ...CLEAN_ENV, ...fakeModelEnv(llm.url) } })
+    const json = { 'Content-Type': 'application/json', ...s.auth }
+    const conv = (await (await fetch(`${s.url}/api/conversations`, { method: 'POST', headers: json, body: '{}' })).json()) as {
+      conversation: { id: string }
+    }
+    const frames = await stream(`${s.url}/api/conversations/${conv.conversation.id}/messages/stream?dialect=delta`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ text: 'wave' }),
+    })
+    type Frame = { type: string; patches?: Operation[]; eventName?: string; data?: { emoteId?: string } }
+    const seen: Frame[] = []
+    for await (const e of frames) if (e.data) seen.push(JSON.parse(e.data) as Frame)
+    expect(seen.at(-1)?.type).toBe('done')
+    const runId = (seen.at(-1) as { runId?: string }).runId ?? ''
+    expect(seen.find((f) => f.type === 'custom' && f.eventName === 'emote')?.data?.emoteId).toBe('wave')
+
+    const fold = (list: Frame[]) =>
+      list.filter((f) => f.type === 'state_patch').reduce<object>((doc, f) => applyPatch(doc, f.patches ?? [], true, false).newDocument, {})
+    const read = (await (await fetch(`${s.url}/api/runs/${runId}/state`, { headers: s.auth })).json()) as { state: object; seq: number }
+    expect(read.state).toEqual({ avatar: { emote: 'wave', name: 'Wave' } })
+    expect(fold(seen)).toEqual(read.state)
+
+    // The same patches as seed 001's state_patch chunks.
+    const chunks: Frame[] = []
+    for await (const e of await stream(`${s.url}/api/runs/${runId}/chunks`, { headers: s.auth })) if (e.data) chunks.push(JSON.parse(e.data) as Frame)
+    expect(chunks.some((c) => c.type === 'state_patch')).toBe(true)
+    expect(fold(chunks)).toEqual(read.state)
   })
 
   it('answers seed 003 on /api/chat with fetch-event-stream: init, deltas, context, and a session that goes on', async () => {
