@@ -93,6 +93,18 @@ func TestRunChunks(t *testing.T) {
 	if !strings.HasSuffix(joined, ",output") {
 		t.Errorf("chunks %s", joined)
 	}
+	// The reasoning is closed before the text, live and after compaction.
+	closed := func(frames []frame) bool {
+		for i, f := range frames {
+			if f.typ() == "thinking" && f.Data["isComplete"] == true {
+				return i+1 < len(frames) && frames[i+1].typ() == "text_delta" && frames[i-1].typ() == "thinking"
+			}
+		}
+		return false
+	}
+	if !closed(live) {
+		t.Errorf("no thinking chunk with isComplete between the reasoning and the text: %s", joined)
+	}
 	want := "Playing.one two three four five six seven eight nine ten"
 	if got := deltas(live); got != want {
 		t.Errorf("live text %q, want %q", got, want)
@@ -101,7 +113,7 @@ func TestRunChunks(t *testing.T) {
 	// After the end (its log compacted, so fewer chunks): from every event number a
 	// client may have seen live, the rest adds up exactly.
 	all := c.chunks(runID, 0).all(t)
-	if deltas(all) != want || len(all) >= len(live) {
+	if deltas(all) != want || len(all) >= len(live) || !closed(all) {
 		t.Fatalf("stored: %d chunks (live %d), text %q", len(all), len(live), deltas(all))
 	}
 	last := live[len(live)-1].ID
