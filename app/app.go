@@ -26,6 +26,7 @@ import (
 
 	"github.com/wispapp/wisp/app/api"
 	"github.com/wispapp/wisp/app/approval"
+	"github.com/wispapp/wisp/app/archive"
 	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/app/proactive"
@@ -90,6 +91,7 @@ type App struct {
 	models      *models
 	actions     *runtime.Registry
 	chat        *chat.Service
+	archive     *archive.Service
 	approvals   *approval.Service
 	mcp         *mcp.Manager
 	proactive   *proactive.Service
@@ -298,6 +300,8 @@ func (a *App) assemble(st *store.Store) error {
 		Store: st, Agent: agent, Events: a.events, Logger: a.log.With("component", "chat"),
 		CanRespond: a.models.CanRespond, NoTitles: a.opts.NoTitles,
 	})
+	a.archive = archive.New(archive.Options{Store: st, Events: a.events, Logger: a.log.With("component", "archive"),
+		AgentName: a.chat.AgentName})
 	p := proactive.New(proactive.Options{
 		Store: st, Events: a.events, Presence: a.hub, Agent: agent, Settings: a.proactiveSettings,
 		CanRespond: a.models.CanRespond, Busy: a.chat.Busy, Clock: a.opts.Clock,
@@ -356,6 +360,7 @@ func (a *App) newHandler(s *services) http.Handler {
 		Proactive: proactiveAPI{Service: a.proactive, a: a},
 		Approvals: a.approvals,
 		MCP:       mcpAPI{a},
+		Archive:   a.archive,
 	}).Handler()
 }
 

@@ -51,8 +51,8 @@ func (s *Server) checkRequest(r *http.Request, public bool) error {
 		if !jsonOrNothing(r) {
 			return Errorf(http.StatusUnsupportedMediaType, "request body must be application/json")
 		}
-		if r.ContentLength > MaxBodyBytes {
-			return Errorf(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", MaxBodyBytes)
+		if limit := bodyLimit(r); r.ContentLength > limit {
+			return Errorf(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", limit)
 		}
 	}
 	return nil

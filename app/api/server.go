@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/wispapp/wisp/app/archive"
 	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/app/ws"
@@ -42,6 +43,8 @@ type Options struct {
 	Approvals Approvals
 	// MCP serves the MCP servers' routes; nil leaves them out.
 	MCP MCP
+	// Archive exports and imports conversations; nil leaves their routes out.
+	Archive *archive.Service
 }
 
 // Server is the HTTP API.
@@ -61,6 +64,7 @@ type Server struct {
 	proactive  Proactive
 	approvals  Approvals
 	mcp        MCP
+	archive    *archive.Service
 }
 
 // New builds the API server.
@@ -75,6 +79,7 @@ func New(o Options) *Server {
 		guard: o.Guard, hub: o.Hub, status: o.Status, ui: newUIHandler(o.UI), log: o.Logger,
 		chat: o.Chat, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
 		emotes: o.Emotes, settings: o.Settings, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
+		archive: o.Archive,
 	}
 }
 
@@ -93,6 +98,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("POST /api/ui/ready", s.handle(s.postUIReady))
 	if s.chat != nil {
 		s.chatRoutes(mux)
+	}
+	if s.archive != nil {
+		s.archiveRoutes(mux)
 	}
 	if s.term != nil {
 		mux.Handle("POST /api/terminal/run", s.handle(s.runTerminal))
