@@ -36,6 +36,7 @@ import (
 	"github.com/wispapp/wisp/emotes"
 	"github.com/wispapp/wisp/internal/clock"
 	"github.com/wispapp/wisp/internal/fault"
+	"github.com/wispapp/wisp/internal/instance"
 	"github.com/wispapp/wisp/mcp"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/terminal"
@@ -85,6 +86,8 @@ type App struct {
 	configPath string
 	conf       configState // the config as Wisp runs it (see settings.go)
 	fileMu     sync.Mutex  // serialises changes to the config file made through the API
+
+	lock *instance.Lock // the state folder's: one Wisp per folder (instance.go)
 
 	launchToken string     // the desktop window's, new at every launch
 	tokenFile   *tokenFile // `wisp serve`'s, kept in the state folder (token.go)
@@ -238,17 +241,21 @@ func (a *App) Start(ctx context.Context) error {
 	}
 	a.startedAt.Store(time.Now().UnixMilli())
 	a.state.Store("running")
+	a.announce()
 	s := a.svc.Load()
 	a.log.Info("wisp started", "url", a.URL(), "state", a.stateDir, "config", a.configPath)
 	go a.serve(s.srv, s.ln)
 	return nil
 }
 
-// start starts the services in an order whose reverse is the right way to stop:
-// the config watcher and emotes first, then chat (its runs end, with their streams),
-// the terminal (its runs end), proactive (notices about those runs are saved), the
-// HTTP server, the hub, and the store last.
+// start takes the state folder's lock, then starts the services in an order whose
+// reverse is the right way to stop: the config watcher and emotes first, then chat
+// (its runs end, with their streams), the terminal (its runs end), proactive (notices
+// about those runs are saved), the HTTP server, the hub, the store, and the lock last.
 func (a *App) start(ctx context.Context) error {
+	if err := a.lockStateFolder(); err != nil {
+		return err
+	}
 	st, err := store.Open(ctx, filepath.Join(a.stateDir, "wisp.db"))
 	if err != nil {
 		return err

@@ -76,6 +76,7 @@ func (a *App) restart() error {
 		go a.serve(next.srv, next.ln)
 		a.draining.Add(1)
 		go a.retire(old.srv)
+		a.announce()
 	}
 	if rebind || accessChanged(old.cfg, cfg) {
 		a.hub.Disconnect(1012, "service restart")
