@@ -80,7 +80,7 @@ func TestCommitterOwnership(t *testing.T) {
 	if n := len(m.Unowned()); n != len(Fields())-1 {
 		t.Fatalf("%d unowned", n)
 	}
-	if got := Section("ui"); !reflect.DeepEqual(got, []string{"ui.theme"}) {
+	if got := Section("ui"); !reflect.DeepEqual(got, []string{"ui.theme", "ui.notifications"}) {
 		t.Fatalf("section ui %v", got)
 	}
 }

@@ -112,6 +112,9 @@ func (a Autonomy) Cooldown() time.Duration { return time.Duration(a.CooldownMs) 
 // UI holds presentation preferences.
 type UI struct {
 	Theme string `json:"theme" apply:"hot" label:"Theme"`
+	// Notifications lets the UI notify (the desktop's, or the browser's) about what
+	// Wisp says on its own and approvals waiting while its window is not in front.
+	Notifications bool `json:"notifications" apply:"hot" label:"Notifications"`
 }
 
 // DefaultPort is the port Wisp listens on unless told otherwise.
@@ -131,7 +134,7 @@ func Default() Config {
 		},
 		Terminal:   Terminal{MaxConcurrent: 2, MaxDurationMs: 300000, NotifyLongRuns: true},
 		Autonomy:   Autonomy{IntervalMs: 30000, MaxPerHour: 4, CooldownMs: 120000},
-		UI:         UI{Theme: "system"},
+		UI:         UI{Theme: "system", Notifications: true},
 		MCPServers: map[string]MCPServer{},
 	}
 }

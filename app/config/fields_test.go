@@ -38,6 +38,7 @@ func TestEveryFieldIsClassified(t *testing.T) {
 		"autonomy.maxPerHour":     {h, false, true},
 		"autonomy.cooldownMs":     {h, false, true},
 		"ui.theme":                {h, false, true},
+		"ui.notifications":        {h, false, true},
 		"mcpServers":              {h, false, false}, // through /api/mcp/servers
 	}
 	seen := map[string]bool{}

@@ -10,7 +10,7 @@ export const SNAPSHOT = {
     features: { shellEnabled: false },
     terminal: { maxConcurrent: 2, maxDurationMs: 300000, cwd: '', notifyLongRuns: true },
     autonomy: { enabled: false, intervalMs: 30000, maxPerHour: 4, cooldownMs: 120000 },
-    ui: { theme: 'dark' },
+    ui: { theme: 'dark', notifications: true },
   },
   secrets: { 'api.token': false, 'api.terminalToken': false, 'model.apiKey': true },
   fields: [

@@ -28,7 +28,7 @@ export const DEFAULT_CONFIG: WispConfig = {
   features: { shellEnabled: false },
   terminal: { maxConcurrent: 2, maxDurationMs: 300_000, cwd: '', notifyLongRuns: true },
   autonomy: { enabled: false, intervalMs: 30_000, maxPerHour: 4, cooldownMs: 120_000 },
-  ui: { theme: 'system' },
+  ui: { theme: 'system', notifications: true },
   mcpServers: {},
 }
 
@@ -84,7 +84,10 @@ export function decodeWispConfig(v: unknown): WispConfig | null {
       maxPerHour: pick(autonomy.maxPerHour, isNumber, d.autonomy.maxPerHour),
       cooldownMs: pick(autonomy.cooldownMs, isNumber, d.autonomy.cooldownMs),
     },
-    ui: { theme: pick(ui.theme, isThemeChoice, d.ui.theme) },
+    ui: {
+      theme: pick(ui.theme, isThemeChoice, d.ui.theme),
+      notifications: pick(ui.notifications, isBoolean, d.ui.notifications),
+    },
     mcpServers: record(v.mcpServers, isObject),
   }
 }

@@ -30,7 +30,7 @@ export interface WispConfig {
   features: { shellEnabled: boolean }
   terminal: { maxConcurrent: number; maxDurationMs: number; cwd: string; notifyLongRuns: boolean }
   autonomy: { enabled: boolean; intervalMs: number; maxPerHour: number; cooldownMs: number }
-  ui: { theme: ThemeChoice }
+  ui: { theme: ThemeChoice; notifications: boolean }
   /**
    * The MCP servers as the file declares them, without their env and header
    * values (only their names). Shown and changed through /api/mcp/servers

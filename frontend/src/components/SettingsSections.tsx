@@ -39,6 +39,7 @@ export function SettingsSections({ settings, snap, disabled }: Props) {
       {section('terminal')}
       {section('autonomy', <AutonomyStatus snap={snap} />)}
       {section('appearance')}
+      {section('notifications')}
       {section('server')}
     </>
   )

@@ -95,6 +95,18 @@ export const SECTIONS: SectionSpec[] = [
     fields: [{ path: 'ui.theme', label: 'Theme', kind: 'select', options: THEME_OPTIONS }],
   },
   {
+    id: 'notifications',
+    title: 'Notifications',
+    fields: [
+      {
+        path: 'ui.notifications',
+        label: 'Notify me while Wisp is not in front',
+        kind: 'bool',
+        hint: 'Reminders, messages Wisp sends on its own, long terminal runs ending and approvals waiting.',
+      },
+    ],
+  },
+  {
     id: 'server',
     title: 'Server',
     fields: [
