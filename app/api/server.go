@@ -151,6 +151,7 @@ func (s *Server) chatRoutes(mux *http.ServeMux) {
 	mux.Handle("POST /api/conversations/{id}/messages/stream", s.handle(s.streamMessage))
 	mux.Handle("POST /api/conversations/{id}/messages/truncate", s.handle(s.truncateMessages))
 	mux.Handle("GET /api/conversations/{id}/display-messages", s.handle(s.listDisplayMessages))
+	mux.Handle("GET /api/search", s.handle(s.search))
 	mux.Handle("GET /api/runs/{id}", s.handle(s.getRun))
 	mux.Handle("GET /api/runs/{id}/stream", s.handle(s.resumeRun))
 	mux.Handle("GET /api/runs/{id}/chunks", s.handle(s.runChunks))

@@ -186,5 +186,6 @@ func ShapeExamples() map[string][]any {
 			AutonomyPayload{Kind: "skipped", Reason: "cooldown"}, AutonomyPayload{Kind: "error", Message: "no model"},
 		},
 		"AssistantPayload": {AssistantPayload{Text: "Your build failed.", Source: "autonomy"}},
+		"SearchResults":    exampleSearchResults(),
 	}
 }

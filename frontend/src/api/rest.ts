@@ -41,6 +41,8 @@ import {
   decodeTerminalRunList,
 } from './terminalDecode'
 import { decodeRestartResult } from './restartDecode'
+import { decodeSearchResults } from './searchDecode'
+import type { SearchOptions, SearchResults } from './searchTypes'
 import { decodeAutonomy, decodeReminder, decodeReminderList } from './proactiveDecode'
 import type { AutonomyState, NewReminder, Reminder } from './proactiveTypes'
 import type {
@@ -223,6 +225,22 @@ export class ApiClient {
   async listDisplayMessages(conversationId: string): Promise<DisplayMessage[]> {
     const body = await this.request('GET', `/api/conversations/${seg(conversationId)}/display-messages`)
     return decoded(body, decodeDisplayMessageList, 'display-messages')
+  }
+
+  // Search (docs/search.md)
+
+  /**
+   * The messages of every conversation that match the words of q, best first;
+   * the last word matches as a prefix unless q ends in a space. Rejects with
+   * ApiError 400 (no words, q too long, a bad limit or cursor); an abort
+   * through opts.signal rethrows the abort as it is.
+   */
+  async search(q: string, opts: SearchOptions = {}): Promise<SearchResults> {
+    const params = new URLSearchParams({ q })
+    if (opts.limit !== undefined) params.set('limit', String(opts.limit))
+    if (opts.cursor !== undefined) params.set('cursor', opts.cursor)
+    const body = await this.request('GET', `/api/search?${params.toString()}`, undefined, undefined, opts.signal)
+    return decoded(body, decodeSearchResults, 'search')
   }
 
   // Provider
@@ -437,8 +455,9 @@ export class ApiClient {
     path: string,
     body?: JsonObject,
     extraHeaders?: Record<string, string>,
+    signal?: AbortSignal,
   ): Promise<unknown> {
-    return answer(await this.exchange(method, path, body, extraHeaders), path)
+    return answer(await this.exchange(method, path, body, extraHeaders, signal), path)
   }
 
   /** Sends a JSON request; any answer comes back with its status and its parsed body (undefined when not JSON). */
@@ -447,9 +466,11 @@ export class ApiClient {
     path: string,
     body?: JsonObject,
     extraHeaders?: Record<string, string>,
+    signal?: AbortSignal,
   ): Promise<Reply> {
     const headers = { ...this.headers('application/json'), ...extraHeaders }
     const init: RequestInit = { method, headers }
+    if (signal !== undefined) init.signal = signal
     if (body !== undefined) {
       headers['Content-Type'] = 'application/json'
       init.body = JSON.stringify(body)
@@ -458,9 +479,13 @@ export class ApiClient {
     try {
       res = await this.fetchImpl(`${this.baseURL}${path}`, init)
     } catch (err) {
+      if (signal?.aborted) throw err
       throw new ApiError(0, `cannot reach the Wisp server: ${errorText(err)}`)
     }
-    const text = await res.text().catch(() => '')
+    const text = await res.text().catch((err: unknown) => {
+      if (signal?.aborted) throw err
+      return ''
+    })
     return { ok: res.ok, status: res.status, statusText: res.statusText, parsed: parseJSON(text) }
   }
 

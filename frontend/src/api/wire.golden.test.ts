@@ -13,6 +13,7 @@ import { decodeServerMessage, decodeStatus, KNOWN_SERVER_MESSAGE_TYPES } from '.
 import { decodeEmoteCatalog } from './emoteDecode'
 import { decodeAssistantPayload, decodeAutonomy, decodeAutonomyPayload, decodeReminder } from './proactiveDecode'
 import { decodeRestartResult } from './restartDecode'
+import { decodeSearchResults } from './searchDecode'
 import { decodeTerminalRunDetail, decodeTerminalRunList } from './terminalDecode'
 import { CLIENT_MESSAGE_TYPES } from './types'
 import type { JsonObject } from './json'
@@ -75,6 +76,7 @@ const SHAPE_DECODERS: Record<string, (v: unknown) => unknown> = {
   Approval: decodeApproval,
   Grant: decodeGrant,
   MCPServer: decodeMcpServer,
+  SearchResults: decodeSearchResults,
 }
 
 /** example without the ignored fields of name (top-level keys). */
