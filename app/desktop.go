@@ -13,6 +13,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
+	wailsruntime "github.com/wailsapp/wails/v2/pkg/runtime"
 )
 
 // HasDesktop reports whether this binary can open a window.
@@ -28,12 +29,20 @@ func (d *Desktop) GetConnection() Connection { return d.app.Connection() }
 // signalQuitGrace is how long Wails' own signal handling gets to close the window.
 const signalQuitGrace = 2 * time.Second
 
+// wailsWindow is the Wails runtime as the window's handlers use it (window.go).
+type wailsWindow struct{}
+
+func (wailsWindow) WindowShow(ctx context.Context)       { wailsruntime.WindowShow(ctx) }
+func (wailsWindow) WindowUnminimise(ctx context.Context) { wailsruntime.WindowUnminimise(ctx) }
+
 // RunDesktop starts the services, shows the window and blocks until the window is
-// closed or ctx ends (SIGINT/SIGTERM); then it stops everything.
+// closed or ctx ends (SIGINT/SIGTERM); then it stops everything. If a desktop Wisp
+// already runs on the state folder, its window is brought forward instead.
 func RunDesktop(ctx context.Context, a *App, ui fs.FS, icon []byte) error {
 	if err := a.Start(ctx); err != nil {
-		return err
+		return a.handOver(err, showRunningWindow)
 	}
+	win := &window{rt: wailsWindow{}, log: a.log}
 	a.log.Info("desktop window opening", "api", a.URL())
 	quit := make(chan struct{}) // closed when the window's loop has ended
 	runErr := wails.Run(&options.App{
@@ -47,6 +56,7 @@ func RunDesktop(ctx context.Context, a *App, ui fs.FS, icon []byte) error {
 		LogLevel:           logger.WARNING,
 		LogLevelProduction: logger.ERROR,
 		OnStartup: func(wctx context.Context) {
+			win.started(wctx)
 			go func() {
 				select {
 				case <-ctx.Done(): // SIGINT/SIGTERM
@@ -64,6 +74,11 @@ func RunDesktop(ctx context.Context, a *App, ui fs.FS, icon []byte) error {
 					quitWindowLoop(wctx)
 				}
 			}()
+		},
+		// A second launch on this state folder reaches this window (see handOver).
+		SingleInstanceLock: &options.SingleInstanceLock{
+			UniqueId:               instanceID(a.stateDir),
+			OnSecondInstanceLaunch: func(d options.SecondInstanceData) { win.secondLaunch(d.Args) },
 		},
 		Bind:  []any{&Desktop{app: a}},
 		Linux: &linux.Options{Icon: icon, ProgramName: "wisp", WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand},

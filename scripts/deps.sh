@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Installs what building and testing Wisp needs on Debian/Ubuntu, and nothing twice:
-# Debian packages (C toolchain, GTK/WebKit 4.1, Xvfb, ImageMagick, Chromium), the
-# frontend's npm packages (npm ci, skipped while package-lock.json is unchanged) and
-# the Go modules. Usage: scripts/deps.sh [build|test]  ("build" skips test-only tools).
+# Debian packages (C toolchain, GTK/WebKit 4.1, Xvfb, D-Bus for the single-instance
+# test, ImageMagick, Chromium), the frontend's npm packages (npm ci, skipped while
+# package-lock.json is unchanged) and the Go modules.
+# Usage: scripts/deps.sh [build|test]  ("build" skips test-only tools).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-test}
 
 build_pkgs=(gcc libc6-dev pkg-config libwebkit2gtk-4.1-dev)
-test_pkgs=(xvfb xauth imagemagick chromium python3-xlib fonts-dejavu-core)
+test_pkgs=(xvfb xauth dbus imagemagick chromium python3-xlib fonts-dejavu-core)
 pkgs=("${build_pkgs[@]}")
 [ "$mode" = test ] && pkgs+=("${test_pkgs[@]}")
 

@@ -3,7 +3,10 @@
 # the page inside the window reports that it reached the API and the socket and
 # painted (painted=true in its "ui ready" log line), then takes screenshots of the
 # window until one is not blank and saves it; then closes the window the way a user
-# does and expects exit 0. A second round ends it with SIGTERM instead.
+# does and expects exit 0. A second round ends it with SIGTERM instead. A third, on a
+# session bus of its own, launches Wisp again on the same state folder while the window
+# is hidden: that launch must bring the window back and end, and `wisp serve` there must
+# be refused naming the first one's URL.
 # Usage: scripts/desktop-smoke.sh [binary]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -65,6 +68,19 @@ screenshot() { # screenshot NAME PID LOG OUT: the window, once it is not blank, 
   done
 }
 
+await_ready() { # await_ready NAME PID LOG: until the page reports it reached the API and /ws and painted
+  local name=$1 pid=$2 log=$3
+  for _ in $(seq 1 120); do
+    grep -qsF "$READY" "$log" && return 0
+    kill -0 "$pid" 2>/dev/null || { cat "$log"; echo "smoke[$name]: wisp exited before the page reported in" >&2; exit 1; }
+    sleep 0.5
+  done
+  cat "$log"
+  echo "smoke[$name]: the page never reported that it reached the API and the socket and painted ($READY)" >&2
+  kill "$pid"
+  exit 1
+}
+
 round() { # round NAME HOW(close|term) SCREENSHOT
   local name=$1 how=$2 shot=${3:-}
   local state log pid code
@@ -72,17 +88,7 @@ round() { # round NAME HOW(close|term) SCREENSHOT
   log=$state/wisp.log
   WISP_STATE_DIR=$state WISP_API_TOKEN= "$bin" --port 0 >"$log" 2>&1 &
   pid=$!
-  for _ in $(seq 1 120); do
-    grep -qF "$READY" "$log" && break
-    kill -0 "$pid" 2>/dev/null || { cat "$log"; echo "smoke[$name]: wisp exited before the page reported in" >&2; exit 1; }
-    sleep 0.5
-  done
-  grep -qF "$READY" "$log" || {
-    cat "$log"
-    echo "smoke[$name]: the page never reported that it reached the API and the socket and painted ($READY)" >&2
-    kill "$pid"
-    exit 1
-  }
+  await_ready "$name" "$pid" "$log"
   if [ -n "$shot" ]; then
     screenshot "$name" "$pid" "$log" "$shot"
   fi
@@ -112,7 +118,56 @@ round() { # round NAME HOW(close|term) SCREENSHOT
   echo "smoke[$name]: ok (the page reached the API and /ws and painted; $how → exit 0)"
 }
 
+window_state_is() { # window_state_is NAME PID LOG STATE: waits up to 15 s for the window's state
+  local name=$1 pid=$2 log=$3 want=$4
+  for _ in $(seq 1 60); do
+    [ "$(/usr/bin/python3 scripts/x11-window.py state Wisp 2>/dev/null)" = "$want" ] && return 0
+    sleep 0.25
+  done
+  cat "$log"; echo "smoke[$name]: the window never became $want" >&2; kill "$pid"; exit 1
+}
+
+handover() { # run on a session bus: a second launch on the folder shows the first window
+  local name=second-launch state log pid code
+  state=$(mktemp -d)
+  log=$state/wisp.log
+  WISP_STATE_DIR=$state WISP_API_TOKEN= "$bin" --port 0 >"$log" 2>&1 &
+  pid=$!
+  await_ready "$name" "$pid" "$log"
+  /usr/bin/python3 scripts/x11-window.py hide Wisp
+  window_state_is "$name" "$pid" "$log" unmapped
+  code=0
+  WISP_STATE_DIR=$state WISP_API_TOKEN= timeout 60 "$bin" --port 0 >"$state/second.log" 2>&1 || code=$?
+  if [ "$code" -ne 0 ] || ! grep -q 'its window was asked to come forward' "$state/second.log"; then
+    cat "$log" "$state/second.log"; echo "smoke[$name]: the second launch exited $code without handing over" >&2; kill "$pid"; exit 1
+  fi
+  window_state_is "$name" "$pid" "$log" viewable
+  grep -q 'msg="Wisp launched again: showing its window"' "$log" || {
+    cat "$log"; echo "smoke[$name]: the first Wisp did not log the second launch" >&2; kill "$pid"; exit 1
+  }
+  code=0
+  WISP_STATE_DIR=$state WISP_API_TOKEN= timeout 60 "$bin" serve --port 0 >"$state/serve.log" 2>&1 || code=$?
+  if [ "$code" -ne 1 ] || ! grep -q "another Wisp is already running on this state folder (http://127.0.0.1:[0-9]*, pid $pid)" "$state/serve.log"; then
+    cat "$state/serve.log"; echo "smoke[$name]: wisp serve on the same folder exited $code, not refused naming the first" >&2; kill "$pid"; exit 1
+  fi
+  kill -TERM "$pid"
+  code=0
+  wait "$pid" || code=$?
+  if [ "$code" -ne 0 ] || ! grep -q 'msg="wisp stopped"' "$log"; then
+    cat "$log"; echo "smoke[$name]: exit code $code, or no clean stop" >&2; exit 1
+  fi
+  rm -rf "$state"
+  echo "smoke[$name]: ok (the second launch brought the hidden window back and ended; wisp serve was refused)"
+}
+
+if [ -n "${WISP_SMOKE_HANDOVER:-}" ]; then
+  handover
+  exit 0
+fi
+
 rm -f artifacts/desktop.png artifacts/desktop-blank.png
 round window-close close artifacts/desktop.png
 round sigterm term
-echo "smoke: 2 passed, 0 failed"
+# Wails' single-instance lock speaks D-Bus: that round gets a session bus of its own.
+WISP_SMOKE_HANDOVER=1 dbus-run-session -- "$0" "$bin"
+echo "smoke: 3 passed, 0 failed"
