@@ -17,3 +17,8 @@ type ImportFailure struct {
 	Title string `json:"title"`
 	Error string `json:"error"`
 }
+
+func exampleImportResult() ImportResult {
+	return ImportResult{Imported: 1, Skipped: 2, Conversations: []string{exConv},
+		Failed: []ImportFailure{{ID: "c-clash", Title: "Stretching", Error: "a message, display message or run of it has an id another conversation already uses"}}}
+}

@@ -135,6 +135,7 @@ func ShapeExamples() map[string][]any {
 	return map[string][]any{
 		"Approval":     {exampleApproval(false), exampleApproval(true), exampleMCPApproval()},
 		"MCPServer":    {exampleMCPServers()[0], exampleMCPServers()[1]},
+		"ImportResult": {exampleImportResult()},
 		"RunState":     {exampleRunState()},
 		"Grant":        {Grant{ID: "gr_1", Kind: KindShell, Base: "git", CreatedAt: exISO}, Grant{ID: "gr_2", Kind: KindMCP, Base: "github.create_issue", CreatedAt: exISO}},
 		"Conversation": {conv, conv2},

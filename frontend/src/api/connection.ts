@@ -20,6 +20,8 @@ export interface ResolvedConnection extends ConnectionInfo {
 
 interface DesktopBinding {
   GetConnection(): Promise<unknown>
+  /** Saves an export (all conversations when id is '') into the downloads folder; resolves to its path. */
+  SaveExport?(conversationId: string, format: string): Promise<unknown>
 }
 
 declare global {

@@ -3,6 +3,8 @@
 // unexpected body, is thrown as ApiError; an aborted stream rethrows the
 // abort as it is.
 
+import { decodeImportResult, filenameFromDisposition } from './archiveDecode'
+import type { ExportFile, ExportFormat, ImportFormat, ImportResult } from './archiveTypes'
 import { decodeApprovalBody, decodeApprovalList, decodeDecisionConflict, decodeGrantList } from './approvalDecode'
 import type { Approval, ApprovalDecision, DecideResult, Grant } from './approvalTypes'
 import {
@@ -225,6 +227,35 @@ export class ApiClient {
   async listDisplayMessages(conversationId: string): Promise<DisplayMessage[]> {
     const body = await this.request('GET', `/api/conversations/${seg(conversationId)}/display-messages`)
     return decoded(body, decodeDisplayMessageList, 'display-messages')
+  }
+
+  // Export and import (docs/export.md)
+
+  /** One conversation's export, or every conversation's when id is null, as the file to save. */
+  async exportConversations(id: string | null, format: ExportFormat): Promise<ExportFile> {
+    const path = id === null ? `/api/export?format=${format}` : `/api/conversations/${seg(id)}/export?format=${format}`
+    const res = await this.fetchOrThrow(path, {
+      method: 'GET',
+      headers: this.headers(format === 'md' ? 'text/markdown' : 'application/json'),
+      cache: 'no-store',
+    })
+    if (!res.ok) throw errorFromBody(res, parseJSON(await res.text().catch(() => '')))
+    let blob: Blob
+    try {
+      blob = await res.blob()
+    } catch (err) {
+      throw new ApiError(0, `the export was cut short: ${errorText(err)}`)
+    }
+    return { filename: filenameFromDisposition(res.headers.get('Content-Disposition'), `wisp-export.${format}`), blob }
+  }
+
+  /** Brings in a Wisp export or ChatGPT's conversations.json, sent as it is. */
+  async importConversations(file: Blob, format: ImportFormat = 'auto'): Promise<ImportResult> {
+    const headers = { ...this.headers('application/json'), 'Content-Type': 'application/json' }
+    const res = await this.fetchOrThrow(`/api/import?format=${format}`, { method: 'POST', headers, body: file })
+    const text = await res.text().catch(() => '')
+    const reply = { ok: res.ok, status: res.status, statusText: res.statusText, parsed: parseJSON(text) }
+    return decoded(answer(reply, '/api/import'), decodeImportResult, 'import')
   }
 
   // Search (docs/search.md)
@@ -458,6 +489,15 @@ export class ApiClient {
     signal?: AbortSignal,
   ): Promise<unknown> {
     return answer(await this.exchange(method, path, body, extraHeaders, signal), path)
+  }
+
+  /** fetch, with a failure to reach the server as ApiError(0). */
+  private async fetchOrThrow(path: string, init: RequestInit): Promise<Response> {
+    try {
+      return await this.fetchImpl(`${this.baseURL}${path}`, init)
+    } catch (err) {
+      throw new ApiError(0, `cannot reach the Wisp server: ${errorText(err)}`)
+    }
   }
 
   /** Sends a JSON request; any answer comes back with its status and its parsed body (undefined when not JSON). */

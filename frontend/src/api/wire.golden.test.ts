@@ -6,6 +6,7 @@
 
 import { describe, expect, it } from 'vitest'
 import { decodeApproval, decodeGrant } from './approvalDecode'
+import { decodeImportResult } from './archiveDecode'
 import { decodeMcpServer } from './mcpDecode'
 import { CHAT_FRAME_TYPES, decodeChatFrame, decodeConversation, decodeDisplayMessage, decodeMessage, decodeProvider, decodeRun, decodeSendResult, decodeTurnHeartbeat } from './chatDecode'
 import { decodeConfigSnapshot, decodeShellAccess } from './configDecode'
@@ -76,6 +77,7 @@ const SHAPE_DECODERS: Record<string, (v: unknown) => unknown> = {
   Approval: decodeApproval,
   Grant: decodeGrant,
   MCPServer: decodeMcpServer,
+  ImportResult: decodeImportResult,
   SearchResults: decodeSearchResults,
 }
 
