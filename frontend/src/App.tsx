@@ -11,7 +11,8 @@ import { TokenForm } from './components/TokenForm'
 import { TerminalDock } from './components/TerminalDock'
 import { SettingsPanel } from './components/SettingsPanel'
 import { safeLocalStorage } from './api/connection'
-import { useEmoteShortcut } from './state/useEmoteShortcut'
+import { AppShortcuts } from './components/AppShortcuts'
+import { ShortcutsOverlay } from './components/ShortcutsOverlay'
 import { TerminalOpenerContext, nextRunRequest, type TerminalRunRequest } from './state/terminalOpener'
 
 export const TERMINAL_OPEN_KEY = 'wisp.terminal.open'
@@ -26,7 +27,9 @@ export function App() {
   const [settingsOpen, setSettingsOpen] = useState(false)
   const closeSettings = useCallback(() => setSettingsOpen(false), [])
   const togglePicker = useCallback(() => setPickerOpen((o) => !o), [])
-  useEmoteShortcut(togglePicker)
+  const [shortcutsOpen, setShortcutsOpen] = useState(false)
+  const toggleShortcuts = useCallback(() => setShortcutsOpen((o) => !o), [])
+  const closeShortcuts = useCallback(() => setShortcutsOpen(false), [])
   // "Show in Terminal": the run the panel is asked to focus, forgotten when it closes.
   const [runRequest, setRunRequest] = useState<TerminalRunRequest | null>(null)
   const setTerminalOpen = useCallback(
@@ -74,6 +77,8 @@ export function App() {
           {settingsOpen ? <SettingsPanel onClose={closeSettings} /> : null}
         </div>
         {pickerOpen ? <EmotePicker onClose={() => setPickerOpen(false)} /> : null}
+        {shortcutsOpen ? <ShortcutsOverlay onClose={closeShortcuts} /> : null}
+        <AppShortcuts onToggleEmotes={togglePicker} onToggleHelp={toggleShortcuts} />
         <TokenForm />
       </div>
     </TerminalOpenerContext.Provider>

@@ -1,7 +1,6 @@
 import { useMemo } from 'react'
 import { useWisp } from '../state/WispProvider'
-import { shortcutLabel } from '../state/emotePicker'
-import { isMacPlatform } from '../state/useEmoteShortcut'
+import { isMacPlatform, keysOf } from '../state/shortcuts'
 import { ConnectionBadge } from './ConnectionBadge'
 import { AgentStateBadge } from './AgentStateBadge'
 import { AutonomyBadge } from './AutonomyBadge'
@@ -24,7 +23,7 @@ export function Header(props: Props) {
   const { activityOpen, onToggleActivity, terminalOpen, onToggleTerminal } = props
   const { state, setProviderSetupOpen } = useWisp()
   const { status, providerSetupOpen } = state
-  const shortcut = useMemo(() => shortcutLabel(isMacPlatform()), [])
+  const shortcut = useMemo(() => keysOf('emotes', isMacPlatform()), [])
   return (
     <header className="app-header">
       <div className="brand">

@@ -5,7 +5,6 @@ import {
   emoteLabel,
   filterEmotes,
   groupEmotes,
-  isEmoteShortcut,
   moveActive,
   preferredIndex,
   shownOrder,
@@ -99,39 +98,6 @@ describe('moveActive', () => {
     expect(moveActive(3, 'PageUp', 12)).toBe(0)
     expect(moveActive(0, 'a', 3)).toBeNull()
     expect(moveActive(0, 'ArrowDown', 0)).toBeNull()
-  })
-})
-
-describe('isEmoteShortcut', () => {
-  const key = (k: Partial<Parameters<typeof isEmoteShortcut>[0]>) => ({
-    key: 'e',
-    ctrlKey: false,
-    metaKey: false,
-    altKey: false,
-    shiftKey: false,
-    ...k,
-  })
-  const linux = { mac: false, inTerminal: false }
-  const mac = { mac: true, inTerminal: false }
-
-  it('is Ctrl+E off macOS and ⌘E on macOS', () => {
-    expect(isEmoteShortcut(key({ ctrlKey: true }), linux)).toBe(true)
-    expect(isEmoteShortcut(key({ ctrlKey: true, key: 'E' }), linux)).toBe(true)
-    expect(isEmoteShortcut(key({ metaKey: true }), linux)).toBe(false)
-    expect(isEmoteShortcut(key({ metaKey: true }), mac)).toBe(true)
-    expect(isEmoteShortcut(key({ ctrlKey: true }), mac)).toBe(false)
-  })
-
-  it('leaves Ctrl+E to the program in the terminal, but not ⌘E', () => {
-    expect(isEmoteShortcut(key({ ctrlKey: true }), { ...linux, inTerminal: true })).toBe(false)
-    expect(isEmoteShortcut(key({ metaKey: true }), { ...mac, inTerminal: true })).toBe(true)
-  })
-
-  it('ignores other keys and extra modifiers', () => {
-    expect(isEmoteShortcut(key({ ctrlKey: true, key: 'r' }), linux)).toBe(false)
-    expect(isEmoteShortcut(key({ ctrlKey: true, shiftKey: true }), linux)).toBe(false)
-    expect(isEmoteShortcut(key({ ctrlKey: true, altKey: true }), linux)).toBe(false)
-    expect(isEmoteShortcut(key({}), linux)).toBe(false)
   })
 })
 

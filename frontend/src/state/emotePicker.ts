@@ -1,6 +1,6 @@
 // The emote picker's logic, kept apart from React: grouping by category in
-// the contract's order, filtering, keyboard movement and the Ctrl+E / ⌘E
-// shortcut test.
+// the contract's order, filtering and keyboard movement. Its Ctrl+E / ⌘E
+// shortcut is in shortcuts.ts with the others.
 
 import { BUILTIN_EMOTE_CATEGORIES, type Emote } from '../api'
 
@@ -94,32 +94,6 @@ export function moveActive(index: number, key: string, count: number): number | 
     default:
       return null
   }
-}
-
-export interface ShortcutKey {
-  key: string
-  ctrlKey: boolean
-  metaKey: boolean
-  altKey: boolean
-  shiftKey: boolean
-}
-
-export interface ShortcutContext {
-  /** macOS: ⌘E; elsewhere Ctrl+E. */
-  mac: boolean
-  /** Focus is in the xterm terminal view, where Ctrl+E belongs to the program (end of line). */
-  inTerminal: boolean
-}
-
-/** Whether a keydown is the picker's toggle (auto-repeat is the caller's business). */
-export function isEmoteShortcut(e: ShortcutKey, ctx: ShortcutContext): boolean {
-  if (e.altKey || e.shiftKey || e.key.toLowerCase() !== 'e') return false
-  if (ctx.mac) return e.metaKey && !e.ctrlKey
-  return e.ctrlKey && !e.metaKey && !ctx.inTerminal
-}
-
-export function shortcutLabel(mac: boolean): string {
-  return mac ? '⌘E' : 'Ctrl+E'
 }
 
 /** The caption for an emote id: its catalog name, else the id in words ("happy_dance" → "Happy dance"). */
