@@ -6,10 +6,14 @@
 // A text that grows by more than a step at once (a resume, a backlog) is
 // shown a step per animation frame, sized by how fast the parser runs
 // (markdown/reveal.ts); while it catches up the element says data-revealing.
+// A click on a link goes through markdown/links.ts: in the desktop window it
+// opens in the system browser.
 
-import { memo, startTransition, useEffect, useRef, useState } from 'react'
+import { memo, startTransition, useEffect, useRef, useState, type MouseEvent } from 'react'
+import { desktopSystem } from '../api/system'
 import { updateText, type MdBlock, type ParsedText } from '../markdown/blocks'
 import { chatParser } from '../markdown/parser'
+import { handleLinkClick } from '../markdown/links'
 import { renderTokens } from '../markdown/render'
 import { RevealPace, revealEnd } from '../markdown/reveal'
 
@@ -50,13 +54,19 @@ export const Markdown = memo(function Markdown({ text }: Props) {
     return () => cancelAnimationFrame(id)
   }, [revealing, current])
   return (
-    <div className="md" data-revealing={revealing ? 'true' : undefined}>
+    <div className="md" data-revealing={revealing ? 'true' : undefined} onClick={onLinkClick}>
       {current.blocks.map((block, i) => (
         <MarkdownBlock key={i} block={block} />
       ))}
     </div>
   )
 })
+
+/** A click in rendered markdown: links open outside the app (markdown/links.ts). */
+function onLinkClick(e: MouseEvent<HTMLDivElement>): void {
+  const link = e.target instanceof Element ? e.target.closest('a') : null
+  handleLinkClick({ href: link?.getAttribute('href') ?? null, preventDefault: () => e.preventDefault() }, desktopSystem()?.openURL)
+}
 
 /**
  * What to show of text when `shown` is on screen: when text extends it, up to
