@@ -14,6 +14,7 @@ import {
 } from '../state/settingsForm'
 import type { Settings } from '../state/useSettings'
 import { AutonomyStatus } from './AutonomyStatus'
+import { NotificationPermission } from './NotificationPermission'
 import { FieldNotes, SettingField, SettingTags } from './SettingField'
 
 interface Props {
@@ -39,7 +40,7 @@ export function SettingsSections({ settings, snap, disabled }: Props) {
       {section('terminal')}
       {section('autonomy', <AutonomyStatus snap={snap} />)}
       {section('appearance')}
-      {section('notifications')}
+      {section('notifications', <NotificationPermission />)}
       {section('server')}
     </>
   )

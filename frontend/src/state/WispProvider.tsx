@@ -39,6 +39,7 @@ import type { TerminalBridge } from './terminalBridge'
 import { ApprovalStoreContext, useApprovalFeed } from './useApprovals'
 import { McpStoreContext, useMcpFeed } from './useMcpServers'
 import { useChat, type ChatActions } from './useChat'
+import { useNotifications } from './useNotifications'
 import { ReplyStoreContext } from './useLiveReply'
 import { useProactive } from './useProactive'
 import { useReminders, type ReminderActions } from './useReminders'
@@ -131,7 +132,7 @@ export function WispProvider(props: WispProviderProps) {
     (fn: (paths: string[]) => void) => socketEvents.configChanged.add(fn),
     [socketEvents],
   )
-  useTheme(api, state.apiReady, onConfigChanged)
+  const ui = useTheme(api, state.apiReady, onConfigChanged)
   const sendWs = useCallback((msg: ClientMessage) => socket.current?.send(msg), [socket])
   const chat = useChat(api, state, dispatch, sendWs, replies, approvals.onChatFrame)
   const onApproval = useCallback((fn: (a: Approval) => void) => socketEvents.approvals.add(fn), [socketEvents])
@@ -143,6 +144,15 @@ export function WispProvider(props: WispProviderProps) {
     [socketEvents],
   )
   useProactive(api, state, dispatch, onProactive)
+  useNotifications({
+    enabled: ui?.notifications === true,
+    mode,
+    agentName: state.status?.agentName || 'Wisp',
+    openConversationId: state.chat.conversationId,
+    open: chat.open,
+    onProactive,
+    onApproval,
+  })
   const reminders = useReminders(api, state.apiReady, state.connection === 'connected', dispatch)
 
   const refreshStatus = useCallback(async () => {
