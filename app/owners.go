@@ -22,6 +22,7 @@ func (a *App) ownSettings() error {
 		c.Own("character", readAtUse{}, config.Section("character")...),
 		c.Own("ui", readAtUse{}, config.Section("ui")...),
 		c.Own("mcp", mcpOwner{a}, "mcpServers"),
+		c.Own("autostart", autostartOwner{a}, "desktop.openAtLogin"),
 		c.Own("services", restartOnly{a}, slices.Concat(config.Section("server"), config.Section("api"),
 			[]string{"features.shellEnabled", "terminal.maxConcurrent", "terminal.maxDurationMs", "terminal.cwd"})...),
 	)

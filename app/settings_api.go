@@ -20,6 +20,7 @@ func (s settingsAPI) Config() api.ConfigView {
 	if err != nil {
 		public = map[string]any{} // a Config always encodes; keep the answer well-formed
 	}
+	a.showAutostart(public) // the entry on disk, not the file's wish
 	overrides := config.EnvOverrides(file, a.opts.Getenv)
 	if a.opts.Host != "" {
 		overrides["server.host"] = "--host"
@@ -36,6 +37,9 @@ func (s settingsAPI) Config() api.ConfigView {
 
 func (s settingsAPI) PatchConfig(patch map[string]any) (api.ConfigView, error) {
 	if err := s.a.changeConfig(func(f *config.File) error { return f.Patch(patch) }); err != nil {
+		return api.ConfigView{}, err
+	}
+	if err := s.a.syncAutostartAfterPatch(patch); err != nil {
 		return api.ConfigView{}, err
 	}
 	return s.Config(), nil

@@ -21,6 +21,7 @@ type Config struct {
 	Terminal  Terminal  `json:"terminal"`
 	Autonomy  Autonomy  `json:"autonomy"`
 	UI        UI        `json:"ui"`
+	Desktop   Desktop   `json:"desktop"`
 	// MCPServers are the Model Context Protocol servers whose tools the agent may
 	// use, by name, in the notation of Claude Desktop, Cursor and LM Studio. Env and
 	// header values are secrets: the API shows only their names.
@@ -115,6 +116,13 @@ type UI struct {
 	// Notifications lets the UI notify (the desktop's, or the browser's) about what
 	// Wisp says on its own and approvals waiting while its window is not in front.
 	Notifications bool `json:"notifications" apply:"hot" label:"Notifications"`
+}
+
+// Desktop is how Wisp fits into the user's desktop session.
+type Desktop struct {
+	// OpenAtLogin asks for an XDG autostart entry that starts this Wisp at login. The
+	// entry on disk is what counts: the settings view shows whether it is there.
+	OpenAtLogin bool `json:"openAtLogin" apply:"hot" label:"Open at login"`
 }
 
 // DefaultPort is the port Wisp listens on unless told otherwise.

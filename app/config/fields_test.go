@@ -39,6 +39,7 @@ func TestEveryFieldIsClassified(t *testing.T) {
 		"autonomy.cooldownMs":     {h, false, true},
 		"ui.theme":                {h, false, true},
 		"ui.notifications":        {h, false, true},
+		"desktop.openAtLogin":     {h, false, true},
 		"mcpServers":              {h, false, false}, // through /api/mcp/servers
 	}
 	seen := map[string]bool{}

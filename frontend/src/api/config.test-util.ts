@@ -11,6 +11,7 @@ export const SNAPSHOT = {
     terminal: { maxConcurrent: 2, maxDurationMs: 300000, cwd: '', notifyLongRuns: true },
     autonomy: { enabled: false, intervalMs: 30000, maxPerHour: 4, cooldownMs: 120000 },
     ui: { theme: 'dark', notifications: true },
+    desktop: { openAtLogin: false },
   },
   secrets: { 'api.token': false, 'api.terminalToken': false, 'model.apiKey': true },
   fields: [

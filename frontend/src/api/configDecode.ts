@@ -29,6 +29,7 @@ export const DEFAULT_CONFIG: WispConfig = {
   terminal: { maxConcurrent: 2, maxDurationMs: 300_000, cwd: '', notifyLongRuns: true },
   autonomy: { enabled: false, intervalMs: 30_000, maxPerHour: 4, cooldownMs: 120_000 },
   ui: { theme: 'system', notifications: true },
+  desktop: { openAtLogin: false },
   mcpServers: {},
 }
 
@@ -51,6 +52,7 @@ export function decodeWispConfig(v: unknown): WispConfig | null {
   const terminal = section(v, 'terminal')
   const autonomy = section(v, 'autonomy')
   const ui = section(v, 'ui')
+  const desktop = section(v, 'desktop')
   return {
     server: {
       host: pick(server.host, isString, d.server.host),
@@ -88,6 +90,7 @@ export function decodeWispConfig(v: unknown): WispConfig | null {
       theme: pick(ui.theme, isThemeChoice, d.ui.theme),
       notifications: pick(ui.notifications, isBoolean, d.ui.notifications),
     },
+    desktop: { openAtLogin: pick(desktop.openAtLogin, isBoolean, d.desktop.openAtLogin) },
     mcpServers: record(v.mcpServers, isObject),
   }
 }

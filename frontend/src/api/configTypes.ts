@@ -31,6 +31,8 @@ export interface WispConfig {
   terminal: { maxConcurrent: number; maxDurationMs: number; cwd: string; notifyLongRuns: boolean }
   autonomy: { enabled: boolean; intervalMs: number; maxPerHour: number; cooldownMs: number }
   ui: { theme: ThemeChoice; notifications: boolean }
+  /** openAtLogin: whether the autostart entry is in effect on disk (not only what the file asks). */
+  desktop: { openAtLogin: boolean }
   /**
    * The MCP servers as the file declares them, without their env and header
    * values (only their names). Shown and changed through /api/mcp/servers

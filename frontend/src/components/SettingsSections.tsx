@@ -41,6 +41,7 @@ export function SettingsSections({ settings, snap, disabled }: Props) {
       {section('autonomy', <AutonomyStatus snap={snap} />)}
       {section('appearance')}
       {section('notifications', <NotificationPermission />)}
+      {section('login')}
       {section('server')}
     </>
   )

@@ -107,6 +107,18 @@ export const SECTIONS: SectionSpec[] = [
     ],
   },
   {
+    id: 'login',
+    title: 'Start at login',
+    fields: [
+      {
+        path: 'desktop.openAtLogin',
+        label: 'Open Wisp when I log in',
+        kind: 'bool',
+        hint: 'Adds Wisp to your desktop session’s autostart (~/.config/autostart/wisp.desktop). This shows whether that entry is there.',
+      },
+    ],
+  },
+  {
     id: 'server',
     title: 'Server',
     fields: [
