@@ -2,6 +2,7 @@ import { streamingReply } from '../state/chat'
 import { turnLabel } from '../state/turns'
 import { useWisp } from '../state/WispProvider'
 import { Composer } from './Composer'
+import { ConversationExport } from './ConversationExport'
 import { MessageList } from './MessageList'
 
 export function ChatView() {
@@ -13,6 +14,7 @@ export function ChatView() {
   const reply = streamingReply(c)
   return (
     <section className="chat-view" aria-label="Chat">
+      {c.conversationId !== null ? <ConversationExport conversationId={c.conversationId} /> : null}
       <MessageList chat={c} agentName={agent} onRetry={chat.retry} onReload={() => chat.open(c.conversationId)} />
       <div className="chat-footer">
         <p className="turn-status" data-testid="turn-status" aria-live="polite">

@@ -1,12 +1,14 @@
 // The settings view (header's Settings button; Esc closes): the config
 // file's settings by section, what needs a restart or is overridden by the
 // environment, the file's own error, and saving only what changed; then the
-// MCP servers (Tools) and the grants, which save on their own. The restart
+// MCP servers (Tools) and the grants, which save on their own, and the
+// conversations' export and import (DataSettings). The restart
 // banner stays visible above it (Notices). State: state/useSettings.ts.
 
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useWisp } from '../state/WispProvider'
 import { useSettings, type Settings } from '../state/useSettings'
+import { DataSettings } from './DataSettings'
 import { McpServers } from './McpServers'
 import { SettingsSections } from './SettingsSections'
 import { ShellGrants } from './ShellGrants'
@@ -87,6 +89,7 @@ export function SettingsPanel({ onClose }: Props) {
               <ShellGrants />
             </>
           )}
+          <DataSettings />
         </div>
         <SettingsFooter settings={settings} blocked={blocked} onClose={onClose} />
       </form>
