@@ -79,22 +79,21 @@ func lastRune(s string) rune {
 }
 
 // searchPage is the ranked page of matches: the best limit after the key, if any.
-// Scoring, ordering and cutting happen on rowids alone; only the page's rows are
-// joined to their messages and conversations and get a snippet.
-const searchPage = `WITH hits (n, score) AS MATERIALIZED (
-	SELECT rowid, rank FROM messages_fts WHERE messages_fts MATCH ?1 %s
-	ORDER BY rank, rowid LIMIT ?2
-)
-SELECT h.n, h.score, m.id, m.conversation_id, c.title, m.role, m.created_at,
+// FTS5 orders by rank itself ("ORDER BY rank" is the one order it takes over): it
+// scores every match in rowid order and sorts them with SQLite's sorter, which is
+// stable, so equal scores come in rowid order and the key (rank, n) orders every
+// hit (TestSearchPagesByKey holds this, spilled sorts included). Rows come out one
+// by one from there, so only the page's rows are joined and get a snippet.
+const searchPage = `SELECT messages_fts.rowid, messages_fts.rank, m.id, m.conversation_id, c.title, m.role, m.created_at,
 	` + snippetSQL + `, ` + hasMarksSQL + `
-FROM hits h
-JOIN messages_fts ON messages_fts.rowid = h.n
-JOIN messages m ON m.n = h.n
+FROM messages_fts
+JOIN messages m ON m.n = messages_fts.rowid
 JOIN conversations c ON c.id = m.conversation_id
-WHERE messages_fts MATCH ?1
-ORDER BY h.score, h.n`
+WHERE messages_fts MATCH ?1 %s
+ORDER BY messages_fts.rank
+LIMIT ?2`
 
-const afterKey = "AND (rank > ?3 OR (rank = ?3 AND rowid > ?4))"
+const afterKey = "AND (messages_fts.rank > ?3 OR (messages_fts.rank = ?3 AND messages_fts.rowid > ?4))"
 
 // SearchMessages returns the best limit messages matching the FTS5 query match
 // (MatchExpr's), ranked by bm25, starting after the key after (nil: from the top).

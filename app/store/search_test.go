@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -223,6 +224,71 @@ func TestSearchPagesByKey(t *testing.T) {
 		if a.Rank > b.Rank || a.Rank == b.Rank && a.N >= b.N {
 			t.Fatalf("hits %d and %d are out of order: %v, %v", i-1, i, a, b)
 		}
+	}
+}
+
+// FTS5 sorts the matches with SQLite's sorter; with little memory the sort spills
+// into several runs merged afterwards. Equal scores still come in row order, so
+// pages by key are exact: here 6,000 hits in three groups of equal score, sorted
+// with a cache of one page, paged by 250 and compared with the order (rank, n).
+func TestSearchPagesByKeyWhenTheSortSpills(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	s.db.SetMaxOpenConns(1) // the pragma below holds for the one connection
+	if _, err := s.db.Exec("PRAGMA cache_size = 1"); err != nil {
+		t.Fatal(err)
+	}
+	mustCreateConversation(t, s, "c", 1)
+	texts := []string{"fig", "fig and more", "a fig among several other words"}
+	if err := s.InTx(ctx, func(tx *Tx) error {
+		for i := range 6000 {
+			m := Message{ID: fmt.Sprintf("m%04d", i), ConversationID: "c", Role: "user", Text: texts[i%3], CreatedAt: at(int64(10 + i))}
+			if err := tx.AddMessage(ctx, m); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var want []SearchKey
+	rows, err := s.db.Query("SELECT rank, rowid FROM messages_fts WHERE messages_fts MATCH 'fig'")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var k SearchKey
+		if err := rows.Scan(&k.Rank, &k.N); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, k)
+	}
+	rows.Close()
+	slices.SortFunc(want, func(a, b SearchKey) int {
+		if a.Rank != b.Rank {
+			return cmp.Compare(a.Rank, b.Rank)
+		}
+		return cmp.Compare(a.N, b.N)
+	})
+	var got []SearchKey
+	var after *SearchKey
+	for len(got) <= len(want) {
+		hits, err := s.SearchMessages(ctx, `"fig"`, after, 250)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) == 0 {
+			break
+		}
+		got = append(got, pluck(func(h SearchHit) SearchKey { return h.Key }, hits)...)
+		after = &hits[len(hits)-1].Key
+	}
+	if len(want) != 6000 || !slices.Equal(got, want) {
+		i := 0
+		for i < min(len(got), len(want)) && got[i] == want[i] {
+			i++
+		}
+		t.Fatalf("paged %d keys, want %d in (rank, n) order; first difference at %d", len(got), len(want), i)
 	}
 }
 
