@@ -11,7 +11,7 @@ VERSION      ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo
 LDFLAGS      := -s -w -X main.version=$(VERSION)
 BIN          := build/bin
 
-.PHONY: run serve build build-serve fakellm frontend deps deps-build test test-go test-frontend e2e smoke bench bench-ui bench-desktop clean
+.PHONY: run serve build build-serve fakellm frontend deps deps-build test test-go test-frontend e2e smoke package test-package bench bench-ui bench-desktop clean
 
 ## run: build the desktop app and open it (headless machines get `wisp serve`)
 run: build
@@ -40,7 +40,7 @@ build-serve: frontend
 
 ## test: everything CI runs
 test: deps
-	$(MAKE) --no-print-directory test-go test-frontend e2e smoke
+	$(MAKE) --no-print-directory test-go test-frontend e2e smoke test-package
 
 test-go: frontend
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
@@ -61,6 +61,14 @@ e2e: build-serve fakellm
 
 smoke: build
 	scripts/desktop-smoke.sh $(BIN)/wisp
+
+## package: the desktop build as a Debian package, build/package/wisp_<version>_<arch>.deb
+package: build
+	scripts/package.sh $(BIN)/wisp build/package
+
+## test-package: lint the package; as root, install it with apt-get, run it from /usr/bin (version, desktop smoke test), remove it
+test-package: deps package
+	scripts/package-test.sh
 
 ## bench: start-up, idle RSS, chat and terminal latency/throughput, emote broadcast, config-save, proactive-message, shell-approval and MCP tool-call latency against their floors; updates BENCHMARKS.md
 bench: build-serve

@@ -8,8 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-test}
 
-build_pkgs=(gcc libc6-dev pkg-config libwebkit2gtk-4.1-dev)
-test_pkgs=(xvfb xauth dbus imagemagick chromium python3-xlib fonts-dejavu-core)
+# dpkg-dev: dpkg-shlibdeps, for the Depends of the package (make package).
+build_pkgs=(gcc libc6-dev pkg-config libwebkit2gtk-4.1-dev dpkg-dev)
+# desktop-file-utils: desktop-file-validate, for the package test.
+test_pkgs=(xvfb xauth dbus imagemagick chromium python3-xlib fonts-dejavu-core desktop-file-utils)
 pkgs=("${build_pkgs[@]}")
 [ "$mode" = test ] && pkgs+=("${test_pkgs[@]}")
 

@@ -7,7 +7,8 @@
 # session bus of its own, launches Wisp again on the same state folder while the window
 # is hidden: that launch must bring the window back and end, and `wisp serve` there must
 # be refused naming the first one's URL.
-# Usage: scripts/desktop-smoke.sh [binary]
+# Usage: scripts/desktop-smoke.sh [binary]   (WISP_SMOKE_SHOT: where the screenshot goes,
+# default artifacts/desktop.png)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-build/bin/wisp}
@@ -165,8 +166,9 @@ if [ -n "${WISP_SMOKE_HANDOVER:-}" ]; then
   exit 0
 fi
 
-rm -f artifacts/desktop.png artifacts/desktop-blank.png
-round window-close close artifacts/desktop.png
+shot=${WISP_SMOKE_SHOT:-artifacts/desktop.png}
+rm -f "$shot" "${shot%.png}-blank.png"
+round window-close close "$shot"
 round sigterm term
 # Wails' single-instance lock speaks D-Bus: that round gets a session bus of its own.
 WISP_SMOKE_HANDOVER=1 dbus-run-session -- "$0" "$bin"
