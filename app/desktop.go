@@ -43,6 +43,7 @@ func RunDesktop(ctx context.Context, a *App, ui fs.FS, icon []byte) error {
 		return a.handOver(err, showRunningWindow)
 	}
 	win := &window{rt: wailsWindow{}, log: a.log}
+	sys := newSystem(wailsSystem{}, a.log)
 	a.log.Info("desktop window opening", "api", a.URL())
 	quit := make(chan struct{}) // closed when the window's loop has ended
 	runErr := wails.Run(&options.App{
@@ -57,6 +58,8 @@ func RunDesktop(ctx context.Context, a *App, ui fs.FS, icon []byte) error {
 		LogLevelProduction: logger.ERROR,
 		OnStartup: func(wctx context.Context) {
 			win.started(wctx)
+			sys.started(wctx)
+			go sys.connectNotifications(wctx)
 			go func() {
 				select {
 				case <-ctx.Done(): // SIGINT/SIGTERM
@@ -80,8 +83,9 @@ func RunDesktop(ctx context.Context, a *App, ui fs.FS, icon []byte) error {
 			UniqueId:               instanceID(a.stateDir),
 			OnSecondInstanceLaunch: func(d options.SecondInstanceData) { win.secondLaunch(d.Args) },
 		},
-		Bind:  []any{&Desktop{app: a}},
-		Linux: &linux.Options{Icon: icon, ProgramName: "wisp", WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand},
+		OnShutdown: sys.stopped,
+		Bind:       []any{&Desktop{app: a}, sys},
+		Linux:      &linux.Options{Icon: icon, ProgramName: "wisp", WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand},
 	})
 	close(quit)
 	stopErr := a.Stop()
