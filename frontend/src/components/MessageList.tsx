@@ -5,6 +5,7 @@ import { useApprovalStore, useApprovals } from '../state/useApprovals'
 import { ApprovalCard, type DecideFn } from './ApprovalCard'
 import { MessageBubble } from './MessageBubble'
 import { useFollowBottom } from './useFollowBottom'
+import { MESSAGES_SHOWN, useShowMessage } from './useShowMessage'
 
 interface Props {
   chat: ChatState
@@ -24,6 +25,8 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
   // grows (useFollowBottom) while the user has not scrolled up.
   const { stick } = follow
   useLayoutEffect(stick, [stick, chat.session])
+  // A search result asked for one of its messages: scrolled to and marked once loaded.
+  const shown = useShowMessage(chat.conversationId, !chat.loading && chat.loadError === null, follow.content, follow.reveal)
 
   let content
   if (chat.loading) {
@@ -47,6 +50,11 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
   } else {
     content = (
       <ol className="messages" aria-label="Messages">
+        {shown.missing ? (
+          <li className="chat-note muted" data-testid="found-message-missing">
+            The message you chose is further back than the last {MESSAGES_SHOWN} messages shown here.
+          </li>
+        ) : null}
         {chat.messages.map((m) => (
           <Fragment key={m.key}>
             <MessageBubble

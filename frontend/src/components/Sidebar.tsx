@@ -4,6 +4,7 @@ import { useApprovals } from '../state/useApprovals'
 import { useWisp } from '../state/WispProvider'
 import { ConversationItem } from './ConversationItem'
 import { Icon } from './Icon'
+import { Search } from './Search'
 
 /** The conversation list: newest first, a New chat button, rename and delete per row, unread marks. */
 export function Sidebar() {
@@ -20,6 +21,7 @@ export function Sidebar() {
           <Icon name="plus" /> New chat
         </button>
       </div>
+      <Search />
       {list === null ? (
         <p className="empty">{state.apiReady ? 'Loading…' : 'Waiting for the server…'}</p>
       ) : list.length === 0 ? (

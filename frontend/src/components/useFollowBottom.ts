@@ -12,6 +12,8 @@ interface Follow {
   onScroll(): void
   /** Follow again (a new conversation opened). */
   stick(): void
+  /** Stop following and scroll a row of the content to the middle (a search result chosen). */
+  reveal(row: HTMLElement): void
 }
 
 /**
@@ -64,5 +66,13 @@ export function useFollowBottom(): Follow {
     toBottom()
   }, [toBottom])
 
-  return { scroller, content, onScroll, stick }
+  const reveal = useCallback((row: HTMLElement) => {
+    const el = scroller.current
+    if (el === null) return
+    sticking.current = false
+    row.scrollIntoView({ block: 'center' })
+    lastTop.current = el.scrollTop
+  }, [])
+
+  return { scroller, content, onScroll, stick, reveal }
 }

@@ -1,0 +1,56 @@
+// Search over all history: the button that opens the palette, Ctrl/⌘+K
+// (state/shortcuts.ts), and the palette itself, drawn over the whole page.
+// Choosing a result opens its conversation and asks the message list to
+// show that message (state/messageFocus.ts).
+
+import { useCallback, useMemo, useState } from 'react'
+import { createPortal } from 'react-dom'
+import type { SearchResult } from '../api'
+import { useMessageFocusStore } from '../state/messageFocus'
+import { isMacPlatform, keysOf } from '../state/shortcuts'
+import { useShortcuts } from '../state/useShortcuts'
+import type { SearchFn } from '../state/useSearch'
+import { useWisp } from '../state/WispProvider'
+import { Icon } from './Icon'
+import { SearchPalette } from './SearchPalette'
+import './search.css'
+
+export function Search() {
+  const { api, chat, state } = useWisp()
+  const focus = useMessageFocusStore()
+  const [open, setOpen] = useState(false)
+  const keys = useMemo(() => keysOf('search', isMacPlatform()), [])
+  useShortcuts({ search: () => setOpen((o) => !o) })
+  const search = useMemo<SearchFn | null>(() => (api === null ? null : (q, opts) => api.search(q, opts)), [api])
+  const close = useCallback(() => setOpen(false), [])
+  const choose = useCallback(
+    (r: SearchResult) => {
+      setOpen(false)
+      chat.open(r.conversationId)
+      focus?.show(r.conversationId, r.messageId)
+    },
+    [chat, focus],
+  )
+  return (
+    <>
+      <button
+        type="button"
+        className="search-button"
+        data-testid="search-open"
+        title={`Search all conversations (${keys})`}
+        aria-keyshortcuts="Control+K Meta+K"
+        onClick={() => setOpen(true)}
+      >
+        <Icon name="search" />
+        <span>Search</span>
+        <kbd>{keys}</kbd>
+      </button>
+      {open
+        ? createPortal(
+            <SearchPalette search={search} agentName={state.status?.agentName || 'Wisp'} onChoose={choose} onClose={close} />,
+            document.body,
+          )
+        : null}
+    </>
+  )
+}
