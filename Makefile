@@ -70,7 +70,7 @@ package: build
 test-package: deps package
 	scripts/package-test.sh
 
-## bench: start-up, idle RSS, chat and terminal latency/throughput, emote broadcast, config-save, proactive-message, shell-approval and MCP tool-call latency against their floors; updates BENCHMARKS.md
+## bench: start-up, idle RSS, chat and terminal latency/throughput, emote broadcast, config-save, proactive-message, shell-approval and MCP tool-call latency against their floors, search in a million messages against the bare FTS5 query; updates BENCHMARKS.md
 bench: build-serve
 	$(GO) build -trimpath -ldflags "-s -w" -o $(BIN)/wisp-floor ./bench/floor
 	$(GO) build -tags sdk -trimpath -ldflags "-s -w" -o $(BIN)/wisp-floor-sdk ./bench/floor
@@ -83,6 +83,7 @@ bench: build-serve
 	$(GO) run -tags $(STORE_TAGS) ./bench/longreply --out BENCHMARKS.md
 	$(GO) run -tags $(STORE_TAGS) ./bench/approval --out BENCHMARKS.md
 	$(GO) run -tags $(STORE_TAGS) ./bench/mcpcall --out BENCHMARKS.md
+	$(GO) run -tags $(STORE_TAGS) ./bench/search --wisp $(BIN)/wisp-serve --out BENCHMARKS.md
 
 ## bench-ui: an 8,000-token reply and 128 KB of hostile markdown in Chromium, against a bare-delta page; updates BENCHMARKS.md
 bench-ui: build-serve fakellm
