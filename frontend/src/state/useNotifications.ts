@@ -1,7 +1,8 @@
 // Notifications from React (notify.ts decides, notifySinks.ts shows): takes
 // the proactive-message and approval frames of /ws, follows ui.notifications
 // (read with the theme, useTheme.ts), and opens the conversation of a
-// notification that was clicked.
+// notification that was clicked. <html data-notifications="on|off"> says
+// whether the setting is in effect in this page.
 
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { Approval, ConnectionMode, ProactiveMessageFrame, Unsubscribe } from '../api'
@@ -23,7 +24,7 @@ export interface NotificationFeeds {
 }
 
 export function useNotifications(feeds: NotificationFeeds): void {
-  const { mode, onProactive, onApproval } = feeds
+  const { enabled, mode, onProactive, onApproval } = feeds
   const latest = useRef(feeds)
   useLayoutEffect(() => {
     latest.current = feeds
@@ -40,6 +41,9 @@ export function useNotifications(feeds: NotificationFeeds): void {
       }),
   )
 
+  useEffect(() => {
+    document.documentElement.dataset.notifications = enabled ? 'on' : 'off'
+  }, [enabled])
   useEffect(
     () => onProactive((frame) => notifier.offer(proactiveNotice(frame, latest.current.agentName))),
     [onProactive, notifier],
