@@ -47,8 +47,13 @@ lint() {
   done
   [[ $(field Installed-Size) =~ ^[0-9]+$ ]] || fail "Installed-Size '$(field Installed-Size)' is not a number of KiB"
   # The libraries the window needs, each from a package apt knows.
+  local depends
+  depends=$(field Depends | tr ',' '\n')
   for p in libwebkit2gtk-4.1-0 libgtk-3-0 libsoup-3.0-0 libc6; do
-    field Depends | tr ',' '\n' | grep -qE "^ *$p( |\$)" || fail "Depends lacks $p: $(field Depends)"
+    grep -qE "^ *$p( |\$)" <<<"$depends" || fail "Depends lacks $p: $(field Depends)"
+  done
+  for p in $(sed -E 's/^ *([^ ]+).*/\1/' <<<"$depends"); do
+    apt-cache show --no-all-versions "$p" >/dev/null 2>&1 || fail "Depends names $p, which apt does not know"
   done
   # The files, their owners and modes: nothing but these, all root's.
   contents=$(dpkg-deb --contents "$deb")
@@ -66,7 +71,9 @@ lint() {
   grep -qx 'Exec=wisp' "$x/usr/share/applications/wisp.desktop" || fail "the desktop entry does not run wisp"
   grep -qx 'Icon=wisp' "$x/usr/share/applications/wisp.desktop" || fail "the desktop entry's icon is not wisp"
   [ "$(identify -format '%m %wx%h' "$x/usr/share/icons/hicolor/512x512/apps/wisp.png")" = "PNG 512x512" ] || fail "the icon is not a 512x512 PNG"
-  objdump -p "$x/usr/bin/wisp" | grep -q 'NEEDED *libwebkit2gtk-4.1.so.0' || fail "/usr/bin/wisp is not the desktop build"
+  local needed # (no grep -q in a pipe: with pipefail, objdump's SIGPIPE would fail it)
+  needed=$(objdump -p "$x/usr/bin/wisp")
+  grep -q 'NEEDED *libwebkit2gtk-4.1.so.0' <<<"$needed" || fail "/usr/bin/wisp is not the desktop build"
   say "lint ok: wisp $version, Depends: $(field Depends)"
 }
 
@@ -90,7 +97,8 @@ run_it() {
   [ "$(command -v wisp)" = /usr/bin/wisp ] || fail "wisp on PATH is '$(command -v wisp)', not /usr/bin/wisp"
   for f in "${files[@]}"; do [ -f "$f" ] || fail "$f was not installed"; done
   dpkg --verify wisp || fail "the installed files differ from the package's md5sums"
-  ! ldd /usr/bin/wisp | grep 'not found' || fail "libraries missing after the install"
+  out=$(ldd /usr/bin/wisp)
+  ! grep 'not found' <<<"$out" || fail "libraries missing after the install"
   out=$(/usr/bin/wisp version) || fail "wisp version failed"
   [[ $out =~ ^wisp\ [0-9A-Za-z.+~-]+$ ]] || fail "wisp version printed '$out'"
   say "$out"

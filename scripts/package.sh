@@ -28,6 +28,7 @@ install -D -m 0755 "$bin" "$root/usr/bin/wisp"
 install -D -m 0644 build/linux/wisp.desktop "$root/usr/share/applications/wisp.desktop"
 install -D -m 0644 build/appicon.png "$root/usr/share/icons/hicolor/512x512/apps/wisp.png"
 
+mkdir -p "$root/DEBIAN" # dpkg-shlibdeps finds the package's root by it
 printf 'Source: wisp\n\nPackage: wisp\nArchitecture: any\n' >"$work/debian/control"
 shlibs=$(cd "$work" && dpkg-shlibdeps -O debian/wisp/usr/bin/wisp)
 depends=${shlibs#shlibs:Depends=}
@@ -37,7 +38,6 @@ case "$depends" in
 esac
 rm "$work/debian/control"
 
-mkdir -p "$root/DEBIAN"
 (cd "$root" && find usr -type f -exec md5sum {} + | sort -k2) >"$root/DEBIAN/md5sums"
 cat >"$root/DEBIAN/control" <<EOF
 Package: wisp
