@@ -175,7 +175,9 @@ func TestImportChatGPTThroughTheAPI(t *testing.T) {
 		t.Fatalf("messages %+v", m)
 	}
 	// What came in is searched like the rest of the history.
-	var found struct{ Results []struct{ ConversationID, ConversationTitle string } }
+	var found struct {
+		Results []struct{ ConversationID, ConversationTitle string }
+	}
 	if code := c.call("GET", "/api/search?q=starter+warmer", nil, &found); code != 200 || len(found.Results) == 0 ||
 		found.Results[0].ConversationID != res.Conversations[0] || found.Results[0].ConversationTitle != "Sourdough starter troubleshooting" {
 		t.Fatalf("search: %d %+v", code, found)
