@@ -4,7 +4,7 @@
 // click outside closes. Searches go out as typing pauses, each aborting the
 // one before (state/useSearch.ts).
 
-import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react'
+import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react'
 import type { SearchResult } from '../api'
 import { MIN_QUERY_CHARS, type SearchState } from '../state/search'
 import { useSearch, type SearchFn } from '../state/useSearch'
@@ -28,6 +28,7 @@ export function SearchPalette({ search, agentName, onChoose, onClose }: Props) {
   }
   const list = useRef<HTMLUListElement>(null)
   useActiveInView(list, state.active)
+  useRestoreFocus()
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     switch (e.key) {
@@ -137,4 +138,10 @@ function useActiveInView(list: RefObject<HTMLUListElement | null>, active: numbe
     const row = active < 0 ? undefined : (list.current?.childNodes[active] as HTMLElement | undefined)
     row?.scrollIntoView?.({ block: 'nearest' })
   }, [list, active])
+}
+
+/** Gives focus back to what had it before the palette opened (the message box, say). */
+function useRestoreFocus(): void {
+  const [before] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null))
+  useEffect(() => () => before?.focus({ preventScroll: true }), [before])
 }
