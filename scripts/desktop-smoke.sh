@@ -6,7 +6,10 @@
 # does and expects exit 0. A second round ends it with SIGTERM instead. A third, on a
 # session bus of its own, launches Wisp again on the same state folder while the window
 # is hidden: that launch must bring the window back and end, and `wisp serve` there must
-# be refused naming the first one's URL.
+# be refused naming the first one's URL. A fourth, on a session bus with a stand-in
+# notification server (tools/fakenotifyd), hides the window and sets a reminder: the
+# reminder must show a desktop notification, and its click must bring the window back
+# on that conversation.
 # Usage: scripts/desktop-smoke.sh [binary]   (WISP_SMOKE_SHOT: where the screenshot goes,
 # default artifacts/desktop.png)
 set -euo pipefail
@@ -161,8 +164,72 @@ handover() { # run on a session bus: a second launch on the folder shows the fir
   echo "smoke[$name]: ok (the second launch brought the hidden window back and ended; wisp serve was refused)"
 }
 
+api() { # api URL TOKEN METHOD PATH [JSON]: the JSON answer of a call to Wisp's API
+  /usr/bin/python3 - "$@" <<'PY'
+import json, sys, urllib.request
+url, token, method, path = sys.argv[1:5]
+body = sys.argv[5].encode() if len(sys.argv) > 5 else None
+req = urllib.request.Request(url + path, data=body, method=method,
+                             headers={"Authorization": "Bearer " + token, "Content-Type": "application/json"})
+with urllib.request.urlopen(req, timeout=10) as res:
+    print(res.read().decode())
+PY
+}
+
+json_field() { # json_field EXPR: evaluates EXPR on the JSON read from stdin (as j)
+  /usr/bin/python3 -c "import json, sys; j = json.load(sys.stdin); print($1)"
+}
+
+notification() { # run on a session bus: a reminder while the window is hidden notifies; its click opens it
+  local name=notification state log pid code token=smoke-notify url conv at notifyd unread=""
+  state=$(mktemp -d)
+  log=$state/wisp.log
+  go build -o "$state/fakenotifyd" ./tools/fakenotifyd
+  "$state/fakenotifyd" >"$state/notifyd.log" 2>&1 &
+  notifyd=$!
+  for _ in $(seq 1 60); do grep -qs 'fakenotifyd ready' "$state/notifyd.log" && break; sleep 0.25; done
+  grep -qs 'fakenotifyd ready' "$state/notifyd.log" || { cat "$state/notifyd.log"; echo "smoke[$name]: no notification server" >&2; exit 1; }
+  WISP_STATE_DIR=$state WISP_API_TOKEN=$token "$bin" --port 0 >"$log" 2>&1 &
+  pid=$!
+  await_ready "$name" "$pid" "$log"
+  url=$(grep -o 'msg="wisp started" url=http://[0-9.:]*' "$log" | sed 's/.*url=//')
+  conv=$(api "$url" "$token" POST /api/conversations '{"title":"Smoke"}' | json_field 'j["conversation"]["id"]')
+  /usr/bin/python3 scripts/x11-window.py hide Wisp
+  window_state_is "$name" "$pid" "$log" unmapped
+  at=$(/usr/bin/python3 -c 'import datetime as d; print((d.datetime.now(d.timezone.utc) + d.timedelta(seconds=1)).isoformat())')
+  api "$url" "$token" POST /api/reminders "{\"conversationId\":\"$conv\",\"text\":\"smoke reminder\",\"at\":\"$at\"}" >/dev/null
+  for _ in $(seq 1 120); do grep -qs '^clicked ' "$state/notifyd.log" && break; sleep 0.25; done
+  if ! grep -q '^notify .*"summary":"Reminder from Wisp".*smoke reminder' "$state/notifyd.log" ||
+    ! grep -q "^notify .*$conv" "$state/notifyd.log" || ! grep -q '^clicked ' "$state/notifyd.log"; then
+    cat "$log" "$state/notifyd.log"; echo "smoke[$name]: no desktop notification for the reminder, or no click" >&2; kill "$pid" "$notifyd"; exit 1
+  fi
+  window_state_is "$name" "$pid" "$log" viewable
+  # The page opened the conversation: its unread mark is gone.
+  for _ in $(seq 1 60); do
+    unread=$(api "$url" "$token" GET /api/conversations | json_field "[c['unread'] for c in j['conversations'] if c['id'] == '$conv'][0]")
+    [ "$unread" = False ] && break
+    sleep 0.25
+  done
+  if [ "$unread" != False ] || ! grep -q "msg=\"desktop notification clicked\" conversation=$conv" "$log"; then
+    cat "$log"; echo "smoke[$name]: the click did not open the conversation (unread: $unread)" >&2; kill "$pid" "$notifyd"; exit 1
+  fi
+  kill -TERM "$pid"
+  code=0
+  wait "$pid" || code=$?
+  kill "$notifyd"
+  if [ "$code" -ne 0 ] || ! grep -q 'msg="wisp stopped"' "$log"; then
+    cat "$log"; echo "smoke[$name]: exit code $code, or no clean stop" >&2; exit 1
+  fi
+  rm -rf "$state"
+  echo "smoke[$name]: ok (a reminder while hidden notified through D-Bus; the click showed the window on its conversation)"
+}
+
 if [ -n "${WISP_SMOKE_HANDOVER:-}" ]; then
   handover
+  exit 0
+fi
+if [ -n "${WISP_SMOKE_NOTIFY:-}" ]; then
+  notification
   exit 0
 fi
 
@@ -172,4 +239,6 @@ round window-close close "$shot"
 round sigterm term
 # Wails' single-instance lock speaks D-Bus: that round gets a session bus of its own.
 WISP_SMOKE_HANDOVER=1 dbus-run-session -- "$0" "$bin"
-echo "smoke: 3 passed, 0 failed"
+# So does the desktop's notifications': a bus with a stand-in notification server.
+WISP_SMOKE_NOTIFY=1 dbus-run-session -- "$0" "$bin"
+echo "smoke: 4 passed, 0 failed"
