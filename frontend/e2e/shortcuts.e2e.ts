@@ -235,11 +235,12 @@ describe('shortcuts, links and notifications', () => {
   })
 
   it('Esc stops the reply being written, but not while it closes the overlay', async () => {
-    const s = await startWithModel({ delay: '150ms' })
+    const s = await startWithModel({ delay: '200ms' })
     await withBrowser(async (page) => {
       await page.goto(s.openURL)
       await waitForComposer(page)
-      const text = 'please echo this rather long message back to me one word at a time so that there is time to stop it'
+      // About 12 s of reply at 200 ms a word: time for the overlay to open and close before it ends.
+      const text = Array.from({ length: 6 }, () => 'please echo this long message back to me one word at a time').join(' ')
       await page.fill('[data-testid="composer"]', text)
       await page.click('[data-testid="send"]')
       await partialReply(page, 3)
