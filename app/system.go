@@ -130,6 +130,7 @@ func (s *System) Notify(n Notice) error {
 		s.log.Warn("desktop notification not shown", "id", n.ID, "err", err)
 		return fmt.Errorf("show the notification: %w", err)
 	}
+	s.log.Info("desktop notification shown", "id", n.ID, "conversation", n.ConversationID)
 	return nil
 }
 

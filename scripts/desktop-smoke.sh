@@ -198,6 +198,9 @@ notification() { # run on a session bus: a reminder while the window is hidden n
   window_state_is "$name" "$pid" "$log" unmapped
   at=$(/usr/bin/python3 -c 'import datetime as d; print((d.datetime.now(d.timezone.utc) + d.timedelta(seconds=1)).isoformat())')
   api "$url" "$token" POST /api/reminders "{\"conversationId\":\"$conv\",\"text\":\"smoke reminder\",\"at\":\"$at\"}" >/dev/null
+  # Once Wisp has the notification's id (its Notify call returned), the user clicks it.
+  for _ in $(seq 1 120); do grep -qs 'msg="desktop notification shown"' "$log" && break; sleep 0.25; done
+  kill -USR1 "$notifyd"
   for _ in $(seq 1 120); do grep -qs '^clicked ' "$state/notifyd.log" && break; sleep 0.25; done
   if ! grep -q '^notify .*"summary":"Reminder from Wisp".*smoke reminder' "$state/notifyd.log" ||
     ! grep -q "^notify .*$conv" "$state/notifyd.log" || ! grep -q '^clicked ' "$state/notifyd.log"; then

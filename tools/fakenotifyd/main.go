@@ -1,15 +1,20 @@
 // Command fakenotifyd is a desktop notification server for the desktop smoke test
 // (scripts/desktop-smoke.sh): it owns org.freedesktop.Notifications on the session
 // bus, prints each notification it is asked to show as one JSON line ("notify {…}"),
-// and, like a user clicking it, answers each with the ActionInvoked signal of its
-// default action. It imports nothing of Wisp.
+// and, on SIGUSR1, like a user clicking it, answers the last one with the
+// ActionInvoked signal of its default action. The click waits for the signal because
+// a client knows a notification only once its Notify call has returned, which the
+// server cannot see: the smoke test sends it when Wisp says the notification is
+// shown. It imports nothing of Wisp.
 package main
 
 import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/signal"
 	"sync"
+	"syscall"
 
 	"github.com/godbus/dbus/v5"
 )
@@ -54,15 +59,23 @@ func (s *server) Notify(app string, _ uint32, _, summary, body string, actions [
 		return 0, dbus.MakeFailedError(err)
 	}
 	fmt.Printf("notify %s\n", line)
-	// The click comes after the reply, as a real server's would.
-	go func() {
-		if err := s.conn.Emit(path, iface+".ActionInvoked", id, "default"); err != nil {
-			fmt.Fprintln(os.Stderr, "fakenotifyd: click:", err)
-			return
-		}
-		fmt.Printf("clicked %d\n", id)
-	}()
 	return id, nil
+}
+
+// click answers the last notification as a click on it.
+func (s *server) click() {
+	s.mu.Lock()
+	id := s.last
+	s.mu.Unlock()
+	if id == 0 {
+		fmt.Fprintln(os.Stderr, "fakenotifyd: nothing to click")
+		return
+	}
+	if err := s.conn.Emit(path, iface+".ActionInvoked", id, "default"); err != nil {
+		fmt.Fprintln(os.Stderr, "fakenotifyd: click:", err)
+		return
+	}
+	fmt.Printf("clicked %d\n", id)
 }
 
 // CloseNotification has nothing to close.
@@ -82,7 +95,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "fakenotifyd:", err)
 		os.Exit(1)
 	}
-	if err := conn.Export(&server{conn: conn}, path, iface); err != nil {
+	srv := &server{conn: conn}
+	if err := conn.Export(srv, path, iface); err != nil {
 		fmt.Fprintln(os.Stderr, "fakenotifyd:", err)
 		os.Exit(1)
 	}
@@ -91,6 +105,10 @@ func main() {
 		fmt.Fprintln(os.Stderr, "fakenotifyd: cannot own", name, reply, err)
 		os.Exit(1)
 	}
+	clicks := make(chan os.Signal, 1)
+	signal.Notify(clicks, syscall.SIGUSR1)
 	fmt.Println("fakenotifyd ready")
-	select {}
+	for range clicks {
+		srv.click()
+	}
 }
