@@ -133,7 +133,7 @@ describe('search', () => {
     })
   })
 
-  it('opens from its button, says when nothing matches, and closes with Esc', async () => {
+  it('opens from its button, says when nothing matches, keeps focus and Tab inside, and closes with Esc', async () => {
     llm = await startFakeLLM({ delay: '0ms' })
     const s = await start({ env: fakeModelEnv(llm.url) })
     await conversation(s, 'Only chat', ['hello there'])
@@ -148,6 +148,15 @@ describe('search', () => {
         { timeout: UI_TIMEOUT },
       )
       expect(await page.locator('[data-testid="search-status"]').textContent()).toBe('No messages match.')
+      // A click on a part that takes no focus leaves the keys working (focus stays in the palette).
+      await page.click(`${PALETTE} .search-hint`)
+      await page.waitForFunction((palette) => document.querySelector(palette)?.contains(document.activeElement) === true, PALETTE, {
+        timeout: UI_TIMEOUT,
+      })
+      // Tab stays inside it.
+      await page.keyboard.press('Tab')
+      await page.keyboard.press('Tab')
+      expect(await page.evaluate((palette) => document.querySelector(palette)?.contains(document.activeElement), PALETTE)).toBe(true)
       await page.keyboard.press('Escape')
       await page.waitForSelector(PALETTE, { state: 'detached', timeout: UI_TIMEOUT })
     })

@@ -8,6 +8,7 @@ import { IDLE_EMOTE_ID, type Emote } from '../api'
 import { useWisp } from '../state/WispProvider'
 import { filterEmotes, groupEmotes, moveActive, preferredIndex, shownOrder } from '../state/emotePicker'
 import { useEmoteCatalog } from '../state/useEmoteCatalog'
+import { trapTab, useRestoreFocus } from './dialogFocus'
 import { EmoteOptions, optionDomId } from './EmoteOptions'
 
 interface Props {
@@ -176,26 +177,4 @@ function PickerBody({ hasCatalog, loading, loadError, connected, query, onRetry,
     return <p className="empty picker-note">{query.trim() === '' ? 'No emotes installed.' : `No emote matches “${query.trim()}”.`}</p>
   }
   return <EmoteOptions {...list} />
-}
-
-/** Gives focus back to what had it before the picker opened. */
-function useRestoreFocus(): void {
-  const [before] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null))
-  useEffect(() => () => before?.focus(), [before])
-}
-
-/** Keeps Tab inside the dialog. */
-function trapTab(e: KeyboardEvent, root: HTMLElement | null): void {
-  if (root === null) return
-  const focusable = [...root.querySelectorAll<HTMLElement>('input, button:not([disabled]):not([tabindex="-1"])')]
-  const first = focusable[0]
-  const last = focusable[focusable.length - 1]
-  if (first === undefined || last === undefined) return
-  if (e.shiftKey && document.activeElement === first) {
-    e.preventDefault()
-    last.focus()
-  } else if (!e.shiftKey && document.activeElement === last) {
-    e.preventDefault()
-    first.focus()
-  }
 }

@@ -26,7 +26,13 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
   const { stick } = follow
   useLayoutEffect(stick, [stick, chat.session])
   // A search result asked for one of its messages: scrolled to and marked once loaded.
-  const shown = useShowMessage(chat.conversationId, !chat.loading && chat.loadError === null, follow.content, follow.reveal)
+  const shown = useShowMessage(
+    chat.conversationId,
+    !chat.loading && chat.loadError === null,
+    !chat.loading && chat.loadError !== null,
+    follow.content,
+    follow.reveal,
+  )
 
   let content
   if (chat.loading) {

@@ -19,6 +19,7 @@ export function Search() {
   const { api, chat, state } = useWisp()
   const focus = useMessageFocusStore()
   const [open, setOpen] = useState(false)
+  const openId = state.chat.conversationId
   const keys = useMemo(() => keysOf('search', isMacPlatform()), [])
   useShortcuts({ search: () => setOpen((o) => !o) })
   const search = useMemo<SearchFn | null>(() => (api === null ? null : (q, opts) => api.search(q, opts)), [api])
@@ -26,10 +27,12 @@ export function Search() {
   const choose = useCallback(
     (r: SearchResult) => {
       setOpen(false)
-      chat.open(r.conversationId)
+      // The open conversation is only scrolled: opening it again would reload it and
+      // cut a reply that streams there.
+      if (openId !== r.conversationId) chat.open(r.conversationId)
       focus?.show(r.conversationId, r.messageId)
     },
-    [chat, focus],
+    [chat, focus, openId],
   )
   return (
     <>

@@ -4,10 +4,11 @@
 // click outside closes. Searches go out as typing pauses, each aborting the
 // one before (state/useSearch.ts).
 
-import { useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react'
+import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react'
 import type { SearchResult } from '../api'
 import { MIN_QUERY_CHARS, type SearchState } from '../state/search'
 import { useSearch, type SearchFn } from '../state/useSearch'
+import { trapTab, useKeepFocus, useRestoreFocus } from './dialogFocus'
 import { resultId, SearchResultItem } from './SearchResultItem'
 
 interface Props {
@@ -27,18 +28,30 @@ export function SearchPalette({ search, agentName, onChoose, onClose }: Props) {
     if (r !== undefined) onChoose(r)
   }
   const list = useRef<HTMLUListElement>(null)
+  const dialog = useRef<HTMLDivElement>(null)
+  const input = useRef<HTMLInputElement>(null)
+  const composing = useRef(false)
   useActiveInView(list, state.active)
   useRestoreFocus()
+  // After useRestoreFocus, so that a remount (React's StrictMode) ends with the input focused.
+  useEffect(() => input.current?.focus(), [])
+  useKeepFocus(dialog, input)
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    // Keys that confirm or cancel an input method's composition are the IME's (WebKit
+    // sends its Enter as keyCode 229, sometimes after compositionend).
+    if (e.nativeEvent.isComposing || e.nativeEvent.keyCode === 229) return
     switch (e.key) {
+      case 'Tab':
+        trapTab(e, dialog.current)
+        return
       case 'ArrowDown':
       case 'ArrowUp':
         e.preventDefault()
         move(e.key === 'ArrowDown' ? 1 : -1)
         return
       case 'Enter':
-        if (state.active < 0) return
+        if (state.status !== 'ready' || state.active < 0) return
         e.preventDefault()
         choose(state.active)
         return
@@ -52,7 +65,9 @@ export function SearchPalette({ search, agentName, onChoose, onClose }: Props) {
   return (
     <div className="picker-backdrop search-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
+        ref={dialog}
         className="search-palette"
+        tabIndex={-1}
         role="dialog"
         aria-modal="true"
         aria-label="Search all conversations"
@@ -69,12 +84,19 @@ export function SearchPalette({ search, agentName, onChoose, onClose }: Props) {
           aria-controls={LIST_ID}
           aria-autocomplete="list"
           aria-activedescendant={state.active >= 0 ? resultId(state.active) : undefined}
+          ref={input}
           placeholder="Search all conversations"
-          autoFocus
           spellCheck={false}
           autoComplete="off"
           value={state.query}
-          onChange={(e) => type(e.target.value)}
+          // While an input method composes, the words are not searched yet: only once
+          // the composition ends.
+          onCompositionStart={() => (composing.current = true)}
+          onCompositionEnd={(e) => {
+            composing.current = false
+            type(e.currentTarget.value)
+          }}
+          onChange={(e) => type(e.target.value, composing.current)}
         />
         <StatusLine state={state} />
         {state.results.length === 0 ? null : (
@@ -93,7 +115,15 @@ export function SearchPalette({ search, agentName, onChoose, onClose }: Props) {
           </ul>
         )}
         {state.nextCursor === undefined ? null : (
-          <button type="button" className="link-button search-more" data-testid="search-more" disabled={state.loadingMore} onClick={more}>
+          <button
+            type="button"
+            className="link-button search-more"
+            data-testid="search-more"
+            disabled={state.loadingMore}
+            // The input keeps the focus, so the keys go on working when the button goes.
+            onMouseDown={(e) => e.preventDefault()}
+            onClick={more}
+          >
             {state.loadingMore ? 'Loading…' : 'More results'}
           </button>
         )}
@@ -122,6 +152,13 @@ function StatusLine({ state }: { state: SearchState }) {
         </p>
       )
     case 'ready':
+      if (state.error !== null) {
+        return (
+          <p className="search-status notice notice-error" role="alert" data-testid="search-error">
+            Loading more failed: {state.error}
+          </p>
+        )
+      }
       if (state.results.length > 0) return null
       text = 'No messages match.'
   }
@@ -138,10 +175,4 @@ function useActiveInView(list: RefObject<HTMLUListElement | null>, active: numbe
     const row = active < 0 ? undefined : (list.current?.childNodes[active] as HTMLElement | undefined)
     row?.scrollIntoView?.({ block: 'nearest' })
   }, [list, active])
-}
-
-/** Gives focus back to what had it before the palette opened (the message box, say). */
-function useRestoreFocus(): void {
-  const [before] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null))
-  useEffect(() => () => before?.focus({ preventScroll: true }), [before])
 }

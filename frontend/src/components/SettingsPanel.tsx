@@ -5,10 +5,11 @@
 // conversations' export and import (DataSettings). The restart
 // banner stays visible above it (Notices). State: state/useSettings.ts.
 
-import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { useEffect, useRef, type FormEvent } from 'react'
 import { useWisp } from '../state/WispProvider'
 import { useSettings, type Settings } from '../state/useSettings'
 import { DataSettings } from './DataSettings'
+import { useRestoreFocus } from './dialogFocus'
 import { McpServers } from './McpServers'
 import { SettingsSections } from './SettingsSections'
 import { ShellGrants } from './ShellGrants'
@@ -161,10 +162,4 @@ function useEscape(onClose: () => void): void {
     document.addEventListener('keydown', onKey)
     return () => document.removeEventListener('keydown', onKey)
   }, [])
-}
-
-/** Gives focus back to what had it before the view opened. */
-function useRestoreFocus(): void {
-  const [before] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null))
-  useEffect(() => () => before?.focus(), [before])
 }

@@ -2,8 +2,9 @@
 // on this platform. Esc, `?`, the close button or a click outside closes it,
 // and focus goes back where it was.
 
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
+import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import { SHORTCUTS, isMacPlatform } from '../state/shortcuts'
+import { trapTab, useKeepFocus, useRestoreFocus } from './dialogFocus'
 
 interface Props {
   onClose(): void
@@ -12,10 +13,16 @@ interface Props {
 export function ShortcutsOverlay({ onClose }: Props) {
   const mac = useMemo(isMacPlatform, [])
   const close = useRef<HTMLButtonElement>(null)
+  const dialog = useRef<HTMLDivElement>(null)
   useRestoreFocus()
   useEffect(() => close.current?.focus(), [])
+  useKeepFocus(dialog, close)
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key === 'Tab') {
+      trapTab(e, dialog.current)
+      return
+    }
     if (e.key !== 'Escape' && e.key !== '?') return
     e.preventDefault()
     e.stopPropagation()
@@ -25,7 +32,9 @@ export function ShortcutsOverlay({ onClose }: Props) {
   return (
     <div className="picker-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
+        ref={dialog}
         className="shortcuts"
+        tabIndex={-1}
         role="dialog"
         aria-modal="true"
         aria-labelledby="shortcuts-title"
@@ -54,10 +63,4 @@ export function ShortcutsOverlay({ onClose }: Props) {
       </div>
     </div>
   )
-}
-
-/** Gives focus back to what had it before the overlay opened. */
-function useRestoreFocus(): void {
-  const [before] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null))
-  useEffect(() => () => before?.focus(), [before])
 }

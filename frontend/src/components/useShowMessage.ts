@@ -21,6 +21,8 @@ interface Shown {
 export function useShowMessage(
   conversationId: string | null,
   loaded: boolean,
+  /** The conversation could not be loaded: the request is dropped, not kept for a later visit. */
+  failed: boolean,
   rows: { current: HTMLElement | null },
   reveal: (el: HTMLElement) => void,
 ): Shown {
@@ -29,7 +31,12 @@ export function useShowMessage(
   const [missing, setMissing] = useState<string | null>(null)
 
   useLayoutEffect(() => {
-    if (request === null || !loaded || store === null) return
+    if (request === null || store === null) return
+    if (failed) {
+      store.done(request)
+      return
+    }
+    if (!loaded) return
     store.done(request)
     const row = findRow(rows.current, request.messageId)
     if (row === null) {
@@ -42,7 +49,7 @@ export function useShowMessage(
     const clear = () => row.removeAttribute('data-found')
     row.addEventListener('animationend', clear, { once: true })
     setTimeout(clear, FOUND_MS)
-  }, [request, loaded, store, rows, reveal])
+  }, [request, loaded, failed, store, rows, reveal])
 
   // Another conversation: the note about this one goes.
   useLayoutEffect(() => setMissing(null), [conversationId])

@@ -36,14 +36,18 @@ describe('searchReducer', () => {
     expect(s.results.map((r) => r.messageId)).toEqual(['m1', 'm2'])
     expect(s.nextCursor).toBe('next')
     expect(s.active).toBe(0)
-    expect(searchReducer(s, { type: 'failed', query: 'kiw', message: 'late' })).toBe(s)
+    expect(searchReducer(s, { type: 'failed', query: 'kiw', message: 'late', more: false })).toBe(s)
   })
 
-  it('keeps the results while the words change, and drops them under two characters', () => {
-    let s = answered(typed('kiwi'), 'kiwi', ['m1'])
+  it('keeps the results while the words change, none of them choosable, and drops them under two characters', () => {
+    let s = answered(typed('kiwi'), 'kiwi', ['m1', 'm2'], 'c1')
     s = typed('kiwis', s)
     expect(s.status).toBe('loading')
-    expect(s.results).toHaveLength(1)
+    expect(s.results).toHaveLength(2)
+    expect(s.active).toBe(-1) // Enter opens nothing of the old words
+    expect(s.nextCursor).toBeUndefined()
+    expect(searchReducer(s, { type: 'move', by: 1 })).toBe(s)
+    expect(searchReducer(s, { type: 'point', index: 0 })).toBe(s)
     s = typed('k', s)
     expect(s).toEqual({ ...initialSearch, query: 'k' })
   })
@@ -76,9 +80,26 @@ describe('searchReducer', () => {
     expect(searchReducer(empty, { type: 'move', by: 1 })).toBe(empty)
   })
 
-  it('shows a failure for the current words', () => {
-    const s = searchReducer(typed('kiwi'), { type: 'failed', query: 'kiwi', message: 'q is longer than 500 bytes' })
+  it('shows a failure for the current words, without the results of other words', () => {
+    const before = typed('kiwis', answered(typed('kiwi'), 'kiwi', ['m1']))
+    const s = searchReducer(before, { type: 'failed', query: 'kiwis', message: 'q is longer than 500 bytes', more: false })
     expect(s.status).toBe('error')
     expect(s.error).toBe('q is longer than 500 bytes')
+    expect(s.results).toEqual([])
+    expect(s.active).toBe(-1)
+  })
+
+  it('keeps the page when the next one fails, and lets More try again', () => {
+    let s = answered(typed('kiwi'), 'kiwi', ['m1'], 'c1')
+    s = searchReducer(s, { type: 'loading-more' })
+    s = searchReducer(s, { type: 'failed', query: 'kiwi', message: 'timeout', more: true })
+    expect(s.status).toBe('ready')
+    expect(s.results).toHaveLength(1)
+    expect(s.nextCursor).toBe('c1')
+    expect(s.loadingMore).toBe(false)
+    expect(s.error).toBe('timeout')
+    s = answered(searchReducer(s, { type: 'loading-more' }), 'kiwi', ['m2'], undefined, true)
+    expect(s.error).toBeNull()
+    expect(s.results).toHaveLength(2)
   })
 })

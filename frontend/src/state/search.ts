@@ -29,7 +29,8 @@ export interface SearchState {
 export type SearchAction =
   | { type: 'typed'; query: string }
   | { type: 'answered'; query: string; results: SearchResult[]; nextCursor: string | undefined; more: boolean }
-  | { type: 'failed'; query: string; message: string }
+  /** more: it was a next page that failed (the results so far stay, and More can try again). */
+  | { type: 'failed'; query: string; message: string; more: boolean }
   | { type: 'loading-more' }
   | { type: 'move'; by: number }
   | { type: 'point'; index: number }
@@ -53,8 +54,10 @@ export function searchReducer(s: SearchState, a: SearchAction): SearchState {
   switch (a.type) {
     case 'typed':
       if (a.query === s.query) return s
+      // The last words' results stay on screen while the new ones load (no flicker),
+      // but nothing of them can be chosen or paged: they answer other words.
       return searchable(a.query)
-        ? { ...s, query: a.query, status: 'loading', error: null, loadingMore: false }
+        ? { ...s, query: a.query, status: 'loading', error: null, loadingMore: false, nextCursor: undefined, active: -1 }
         : { ...initialSearch, query: a.query }
     case 'answered': {
       if (a.query !== s.query) return s
@@ -64,15 +67,16 @@ export function searchReducer(s: SearchState, a: SearchAction): SearchState {
     }
     case 'failed':
       if (a.query !== s.query) return s
-      return { ...s, status: 'error', error: a.message, loadingMore: false }
+      if (a.more) return { ...s, error: a.message, loadingMore: false }
+      return { ...s, status: 'error', error: a.message, loadingMore: false, results: [], nextCursor: undefined, active: -1 }
     case 'loading-more':
       return s.nextCursor === undefined ? s : { ...s, loadingMore: true }
     case 'move': {
       const n = s.results.length
-      if (n === 0) return s
+      if (n === 0 || s.status !== 'ready') return s
       return { ...s, active: (((s.active < 0 ? (a.by > 0 ? -1 : 0) : s.active) + a.by) % n + n) % n }
     }
     case 'point':
-      return a.index >= 0 && a.index < s.results.length ? { ...s, active: a.index } : s
+      return s.status === 'ready' && a.index >= 0 && a.index < s.results.length ? { ...s, active: a.index } : s
   }
 }

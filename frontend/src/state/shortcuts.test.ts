@@ -59,6 +59,15 @@ describe('commandShortcut', () => {
     expect(commandShortcut(key({ ctrlKey: true, key: 'n' }), { ...linux, typing: true })).toBe('new-chat')
   })
 
+  it('opens no new chat or emote picker under an open dialog, and leaves keys of an IME composition alone', () => {
+    const dialog = { ...linux, dialogOpen: true }
+    expect(commandShortcut(key({ ctrlKey: true, key: 'n' }), dialog)).toBeNull()
+    expect(commandShortcut(key({ ctrlKey: true }), dialog)).toBeNull()
+    expect(commandShortcut(key({ ctrlKey: true, key: 'k' }), dialog)).toBe('search')
+    expect(commandShortcut(key({ ctrlKey: true, key: 'n', isComposing: true }), linux)).toBeNull()
+    expect(commandShortcut(key({ ctrlKey: true, key: 'n', keyCode: 229 }), linux)).toBeNull()
+  })
+
   it('ignores other keys and extra modifiers', () => {
     expect(commandShortcut(key({ ctrlKey: true, key: 'r' }), linux)).toBeNull()
     expect(commandShortcut(key({ ctrlKey: true, shiftKey: true }), linux)).toBeNull()

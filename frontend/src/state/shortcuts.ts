@@ -72,17 +72,18 @@ export interface KeyPlace {
  * listened for in the capture phase, so a focused field cannot swallow them.
  */
 export function commandShortcut(e: ShortcutKey, place: KeyPlace): ShortcutId | null {
-  if (e.altKey || e.shiftKey) return null
+  if (e.altKey || e.shiftKey || e.isComposing === true || e.keyCode === 229) return null
   const command = place.mac ? e.metaKey && !e.ctrlKey : e.ctrlKey && !e.metaKey
   // Off macOS, Ctrl keys in the terminal belong to its program (Ctrl+E: end of line).
   if (!command || (!place.mac && place.inTerminal)) return null
   switch (e.key.toLowerCase()) {
+    // Not under an open dialog: a new chat or the emote picker would open behind it.
     case 'n':
-      return 'new-chat'
+      return place.dialogOpen ? null : 'new-chat'
     case 'k':
       return 'search'
     case 'e':
-      return 'emotes'
+      return place.dialogOpen ? null : 'emotes'
     default:
       return null
   }

@@ -11,8 +11,8 @@ export type SearchFn = (q: string, opts: SearchOptions) => Promise<SearchResults
 
 export interface SearchControls {
   state: SearchState
-  /** The words typed changed. */
-  type(query: string): void
+  /** The words typed changed; composing (an input method is not done) shows them without searching. */
+  type(query: string, composing?: boolean): void
   /** Fetches the next page of the same words. */
   more(): void
   /** Moves the highlighted result by one (or more) with wrap-around. */
@@ -44,7 +44,7 @@ export function useSearch(search: SearchFn | null): SearchControls {
     const ctrl = new AbortController()
     inflight.current = ctrl
     if (fn === null) {
-      dispatch({ type: 'failed', query, message: 'not connected to the Wisp server' })
+      dispatch({ type: 'failed', query, message: 'not connected to the Wisp server', more: cursor !== undefined })
       return
     }
     const opts: SearchOptions = { signal: ctrl.signal }
@@ -56,7 +56,7 @@ export function useSearch(search: SearchFn | null): SearchControls {
       },
       (err: unknown) => {
         if (ctrl.signal.aborted) return
-        dispatch({ type: 'failed', query, message: err instanceof Error ? err.message : String(err) })
+        dispatch({ type: 'failed', query, message: err instanceof Error ? err.message : String(err), more: cursor !== undefined })
       },
     )
   }, [])
@@ -64,10 +64,10 @@ export function useSearch(search: SearchFn | null): SearchControls {
   useEffect(() => cancel, [cancel])
 
   const type = useCallback(
-    (query: string) => {
+    (query: string, composing = false) => {
       cancel()
       dispatch({ type: 'typed', query })
-      if (!searchable(query)) return
+      if (composing || !searchable(query)) return
       timer.current = setTimeout(() => {
         timer.current = null
         run(query)
