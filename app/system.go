@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"golang.org/x/net/idna"
 )
 
 // systemRuntime is the part of the Wails runtime the System binding uses: the
@@ -126,7 +128,7 @@ func (s *System) Notify(n Notice) error {
 		return err
 	}
 	data := map[string]any{"conversationId": n.ConversationID}
-	if err := s.rt.SendNotification(ctx, n.ID, title, body, data); err != nil {
+	if err := s.rt.SendNotification(ctx, n.ID, title, markupEscaper.Replace(body), data); err != nil {
 		s.log.Warn("desktop notification not shown", "id", n.ID, "err", err)
 		return fmt.Errorf("show the notification: %w", err)
 	}
@@ -158,6 +160,11 @@ func (s *System) responded(action string, data map[string]any, err error) {
 	s.rt.EventsEmit(ctx, notificationClickedEvent)
 }
 
+// markupEscaper escapes what a notification server reads as markup in a body (the
+// freedesktop spec's body-markup, which GNOME, KDE, dunst and mako support): a
+// message or a command line is text, never a link or an image there.
+var markupEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+
 // TakeClicked returns the conversation of the last notification clicked ("" when
 // none) and forgets it, so the page opens it once.
 func (s *System) TakeClicked() string {
@@ -188,9 +195,12 @@ func (s *System) OpenURL(raw string) error {
 
 // openableURL checks a link and writes it so that Wails' own check passes: Wails
 // v2.16 refuses URLs holding shell metacharacters (a Wikipedia link's parentheses,
-// a space in a mailto subject) and some non-ASCII spaces, so those, and every
-// non-ASCII byte, are percent-encoded after the authority, which names the same
-// resource.
+// a space in a mailto subject) and some non-ASCII spaces, so after the host those,
+// and every non-ASCII byte, are percent-encoded, and a non-ASCII host is written in
+// its ASCII (punycode) form. For most characters the encoded URL names the same
+// resource; for the sub-delimiters (! * ( ) $ ;) a server may tell them apart, but
+// unencoded Wails would not open the link at all. An IPv6 literal host ([::1]) is
+// refused: Wails refuses its brackets.
 func openableURL(raw string) (string, error) {
 	if len(raw) > maxOpenURL {
 		return "", errors.New("the link is too long")
@@ -204,17 +214,7 @@ func openableURL(raw string) (string, error) {
 	}
 	switch strings.ToLower(u.Scheme) {
 	case "http", "https":
-		if u.Host == "" || u.Opaque != "" {
-			return "", fmt.Errorf("a %s link needs a host", u.Scheme)
-		}
-		if u.User != nil {
-			return "", errors.New("links with a user name are not opened")
-		}
-		if strings.ContainsAny(u.Host, unsafeInURL) {
-			return "", errors.New("the link's host is not a host name")
-		}
-		head := strings.ToLower(u.Scheme) + "://" + u.Host
-		return head + encodeUnsafe(strings.TrimPrefix(u.String(), u.Scheme+"://"+u.Host)), nil
+		return webURL(u)
 	case "mailto":
 		if u.Opaque == "" {
 			return "", errors.New("a mailto link needs an address")
@@ -223,6 +223,32 @@ func openableURL(raw string) (string, error) {
 	default:
 		return "", fmt.Errorf("links of the scheme %q are not opened", u.Scheme)
 	}
+}
+
+// webURL writes an http(s) link: the scheme, the host in ASCII, then the path,
+// query and fragment as they were escaped, with what Wails refuses encoded.
+func webURL(u *url.URL) (string, error) {
+	if u.Host == "" || u.Opaque != "" {
+		return "", fmt.Errorf("a %s link needs a host", u.Scheme)
+	}
+	if u.User != nil {
+		return "", errors.New("links with a user name are not opened")
+	}
+	host, err := idna.Lookup.ToASCII(u.Hostname())
+	if err != nil || host == "" || strings.ContainsAny(host, unsafeInURL+":/?#@%") {
+		return "", errors.New("the link's host is not a host name")
+	}
+	if port := u.Port(); port != "" {
+		host += ":" + port
+	}
+	tail := u.EscapedPath()
+	if u.RawQuery != "" || u.ForceQuery {
+		tail += "?" + u.RawQuery
+	}
+	if u.Fragment != "" {
+		tail += "#" + u.EscapedFragment()
+	}
+	return strings.ToLower(u.Scheme) + "://" + host + encodeUnsafe(tail), nil
 }
 
 // unsafeInURL are the characters Wails' URL check refuses (shell metacharacters and

@@ -244,7 +244,9 @@ func TestSystemOpenURL(t *testing.T) {
 	s := startedSystem(t, rt)
 	open := map[string]string{
 		"https://example.com/a?b=1#c":                    "https://example.com/a?b=1#c",
-		"HTTP://Example.com":                             "http://Example.com",
+		"HTTP://Example.com":                             "http://example.com",
+		"https://bücher.de/x?y=1":                        "https://xn--bcher-kva.de/x?y=1",
+		"https://example.com/a%20b/c%2Fd":                "https://example.com/a%20b/c%2Fd",
 		"https://en.wikipedia.org/wiki/Go_(language)":    "https://en.wikipedia.org/wiki/Go_%28language%29",
 		"https://example.com/~me/x?q=a b&r=$1":           "https://example.com/%7Eme/x?q=a%20b&r=%241",
 		"https://example.com:8443/caf\u00e9?x=\u00a0y":   "https://example.com:8443/caf%C3%A9?x=%C2%A0y",
@@ -282,6 +284,7 @@ func TestSystemOpenURL(t *testing.T) {
 		"https:example.com",
 		"http://user:pass@example.com/",
 		"https://exa mple.com/",
+		"http://[::1]:8080/",
 		"https://example.com/\nX",
 		"mailto:",
 		"https://example.com/" + strings.Repeat("a", maxOpenURL),
@@ -297,5 +300,20 @@ func TestSystemOpenURL(t *testing.T) {
 
 	if err := newSystem(rt, slog.New(slog.DiscardHandler)).OpenURL("https://example.com"); err == nil {
 		t.Fatal("opened a link before the window started")
+	}
+}
+
+// A notification's body is text: what a notification server would read as markup
+// (a link, an image, an entity) is escaped.
+func TestSystemNotifyEscapesMarkup(t *testing.T) {
+	rt := &fakeSystemRuntime{}
+	s := startedSystem(t, rt)
+	body := `Run grep x <in.txt && rm y? <a href="https://x">click</a>`
+	if err := s.Notify(Notice{ID: "approval:a1", Title: "Wisp asks <b>you</b>", Body: body, ConversationID: "c1"}); err != nil {
+		t.Fatal(err)
+	}
+	want := `Run grep x &lt;in.txt &amp;&amp; rm y? &lt;a href="https://x"&gt;click&lt;/a&gt;`
+	if len(rt.sent) != 1 || rt.sent[0].body != want || rt.sent[0].title != "Wisp asks <b>you</b>" {
+		t.Fatalf("sent %+v, want body %q (the summary is never markup)", rt.sent, want)
 	}
 }
