@@ -145,7 +145,7 @@ func (d *displayRecorder) saveAt(now time.Time, msgType, contentType string, con
 }
 
 func (d *displayRecorder) update(callID, status string, content any) {
-	saved, err := d.s.store.UpdateToolStatus(context.Background(), callID, status, wire.JSON(content), time.Now())
+	saved, err := d.s.store.UpdateToolStatus(context.Background(), d.run.ID, callID, status, wire.JSON(content), time.Now())
 	if err != nil {
 		d.s.log.Warn("update tool status", "run", d.run.ID, "call", callID, "err", err)
 		return

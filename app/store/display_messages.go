@@ -68,10 +68,12 @@ func saveDisplayMessage(ctx context.Context, q querier, d DisplayMessage) (Displ
 	return saved, nil
 }
 
-// UpdateToolStatus sets the status of the tool_call display message of a tool call
-// (the latest, should the id repeat), replaces its content when content is not nil,
-// moves its UpdatedAt forward to at, and returns it; ErrNotFound if there is none.
-func (s *Store) UpdateToolStatus(ctx context.Context, toolCallID, status string, content json.RawMessage, at time.Time) (DisplayMessage, error) {
+// UpdateToolStatus sets the status of the tool_call display message of a tool call of
+// run runID (the latest, should the id repeat in the run), replaces its content when
+// content is not nil, moves its UpdatedAt forward to at, and returns it; ErrNotFound
+// if there is none. Call ids are only unique within a run: servers that send none
+// get call_0, call_1… every time, and an import brings other runs' rows.
+func (s *Store) UpdateToolStatus(ctx context.Context, runID, toolCallID, status string, content json.RawMessage, at time.Time) (DisplayMessage, error) {
 	newContent, err := jsonColumn("content", content)
 	if err != nil {
 		return DisplayMessage{}, fmt.Errorf("update tool call %s: %w", toolCallID, err)
@@ -79,9 +81,9 @@ func (s *Store) UpdateToolStatus(ctx context.Context, toolCallID, status string,
 	row := s.db.QueryRowContext(ctx, `UPDATE display_messages
 		SET status = ?, content = COALESCE(?, content), updated_at = MAX(updated_at, ?)
 		WHERE n = (SELECT n FROM display_messages
-			WHERE tool_call_id = ? AND content_type = 'tool_call' ORDER BY n DESC LIMIT 1)
+			WHERE tool_call_id = ? AND run_id = ? AND content_type = 'tool_call' ORDER BY n DESC LIMIT 1)
 		RETURNING `+displayMessageColumns,
-		optText(status), newContent, at.UnixMilli(), toolCallID)
+		optText(status), newContent, at.UnixMilli(), toolCallID, runID)
 	d, err := scanDisplayMessage(row)
 	if err != nil {
 		return DisplayMessage{}, fmt.Errorf("update tool call %s: %w", toolCallID, notFound(err))

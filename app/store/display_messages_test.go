@@ -126,8 +126,13 @@ func TestUpdateToolStatus(t *testing.T) {
 		Content: json.RawMessage(`{"callId":"k"}`), Status: "pending", ToolCallID: "k", CreatedAt: at(10)})
 	result := mustSaveDisplay(t, s, DisplayMessage{ID: "result", ConversationID: "c", RunID: "r", MessageType: "tool", ContentType: "tool_result",
 		Content: json.RawMessage(`{"callId":"k","result":"ok"}`), ToolCallID: "k", CreatedAt: at(12)})
+	// The same call id in another run, saved later (an import, a server that numbers
+	// every reply's calls from call_0): never the row a status of run r changes.
+	mustCreateConversation(t, s, "other", 1)
+	other := mustSaveDisplay(t, s, DisplayMessage{ID: "other-call", ConversationID: "other", RunID: "r2", MessageType: "tool", ContentType: "tool_call",
+		Content: json.RawMessage(`{"callId":"k"}`), Status: "pending", ToolCallID: "k", CreatedAt: at(15)})
 
-	got, err := s.UpdateToolStatus(ctx, "k", "executing", nil, at(20))
+	got, err := s.UpdateToolStatus(ctx, "r", "k", "executing", nil, at(20))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +141,7 @@ func TestUpdateToolStatus(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v\nwant %+v", got, want)
 	}
-	got, err = s.UpdateToolStatus(ctx, "k", "completed", json.RawMessage(`{"callId":"k","done":true}`), at(30))
+	got, err = s.UpdateToolStatus(ctx, "r", "k", "completed", json.RawMessage(`{"callId":"k","done":true}`), at(30))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,16 +153,22 @@ func TestUpdateToolStatus(t *testing.T) {
 	if !reflect.DeepEqual(all, []DisplayMessage{want, result}) {
 		t.Fatalf("stored %+v\nwant the call updated and the result untouched", all)
 	}
+	if others, _ := s.DisplayMessages(ctx, "other", 0); !reflect.DeepEqual(others, []DisplayMessage{other}) {
+		t.Fatalf("the other run's row changed: %+v", others)
+	}
 
 	for name, id := range map[string]string{"unknown call": "missing", "empty id": ""} {
-		if _, err := s.UpdateToolStatus(ctx, id, "failed", nil, at(40)); !errors.Is(err, ErrNotFound) {
+		if _, err := s.UpdateToolStatus(ctx, "r", id, "failed", nil, at(40)); !errors.Is(err, ErrNotFound) {
 			t.Errorf("%s: err = %v, want ErrNotFound", name, err)
 		}
 	}
-	if _, err := s.UpdateToolStatus(ctx, "k", "bogus", nil, at(40)); err == nil || errors.Is(err, ErrNotFound) {
+	if _, err := s.UpdateToolStatus(ctx, "r3", "k", "failed", nil, at(40)); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a run without the call: err = %v, want ErrNotFound", err)
+	}
+	if _, err := s.UpdateToolStatus(ctx, "r", "k", "bogus", nil, at(40)); err == nil || errors.Is(err, ErrNotFound) {
 		t.Errorf("bad status: err = %v", err)
 	}
-	if _, err := s.UpdateToolStatus(ctx, "k", "failed", json.RawMessage(`{`), at(40)); err == nil {
+	if _, err := s.UpdateToolStatus(ctx, "r", "k", "failed", json.RawMessage(`{`), at(40)); err == nil {
 		t.Error("content that is not JSON accepted")
 	}
 }
