@@ -170,18 +170,17 @@ func New(opts Options) (*App, error) {
 
 // checkServable refuses settings that would listen beyond loopback without a
 // configured token (or the desktop's), or turn shell access on with no API token at
-// all: any local process or user could then run commands as Wisp's user. For
-// `wisp serve` it reads (or makes) the kept token, which serves loopback only.
+// all: any local process or user could then run commands as Wisp's user. Wisp's own
+// token (the desktop's, or the one `wisp serve` keeps, which serves loopback only)
+// counts without being read: the kept one is read or made only once the state
+// folder's lock is held (newGuard), so a second Wisp refused there never touches it.
 func (a *App) checkServable(cfg config.Config) error {
-	own, err := a.ownToken(cfg)
-	if err != nil {
-		return err
-	}
+	own := a.launchToken != "" || (a.tokenFile != nil && cfg.API.Token == "")
 	if !api.IsLoopback(cfg.Server.Host) && cfg.API.Token == "" && a.launchToken == "" {
 		return fmt.Errorf("refusing to listen on %s without an API token: set WISP_API_TOKEN (or api.token in %s), or listen on 127.0.0.1",
 			cfg.Server.Host, a.configPath)
 	}
-	if cfg.Features.ShellEnabled && cfg.API.Token == "" && own == "" {
+	if cfg.Features.ShellEnabled && cfg.API.Token == "" && !own {
 		return fault.Invalid.Errorf("shell access needs an API token: without one, any local process or user that "+
 			"reaches Wisp's port could run commands as you; set WISP_API_TOKEN (or api.token in %s), or leave shell access off",
 			a.configPath)

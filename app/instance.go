@@ -6,8 +6,10 @@ import (
 	"github.com/wispapp/wisp/internal/instance"
 )
 
-// lockStateFolder makes this Wisp the only one on its state folder before anything in
-// the folder is opened, or fails naming the one that runs there (instance.HeldError).
+// lockStateFolder makes this Wisp the only one on its state folder before its
+// database and its kept API token are opened, or fails naming the one that runs there
+// (instance.HeldError). Before it, New has only read the config file (writing the
+// defaults on a first run) and the emotes folder.
 // The lock is let go last when Wisp stops; a crash's is let go by the kernel.
 func (a *App) lockStateFolder() error {
 	lock, err := instance.Acquire(a.stateDir, instance.Holder{PID: os.Getpid(), Mode: a.mode()})

@@ -64,3 +64,37 @@ func TestOneAppPerStateFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A second `wisp serve` refused on the folder never touches the first's kept token,
+// even one it would replace (readable by others): it reads it only once it holds
+// the lock.
+func TestRefusedServeLeavesTheTokenAlone(t *testing.T) {
+	dir := t.TempDir()
+	first, err := newServeApp(t, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer first.Stop()
+	path := filepath.Join(dir, tokenFileName)
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(path)
+	second, err := newServeApp(t, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held *instance.HeldError
+	if err := second.Start(context.Background()); !errors.As(err, &held) {
+		t.Fatalf("second serve on the folder: %v", err)
+	}
+	second.Stop()
+	after, _ := os.ReadFile(path)
+	info, _ := os.Stat(path)
+	if string(after) != string(before) || info.Mode().Perm() != 0o644 {
+		t.Fatalf("the refused Wisp rewrote the token file (mode %#o)", info.Mode().Perm())
+	}
+}

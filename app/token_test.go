@@ -133,9 +133,17 @@ func TestServeTokenUnreadableIsAnError(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, tokenFileName), 0o700); err != nil { // not a file at all
 		t.Fatal(err)
 	}
-	_, err := newServeApp(t, dir, nil)
+	// The kept token is read once the state folder's lock is held: at the start.
+	a, err := newServeApp(t, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = a.Start(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "read the API token") || !strings.Contains(err.Error(), "not a regular file") {
 		t.Fatalf("err = %v", err)
+	}
+	if err := a.Stop(); err != nil {
+		t.Fatalf("stopping after the refused start: %v", err)
 	}
 	// A configured token does not need the file.
 	if _, err := newServeApp(t, dir, map[string]string{"WISP_API_TOKEN": "t"}); err != nil {
