@@ -29,13 +29,8 @@ func (s *runState) apply(ops []jsonpatch.Op) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	before := s.doc
-	if err := s.doc.Apply(ops); err != nil {
+	if err := s.doc.ApplyLimit(ops, MaxState); err != nil {
 		return fmt.Errorf("state patch: %w", err)
-	}
-	if b, err := json.Marshal(&s.doc); err != nil || len(b) > MaxState {
-		s.doc = before
-		return fmt.Errorf("state patch: the state would be over %d bytes", MaxState)
 	}
 	return nil
 }

@@ -18,6 +18,9 @@ type progress struct {
 	call    runtime.Call
 	log     *slog.Logger
 	started time.Time
+	// on: /shell is this call's (its start applied); each later patch also tests
+	// that it still is, so it never changes another command's.
+	on bool
 }
 
 // shellState is the run's state at /shell.
@@ -34,20 +37,25 @@ type shellState struct {
 // lastLineMax bounds the line /shell and the events carry.
 const lastLineMax = 200
 
-func (p progress) start(command, runID string) {
-	p.patch(jsonpatch.Add("/shell", shellState{CallID: p.call.ID, Command: command, TerminalRunID: runID, Status: "running"}))
+func (p *progress) start(command, runID string) {
+	p.on = p.patch(jsonpatch.Add("/shell", shellState{CallID: p.call.ID, Command: command, TerminalRunID: runID, Status: "running"}))
 }
 
 // tick reports the command's last line so far.
-func (p progress) tick(tail string) {
+func (p *progress) tick(tail string) {
 	line := lastLine(tail)
 	elapsed := time.Since(p.started).Milliseconds()
 	p.call.Custom("shell_progress", map[string]any{"elapsedMs": elapsed, "lastLine": line})
-	p.patch(jsonpatch.Replace("/shell/elapsedMs", elapsed), jsonpatch.Replace("/shell/lastLine", line))
+	if p.on {
+		p.patch(p.mine(), jsonpatch.Replace("/shell/elapsedMs", elapsed), jsonpatch.Replace("/shell/lastLine", line))
+	}
 }
 
 // end records how the command ended; stopped is set when the run was stopped.
-func (p progress) end(res terminal.Result, out string, stopped bool) {
+func (p *progress) end(res terminal.Result, out string, stopped bool) {
+	if !p.on {
+		return
+	}
 	status := "exited"
 	switch {
 	case stopped:
@@ -57,14 +65,19 @@ func (p progress) end(res terminal.Result, out string, stopped bool) {
 	case res.TimedOut:
 		status = "timed_out"
 	}
-	p.patch(jsonpatch.Replace("/shell/status", status), jsonpatch.Replace("/shell/elapsedMs", res.DurationMs),
+	p.patch(p.mine(), jsonpatch.Replace("/shell/status", status), jsonpatch.Replace("/shell/elapsedMs", res.DurationMs),
 		jsonpatch.Replace("/shell/lastLine", lastLine(out)), jsonpatch.Add("/shell/exitCode", res.ExitCode))
 }
 
-func (p progress) patch(ops ...jsonpatch.Op) {
+// mine tests that /shell is still this call's.
+func (p *progress) mine() jsonpatch.Op { return jsonpatch.Test("/shell/callId", p.call.ID) }
+
+func (p *progress) patch(ops ...jsonpatch.Op) bool {
 	if err := p.call.Patch(ops...); err != nil {
 		p.log.Warn("shell progress not recorded", "call", p.call.ID, "err", err)
+		return false
 	}
+	return true
 }
 
 // lastLine is the last non-blank line of text, cut to lastLineMax bytes on a rune

@@ -21,7 +21,7 @@ func (h *handler) run(ctx context.Context, call runtime.Call, term *terminal.Man
 	}
 	call.Report(runtime.Event{Type: runtime.EventToolStatus, Data: runtime.ToolStatus{
 		Status: runtime.ToolExecuting, TerminalRunID: r.ID()}})
-	prog := progress{call: call, log: h.o.Logger, started: time.Now()}
+	prog := &progress{call: call, log: h.o.Logger, started: time.Now()}
 	prog.start(a.Command, r.ID())
 	cmd := mdquote.Inline(a.Command)
 	call.Callback("Running "+cmd+"…", runtime.MergeReplace)

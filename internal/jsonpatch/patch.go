@@ -12,12 +12,48 @@ import (
 	"strings"
 )
 
-// Op is one RFC 6902 operation.
+// Op is one RFC 6902 operation. Its JSON always has "from" for move and copy (""
+// is the whole document), and an op decoded without one is refused.
 type Op struct {
 	Op    string          `json:"op"`
 	Path  string          `json:"path"`
 	From  string          `json:"from,omitempty"`
 	Value json.RawMessage `json:"value,omitempty"`
+	// noFrom: decoded without "from".
+	noFrom bool
+}
+
+// wireOp is Op's JSON, with from present or absent.
+type wireOp struct {
+	Op    string          `json:"op"`
+	Path  string          `json:"path"`
+	From  *string         `json:"from,omitempty"`
+	Value json.RawMessage `json:"value,omitempty"`
+}
+
+func needsFrom(op string) bool { return op == "move" || op == "copy" }
+
+// MarshalJSON writes the operation, with "from" whenever it is a move or a copy.
+func (o Op) MarshalJSON() ([]byte, error) {
+	w := wireOp{Op: o.Op, Path: o.Path, Value: o.Value}
+	if needsFrom(o.Op) || o.From != "" {
+		from := o.From
+		w.From = &from
+	}
+	return json.Marshal(w)
+}
+
+// UnmarshalJSON reads an operation, noting whether it had "from".
+func (o *Op) UnmarshalJSON(data []byte) error {
+	var w wireOp
+	if err := json.Unmarshal(data, &w); err != nil {
+		return err
+	}
+	*o = Op{Op: w.Op, Path: w.Path, Value: w.Value, noFrom: w.From == nil}
+	if w.From != nil {
+		o.From = *w.From
+	}
+	return nil
 }
 
 // Add is an add operation of v (marshalled to JSON) at path.
@@ -25,6 +61,9 @@ func Add(path string, v any) Op { return Op{Op: "add", Path: path, Value: mustJS
 
 // Replace is a replace operation of the value at path by v.
 func Replace(path string, v any) Op { return Op{Op: "replace", Path: path, Value: mustJSON(v)} }
+
+// Test is a test operation: the value at path must equal v.
+func Test(path string, v any) Op { return Op{Op: "test", Path: path, Value: mustJSON(v)} }
 
 // Remove is a remove operation of the value at path.
 func Remove(path string) Op { return Op{Op: "remove", Path: path} }
@@ -53,11 +92,13 @@ func mustJSON(v any) json.RawMessage {
 // concurrent use.
 type Doc struct {
 	v any
+	// set: v is the document (null included), not the zero value's {}.
+	set bool
 }
 
 // Value returns the document as decoded JSON (numbers as json.Number).
 func (d *Doc) Value() any {
-	if d.v == nil {
+	if !d.set {
 		return map[string]any{}
 	}
 	return d.v
@@ -67,15 +108,25 @@ func (d *Doc) Value() any {
 func (d *Doc) MarshalJSON() ([]byte, error) { return json.Marshal(d.Value()) }
 
 // Apply applies ops in order; when one fails, the document is left as it was.
-func (d *Doc) Apply(ops []Op) error {
+func (d *Doc) Apply(ops []Op) error { return d.ApplyLimit(ops, 0) }
+
+// ApplyLimit is Apply with the document's JSON bounded to limit bytes (0: no bound)
+// after every operation, so that no patch (a copy of the document into itself, over
+// and over) grows it far past the bound before it is refused.
+func (d *Doc) ApplyLimit(ops []Op, limit int) error {
 	v := clone(d.Value())
 	for i, op := range ops {
 		var err error
 		if v, err = apply(v, op); err != nil {
 			return fmt.Errorf("operation %d (%s %q): %w", i, op.Op, op.Path, err)
 		}
+		if limit > 0 {
+			if b, err := json.Marshal(v); err != nil || len(b) > limit {
+				return fmt.Errorf("operation %d (%s %q): the document would be over %d bytes", i, op.Op, op.Path, limit)
+			}
+		}
 	}
-	d.v = v
+	d.v, d.set = v, true
 	return nil
 }
 
@@ -99,6 +150,9 @@ func check(op Op) error {
 		_, err := decodeValue(op.Value)
 		return err
 	case "move", "copy":
+		if op.noFrom {
+			return errors.New(`the operation needs "from"`)
+		}
 		_, err := parsePointer(op.From)
 		return err
 	case "remove":
