@@ -208,3 +208,15 @@ func TestReportFormats(t *testing.T) {
 		t.Fatal("Msec or Verdict")
 	}
 }
+
+func TestTailBufferKeepsTheLastBytes(t *testing.T) {
+	b := &TailBuffer{Max: 8}
+	for _, s := range []string{"abc", "defgh", "ijk"} {
+		if n, err := b.Write([]byte(s)); n != len(s) || err != nil {
+			t.Fatalf("Write(%q) = %d, %v", s, n, err)
+		}
+	}
+	if got := b.String(); got != "defghijk" {
+		t.Fatalf("kept %q", got)
+	}
+}

@@ -9,9 +9,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
+
+	"github.com/wispapp/wisp/bench/benchkit"
 )
 
 const listenPrefix = "Wisp is listening on "
@@ -21,7 +22,7 @@ type wispProc struct {
 	cmd    *exec.Cmd
 	url    string
 	exited chan error
-	stderr *tail
+	stderr *benchkit.TailBuffer
 }
 
 // startWisp copies the database at db into a new state folder under tmp and starts
@@ -35,12 +36,12 @@ func startWisp(ctx context.Context, bin, db, tmp, token string) (*wispProc, erro
 		return nil, fmt.Errorf("copy the database: %w", err)
 	}
 	cmd := exec.Command(bin, "serve", "--host", "127.0.0.1", "--port", "0", "--state-dir", state)
-	cmd.Env = append(childEnv(), "WISP_API_TOKEN="+token)
+	cmd.Env = append(benchkit.ChildEnv(), "WISP_API_TOKEN="+token)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
 	}
-	p := &wispProc{cmd: cmd, exited: make(chan error, 1), stderr: &tail{max: 8 << 10}}
+	p := &wispProc{cmd: cmd, exited: make(chan error, 1), stderr: &benchkit.TailBuffer{Max: 8 << 10}}
 	cmd.Stderr = p.stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
@@ -83,17 +84,6 @@ func (p *wispProc) stop() {
 	}
 }
 
-// childEnv is this process's environment without Wisp's own variables.
-func childEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "WISP_") {
-			env = append(env, kv)
-		}
-	}
-	return env
-}
-
 func copyFile(from, to string) error {
 	in, err := os.Open(from)
 	if err != nil {
@@ -109,27 +99,4 @@ func copyFile(from, to string) error {
 		return err
 	}
 	return out.Close()
-}
-
-// tail keeps the last max bytes written to it.
-type tail struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if over := len(t.buf) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tail) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.buf)
 }

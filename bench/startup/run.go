@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,9 +12,10 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
+
+	"github.com/wispapp/wisp/bench/benchkit"
 )
 
 // listenPrefix starts the one line both servers print on stdout once they
@@ -65,9 +65,9 @@ func (t *target) measure(ctx context.Context, idle, startTimeout time.Duration) 
 		return s, err
 	}
 	defer pr.Close()
-	stderr := &tailBuffer{max: 8 << 10}
+	stderr := &benchkit.TailBuffer{Max: 8 << 10}
 	cmd := exec.Command(t.path, append(append([]string{}, t.args...), "--state-dir", t.stateDir)...)
-	cmd.Env = append(childEnv(), "WISP_API_TOKEN="+benchToken)
+	cmd.Env = append(benchkit.ChildEnv(), "WISP_API_TOKEN="+benchToken)
 	cmd.Stdout = pw
 	cmd.Stderr = stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -263,42 +263,6 @@ func parseMemory(status string) (rss, anon int64, err error) {
 		return 0, 0, errors.New("no VmRSS or RssAnon in /proc/<pid>/status")
 	}
 	return rss, anon, nil
-}
-
-// childEnv is the driver's environment without WISP_* variables, so that a
-// token or port set in the caller's shell does not change what is measured
-// (measure adds the bench's own token).
-func childEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "WISP_") {
-			env = append(env, kv)
-		}
-	}
-	return env
-}
-
-// tailBuffer keeps the last max bytes written to it; safe for concurrent use.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf = append(b.buf, p...)
-	if over := len(b.buf) - b.max; over > 0 {
-		b.buf = append(b.buf[:0], b.buf[over:]...)
-	}
-	return len(p), nil
-}
-
-func (b *tailBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return string(bytes.ToValidUTF8(b.buf, nil))
 }
 
 func lastLine(s string) string {
