@@ -77,7 +77,7 @@ export function EmotePicker({ onClose }: Props) {
   return (
     <div className="picker-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
-        className="emote-picker"
+        className="dialog-panel emote-picker"
         role="dialog"
         aria-modal="true"
         aria-label="Emotes"

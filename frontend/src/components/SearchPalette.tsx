@@ -66,7 +66,7 @@ export function SearchPalette({ search, agentName, onChoose, onClose }: Props) {
     <div className="picker-backdrop search-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
         ref={dialog}
-        className="search-palette"
+        className="dialog-panel search-palette"
         tabIndex={-1}
         role="dialog"
         aria-modal="true"

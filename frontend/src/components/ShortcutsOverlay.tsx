@@ -33,7 +33,7 @@ export function ShortcutsOverlay({ onClose }: Props) {
     <div className="picker-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <div
         ref={dialog}
-        className="shortcuts"
+        className="dialog-panel shortcuts"
         tabIndex={-1}
         role="dialog"
         aria-modal="true"
