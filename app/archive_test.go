@@ -40,19 +40,7 @@ func (c *chatApp) upload(path string, body io.Reader, chunked bool, out any) int
 	}
 	req, _ := http.NewRequest("POST", c.URL()+path, body)
 	req.Header.Set("Content-Type", "application/json")
-	c.authorize(req)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, _ := io.ReadAll(resp.Body)
-	if out != nil {
-		if err := json.Unmarshal(data, out); err != nil {
-			c.t.Fatalf("POST %s: %d %s: %v", path, resp.StatusCode, data, err)
-		}
-	}
-	return resp.StatusCode
+	return c.roundTrip(req, out)
 }
 
 type importAnswer struct {

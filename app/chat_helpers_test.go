@@ -58,6 +58,12 @@ func (c *chatApp) call(method, path string, body any, out any) int {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	return c.roundTrip(req, out)
+}
+
+// roundTrip sends req with the token and decodes the JSON answer into out (if not nil).
+func (c *chatApp) roundTrip(req *http.Request, out any) int {
+	c.t.Helper()
 	c.authorize(req)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -67,7 +73,7 @@ func (c *chatApp) call(method, path string, body any, out any) int {
 	data, _ := io.ReadAll(resp.Body)
 	if out != nil {
 		if err := json.Unmarshal(data, out); err != nil {
-			c.t.Fatalf("%s %s: %d %s: %v", method, path, resp.StatusCode, data, err)
+			c.t.Fatalf("%s %s: %d %s: %v", req.Method, req.URL.Path, resp.StatusCode, data, err)
 		}
 	}
 	return resp.StatusCode
