@@ -10,7 +10,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -301,5 +303,110 @@ func TestMCPStopCancelsTheCall(t *testing.T) {
 	st.all(t)
 	if status := a.runStatus(runID); status != "interrupted" {
 		t.Errorf("run status %s", status)
+	}
+}
+
+// startWithin starts a Wisp and fails the test if Start has not returned in time
+// (a Start that deadlocks would otherwise hang the test binary).
+func startWithin(t *testing.T, opts Options) *App {
+	t.Helper()
+	a, err := New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan error, 1)
+	go func() { started <- a.Start(context.Background()) }()
+	select {
+	case err := <-started:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Start did not return within 30 s")
+	}
+	t.Cleanup(func() { a.Stop() })
+	return a
+}
+
+// TestDisabledMCPServer: docs/mcp.md's disabled server neither holds Wisp's start
+// nor the save that turns a server off, nor any settings change after it.
+func TestDisabledMCPServer(t *testing.T) {
+	fake := llmtest.New()
+	t.Cleanup(fake.Close)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "wisp.json"), []byte(`{"mcpServers": {"old": {"command": "old-server", "disabled": true}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	opts := testOptions(t, dir, map[string]string{"WISP_API_TOKEN": shellToken})
+	a := &shellApp{&chatApp{App: startWithin(t, opts), t: t, fake: fake, token: shellToken}}
+	_, out := a.do("GET", "/api/mcp/servers", nil)
+	if got := mcpState(out["servers"], "old"); got != "disabled" {
+		t.Fatalf("old is %q: %v", got, out)
+	}
+	answers := make(chan string, 1)
+	go func() {
+		code, out := a.do("PUT", "/api/mcp/servers/new", map[string]any{"command": "new-server", "disabled": true})
+		code2, out2 := a.do("PUT", "/api/config", map[string]any{"ui": map[string]any{"theme": "dark"}})
+		answers <- fmt.Sprint(code, out, code2, out2)
+	}()
+	select {
+	case got := <-answers:
+		if !strings.HasPrefix(got, "201 ") || !strings.Contains(got, " 200 ") {
+			t.Errorf("answers: %s", got)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("saving a disabled server, then the settings, did not answer within 30 s")
+	}
+	_, out = a.do("GET", "/api/mcp/servers", nil)
+	if got := mcpState(out["servers"], "new"); got != "disabled" {
+		t.Errorf("new is %q: %v", got, out)
+	}
+}
+
+// TestConcurrentMCPRestarts: a double-clicked Restart and two Settings tabs saving
+// at once (12 clients) all get an answer that is not a 500, and Wisp lives on with
+// the server running.
+func TestConcurrentMCPRestarts(t *testing.T) {
+	url := calcServer(t)
+	fake := llmtest.New()
+	t.Cleanup(fake.Close)
+	a := startMCP(t, t.TempDir(), `{"mcpServers": {"calc": {"url": "`+url+`"}}}`, fake)
+	ws := a.dialWS()
+	a.waitMCP(ws, "calc", "running")
+	var wg sync.WaitGroup
+	codes := make(chan string, 48)
+	for i := range 12 {
+		wg.Go(func() {
+			for j := range 4 {
+				var code int
+				var out map[string]any
+				if (i+j)%2 == 0 {
+					code, out = a.do("POST", "/api/mcp/servers/calc/restart", nil)
+				} else {
+					code, out = a.do("PUT", "/api/mcp/servers/calc", map[string]any{"url": url, "disabled": j%3 == 0})
+				}
+				if code >= 500 || code == 0 {
+					codes <- fmt.Sprint(code, out)
+				}
+			}
+		})
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("48 restarts and saves did not all answer within 60 s")
+	}
+	close(codes)
+	for c := range codes {
+		t.Errorf("an answer: %s", c)
+	}
+	if code, out := a.do("PUT", "/api/mcp/servers/calc", map[string]any{"url": url}); code != http.StatusOK {
+		t.Fatalf("the last save: %d %v", code, out)
+	}
+	a.waitMCP(ws, "calc", "running")
+	if code, _ := a.do("GET", "/api/status", nil); code != http.StatusOK {
+		t.Errorf("status after the storm: %d", code)
 	}
 }

@@ -56,12 +56,17 @@ type Options struct {
 	Now     func() time.Time
 }
 
-// Manager runs the declared servers.
+// Manager runs the declared servers. Nothing calls out of it (OnChange, a server's
+// start or stop) while mu is held: it is taken only to read or swap the map, so
+// OnChange may read the manager.
 type Manager struct {
-	o       Options
-	mu      sync.Mutex
-	servers map[string]*server
-	closed  bool
+	o Options
+	// changing serialises what replaces servers (Apply, Restart, Close): a server is
+	// stopped and its successor started by one of them at a time.
+	changing sync.Mutex
+	mu       sync.Mutex
+	servers  map[string]*server
+	closed   bool
 }
 
 // New returns a Manager with no servers.
@@ -103,12 +108,14 @@ func (m *Manager) changed()       { m.o.OnChange() }
 // changed ones restart; the others go on untouched. It does not wait for a server
 // to start (a slow one never holds Wisp up), only for removed ones to stop.
 func (m *Manager) Apply(specs map[string]Spec) {
+	m.changing.Lock()
+	defer m.changing.Unlock()
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
 		return
 	}
-	var stopping []*server
+	var stopping, starting []*server
 	for name, s := range m.servers {
 		if spec, ok := specs[name]; !ok || !spec.Equal(s.spec) {
 			stopping = append(stopping, s)
@@ -119,11 +126,14 @@ func (m *Manager) Apply(specs map[string]Spec) {
 		if _, ok := m.servers[name]; !ok {
 			s := newServer(m, name, spec, 0)
 			m.servers[name] = s
-			s.start()
+			starting = append(starting, s)
 		}
 	}
 	m.mu.Unlock()
 	stopAll(stopping)
+	for _, s := range starting {
+		s.start()
+	}
 	m.changed()
 }
 
@@ -136,8 +146,11 @@ func stopAll(servers []*server) {
 }
 
 // Restart stops a server and starts it again now (a failed one does not wait for
-// its next retry).
+// its next retry). Restarts of a server happen one after the other: each stops the
+// one before it.
 func (m *Manager) Restart(name string) (Status, error) {
+	m.changing.Lock()
+	defer m.changing.Unlock()
 	m.mu.Lock()
 	old, ok := m.servers[name]
 	if !ok || m.closed {
@@ -208,6 +221,8 @@ func (m *Manager) Call(ctx context.Context, server, tool string, args json.RawMe
 
 // Close stops every server and waits for their processes to be gone.
 func (m *Manager) Close() {
+	m.changing.Lock()
+	defer m.changing.Unlock()
 	m.mu.Lock()
 	m.closed = true
 	list := make([]*server, 0, len(m.servers))

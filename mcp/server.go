@@ -63,30 +63,37 @@ type server struct {
 	nextToken int
 	pid       int // of a stdio server's process, while it runs
 
+	ctx    context.Context // cancelled by stop
 	cancel context.CancelFunc
-	done   chan struct{}
+	done   chan struct{} // closed once run() has returned, or stop came first
+	begin  sync.Once     // start, or a stop before any start: whichever comes first
 }
 
 func newServer(m *Manager, name string, spec Spec, restarts int) *server {
-	return &server{m: m, name: name, spec: spec, stderr: newTail(stderrLines, stderrWidth), restarts: restarts,
-		state: Starting, since: m.now(), progress: map[string]func(Progress){}}
-}
-
-// start runs the server until stop (a disabled one only says so).
-func (s *server) start() {
 	ctx, cancel := context.WithCancel(context.Background())
-	s.cancel, s.done = cancel, make(chan struct{})
-	if s.spec.Disabled {
-		s.set(Disabled, nil, time.Time{})
-		close(s.done)
-		return
-	}
-	go s.run(ctx)
+	return &server{m: m, name: name, spec: spec, stderr: newTail(stderrLines, stderrWidth), restarts: restarts,
+		state: Starting, since: m.now(), progress: map[string]func(Progress){},
+		ctx: ctx, cancel: cancel, done: make(chan struct{})}
 }
 
-// stop ends the server and waits for its process to be gone.
+// start runs the server until stop (a disabled one only says so). A server stopped
+// before it started never starts.
+func (s *server) start() {
+	s.begin.Do(func() {
+		if s.spec.Disabled {
+			s.set(Disabled, nil, time.Time{})
+			close(s.done)
+			return
+		}
+		go s.run(s.ctx)
+	})
+}
+
+// stop ends the server and waits for its process to be gone. It may be called
+// before start, and more than once.
 func (s *server) stop() {
 	s.cancel()
+	s.begin.Do(func() { close(s.done) }) // never started: nothing to wait for
 	<-s.done
 }
 
