@@ -3,7 +3,9 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 	"testing"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -11,9 +13,13 @@ import (
 )
 
 // TestMain doubles as a stdio MCP server: the tests start this binary again with
-// WISP_MCP_TEST_SERVER=1 to have a real process to talk to.
+// WISP_MCP_TEST_SERVER=1 to have a real process to talk to (=huge: one that sends
+// a message over the cap).
 func TestMain(m *testing.M) {
-	if os.Getenv("WISP_MCP_TEST_SERVER") == "1" {
+	switch os.Getenv("WISP_MCP_TEST_SERVER") {
+	case "huge":
+		hugeServer()
+	case "1":
 		if err := stdioServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, "test server:", err)
 			os.Exit(1)
@@ -21,6 +27,16 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	goleak.VerifyTestMain(m)
+}
+
+// hugeServer sends one message over the 16 MiB cap, then waits for its stdin to
+// close, as a server would whose client stopped listening.
+func hugeServer() {
+	line := `{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` +
+		strings.Repeat("x", maxMessageBytes) + `"}}` + "\n"
+	_, _ = os.Stdout.WriteString(line)
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	os.Exit(0)
 }
 
 type envArgs struct {

@@ -18,6 +18,7 @@ type process struct {
 	cmd    *exec.Cmd
 	stdin  *os.File
 	stdout *os.File
+	out    *lineCap // stdout, a message at a time up to maxMessageBytes
 	exited chan struct{}
 	err    error // after exited: how it ended
 }
@@ -51,7 +52,7 @@ func startProcess(s Spec, env []string, stderr io.Writer) (*process, error) {
 		outR.Close()
 		return nil, startError(s.Command, err)
 	}
-	p := &process{cmd: cmd, stdin: inW, stdout: outR, exited: make(chan struct{})}
+	p := &process{cmd: cmd, stdin: inW, stdout: outR, out: &lineCap{r: outR, max: maxMessageBytes}, exited: make(chan struct{})}
 	go func() {
 		p.err = cmd.Wait()
 		close(p.exited)

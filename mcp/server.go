@@ -193,8 +193,12 @@ func (s *server) attempt(stop context.Context) error {
 	return s.why(proc, err)
 }
 
-// why prefers how the process ended to how the connection did.
+// why prefers how the process ended to how the connection did, unless Wisp cut the
+// connection for a message over the cap (the process then exits because of that).
 func (s *server) why(proc *process, err error) error {
+	if proc != nil && proc.out.tooBig() {
+		return errMessageTooBig
+	}
 	if proc != nil {
 		// A process whose output ended is usually exiting: give it a moment to say how.
 		t := time.NewTimer(200 * time.Millisecond)
@@ -219,7 +223,8 @@ func (s *server) transport() (sdk.Transport, *process, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return &sdk.IOTransport{Reader: proc.stdout, Writer: proc.stdin, MaxLineLength: maxMessageBytes}, proc, nil
+	// The cap is lineCap's, which says why it cut a server off (the SDK's does not).
+	return &sdk.IOTransport{Reader: proc.out, Writer: proc.stdin, MaxLineLength: -1}, proc, nil
 }
 
 func (s *server) client() *sdk.Client {
