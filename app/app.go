@@ -351,7 +351,7 @@ func (a *App) newGuard(cfg config.Config, ln net.Listener) (*api.Guard, error) {
 	}
 	return api.NewGuard(api.GuardOptions{
 		Port: ln.Addr().(*net.TCPAddr).Port, BindHost: cfg.Server.Host, ExtraHosts: cfg.Server.AllowedHosts,
-		ExtraOrigins: cfg.Server.AllowedOrigins, Tokens: []string{cfg.API.Token, own},
+		ExtraOrigins: cfg.Server.AllowedOrigins, Tokens: []string{cfg.API.Token, own}, Webview: a.opts.Desktop,
 	}), nil
 }
 

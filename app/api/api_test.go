@@ -47,7 +47,7 @@ func newEnv(t *testing.T, tokens ...string) *env {
 	e.port = e.srv.URL[strings.LastIndex(e.srv.URL, ":")+1:]
 	port, _ := strconv.Atoi(e.port)
 	g := NewGuard(GuardOptions{Port: port, BindHost: "127.0.0.1", ExtraOrigins: []string{"https://Friend.example/"},
-		ExtraHosts: []string{"wisp.lan"}, Tokens: tokens})
+		ExtraHosts: []string{"wisp.lan"}, Tokens: tokens, Webview: true})
 	e.hub = ws.New(ws.Options{Gate: g})
 	if err := e.hub.Start(context.Background()); err != nil {
 		t.Fatal(err)
@@ -150,6 +150,20 @@ func TestOriginAndCORS(t *testing.T) {
 	}
 	if resp, _ := e.do(t, req{path: "/api/status"}); resp.Header.Get("Access-Control-Allow-Origin") != "" {
 		t.Error("ACAO sent without an Origin")
+	}
+}
+
+// Without the desktop window (wisp serve) the webview's origins are foreign.
+func TestWebviewOriginsOnlyWithTheWindow(t *testing.T) {
+	for _, webview := range []bool{false, true} {
+		g := NewGuard(GuardOptions{Port: 2138, BindHost: "127.0.0.1", Webview: webview})
+		for _, origin := range []string{"wails://wails", "http://wails.localhost", "WAILS://WAILS"} {
+			r := httptest.NewRequest("GET", "/api/status", nil)
+			r.Header.Set("Origin", origin)
+			if got := g.OriginAllowed(r); got != webview {
+				t.Errorf("webview %v, Origin %q: allowed %v", webview, origin, got)
+			}
+		}
 	}
 }
 

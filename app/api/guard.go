@@ -21,10 +21,14 @@ type GuardOptions struct {
 	ExtraHosts   []string // server.allowedHosts
 	ExtraOrigins []string // server.allowedOrigins
 	Tokens       []string // accepted API tokens; none means no token is required
+	// Webview accepts the desktop window's origins (wails://wails,
+	// http://wails.localhost): only where Wisp has that window. Under `wisp serve`
+	// no Wails webview exists, and a page claiming to be one is foreign.
+	Webview bool
 }
 
 // NewGuard builds a guard. The app's own origins are always accepted: the served UI on
-// every loopback name, and the Wails webview (wails://wails, http://wails.localhost).
+// every loopback name, and with Webview the Wails window's.
 func NewGuard(o GuardOptions) *Guard {
 	g := &Guard{hosts: map[string]bool{}, origins: map[string]bool{}}
 	port := strconv.Itoa(o.Port)
@@ -32,8 +36,10 @@ func NewGuard(o GuardOptions) *Guard {
 		g.hosts[h] = true
 		g.origins["http://"+net.JoinHostPort(h, port)] = true
 	}
-	g.origins["wails://wails"] = true
-	g.origins["http://wails.localhost"] = true
+	if o.Webview {
+		g.origins["wails://wails"] = true
+		g.origins["http://wails.localhost"] = true
+	}
 	if b := normalizeHost(o.BindHost); b != "" && !isWildcard(b) {
 		g.hosts[b] = true
 		g.origins["http://"+net.JoinHostPort(b, port)] = true
