@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -16,19 +17,20 @@ type Progress struct {
 }
 
 // call runs one of the server's tools; progress (if set) hears its progress
-// notifications. A server that is not running fails the call at once.
+// notifications. A server still starting is waited for (see ready); one that is not
+// running otherwise fails the call at once.
 func (s *server) call(ctx context.Context, tool string, args json.RawMessage, progress func(Progress)) (Result, error) {
+	session, err := s.ready(ctx)
+	if err != nil {
+		return Result{}, err
+	}
 	s.mu.Lock()
-	session, state, lastError := s.session, s.state, s.lastError
 	s.nextToken++
 	token := "wisp-" + strconv.Itoa(s.nextToken)
-	if session != nil && progress != nil {
+	if progress != nil {
 		s.progress[token] = progress
 	}
 	s.mu.Unlock()
-	if session == nil {
-		return Result{}, notRunning(s.name, state, lastError)
-	}
 	defer func() {
 		s.mu.Lock()
 		delete(s.progress, token)
@@ -46,6 +48,34 @@ func (s *server) call(ctx context.Context, tool string, args json.RawMessage, pr
 		return Result{}, fmt.Errorf("MCP server %s: %w", s.name, err)
 	}
 	return resultOf(res), nil
+}
+
+// ready returns the server's session, waiting while it starts (at most StartTimeout,
+// which bounds a start anyway): a call approved as Wisp starts, or right after a
+// restart of the server, finds it up instead of failing.
+func (s *server) ready(ctx context.Context) (*sdk.ClientSession, error) {
+	timer := time.NewTimer(s.m.o.StartTimeout)
+	defer timer.Stop()
+	for {
+		s.mu.Lock()
+		session, state, lastError, moved := s.session, s.state, s.lastError, s.moved
+		s.mu.Unlock()
+		if session != nil {
+			return session, nil
+		}
+		if state != Starting {
+			return nil, notRunning(s.name, state, lastError)
+		}
+		select {
+		case <-moved:
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		case <-s.ctx.Done():
+			return nil, fmt.Errorf("MCP server %s was stopped before it started", s.name)
+		case <-timer.C:
+			return nil, notRunning(s.name, state, lastError)
+		}
+	}
 }
 
 func notRunning(name, state, lastError string) error {

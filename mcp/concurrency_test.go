@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -144,5 +145,33 @@ func TestRestartsInARow(t *testing.T) {
 	st := w.until(t, "calc", running)
 	if st.Restarts != 8 {
 		t.Errorf("restarts = %d, want 8", st.Restarts)
+	}
+}
+
+// A call made while its server starts (Wisp just started, or the server was just
+// restarted) waits for it; one whose server cannot start fails with the reason.
+func TestCallWaitsForAStartingServer(t *testing.T) {
+	w := newWatched(t, Options{})
+	w.Apply(map[string]Spec{"self": selfServer(t, nil), "missing": {Command: "wisp-no-such-program"}})
+	ctx := context.Background()
+	res, err := w.Call(ctx, "self", "env", json.RawMessage(`{"name":"WISP_MCP_TEST_SERVER"}`), nil)
+	if err != nil || res.Text != "1" {
+		t.Fatalf("a call as the server starts = %+v, %v", res, err)
+	}
+	if _, err := w.Call(ctx, "missing", "x", json.RawMessage(`{}`), nil); err == nil || !strings.Contains(err.Error(), "no such program") {
+		t.Errorf("a call to a server that cannot start: %v", err)
+	}
+	if _, err := w.Restart("self"); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := w.Call(ctx, "self", "env", json.RawMessage(`{"name":"WISP_MCP_TEST_SERVER"}`), nil); err != nil || res.Text != "1" {
+		t.Errorf("a call right after a restart = %+v, %v", res, err)
+	}
+	cctx, cancel := context.WithCancelCause(ctx)
+	stop := errors.New("stopped by the user")
+	cancel(stop)
+	w.Apply(map[string]Spec{"slow": {Command: "/bin/sh", Args: []string{"-c", "exec sleep 60"}}})
+	if _, err := w.Call(cctx, "slow", "x", json.RawMessage(`{}`), nil); !errors.Is(err, stop) {
+		t.Errorf("a stopped call waiting for its server: %v", err)
 	}
 }

@@ -52,6 +52,7 @@ type server struct {
 	stderr *tail
 
 	mu        sync.Mutex
+	moved     chan struct{} // closed (and replaced) when state changes
 	state     string
 	since     time.Time
 	lastError string
@@ -72,7 +73,7 @@ type server struct {
 func newServer(m *Manager, name string, spec Spec, restarts int) *server {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &server{m: m, name: name, spec: spec, stderr: newTail(stderrLines, stderrWidth), restarts: restarts,
-		state: Starting, since: m.now(), progress: map[string]func(Progress){},
+		state: Starting, moved: make(chan struct{}), since: m.now(), progress: map[string]func(Progress){},
 		ctx: ctx, cancel: cancel, done: make(chan struct{})}
 }
 
@@ -297,6 +298,8 @@ func (s *server) set(state string, err error, retryAt time.Time) {
 	s.mu.Lock()
 	if state != s.state {
 		s.since = s.m.now()
+		close(s.moved)
+		s.moved = make(chan struct{})
 	}
 	s.state, s.retryAt = state, retryAt
 	if err != nil {
