@@ -282,6 +282,11 @@ func (a *App) start(ctx context.Context) error {
 	if err := a.running.start(ctx, "chat", a.chat); err != nil {
 		return err
 	}
+	// Paused runs are adopted now: decisions made just before the last process ended
+	// take effect.
+	if err := a.approvals.HandOver(ctx); err != nil {
+		return fmt.Errorf("hand over decisions made before the restart: %w", err)
+	}
 	a.running.startOptional(ctx, "emote folder watch", a.emotes, "emote folder not watched: new packs need a restart")
 	watcher := config.NewWatcher(a.configPath, config.WatchOptions{
 		OnChange: a.reloadConfig,

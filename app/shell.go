@@ -9,12 +9,16 @@ import (
 )
 
 // assembleShell builds the approvals and the agent's shell action. A decision on a
-// run that paused before a restart resumes it in chat.
+// run that paused before a restart resumes it in chat (a cancelled one stops it).
 func (a *App) assembleShell(st *store.Store) error {
 	a.approvals = approval.New(approval.Options{
 		Store: st, Events: a.events, Logger: a.log.With("component", "approvals"),
 		OnDecided: func(ap wire.Approval) {
-			if err := a.chat.ResumePaused(ap.RunID); err != nil {
+			goOn := a.chat.ResumePaused
+			if ap.Status == store.ApprovalCancelled {
+				goOn = a.chat.StopPaused
+			}
+			if err := goOn(ap.RunID); err != nil {
 				a.log.Debug("no paused run to resume", "run", ap.RunID, "err", err)
 			}
 		},

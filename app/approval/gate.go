@@ -44,22 +44,25 @@ func (s *Service) Gate(ctx context.Context, call runtime.Call, ask Ask, covered 
 		}
 		ap = decided
 	}
+	if ap.Status != "approved" && ap.Status != "denied" {
+		// Cancelled: the run was stopped while it waited (before a restart, when a
+		// run resumed after it finds its approval so).
+		call.Report(runtime.Event{Type: runtime.EventToolStatus, Data: runtime.ToolStatus{Status: runtime.ToolCancelled}})
+		return fmt.Errorf("stopped before the user decided (the approval was %s)", ap.Status)
+	}
 	decision := ""
 	if ap.Decision != nil {
 		decision = *ap.Decision
 	}
 	call.Report(runtime.Event{Type: runtime.EventRunResumed, Data: runtime.RunResumed{ApprovalID: ap.ID, Decision: decision}})
-	switch ap.Status {
-	case "approved":
+	if ap.Status == "approved" {
 		return nil
-	case "denied":
-		call.Report(runtime.Event{Type: runtime.EventToolStatus, Data: runtime.ToolStatus{Status: runtime.ToolCancelled}})
-		if ap.Note != "" {
-			return fmt.Errorf("the user declined %s, and said: %s", this(ask.Kind), ap.Note)
-		}
-		return fmt.Errorf("the user declined %s", this(ask.Kind))
 	}
-	return fmt.Errorf("the approval was %s", ap.Status)
+	call.Report(runtime.Event{Type: runtime.EventToolStatus, Data: runtime.ToolStatus{Status: runtime.ToolCancelled}})
+	if ap.Note != "" {
+		return fmt.Errorf("the user declined %s, and said: %s", this(ask.Kind), ap.Note)
+	}
+	return fmt.Errorf("the user declined %s", this(ask.Kind))
 }
 
 func what(kind string) string {

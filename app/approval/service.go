@@ -31,7 +31,8 @@ type Options struct {
 	Events wire.Events
 	Logger *slog.Logger
 	// OnDecided is called after a decision nobody in this process was waiting for:
-	// the run paused before a restart, and goes on now.
+	// the run paused before a restart, and goes on now (or stops, for a cancelled
+	// approval: see HandOver).
 	OnDecided func(a wire.Approval)
 }
 
@@ -208,6 +209,34 @@ func (s *Service) Cancel(ctx context.Context, id string) {
 	if row, err := s.opts.Store.Approval(ctx, id); err == nil {
 		s.opts.Events.Publish(wire.NewApprovalDecided(toWire(row)))
 	}
+}
+
+// HandOver acts, at start, on what a previous process decided but did not get to
+// act on, so that no card shows a decision that never took effect. A decision made
+// just before Wisp died (between the compare-and-swap and the run going on) is handed
+// to OnDecided for its paused run, as a decision after a restart is: approved, the
+// call runs once; denied, the model is told; cancelled, the run stops. A pending
+// approval whose run is over (it ended before it could pause) is cancelled: nobody
+// could act on its decision.
+func (s *Service) HandOver(ctx context.Context) error {
+	orphans, err := s.opts.Store.CancelOrphanedApprovals(ctx, time.Now())
+	if err != nil {
+		return err
+	}
+	for _, a := range orphans {
+		s.opts.Logger.Info("cancelled an approval whose run is over", "approval", a.ID, "run", a.RunID)
+		s.opts.Events.Publish(wire.NewApprovalDecided(toWire(a)))
+	}
+	unheard, err := s.opts.Store.UnheardDecisions(ctx)
+	if err != nil {
+		return err
+	}
+	for _, a := range unheard {
+		s.opts.Logger.Info("a paused run goes on with a decision made before a restart",
+			"approval", a.ID, "run", a.RunID, "status", a.Status)
+		s.opts.OnDecided(toWire(a))
+	}
+	return nil
 }
 
 // wake closes the waiter of an approval; false when nobody waited.

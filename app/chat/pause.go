@@ -82,6 +82,13 @@ func (s *Service) ResumePaused(runID string) error {
 	return s.resumeAdopted(runID, nil)
 }
 
+// StopPaused stops a run adopted after a restart whose approval was cancelled
+// before it (a stop the previous process did not finish): it goes on with a stopped
+// context and ends interrupted. Unlike CancelRun it does not wait for the end.
+func (s *Service) StopPaused(runID string) error {
+	return s.resumeAdopted(runID, errStopped)
+}
+
 // resumeAdopted claims an adopted run and runs it from its log; a cause cancels it
 // at once (a stop: the paused action sees its context done).
 func (s *Service) resumeAdopted(runID string, cause error) error {

@@ -137,6 +137,27 @@ func (s *Store) CancelApproval(ctx context.Context, id string, at time.Time) (bo
 	return n > 0, nil
 }
 
+// UnheardDecisions lists the approvals a paused run waits on that are no longer
+// pending: decided or cancelled by a process that ended before the run heard of it.
+// A run waits on its newest approval (its calls are asked one at a time).
+func (s *Store) UnheardDecisions(ctx context.Context) ([]Approval, error) {
+	return queryAll(ctx, s.db, "list decisions no run heard", scanApproval,
+		"SELECT "+approvalColumns+" FROM approvals a WHERE status <> 'pending'"+
+			" AND run_id IN (SELECT id FROM runs WHERE status = 'paused')"+
+			" AND rowid = (SELECT MAX(rowid) FROM approvals b WHERE b.run_id = a.run_id)"+
+			" ORDER BY created_at, id")
+}
+
+// CancelOrphanedApprovals cancels the pending approvals whose run is over (it ended
+// before it could pause for them): nobody will act on a decision of theirs. It
+// returns the approvals it cancelled.
+func (s *Store) CancelOrphanedApprovals(ctx context.Context, at time.Time) ([]Approval, error) {
+	return queryAll(ctx, s.db, "cancel approvals of runs that are over", scanApproval,
+		"UPDATE approvals SET status = 'cancelled', decided_at = ? WHERE status = 'pending'"+
+			" AND run_id NOT IN (SELECT id FROM runs WHERE status IN ('active', 'paused'))"+
+			" RETURNING "+approvalColumns, at.UnixMilli())
+}
+
 func scanApproval(r scanner) (Approval, error) {
 	var a Approval
 	var conv, decision sql.NullString

@@ -106,3 +106,49 @@ func TestConcurrentDecisionsOneWins(t *testing.T) {
 		t.Fatalf("%d decisions won, want exactly 1", won)
 	}
 }
+
+// A decision no run heard of (the process ended between the decision and the run
+// going on) is found again for the paused run it belongs to, only for its newest
+// approval; pending approvals of runs that are over are cancelled.
+func TestUnheardDecisionsAndOrphans(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	mustCreateConversation(t, s, "c", 1)
+	for _, r := range []string{"paused", "paused-pending", "ended", "active"} {
+		mustCreateRun(t, s, Run{ID: r, ConversationID: "c", StartedAt: at(1)})
+	}
+	mustAddApproval(t, s, "a-old", "paused", "call1")
+	mustAddApproval(t, s, "a-new", "paused", "call2")
+	mustAddApproval(t, s, "b-old", "paused-pending", "call1")
+	mustAddApproval(t, s, "b-new", "paused-pending", "call2")
+	mustAddApproval(t, s, "e", "ended", "call1")
+	mustAddApproval(t, s, "x", "active", "call1")
+	for _, id := range []string{"a-old", "a-new", "b-old"} {
+		if _, err := s.DecideApproval(ctx, id, DecisionApprove, "", at(6), GrantShell, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, r := range []string{"paused", "paused-pending"} {
+		if err := s.SetRunStatus(ctx, r, RunPaused); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.EndRun(ctx, "ended", RunInterrupted, "crashed", at(7), nil); err != nil {
+		t.Fatal(err)
+	}
+	unheard, err := s.UnheardDecisions(ctx)
+	if ids := pluck(func(a Approval) string { return a.ID }, unheard); err != nil || !slices.Equal(ids, []string{"a-new"}) {
+		t.Fatalf("unheard = %v, %v", ids, err)
+	}
+	cancelled, err := s.CancelOrphanedApprovals(ctx, at(8))
+	if ids := pluck(func(a Approval) string { return a.ID }, cancelled); err != nil || !slices.Equal(ids, []string{"e"}) {
+		t.Fatalf("cancelled = %v, %v", ids, err)
+	}
+	if cancelled[0].Status != ApprovalCancelled || !cancelled[0].DecidedAt.Equal(at(8)) {
+		t.Errorf("cancelled = %+v", cancelled[0])
+	}
+	pending, _ := s.PendingApprovals(ctx)
+	if ids := pluck(func(a Approval) string { return a.ID }, pending); !slices.Equal(ids, []string{"b-new", "x"}) {
+		t.Errorf("pending = %v", ids)
+	}
+}
