@@ -38,6 +38,9 @@ func ParseSource(name string) (Source, error) {
 // decodeFile reads an import file into checked conversations, or says what is wrong
 // with it (fault.Invalid) before anything is saved. It returns the source it read.
 func decodeFile(data []byte, src Source, now time.Time) ([]checked, Source, error) {
+	if err := checkText(data); err != nil {
+		return nil, src, err
+	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a byte order mark some editors write
 	if src == Detect {
 		var err error

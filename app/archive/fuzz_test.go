@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/wispapp/wisp/internal/fault"
 )
 
 // FuzzImport: whatever the file, an import either succeeds or says what is wrong
 // with it (fault.Invalid, a 400): it never panics and never fails inside (a 500).
-// What it brought in then exports.
+// What it brought in then exports, as UTF-8 text.
 func FuzzImport(f *testing.F) {
 	fixture, err := os.ReadFile(chatgptFixture)
 	if err != nil {
@@ -26,6 +27,9 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte(`{"mapping":{"a":{"parent":"a"}},"current_node":"a"}`), "")
 	f.Add([]byte(`[{"mapping":null,"title":7}]`), "chatgpt")
 	f.Add([]byte(`{"format":"wisp-export","version":1,"exportedAt":"2026-11-21T09:30:00Z","conversations":[{"id":"c","createdAt":"9999-12-31T23:59:59.999Z","title":"\u0000"}]}`), "")
+	f.Add([]byte("{\"format\":\"wisp-export\",\"title\":\"caf\xe9\"}"), "")
+	f.Add([]byte(`[{"mapping":{"a":{"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["\ud800"]}}}}}]`), "")
+	f.Add([]byte(`[{"title":"\ud83d\ude00","mapping":{"a":{"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["\\udc00"]}}}}}]`), "")
 	ctx := context.Background()
 	s, _, _ := newService(f)
 	f.Fuzz(func(t *testing.T, data []byte, source string) {
@@ -40,6 +44,11 @@ func FuzzImport(f *testing.F) {
 			}
 			return
 		}
+		// What imports was UTF-8 (RFC 8259 §8.1), and what it stored is too: no
+		// byte that is not and no lone surrogate reaches the export.
+		if !utf8.Valid(data) {
+			t.Fatalf("a file that is not UTF-8 was imported: %q", data)
+		}
 		for _, id := range res.Conversations {
 			ex, err := s.ExportConversation(ctx, id, JSON)
 			if err != nil {
@@ -48,6 +57,9 @@ func FuzzImport(f *testing.F) {
 			var b bytes.Buffer
 			if err := ex.WriteTo(ctx, &b); err != nil || !json.Valid(b.Bytes()) {
 				t.Fatalf("export %s: %v\n%s", id, err, b.Bytes())
+			}
+			if err := checkText(b.Bytes()); err != nil {
+				t.Fatalf("export %s: %v\n%q", id, err, b.Bytes())
 			}
 		}
 	})
