@@ -13,7 +13,6 @@ import (
 
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/wire"
-	"github.com/wispapp/wisp/internal/fault"
 )
 
 // The values the store's tables allow (their CHECKs in app/store/migrate.go): an
@@ -78,10 +77,6 @@ type checker struct {
 	// exportedAt ends the runs that were live when the file was written.
 	exportedAt time.Time
 	err        error
-}
-
-func invalid(path, format string, args ...any) error {
-	return fault.Invalid.Errorf("%s: %s", path, fmt.Sprintf(format, args...))
 }
 
 // fail keeps the first problem found.
@@ -287,18 +282,6 @@ func compact(v json.RawMessage) json.RawMessage {
 		return v
 	}
 	return b.Bytes()
-}
-
-// clip shortens a value quoted in an error.
-func clip(s string) string {
-	if len(s) <= 64 {
-		return s
-	}
-	cut := 64
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }
 
 func set(values ...string) map[string]bool {

@@ -3,7 +3,6 @@ package archive
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -128,38 +127,4 @@ func decodeWisp(data []byte) ([]checked, error) {
 		out = append(out, ch)
 	}
 	return out, nil
-}
-
-// jsonError says where the JSON of what went wrong, in the user's words.
-func jsonError(what string, err error) error {
-	var syntax *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &syntax):
-		return fault.Invalid.Errorf("%s is not valid JSON (at byte %d): %v", what, syntax.Offset, syntax)
-	case errors.As(err, &typ):
-		field := typ.Field
-		if field == "" {
-			field = "the top level"
-		}
-		return fault.Invalid.Errorf("%s: %s must be %s, not %s", what, field, kindOf(typ.Type.Kind().String()), typ.Value)
-	}
-	return fault.Invalid.Errorf("%s is not valid JSON: %v", what, err)
-}
-
-// kindOf names a Go kind the way a JSON file's author knows it.
-func kindOf(kind string) string {
-	switch kind {
-	case "string":
-		return "a string"
-	case "slice", "array":
-		return "an array"
-	case "struct", "map":
-		return "an object"
-	case "bool":
-		return "true or false"
-	case "int", "int64", "float64", "uint8":
-		return "a number"
-	}
-	return "a " + kind
 }
