@@ -47,3 +47,17 @@ func TestImportRefusesTextThatIsNotUTF8ThroughTheAPI(t *testing.T) {
 		t.Fatalf("import: %d %+v", code, res)
 	}
 }
+
+func TestImportRefusalsAreShortThroughTheAPI(t *testing.T) {
+	c := startChat(t, t.TempDir())
+	c.newConversation()
+	huge := strings.Repeat("9", 20<<20) // a 20 MB number
+	c.refusedImport(`{"format":"wisp-export","version":`+huge+`,"exportedAt":"2026-11-21T09:30:00Z","conversations":[]}`,
+		"version 9999")
+	c.refusedImport(`[{"id":"g","create_time":`+huge+`,"mapping":{}}]`, "create_time 9999")
+	c.refusedImport(`{"format":"`+strings.Repeat("f", 1<<20)+`","version":1}`, `format "fff`)
+	var res importAnswer
+	if code := c.upload("/api/import?format="+strings.Repeat("w", 64<<10), strings.NewReader("[]"), false, &res); code != 400 || len(res.Error) > 1024 {
+		t.Fatalf("a long format name: %d, a %d-byte error", code, len(res.Error))
+	}
+}

@@ -274,7 +274,7 @@ func gptTime(field string, secs *float64) (time.Time, error) {
 	}
 	ms := math.Round(*secs * 1000)
 	if ms < 0 || ms > float64(latest.UnixMilli()) {
-		return time.Time{}, fmt.Errorf("%s %v is out of range", field, *secs)
+		return time.Time{}, fmt.Errorf("%s %s is out of range", field, clip(fmt.Sprint(*secs)))
 	}
 	return time.UnixMilli(int64(ms)), nil
 }

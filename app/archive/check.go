@@ -168,7 +168,7 @@ func (k *checker) id(path, kind, id string) string {
 	} else if !idPattern.MatchString(id) {
 		k.fail(path, "%q is not an id (1 to 128 letters, digits, '.', '_', ':' or '-')", clip(id))
 	} else if !k.seen.add(kind, id) {
-		k.fail(path, "the %s id %q appears twice in the file", kind, id)
+		k.fail(path, "the %s id %q appears twice in the file", kind, clip(id))
 	}
 	return id
 }

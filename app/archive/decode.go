@@ -31,7 +31,7 @@ func ParseSource(name string) (Source, error) {
 	case "chatgpt":
 		return ChatGPT, nil
 	}
-	return "", fault.Invalid.Errorf("unknown import format %q: use wisp, chatgpt or auto", name)
+	return "", fault.Invalid.Errorf("unknown import format %q: use wisp, chatgpt or auto", clip(name))
 }
 
 // decodeFile reads an import file into checked conversations, or says what is wrong

@@ -34,7 +34,7 @@ func ParseFormat(name string) (Format, error) {
 	case "md", "markdown":
 		return Markdown, nil
 	}
-	return "", fault.Invalid.Errorf("unknown export format %q: use json or md", name)
+	return "", fault.Invalid.Errorf("unknown export format %q: use json or md", clip(name))
 }
 
 // ContentType is the media type of an export in this format.

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/wispapp/wisp/internal/fault"
@@ -32,36 +34,52 @@ func clip(s string) string {
 	return s[:cut] + "…"
 }
 
-// jsonError says where the JSON of what went wrong, in the user's words.
+// jsonError says what of the file's JSON is wrong, quoting little of it: a number
+// of 20 MB that does not fit its field is named by its first digits.
 func jsonError(what string, err error) error {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syntax):
-		return fault.Invalid.Errorf("%s is not valid JSON (at byte %d): %v", what, syntax.Offset, syntax)
+		return fault.Invalid.Errorf("%s is not valid JSON (at byte %d): %s", what, syntax.Offset, clip(syntax.Error()))
 	case errors.As(err, &typ):
-		field := typ.Field
-		if field == "" {
-			field = "the top level"
-		}
-		return fault.Invalid.Errorf("%s: %s must be %s, not %s", what, field, kindOf(typ.Type.Kind().String()), typ.Value)
+		return typeError(what, typ)
 	}
-	return fault.Invalid.Errorf("%s is not valid JSON: %v", what, err)
+	return fault.Invalid.Errorf("%s is not valid JSON: %s", what, clip(err.Error()))
+}
+
+// typeError says which value of the file does not fit its field.
+func typeError(what string, typ *json.UnmarshalTypeError) error {
+	field := clip(typ.Field)
+	if field == "" {
+		field = "the top level"
+	}
+	kind := typ.Type.Kind()
+	if number, ok := strings.CutPrefix(typ.Value, "number "); ok {
+		// A number in a number's field that does not fit it.
+		if isFloat(kind) {
+			return fault.Invalid.Errorf("%s: %s %s is out of range", what, field, clip(number))
+		}
+		return fault.Invalid.Errorf("%s: %s %s is not a whole number in range", what, field, clip(number))
+	}
+	return fault.Invalid.Errorf("%s: %s must be %s, not %s", what, field, kindOf(kind), clip(typ.Value))
 }
 
 // kindOf names a Go kind the way a JSON file's author knows it.
-func kindOf(kind string) string {
-	switch kind {
-	case "string":
+func kindOf(kind reflect.Kind) string {
+	switch {
+	case kind == reflect.String:
 		return "a string"
-	case "slice", "array":
+	case kind == reflect.Slice, kind == reflect.Array:
 		return "an array"
-	case "struct", "map":
+	case kind == reflect.Struct, kind == reflect.Map:
 		return "an object"
-	case "bool":
+	case kind == reflect.Bool:
 		return "true or false"
-	case "int", "int64", "float64", "uint8":
+	case isFloat(kind), kind >= reflect.Int && kind <= reflect.Uint64:
 		return "a number"
 	}
-	return "a " + kind
+	return "a " + kind.String()
 }
+
+func isFloat(kind reflect.Kind) bool { return kind == reflect.Float32 || kind == reflect.Float64 }
