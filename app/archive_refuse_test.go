@@ -61,3 +61,24 @@ func TestImportRefusalsAreShortThroughTheAPI(t *testing.T) {
 		t.Fatalf("a long format name: %d, a %d-byte error", code, len(res.Error))
 	}
 }
+
+func TestImportRefusesEmptyConversationsThroughTheAPI(t *testing.T) {
+	c := startChat(t, t.TempDir())
+	c.newConversation()
+	c.refusedImport(`[null]`, "conversations[0] is null: a conversation must be an object")
+	c.refusedImport(`[{}]`, "conversations[0].mapping is required")
+	c.refusedImport(`[{"id":"x","mapping":{"a":{"parent":"b","children":["b"]},"b":{"parent":"a","children":["a"]}}}]`,
+		`conversations[0].mapping has a loop: node "a" is its own ancestor`)
+	c.refusedImport(`{"format":"wisp-export","version":1,"exportedAt":"2026-11-21T09:30:00Z","conversations":[null]}`,
+		"conversations[0] is null")
+	// A conversation with nothing to bring in is reported, not saved empty.
+	_, _, before := c.download("/api/conversations")
+	var res importAnswer
+	if code := c.upload("/api/import", strings.NewReader(`[{"id":"e","title":"Only a system prompt","mapping":{"s":{"message":{"author":{"role":"system"},"content":{"content_type":"text","parts":["be brief"]}}}}}]`), false, &res); code != 200 ||
+		res.Imported != 0 || len(res.Failed) != 1 || res.Failed[0].Title != "Only a system prompt" || !strings.Contains(res.Failed[0].Error, "nothing to import") {
+		t.Fatalf("import: %d %+v", code, res)
+	}
+	if _, _, after := c.download("/api/conversations"); string(after) != string(before) {
+		t.Fatalf("an empty conversation was saved:\n%s", after)
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -60,7 +59,8 @@ type gptMessage struct {
 }
 
 // decodeChatGPT reads ChatGPT's export (or one conversation of it) into checked
-// conversations; now times a conversation that has no time at all.
+// conversations; now times a conversation that has no time at all. One with no
+// message to bring in is not saved empty: it is marked to be reported as failed.
 func decodeChatGPT(data []byte, now time.Time) ([]checked, error) {
 	var raws []json.RawMessage
 	trimmed := bytes.TrimLeft(data, " \t\r\n")
@@ -72,61 +72,84 @@ func decodeChatGPT(data []byte, now time.Time) ([]checked, error) {
 	ids := seen{}
 	out := make([]checked, 0, len(raws))
 	for i, raw := range raws {
-		var c gptConversation
-		if err := json.Unmarshal(raw, &c); err != nil {
-			return nil, jsonError(fmt.Sprintf("conversation %d of the ChatGPT export", i+1), err)
-		}
-		doc, err := c.document(raw, now)
-		if err != nil {
-			return nil, fault.Invalid.Errorf("conversation %d of the ChatGPT export: %v", i+1, err)
-		}
-		ch, err := checkConversation(doc, fmt.Sprintf("conversations[%d]", i), ids, now)
+		path := fmt.Sprintf("conversations[%d]", i)
+		c, err := decodeGPTConversation(path, raw)
 		if err != nil {
 			return nil, err
 		}
+		doc, err := c.document(path, raw, now)
+		if err != nil {
+			return nil, err
+		}
+		ch, err := checkConversation(doc, path, ids, now)
+		if err != nil {
+			return nil, err
+		}
+		if len(ch.messages) == 0 {
+			ch.notSaved = noMessageToImport
+		}
 		out = append(out, ch)
+		raws[i] = nil // read: its bytes can go
 	}
 	return out, nil
 }
 
+// decodeGPTConversation reads one conversation of ChatGPT's export, which must be an
+// object with a mapping.
+func decodeGPTConversation(path string, raw json.RawMessage) (gptConversation, error) {
+	var c gptConversation
+	if err := notAnObject(path, raw); err != nil {
+		return c, err
+	}
+	if err := json.Unmarshal(raw, &c); err != nil {
+		return c, jsonError(path, err)
+	}
+	if c.Mapping == nil {
+		return c, fault.Invalid.Errorf("%s.mapping is required: a ChatGPT conversation keeps its messages there", path)
+	}
+	return c, nil
+}
+
 // document is the conversation as Wisp keeps it: the visible branch's user and
-// assistant messages, with ids derived from ChatGPT's.
-func (c gptConversation) document(raw []byte, now time.Time) (Conversation, error) {
+// assistant messages, with ids derived from ChatGPT's. What it refuses is named by
+// its place in the file: path is the conversation's.
+func (c gptConversation) document(path string, raw []byte, now time.Time) (Conversation, error) {
 	key := c.key(raw)
-	path, err := c.visiblePath()
+	branch, err := c.visiblePath(path + ".mapping")
 	if err != nil {
 		return Conversation{}, err
 	}
-	created, err := gptTime("create_time", c.CreateTime)
+	created, err := gptTime(path+".create_time", c.CreateTime)
 	if err != nil {
 		return Conversation{}, err
 	}
-	updated, err := gptTime("update_time", c.UpdateTime)
+	updated, err := gptTime(path+".update_time", c.UpdateTime)
 	if err != nil {
 		return Conversation{}, err
 	}
 	doc := Conversation{ID: ids.FromName("chatgpt/" + key), Title: gptTitle(c.Title),
 		Metadata: c.metadata(key), Messages: []Message{}, DisplayMessages: []DisplayMessage{}, Runs: []Run{}}
 	last := created
-	for _, nodeID := range path {
-		m, at, ok, err := gptVisible(c.Mapping[nodeID].Message)
+	for _, nodeID := range branch {
+		at := fmt.Sprintf("%s.mapping[%q].message", path, clip(nodeID))
+		m, when, ok, err := gptVisible(at, c.Mapping[nodeID].Message)
 		if err != nil {
-			return Conversation{}, fmt.Errorf("message %s: %w", clip(nodeID), err)
+			return Conversation{}, err
 		}
 		if !ok {
 			continue
 		}
-		if at.IsZero() {
-			at = last // ChatGPT leaves some times out: the one before stands in
+		if when.IsZero() {
+			when = last // ChatGPT leaves some times out: the one before stands in
 		}
-		if !at.IsZero() {
-			last = at
+		if !when.IsZero() {
+			last = when
 		}
 		if created.IsZero() {
-			created = at
+			created = when
 		}
 		m.ID = ids.FromName("chatgpt/" + key + "/" + nodeID)
-		m.CreatedAt = wire.ISOTime(orTime(at, created, updated, now))
+		m.CreatedAt = wire.ISOTime(orTime(when, created, updated, now))
 		doc.Messages = append(doc.Messages, m)
 	}
 	created = orTime(created, updated, now)
@@ -158,59 +181,9 @@ func (c gptConversation) metadata(key string) json.RawMessage {
 	return wire.JSON(meta)
 }
 
-// visiblePath is the node ids from the root to current_node (or, when the file does
-// not name it, to the newest leaf).
-func (c gptConversation) visiblePath() ([]string, error) {
-	leaf := ""
-	if c.CurrentNode != nil {
-		leaf = *c.CurrentNode
-	}
-	if _, ok := c.Mapping[leaf]; !ok {
-		leaf = c.newestLeaf()
-	}
-	var path []string
-	visited := map[string]bool{}
-	for id := leaf; id != ""; {
-		node, ok := c.Mapping[id]
-		if !ok {
-			break // a parent the file does not have: the branch starts here
-		}
-		if visited[id] {
-			return nil, fmt.Errorf("its message tree loops at node %s", clip(id))
-		}
-		visited[id] = true
-		path = append(path, id)
-		if node.Parent == nil {
-			break
-		}
-		id = *node.Parent
-	}
-	slices.Reverse(path)
-	return path, nil
-}
-
-// newestLeaf is the node without children whose message is the newest (by time,
-// then id), "" when there are no nodes.
-func (c gptConversation) newestLeaf() string {
-	best, bestAt := "", math.Inf(-1)
-	for id, n := range c.Mapping {
-		if len(n.Children) > 0 {
-			continue
-		}
-		at := math.Inf(-1)
-		if n.Message != nil && n.Message.CreateTime != nil {
-			at = *n.Message.CreateTime
-		}
-		if best == "" || at > bestAt || at == bestAt && id > best {
-			best, bestAt = id, at
-		}
-	}
-	return best
-}
-
 // gptVisible is a node's message as Wisp keeps it, its time, and whether the user saw
 // it: user and assistant text only, not hidden, not addressed to a tool.
-func gptVisible(m *gptMessage) (Message, time.Time, bool, error) {
+func gptVisible(path string, m *gptMessage) (Message, time.Time, bool, error) {
 	if m == nil {
 		return Message{}, time.Time{}, false, nil
 	}
@@ -221,7 +194,7 @@ func gptVisible(m *gptMessage) (Message, time.Time, bool, error) {
 	if role != "user" && role != "assistant" || hidden || toTool || !text {
 		return Message{}, time.Time{}, false, nil
 	}
-	at, err := gptTime("create_time", m.CreateTime)
+	at, err := gptTime(path+".create_time", m.CreateTime)
 	if err != nil {
 		return Message{}, time.Time{}, false, err
 	}
@@ -267,14 +240,14 @@ func placeholder(part json.RawMessage) string {
 	return "[attachment]"
 }
 
-// gptTime reads a time in Unix seconds (null or absent is the zero time).
-func gptTime(field string, secs *float64) (time.Time, error) {
+// gptTime reads the time in Unix seconds at path (null or absent is the zero time).
+func gptTime(path string, secs *float64) (time.Time, error) {
 	if secs == nil {
 		return time.Time{}, nil
 	}
 	ms := math.Round(*secs * 1000)
 	if ms < 0 || ms > float64(latest.UnixMilli()) {
-		return time.Time{}, fmt.Errorf("%s %s is out of range", field, clip(fmt.Sprint(*secs)))
+		return time.Time{}, invalid(path, "%s is out of range", clip(fmt.Sprint(*secs)))
 	}
 	return time.UnixMilli(int64(ms)), nil
 }

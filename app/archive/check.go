@@ -1,7 +1,6 @@
 package archive
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -49,7 +48,14 @@ type checked struct {
 	messages []store.Message
 	display  []store.DisplayMessage
 	runs     []checkedRun
+	// notSaved, when set, is why the conversation is not saved though the file is
+	// fine: the import reports it as failed and brings in the rest.
+	notSaved string
 }
+
+// noMessageToImport is why a ChatGPT conversation with no message on its branch is
+// not saved: it would come in as an empty conversation.
+const noMessageToImport = "nothing to import: the branch ChatGPT shows has no user or assistant message with text"
 
 type checkedRun struct {
 	run    store.Run
@@ -224,64 +230,6 @@ func (k *checker) time(path, s string, required bool) time.Time {
 		return time.Time{}
 	}
 	return time.UnixMilli(t.UnixMilli())
-}
-
-// object checks an optional JSON object (null is absent) and returns it compacted.
-func (k *checker) object(path string, v json.RawMessage, required bool) json.RawMessage {
-	v = absent(v)
-	if v == nil {
-		if required {
-			k.fail(path, "is required")
-		}
-		return nil
-	}
-	if v[0] != '{' {
-		k.fail(path, "must be a JSON object")
-		return nil
-	}
-	return compact(v)
-}
-
-// array checks an optional JSON array (null is absent) and returns it compacted.
-func (k *checker) array(path string, v json.RawMessage) json.RawMessage {
-	v = absent(v)
-	if v == nil {
-		return nil
-	}
-	if v[0] != '[' {
-		k.fail(path, "must be a JSON array")
-		return nil
-	}
-	return compact(v)
-}
-
-// value checks a required JSON value that is not null and returns it compacted.
-func (k *checker) value(path string, v json.RawMessage) json.RawMessage {
-	v = absent(v)
-	if v == nil {
-		k.fail(path, "is required")
-		return nil
-	}
-	return compact(v)
-}
-
-// absent is v without surrounding space, or nil when it is missing or null.
-func absent(v json.RawMessage) json.RawMessage {
-	v = bytes.TrimSpace(v)
-	if len(v) == 0 || string(v) == "null" {
-		return nil
-	}
-	return v
-}
-
-// compact drops the layout of a value decoded from a file (it came through the
-// decoder, so it is valid JSON).
-func compact(v json.RawMessage) json.RawMessage {
-	var b bytes.Buffer
-	if err := json.Compact(&b, v); err != nil {
-		return v
-	}
-	return b.Bytes()
 }
 
 func set(values ...string) map[string]bool {

@@ -86,11 +86,13 @@ func detect(data []byte) (Source, error) {
 }
 
 // wispFile is a Wisp export as read: what is missing stays nil, so it can be told.
+// Its conversations are read one by one, so that what is refused is named by its
+// place in the file.
 type wispFile struct {
-	Format        *string         `json:"format"`
-	Version       *int            `json:"version"`
-	ExportedAt    *string         `json:"exportedAt"`
-	Conversations *[]Conversation `json:"conversations"`
+	Format        *string            `json:"format"`
+	Version       *int               `json:"version"`
+	ExportedAt    *string            `json:"exportedAt"`
+	Conversations *[]json.RawMessage `json:"conversations"`
 }
 
 func decodeWisp(data []byte) ([]checked, error) {
@@ -117,14 +119,47 @@ func decodeWisp(data []byte) ([]checked, error) {
 	if k.err != nil {
 		return nil, k.err
 	}
+	raws := *f.Conversations
 	ids := seen{}
-	out := make([]checked, 0, len(*f.Conversations))
-	for i, c := range *f.Conversations {
-		ch, err := checkConversation(c, fmt.Sprintf("conversations[%d]", i), ids, exportedAt)
+	out := make([]checked, 0, len(raws))
+	for i, raw := range raws {
+		path := fmt.Sprintf("conversations[%d]", i)
+		if err := notAnObject(path, raw); err != nil {
+			return nil, err
+		}
+		var c Conversation
+		if err := json.Unmarshal(raw, &c); err != nil {
+			return nil, jsonError(path, err)
+		}
+		ch, err := checkConversation(c, path, ids, exportedAt)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, ch)
+		raws[i] = nil // read: its bytes can go
 	}
 	return out, nil
+}
+
+// notAnObject refuses a conversation of a file (at path) that is not a JSON object:
+// null, a number, a string, an array, true or false.
+func notAnObject(path string, raw json.RawMessage) error {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] == '{' {
+		return nil // nothing to tell: the decoder says what is wrong
+	}
+	what := "a number"
+	switch raw[0] {
+	case 'n':
+		what = "null"
+	case '[':
+		what = "an array"
+	case '"':
+		what = "a string"
+	case 't':
+		what = "true"
+	case 'f':
+		what = "false"
+	}
+	return fault.Invalid.Errorf("%s is %s: a conversation must be an object", path, what)
 }

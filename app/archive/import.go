@@ -14,8 +14,9 @@ import (
 // whole file is read and checked first: a bad one (fault.Invalid) changes nothing.
 // Then each conversation is saved in its own transaction, all of it or nothing: one
 // whose id Wisp already has is skipped whole (never merged), one whose records clash
-// with records Wisp has is reported as failed. Each new conversation is announced
-// with a conversation-updated frame.
+// with records Wisp has, or that has nothing to bring in (checked.notSaved), is
+// reported as failed. Each new conversation is announced with a conversation-updated
+// frame.
 func (s *Service) Import(ctx context.Context, data []byte, src Source) (wire.ImportResult, error) {
 	res := wire.ImportResult{Conversations: []string{}, Failed: []wire.ImportFailure{}}
 	convs, src, err := decodeFile(data, src, s.now())
@@ -23,6 +24,10 @@ func (s *Service) Import(ctx context.Context, data []byte, src Source) (wire.Imp
 		return res, err
 	}
 	for _, c := range convs {
+		if c.notSaved != "" {
+			res.Failed = append(res.Failed, wire.ImportFailure{ID: c.conv.ID, Title: c.conv.Title, Error: c.notSaved})
+			continue
+		}
 		created, err := s.save(ctx, c)
 		switch {
 		case err == nil && created:

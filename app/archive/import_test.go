@@ -188,10 +188,10 @@ func TestImportRefusesBadFiles(t *testing.T) {
 		{"run output", good(run("output", "text")), `runs[0].output: must be a JSON object`, Detect},
 		{"long source", good(message("source", strings.Repeat("s", 300))), "source: is longer than 256 bytes", Detect},
 		{"chatgpt not a list", `{"mapping": 3}`, "mapping must be an object", Detect},
-		{"chatgpt bad item", `[3]`, "conversation 1 of the ChatGPT export: the top level must be an object", ChatGPT},
-		{"chatgpt bad time", `[{"id": "x", "create_time": -5, "mapping": {}}]`, "create_time -5 is out of range", Detect},
+		{"chatgpt bad item", `[3]`, "conversations[0] is a number: a conversation must be an object", ChatGPT},
+		{"chatgpt bad time", `[{"id": "x", "create_time": -5, "mapping": {}}]`, "conversations[0].create_time: -5 is out of range", Detect},
 		{"chatgpt huge time", `[{"id": "x", "create_time": 1e300, "mapping": {}}]`, "out of range", Detect},
-		{"chatgpt loop", `[{"id": "x", "current_node": "a", "mapping": {"a": {"parent": "b"}, "b": {"parent": "a"}}}]`, "loops", Detect},
+		{"chatgpt loop", `[{"id": "x", "current_node": "a", "mapping": {"a": {"parent": "b"}, "b": {"parent": "a"}}}]`, `conversations[0].mapping has a loop: node "a" is its own ancestor`, Detect},
 		{"chatgpt twice", `[{"id": "x", "mapping": {}}, {"id": "x", "mapping": {}}]`, "appears twice", Detect},
 	}
 	for _, tc := range cases {
