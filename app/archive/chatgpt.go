@@ -61,19 +61,19 @@ type gptMessage struct {
 // decodeChatGPT reads ChatGPT's export (or one conversation of it) into checked
 // conversations; now times a conversation that has no time at all. One with no
 // message to bring in is not saved empty: it is marked to be reported as failed.
-func decodeChatGPT(data []byte, now time.Time) ([]checked, error) {
+// data starts at byte base of the file.
+func decodeChatGPT(data []byte, base int, now time.Time) ([]checked, error) {
 	var raws []json.RawMessage
-	trimmed := bytes.TrimLeft(data, " \t\r\n")
-	if len(trimmed) > 0 && trimmed[0] == '{' {
-		raws = []json.RawMessage{trimmed}
+	if trimmed := bytes.TrimLeft(data, " \t\r\n"); len(trimmed) > 0 && trimmed[0] == '{' {
+		raws = []json.RawMessage{data} // one conversation: the file is its bytes
 	} else if err := json.Unmarshal(data, &raws); err != nil {
-		return nil, jsonError("the ChatGPT export", err)
+		return nil, jsonError("the ChatGPT export", err, base)
 	}
 	ids := seen{}
 	out := make([]checked, 0, len(raws))
 	for i, raw := range raws {
 		path := fmt.Sprintf("conversations[%d]", i)
-		c, err := decodeGPTConversation(path, raw)
+		c, err := decodeGPTConversation(path, raw, base)
 		if err != nil {
 			return nil, err
 		}
@@ -95,14 +95,15 @@ func decodeChatGPT(data []byte, now time.Time) ([]checked, error) {
 }
 
 // decodeGPTConversation reads one conversation of ChatGPT's export, which must be an
-// object with a mapping.
-func decodeGPTConversation(path string, raw json.RawMessage) (gptConversation, error) {
+// object with a mapping. Only a file of one conversation can have a syntax error
+// here (the array's were found reading it), and raw then starts at byte base.
+func decodeGPTConversation(path string, raw json.RawMessage, base int) (gptConversation, error) {
 	var c gptConversation
 	if err := notAnObject(path, raw); err != nil {
 		return c, err
 	}
 	if err := json.Unmarshal(raw, &c); err != nil {
-		return c, jsonError(path, err)
+		return c, jsonError(path, err, base)
 	}
 	if c.Mapping == nil {
 		return c, fault.Invalid.Errorf("%s.mapping is required: a ChatGPT conversation keeps its messages there", path)
@@ -167,7 +168,8 @@ func (c gptConversation) key(raw []byte) string {
 	if c.ID != "" {
 		return c.ID
 	}
-	return "content/" + string(raw)
+	// As the file has it from its first brace: spaces before it change nothing.
+	return "content/" + string(bytes.TrimLeft(raw, " \t\r\n"))
 }
 
 func (c gptConversation) metadata(key string) json.RawMessage {

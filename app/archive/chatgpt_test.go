@@ -153,3 +153,16 @@ func TestChatGPTWithoutIDsIsStillIdempotent(t *testing.T) {
 		t.Fatalf("%+v %+v", first, second)
 	}
 }
+
+// A file of one conversation without ids derives them from the conversation's bytes,
+// whatever comes before its first brace.
+func TestChatGPTContentIDIgnoresLeadingSpace(t *testing.T) {
+	conv := `{"title": "No id", "create_time": 1700000000, "mapping": {"a": {"message": {"author": {"role": "user"}, "content": {"content_type": "text", "parts": ["hi"]}}}}}` + "\n"
+	want := ids.FromName("chatgpt/content/" + conv)
+	for _, data := range []string{conv, "\xef\xbb\xbf \n\t" + conv} {
+		s, _, _ := newService(t)
+		if res := mustImport(t, s, []byte(data), Detect); len(res.Conversations) != 1 || res.Conversations[0] != want {
+			t.Fatalf("%q: %+v, want %s", data[:8], res, want)
+		}
+	}
+}

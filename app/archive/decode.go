@@ -40,26 +40,28 @@ func decodeFile(data []byte, src Source, now time.Time) ([]checked, Source, erro
 	if err := checkText(data); err != nil {
 		return nil, src, err
 	}
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a byte order mark some editors write
+	body := bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a byte order mark some editors write
+	base := len(data) - len(body)
 	if src == Detect {
 		var err error
-		if src, err = detect(data); err != nil {
+		if src, err = detect(body, base); err != nil {
 			return nil, src, err
 		}
 	}
 	var convs []checked
 	var err error
 	if src == ChatGPT {
-		convs, err = decodeChatGPT(data, now)
+		convs, err = decodeChatGPT(body, base, now)
 	} else {
-		convs, err = decodeWisp(data)
+		convs, err = decodeWisp(body, base)
 	}
 	return convs, src, err
 }
 
 // detect tells a Wisp export (an object with "format") from ChatGPT's export (an
-// array of conversations, or one conversation: an object with "mapping").
-func detect(data []byte) (Source, error) {
+// array of conversations, or one conversation: an object with "mapping"). data
+// starts at byte base of the file.
+func detect(data []byte, base int) (Source, error) {
 	trimmed := bytes.TrimLeft(data, " \t\r\n")
 	if len(trimmed) == 0 {
 		return "", fault.Invalid.Errorf("the file is empty")
@@ -72,8 +74,8 @@ func detect(data []byte) (Source, error) {
 			Format  json.RawMessage `json:"format"`
 			Mapping json.RawMessage `json:"mapping"`
 		}
-		if err := json.Unmarshal(trimmed, &probe); err != nil {
-			return "", jsonError("the file", err)
+		if err := json.Unmarshal(data, &probe); err != nil {
+			return "", jsonError("the file", err, base)
 		}
 		switch {
 		case probe.Format != nil:
@@ -95,10 +97,12 @@ type wispFile struct {
 	Conversations *[]json.RawMessage `json:"conversations"`
 }
 
-func decodeWisp(data []byte) ([]checked, error) {
+// decodeWisp reads a Wisp export into checked conversations; data starts at byte
+// base of the file.
+func decodeWisp(data []byte, base int) ([]checked, error) {
 	var f wispFile
 	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, jsonError("the Wisp export", err)
+		return nil, jsonError("the Wisp export", err, base)
 	}
 	switch {
 	case f.Format == nil:
@@ -129,7 +133,7 @@ func decodeWisp(data []byte) ([]checked, error) {
 		}
 		var c Conversation
 		if err := json.Unmarshal(raw, &c); err != nil {
-			return nil, jsonError(path, err)
+			return nil, jsonError(path, err, base)
 		}
 		ch, err := checkConversation(c, path, ids, exportedAt)
 		if err != nil {

@@ -35,13 +35,15 @@ func clip(s string) string {
 }
 
 // jsonError says what of the file's JSON is wrong, quoting little of it: a number
-// of 20 MB that does not fit its field is named by its first digits.
-func jsonError(what string, err error) error {
+// of 20 MB that does not fit its field is named by its first digits. A syntax error
+// names its byte in the file (the first is byte 1): the decoder read from byte base
+// on, after a byte order mark.
+func jsonError(what string, err error, base int) error {
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syntax):
-		return fault.Invalid.Errorf("%s is not valid JSON (at byte %d): %s", what, syntax.Offset, clip(syntax.Error()))
+		return fault.Invalid.Errorf("%s is not valid JSON (at byte %d): %s", what, int64(base)+syntax.Offset, clip(syntax.Error()))
 	case errors.As(err, &typ):
 		return typeError(what, typ)
 	}

@@ -95,3 +95,23 @@ func TestClip(t *testing.T) {
 		}
 	}
 }
+
+// A syntax error names its byte in the file as uploaded: a byte order mark and the
+// spaces before the JSON count.
+func TestSyntaxErrorsCountTheWholeFile(t *testing.T) {
+	for _, tc := range []struct {
+		data string
+		src  Source
+		want string
+	}{
+		{"{nope", Detect, "the file is not valid JSON (at byte 2)"},
+		{"\xef\xbb\xbf  {nope", Detect, "the file is not valid JSON (at byte 7)"},
+		{"\xef\xbb\xbf{nope", Wisp, "the Wisp export is not valid JSON (at byte 5)"},
+		{"\xef\xbb\xbf [1,}", ChatGPT, "the ChatGPT export is not valid JSON (at byte 8)"},
+		{"\xef\xbb\xbf\n{\"mapping\": x}", ChatGPT, "conversations[0] is not valid JSON (at byte 17)"},
+	} {
+		s, _, _ := newService(t)
+		_, err := s.Import(context.Background(), []byte(tc.data), tc.src)
+		shortRefusal(t, err, tc.want)
+	}
+}
