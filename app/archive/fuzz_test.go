@@ -12,8 +12,9 @@ import (
 )
 
 // FuzzImport: whatever the file, an import either succeeds or says what is wrong
-// with it (fault.Invalid, a 400): it never panics and never fails inside (a 500).
-// What it brought in then exports, as UTF-8 text.
+// with it (fault.Invalid, a 400, in a short message): it never panics and never
+// fails inside (a 500). What it brought in then exports, as UTF-8 text, and no
+// conversation of ChatGPT's comes in empty.
 func FuzzImport(f *testing.F) {
 	fixture, err := os.ReadFile(chatgptFixture)
 	if err != nil {
@@ -30,6 +31,9 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte("{\"format\":\"wisp-export\",\"title\":\"caf\xe9\"}"), "")
 	f.Add([]byte(`[{"mapping":{"a":{"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["\ud800"]}}}}}]`), "")
 	f.Add([]byte(`[{"title":"\ud83d\ude00","mapping":{"a":{"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["\\udc00"]}}}}}]`), "")
+	f.Add([]byte(`[null]`), "chatgpt")
+	f.Add([]byte(`[{"mapping":{"a":{"parent":"b","children":["b"]},"b":{"parent":"a","children":["a"]}}}]`), "chatgpt")
+	f.Add([]byte(`{"format":"wisp-export","version":1e99999,"exportedAt":"2026-11-21T09:30:00Z","conversations":[null]}`), "")
 	ctx := context.Background()
 	s, _, _ := newService(f)
 	f.Fuzz(func(t *testing.T, data []byte, source string) {
@@ -41,6 +45,9 @@ func FuzzImport(f *testing.F) {
 		if err != nil {
 			if !fault.Is(err, fault.Invalid) {
 				t.Fatalf("import failed inside: %v", err)
+			}
+			if len(err.Error()) > maxRefusal {
+				t.Fatalf("a %d-byte refusal: %.300q", len(err.Error()), err.Error())
 			}
 			return
 		}
@@ -60,6 +67,10 @@ func FuzzImport(f *testing.F) {
 			}
 			if err := checkText(b.Bytes()); err != nil {
 				t.Fatalf("export %s: %v\n%q", id, err, b.Bytes())
+			}
+			// No conversation of ChatGPT's comes in empty.
+			if doc := decodeDocument(t, b.Bytes()); src == ChatGPT && len(doc.Conversations[0].Messages) == 0 {
+				t.Fatalf("an empty ChatGPT conversation was imported from %q", data)
 			}
 		}
 	})
