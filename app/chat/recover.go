@@ -64,7 +64,32 @@ func (s *Service) recoverRun(ctx context.Context, r store.Run) error {
 	}); err != nil {
 		return err
 	}
-	return s.store.EndRun(ctx, r.ID, StatusInterrupted, recoverReason, now, s.recoveredReply(r, rep, StatusInterrupted, recoverReason, now))
+	if err := s.store.EndRun(ctx, r.ID, StatusInterrupted, recoverReason, now, s.recoveredReply(r, rep, StatusInterrupted, recoverReason, now)); err != nil {
+		return err
+	}
+	s.closeCards(r, items)
+	return nil
+}
+
+// closeCards ends the cards of a run a crash cut, as a live run's interruption does:
+// each call it started and did not end is shown interrupted (not "executing" or
+// "waiting" for good), and the conversation says why.
+func (s *Service) closeCards(r store.Run, items []Item) {
+	if r.ConversationID == "" {
+		return // a stateless run (the /v1 routes) shows no cards
+	}
+	run := newRun(r.ConversationID, r.UserMessageID, func(error) {})
+	run.ID, run.StartedAt = r.ID, r.StartedAt
+	rec := newDisplayRecorder(s, run)
+	for _, it := range items {
+		switch e := it.Event.Data.(type) {
+		case runtime.ToolStart:
+			rec.calls[e.CallID] = e
+		case runtime.ToolEnd:
+			delete(rec.calls, e.CallID)
+		}
+	}
+	rec.finish(StatusInterrupted, recoverReason)
 }
 
 func (s *Service) recoveredReply(r store.Run, rep *reply.Reply, status, why string, at time.Time) *store.Message {

@@ -90,3 +90,46 @@ func TestStartRecoversRunsACrashLeftActive(t *testing.T) {
 		t.Fatalf("recovered twice: %d events", len(events))
 	}
 }
+
+// A crash leaves the run's cards as they were (a command "executing" or "waiting"
+// for good): recovery closes its open calls' cards as interrupted and says why in
+// the conversation, and leaves the calls that ended alone.
+func TestRecoveryClosesTheRunsOpenCards(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "wisp.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	now := time.Now()
+	if err := st.CreateConversation(ctx, store.Conversation{ID: "conv", Title: "T", RoomID: "room", CreatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	crashedRun(t, st, "conv", "cut", toolStart("done", "PLAY"), toolEnd("done", "PLAY", "ok"), toolStart("open", "RUN_SHELL"))
+	for id, status := range map[string]string{"done": "completed", "open": "executing"} {
+		if _, err := st.SaveDisplayMessage(ctx, store.DisplayMessage{ID: "dm-" + id, ConversationID: "conv", RunID: "cut",
+			MessageType: "assistant", ContentType: "tool_call", Content: []byte(`{"callId":"` + id + `"}`), Status: status,
+			ToolCallID: id, CreatedAt: now, UpdatedAt: now}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	startOn(t, st, newScript(-1))
+	rows, err := st.DisplayMessages(ctx, "conv", 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range rows {
+		switch r.ContentType {
+		case "tool_call":
+			got[r.ToolCallID] = r.Status
+		case "notification":
+			got["notification"] = string(r.Content)
+		}
+	}
+	want := map[string]string{"done": "completed", "open": "interrupted",
+		"notification": `{"text":"The reply was interrupted: ` + recoverReason + `"}`}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("cards after recovery %v, want %v", got, want)
+	}
+}
