@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/wispapp/wisp/app/config"
+	"github.com/wispapp/wisp/internal/regular"
 )
 
 // tokenFileName is where `wisp serve` keeps its API token, in the state folder.
@@ -105,8 +106,13 @@ func loadOrMakeToken(path string, log *slog.Logger) (string, error) {
 // maxTokenFile bounds what is read of a token file.
 const maxTokenFile = 1 << 10
 
+// readToken reads the token kept at path. Anything there but a regular file is an
+// error, found without blocking (a named pipe would hold an ordinary open forever).
+// A symbolic link is refused, not followed: Wisp writes the file itself, never as a
+// link, and a link there would have Wisp serve (and print in its URL) the content of
+// a file it does not own as its token.
 func readToken(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := regular.Open(path, os.O_RDONLY, 0, regular.NoFollow)
 	if err != nil {
 		return "", err
 	}
@@ -114,9 +120,6 @@ func readToken(path string) (string, error) {
 	info, err := f.Stat()
 	if err != nil {
 		return "", err
-	}
-	if !info.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file", path)
 	}
 	if info.Mode().Perm()&0o077 != 0 {
 		return "", fmt.Errorf("%w: others may read it (mode %#o)", errUnusableToken, info.Mode().Perm())
