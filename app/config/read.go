@@ -1,10 +1,10 @@
 package config
 
 import (
+	"errors"
 	"fmt"
-	"io"
-	"os"
-	"syscall"
+
+	"github.com/wispapp/wisp/internal/regular"
 )
 
 // MaxFileBytes caps the config file: a settings file is a few kilobytes, and one
@@ -12,44 +12,19 @@ import (
 const MaxFileBytes = 4 << 20
 
 // readFile reads the config file at path, refusing anything but a regular file of at
-// most MaxFileBytes. It never blocks on what is found there: the file is opened
-// without waiting (a FIFO with no writer would hold an ordinary open forever), and a
-// FIFO, a device or a socket is refused before anything is read from it. A missing
-// file is an error that wraps fs.ErrNotExist.
+// most MaxFileBytes. It never blocks on what is found there: a FIFO, a device or a
+// socket is refused before anything is read from it (internal/regular). A symbolic
+// link is followed: the file is the user's, and a dotfiles manager may keep it as a
+// link into its repository. A missing file is an error that wraps fs.ErrNotExist.
 func readFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is %s, not a regular file: Wisp reads its settings only from a regular file", path, kind(st.Mode()))
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxFileBytes {
-		return nil, fmt.Errorf("%s is larger than %d MiB, too large for a settings file", path, MaxFileBytes>>20)
-	}
-	return data, nil
-}
-
-// kind names what a path that is not a regular file is.
-func kind(m os.FileMode) string {
+	data, err := regular.ReadFile(path, MaxFileBytes, regular.Follow)
+	var notRegular *regular.NotRegularError
+	var tooLarge *regular.TooLargeError
 	switch {
-	case m.IsDir():
-		return "a folder"
-	case m&os.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeDevice != 0:
-		return "a device"
+	case errors.As(err, &notRegular):
+		return nil, fmt.Errorf("%w: Wisp reads its settings only from a regular file", err)
+	case errors.As(err, &tooLarge):
+		return nil, fmt.Errorf("%w, too large for a settings file", err)
 	}
-	return "a special file"
+	return data, err
 }

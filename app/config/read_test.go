@@ -2,77 +2,58 @@ package config
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
+
+	rt "github.com/wispapp/wisp/internal/regular/regulartest"
 )
 
-// returnsSoon runs read and fails if it does not return within a deadline (a
-// deadline, not a speed claim: a read that blocks never returns). A read that never
-// ends (a FIFO with no writer, an endless device growing the heap) cannot be stopped
-// from here, so that failure ends the test binary at once.
-func returnsSoon(t *testing.T, path string, read func() error) error {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- read() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(10 * time.Second):
-		panic(fmt.Sprintf("reading %s did not return: it blocks, or reads without end", path))
-	}
-}
-
 // Load (at start) and Read (the watcher, a save) refuse what is not a regular file of
-// a sane size, at once and with a message that says so.
+// a sane size, at once and with a message that names the path and says what is there.
+// A link is followed (a dotfiles manager may link the file), so a link to /dev/zero is
+// a device.
 func TestReadRefusesWhatIsNotASettingsFile(t *testing.T) {
+	const only = ", not a regular file: Wisp reads its settings only from a regular file"
 	cases := []struct {
-		name string
-		make func(t *testing.T, path string)
-		want string
+		odd  rt.Odd
+		want string // after "read config: <path>"
 	}{
-		{"a FIFO", func(t *testing.T, path string) {
-			if err := syscall.Mkfifo(path, 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}, "is a named pipe, not a regular file"},
-		{"a link to /dev/zero", func(t *testing.T, path string) {
-			if err := os.Symlink("/dev/zero", path); err != nil {
-				t.Fatal(err)
-			}
-		}, "is a device, not a regular file"},
-		{"a folder", func(t *testing.T, path string) {
-			if err := os.Mkdir(path, 0o700); err != nil {
-				t.Fatal(err)
-			}
-		}, "is a folder, not a regular file"},
-		{"an oversized file", func(t *testing.T, path string) {
-			big := `{"character":{"bio":"` + strings.Repeat("a", MaxFileBytes) + `"}}`
-			write(t, path, big)
-		}, "larger than 4 MiB"},
+		{rt.FIFO, " is a named pipe" + only},
+		{rt.DevZero, " is a device" + only},
+		{rt.Folder, " is a folder" + only},
+		{rt.Socket, " is a socket" + only},
+		{rt.Huge, " is larger than 4 MiB, too large for a settings file"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(tc.odd.Name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "wisp.json")
-			tc.make(t, path)
-			loadErr := returnsSoon(t, path, func() error { _, err := Load(path); return err })
-			readErr := returnsSoon(t, path, func() error { _, err := Read(path); return err })
+			tc.odd.Make(t, path)
+			loadErr := rt.ReturnsSoon(t, "Load", func() error { _, err := Load(path); return err })
+			readErr := rt.ReturnsSoon(t, "Read", func() error { _, err := Read(path); return err })
 			for what, err := range map[string]error{"Load": loadErr, "Read": readErr} {
-				if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) {
-					t.Errorf("%s: %v, want an error naming the path and saying %q", what, err, tc.want)
+				if want := "read config: " + path + tc.want; err == nil || err.Error() != want {
+					t.Errorf("%s: %v\nwant %s", what, err, want)
 				}
 			}
-			if tc.name == "a FIFO" {
+			if tc.odd.Name == rt.FIFO.Name {
 				if st, err := os.Lstat(path); err != nil || st.Mode()&fs.ModeNamedPipe == 0 {
 					t.Errorf("the FIFO was replaced: %v %v", st, err)
 				}
 			}
 		})
+	}
+}
+
+// An oversized settings file of valid JSON is refused too.
+func TestReadRefusesAnOversizedFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "wisp.json")
+	write(t, path, `{"character":{"bio":"`+strings.Repeat("a", MaxFileBytes)+`"}}`)
+	if _, err := Read(path); err == nil || !strings.Contains(err.Error(), "larger than 4 MiB") {
+		t.Fatalf("err = %v", err)
 	}
 }
 
