@@ -7,12 +7,16 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 
 	_ "github.com/mattn/go-sqlite3" // registers the "sqlite3" driver
+
+	"github.com/wispapp/wisp/internal/regular"
 )
 
 // Store is an open Wisp database.
@@ -27,14 +31,14 @@ type Store struct {
 const dsnParams = "_journal_mode=WAL&_busy_timeout=5000&_foreign_keys=on&_txlock=immediate&_synchronous=NORMAL"
 
 // Open opens (creating if needed) the database at path and migrates it to the
-// current schema.
+// current schema. Anything but a regular file at path, or at SQLite's files beside it,
+// is refused before SQLite opens anything (see checkFiles).
 func Open(ctx context.Context, path string) (*Store, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("create database folder: %w", err)
 	}
-	// Create the file private first: SQLite gives the -wal and -shm files its mode.
-	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600); err == nil {
-		f.Close()
+	if err := checkFiles(path); err != nil {
+		return nil, err
 	}
 	dsn := "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + dsnParams
 	db, err := sql.Open("sqlite3", dsn)
@@ -43,12 +47,12 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	if err := requireFTS5(ctx, db); err != nil {
 		db.Close()
-		return nil, err
+		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	s := &Store{db: db}
 	if err := s.migrate(ctx, migrations); err != nil {
 		db.Close()
-		return nil, err
+		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	if err := os.Chmod(path, 0o600); err != nil {
 		db.Close()
@@ -61,4 +65,45 @@ func Open(ctx context.Context, path string) (*Store, error) {
 func (s *Store) Close() error {
 	_, _ = s.db.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
 	return s.db.Close()
+}
+
+// journalSuffixes name SQLite's files beside a database: the write-ahead log, its
+// shared-memory index, and the rollback journal.
+var journalSuffixes = []string{"-wal", "-shm", "-journal"}
+
+// checkFiles makes sure the database at path and SQLite's files beside it are regular
+// files (or missing), so that SQLite never opens anything else: on a named pipe at the
+// journal it would block for ever, one at the write-ahead log it would delete, and on
+// the rest it would fail with "disk I/O error" and no path. A missing database is
+// made, private: SQLite gives the -wal and -shm files its mode.
+//
+// A link at path is followed: a user may keep the database on another disk through
+// one, and SQLite follows it too and keeps its files beside the link's target, which
+// is where they are looked for. A link to nothing is refused rather than a new, empty
+// database made at its target (a disk not mounted). SQLite's own files are never
+// links (SQLite refuses one too), so those are not followed.
+func checkFiles(path string) error {
+	f, err := regular.Open(path, os.O_RDWR|os.O_CREATE, 0o600, regular.Follow)
+	if err != nil {
+		return notRegular(err)
+	}
+	f.Close()
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return fmt.Errorf("open database: %w", err)
+	}
+	for _, suffix := range journalSuffixes {
+		if err := regular.Check(real+suffix, regular.NoFollow); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return notRegular(err)
+		}
+	}
+	return nil
+}
+
+func notRegular(err error) error {
+	var nr *regular.NotRegularError
+	if errors.As(err, &nr) {
+		return fmt.Errorf("open database: %w: Wisp keeps its database only in regular files", err)
+	}
+	return fmt.Errorf("open database: %w", err)
 }
