@@ -66,7 +66,7 @@ func TestDependencyRules(t *testing.T) {
 		{"terminal", "is a leaf: nothing of app/ or runtime/", internalOnly},
 		{"emotes", "is a leaf: nothing of app/ or runtime/", internalOnly},
 		{"shellgrant", "is a leaf: nothing of Wisp", func(string) bool { return false }},
-		{"autostart", "is a leaf: nothing of Wisp", func(string) bool { return false }},
+		{"autostart", "is a leaf: nothing of Wisp but internal/", internalOnly},
 		{"mcp", "is a leaf: nothing of app/ or runtime/", internalOnly},
 		{"app/approval", "knows the store, the catalog, the runtime (its gate pauses a run) and internal/", func(d string) bool {
 			return d == "app/store" || d == "app/wire" || strings.HasPrefix(d, "runtime") || internalOnly(d)

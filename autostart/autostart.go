@@ -1,17 +1,17 @@
 // Package autostart writes, reads and removes Wisp's XDG autostart entry, the
 // desktop entry a desktop session starts at login
 // ($XDG_CONFIG_HOME/autostart/wisp.desktop, by the XDG Autostart and Base Directory
-// specifications). It is a leaf: it imports nothing of Wisp.
+// specifications). It is a leaf: it imports nothing of Wisp but internal/.
 package autostart
 
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"syscall"
+
+	"github.com/wispapp/wisp/internal/regular"
 )
 
 // FileName is the entry's name in the autostart folder. A session starts one entry
@@ -75,22 +75,11 @@ func (e Entry) Disable() error {
 	return nil
 }
 
-// readEntry reads at most maxEntryBytes of a regular file, never blocking on what is
-// found at path (a named pipe is refused before anything is read).
+// readEntry reads the entry, a regular file of at most maxEntryBytes, never blocking
+// on what is found at path (a named pipe is refused before anything is read). A link
+// is followed: a dotfiles manager may keep the entry as one.
 func readEntry(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_NOCTTY, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	return io.ReadAll(io.LimitReader(f, maxEntryBytes))
+	return regular.ReadFile(path, maxEntryBytes, regular.Follow)
 }
 
 // writeAtomic writes data to path through a temporary file in the same folder, so a

@@ -4,8 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	rt "github.com/wispapp/wisp/internal/regular/regulartest"
 )
 
 func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
@@ -135,17 +136,36 @@ func TestEnabledReadsTheEntry(t *testing.T) {
 	}
 }
 
-// A named pipe where the entry should be is refused at once, not waited on.
-func TestEnabledRefusesAPipe(t *testing.T) {
-	e := entryIn(t)
-	if err := os.MkdirAll(filepath.Dir(e.Path), 0o700); err != nil {
-		t.Fatal(err)
+// Whatever is where the entry should be instead of a regular file of a sane size is
+// refused at once, not waited on, naming it. A link is followed (a dotfiles manager
+// may keep the entry as one), so a link to /dev/zero is a device.
+func TestEnabledRefusesOddFiles(t *testing.T) {
+	cases := []struct {
+		odd  rt.Odd
+		want string // after the path
+	}{
+		{rt.FIFO, " is a named pipe, not a regular file"},
+		{rt.Folder, " is a folder, not a regular file"},
+		{rt.Socket, " is a socket, not a regular file"},
+		{rt.DevZero, " is a device, not a regular file"},
+		{rt.Huge, " is larger than 64 KiB"},
 	}
-	if err := syscall.Mkfifo(e.Path, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if on, err := e.Enabled(); err == nil || on {
-		t.Fatalf("a pipe read as an entry: %v, %v", on, err)
+	for _, tc := range cases {
+		t.Run(tc.odd.Name, func(t *testing.T) {
+			e := entryIn(t)
+			if err := os.MkdirAll(filepath.Dir(e.Path), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			tc.odd.Make(t, e.Path)
+			var on bool
+			err := rt.ReturnsSoon(t, "Enabled", func() (err error) {
+				on, err = e.Enabled()
+				return err
+			})
+			if want := e.Path + tc.want; on || err == nil || err.Error() != want {
+				t.Fatalf("on %v, err %v\nwant an error %s", on, err, want)
+			}
+		})
 	}
 }
 
