@@ -12,7 +12,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
-	"syscall"
+
+	"github.com/wispapp/wisp/internal/regular"
 )
 
 // ManifestFile describes the emotes of a user pack folder.
@@ -254,21 +255,22 @@ func inspectFile(path string, maxFile int64) (GLBInfo, error) {
 }
 
 // openRegular opens a file that is a regular file, not a symbolic link (O_NOFOLLOW: a
-// link swapped in after a check is refused too), and not larger than limit.
+// link swapped in after a check is refused too), and not larger than limit, without
+// blocking on what it finds (internal/regular). Its errors are reasons for a user,
+// shown after the file's name.
 func openRegular(path string, limit int64) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if errors.Is(err, syscall.ELOOP) {
+	f, err := regular.Open(path, os.O_RDONLY, 0, regular.NoFollow)
+	var notRegular *regular.NotRegularError
+	switch {
+	case errors.As(err, &notRegular) && notRegular.Mode&fs.ModeSymlink != 0:
 		return nil, errors.New("symbolic links are not followed")
-	}
-	if err != nil {
+	case errors.As(err, &notRegular):
+		return nil, errors.New(notRegular.What() + ", not a regular file")
+	case err != nil:
 		return nil, err
 	}
 	st, err := f.Stat()
-	switch {
-	case err != nil:
-	case !st.Mode().IsRegular():
-		err = errors.New("not a regular file")
-	case st.Size() > limit:
+	if err == nil && st.Size() > limit {
 		err = fmt.Errorf("larger than the %d MiB limit", limit>>20)
 	}
 	if err != nil {
