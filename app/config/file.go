@@ -6,8 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
+
+	"github.com/wispapp/wisp/internal/atomicfile"
 )
 
 // File is the config as found on disk: the typed settings plus every key of the file,
@@ -22,7 +23,13 @@ type File struct {
 // (mode 0600). Missing keys take defaults; a file that is not valid JSON, or whose
 // values fail validation, is an error and nothing is written, as is anything but a
 // regular file of at most MaxFileBytes (see readFile).
+//
+// Load is called once, at start: first it removes the temporary files that saves of
+// this file killed before their rename left beside it. A save in progress (another
+// Wisp may share the file, through WISP_CONFIG_PATH) keeps its own (atomicfile.Sweep).
+// That is a clean-up: when it fails, the files stay for the next start.
 func Load(path string) (*File, error) {
+	_, _ = atomicfile.Sweep(filepath.Dir(path), filepath.Base(path))
 	data, err := readFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		f := &File{Path: path, Config: Default(), raw: map[string]any{}}
@@ -54,8 +61,8 @@ func Parse(path string, data []byte) (*File, error) {
 	return &File{Path: path, Config: cfg, raw: raw}, nil
 }
 
-// Save writes the config atomically: a temporary file in the same folder, fsync,
-// mode 0600, rename over the old file, fsync of the folder. Unknown keys are kept.
+// Save writes the config atomically (mode 0600, see writeAtomic). Unknown keys are
+// kept.
 func (f *File) Save() error {
 	if err := f.Config.Validate(); err != nil {
 		return err
@@ -152,37 +159,11 @@ func cloneMap(m map[string]any) map[string]any {
 	return out
 }
 
+// writeAtomic replaces the config file whole (internal/atomicfile): a reader, the
+// watcher or another Wisp sharing the file, never sees half of it.
 func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("create config folder: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
+	if err := atomicfile.Write(path, data, 0o600); err != nil {
 		return fmt.Errorf("save config: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // harmless after the rename
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save config: %w", err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save config: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save config: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save config: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("save config: %w", err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
 	}
 	return nil
 }
