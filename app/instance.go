@@ -18,6 +18,7 @@ func (a *App) lockStateFolder() error {
 	}
 	a.lock = lock
 	a.running.defer_("state folder lock", lock.Release)
+	a.sweepStateFolder()
 	return nil
 }
 

@@ -10,11 +10,11 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/wispapp/wisp/app/config"
+	"github.com/wispapp/wisp/internal/atomicfile"
 	"github.com/wispapp/wisp/internal/regular"
 )
 
@@ -161,27 +161,22 @@ func randomBytes(n int) []byte {
 	return b
 }
 
-// writeToken replaces the file at path with t, atomically, readable only by its owner.
+// writeToken replaces the file at path with t, atomically, readable only by its owner
+// (internal/atomicfile).
 func writeToken(path, t string) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
+	return atomicfile.Write(path, []byte(t+"\n"), 0o600)
+}
+
+// sweepStateFolder removes the temporary files that writes of the kept token killed
+// before their rename left in the state folder. It runs once the state folder's lock
+// is held, so no other Wisp writes there; a write in progress would keep its file
+// anyway (atomicfile.Sweep). (The config file's are swept where it is loaded.)
+func (a *App) sweepStateFolder() {
+	removed, err := atomicfile.Sweep(a.stateDir, tokenFileName)
+	for _, path := range removed {
+		a.log.Info("removed a temporary file left by an interrupted write", "path", path)
 	}
-	tmp, err := os.CreateTemp(dir, "."+tokenFileName+"-*") // mode 0600
 	if err != nil {
-		return err
+		a.log.Warn("clean up the state folder", "err", err)
 	}
-	defer os.Remove(tmp.Name()) // after a successful rename there is nothing to remove
-	if _, err := tmp.WriteString(t + "\n"); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

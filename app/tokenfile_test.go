@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,5 +68,39 @@ func TestServeStartRefusesAFIFOToken(t *testing.T) {
 	}
 	if err := a.Stop(); err != nil {
 		t.Fatalf("stopping after the refused start: %v", err)
+	}
+}
+
+// A start removes the temporary files that saves killed before their rename left in
+// the state folder (the kept token's, the config file's), and keeps the rest.
+func TestStartRemovesStaleTemps(t *testing.T) {
+	dir := t.TempDir()
+	stale := []string{".api-token.tmp-123", ".wisp.json.tmp-456"}
+	kept := []string{".api-token.tmp-dir", "api-token.tmp-1", ".wisp.db.tmp-1"}
+	for _, name := range append(slices.Clone(stale), kept[1:]...) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("half"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, kept[0]), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	a, err := newServeApp(t, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	defer a.Stop()
+	for _, name := range stale {
+		if _, err := os.Lstat(filepath.Join(dir, name)); !os.IsNotExist(err) {
+			t.Errorf("%s is still there: %v", name, err)
+		}
+	}
+	for _, name := range kept {
+		if _, err := os.Lstat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s was removed: %v", name, err)
+		}
 	}
 }
