@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/wispapp/wisp/internal/atomicfile"
 	"github.com/wispapp/wisp/internal/regular"
 )
 
@@ -61,6 +62,7 @@ func (e Entry) Enable(cmd []string) error {
 	if err != nil {
 		return err
 	}
+	e.sweep()
 	if old, err := readEntry(e.Path); err == nil && string(old) == content {
 		return nil
 	}
@@ -69,6 +71,7 @@ func (e Entry) Enable(cmd []string) error {
 
 // Disable removes the entry; one that is not there is not an error.
 func (e Entry) Disable() error {
+	e.sweep()
 	if err := os.Remove(e.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove the autostart entry: %w", err)
 	}
@@ -82,38 +85,21 @@ func readEntry(path string) ([]byte, error) {
 	return regular.ReadFile(path, maxEntryBytes, regular.Follow)
 }
 
-// writeAtomic writes data to path through a temporary file in the same folder, so a
-// session reading the folder at login sees the old entry or the new one, never half
-// of one. The folder is made (mode 0700, as the Base Directory specification asks)
-// when it is missing.
+// writeAtomic writes data to path through a temporary file in the same folder
+// (internal/atomicfile), so a session reading the folder at login sees the old entry
+// or the new one, never half of one. The folder is made (mode 0700, as the Base
+// Directory specification asks) when it is missing.
 func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("create the autostart folder: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+FileName+".tmp-*")
-	if err != nil {
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("write the autostart entry: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // harmless after the rename
-	err = errors.Join(tmp.Chmod(0o644), writeAll(tmp, data), tmp.Sync())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		return fmt.Errorf("write the autostart entry: %w", err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
 	}
 	return nil
 }
 
-func writeAll(f *os.File, data []byte) error {
-	_, err := f.Write(data)
-	return err
+// sweep removes the temporary files that writes of the entry killed before their
+// rename left in the folder; one another Wisp is writing is kept
+// (atomicfile.Sweep). Wisp changes the entry rarely, and cleans up then. A sweep
+// that fails leaves the files for the next change.
+func (e Entry) sweep() {
+	_, _ = atomicfile.Sweep(filepath.Dir(e.Path), FileName)
 }

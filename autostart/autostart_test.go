@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	rt "github.com/wispapp/wisp/internal/regular/regulartest"
@@ -239,5 +240,53 @@ func TestContentRefuses(t *testing.T) {
 		if _, err := Content(cmd); err == nil {
 			t.Errorf("%q was accepted", cmd)
 		}
+	}
+}
+
+// Enable and Disable remove the temporary files a write of the entry killed before
+// its rename left in the autostart folder, but not one another Wisp's write still
+// holds, nor other files.
+func TestChangesRemoveStaleTemps(t *testing.T) {
+	for _, change := range []struct {
+		name string
+		do   func(Entry) error
+	}{
+		{"Enable", func(e Entry) error { return e.Enable([]string{"/usr/bin/wisp"}) }},
+		{"Disable", Entry.Disable},
+	} {
+		t.Run(change.name, func(t *testing.T) {
+			e := entryIn(t)
+			dir := filepath.Dir(e.Path)
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			stale := filepath.Join(dir, ".wisp.desktop.tmp-123")
+			live := filepath.Join(dir, ".wisp.desktop.tmp-456")
+			other := filepath.Join(dir, ".other.desktop.tmp-1")
+			for _, p := range []string{stale, live, other} {
+				if err := os.WriteFile(p, []byte("[Desktop Entry]\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			f, err := os.Open(live)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+				t.Fatal(err)
+			}
+			if err := change.do(e); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Lstat(stale); !os.IsNotExist(err) {
+				t.Errorf("the stale temporary file is still there: %v", err)
+			}
+			for _, p := range []string{live, other} {
+				if _, err := os.Lstat(p); err != nil {
+					t.Errorf("%s was removed: %v", p, err)
+				}
+			}
+		})
 	}
 }
