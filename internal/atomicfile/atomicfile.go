@@ -75,22 +75,18 @@ func Write(path string, data []byte, perm fs.FileMode) error {
 }
 
 // createLocked makes a temporary file for name in dir and takes its lock, both under
-// the folder's shared lock, so no sweep sees the file unlocked.
+// the folder's shared lock, so no sweep sees the file unlocked. Where the filesystem
+// has no flock the write goes on without the locks: a sweep there cannot take them
+// either, and removes nothing.
 func createLocked(dir, name string) (*os.File, error) {
-	d, err := lockFolder(dir, unix.LOCK_SH)
-	if err != nil {
-		return nil, err
+	if d, err := lockFolder(dir, unix.LOCK_SH); err == nil {
+		defer d.Close()
 	}
-	defer d.Close()
 	f, err := os.CreateTemp(dir, TempPrefix(name)+"*") // mode 0600
 	if err != nil {
 		return nil, err
 	}
-	if err := flock(f, unix.LOCK_EX); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return nil, fmt.Errorf("lock %s: %w", f.Name(), err)
-	}
+	_ = flock(f, unix.LOCK_EX)
 	return f, nil
 }
 
