@@ -73,8 +73,8 @@ var journalSuffixes = []string{"-wal", "-shm", "-journal"}
 
 // checkFiles makes sure the database at path and SQLite's files beside it are regular
 // files (or missing), so that SQLite never opens anything else: on a named pipe at the
-// journal it would block for ever, one at the write-ahead log it would delete, and on
-// the rest it would fail with "disk I/O error" and no path. A missing database is
+// rollback journal it would block for ever, one at the write-ahead log it would
+// delete, and on the rest it would fail with "disk I/O error" and no path. A missing database is
 // made, private: SQLite gives the -wal and -shm files its mode.
 //
 // A link at path is followed: a user may keep the database on another disk through
@@ -88,18 +88,19 @@ func checkFiles(path string) error {
 		return notRegular(err)
 	}
 	f.Close()
-	real, err := filepath.EvalSymlinks(path)
+	target, err := filepath.EvalSymlinks(path) // where SQLite keeps its files
 	if err != nil {
 		return fmt.Errorf("open database: %w", err)
 	}
 	for _, suffix := range journalSuffixes {
-		if err := regular.Check(real+suffix, regular.NoFollow); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := regular.Check(target+suffix, regular.NoFollow); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return notRegular(err)
 		}
 	}
 	return nil
 }
 
+// notRegular words a refusal of checkFiles.
 func notRegular(err error) error {
 	var nr *regular.NotRegularError
 	if errors.As(err, &nr) {
