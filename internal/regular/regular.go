@@ -1,5 +1,5 @@
 // Package regular opens and reads the files Wisp keeps or is given (its settings, its
-// API token, its database, the lock, the autostart entry, a user's emotes) so that
+// API token, its database, the autostart entry, a user's emotes) so that
 // whatever is found at the path instead of a regular file is refused at once and
 // named: a named pipe with no writer would hold an ordinary open or read forever, a
 // device can be read without end, and a folder or a socket cannot be read at all. It
