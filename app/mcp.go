@@ -134,7 +134,8 @@ func (m mcpAPI) Save(name string, e api.MCPEdit) (wire.MCPServer, bool, error) {
 	}
 	st, ok := m.a.mcp.Server(name)
 	if !ok {
-		return wire.MCPServer{}, false, fmt.Errorf("MCP server %s was saved but is not running", name)
+		// Removed by another client between the save and this read.
+		return wire.MCPServer{}, false, fault.Conflict.Errorf("MCP server %s was removed while it was being saved", name)
 	}
 	return wireMCPServer(st), created, nil
 }
