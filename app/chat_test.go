@@ -108,6 +108,7 @@ func TestChatStreamGolden(t *testing.T) {
 		b.WriteString(f.Raw + "\n")
 	}
 	got := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`).ReplaceAllString(b.String(), "<id>")
+	got = regexp.MustCompile(`call_[0-9a-f]{32}`).ReplaceAllString(got, "<call>") // Wisp's own call ids
 	golden := "testdata/chat_stream.golden"
 	if *update {
 		os.WriteFile(golden, []byte(got), 0o644)

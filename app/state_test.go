@@ -87,7 +87,7 @@ func TestRunStateFollowsPatches(t *testing.T) {
 		t.Fatalf("state while paused: %s at %d", state, seq)
 	}
 	emote := lastOfType(frames, "custom")
-	if emote.str("eventName") != "emote" || emote.str("callId") != "call_em" || emote.Data["data"].(map[string]any)["emoteId"] != "wave" {
+	if emote.str("eventName") != "emote" || emote.str("callId") != startOf(frames, "PLAY_EMOTE").str("callId") || emote.Data["data"].(map[string]any)["emoteId"] != "wave" {
 		t.Fatalf("custom frame %s", emote.Raw)
 	}
 
@@ -118,7 +118,7 @@ func TestRunStateFollowsPatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	sh := got.Shell
-	if got.Avatar.Emote != "wave" || sh.CallID != "call_sh" || sh.Status != "exited" || sh.ExitCode == nil || *sh.ExitCode != 3 ||
+	if got.Avatar.Emote != "wave" || sh.CallID != startOf(frames, "RUN_SHELL").str("callId") || sh.Status != "exited" || sh.ExitCode == nil || *sh.ExitCode != 3 ||
 		sh.LastLine != "last line" || !strings.HasPrefix(sh.Command, "printf") || sh.TerminalRunID == "" {
 		t.Fatalf("state %s", state)
 	}
@@ -141,4 +141,14 @@ func TestRunStateFollowsPatches(t *testing.T) {
 	if code := a.call("GET", "/api/runs/nope/state", nil, nil); code != 404 {
 		t.Fatalf("unknown run: %d", code)
 	}
+}
+
+// startOf is the tool_start frame of the action named.
+func startOf(frames []frame, name string) frame {
+	for _, f := range frames {
+		if f.typ() == "tool_start" && f.str("name") == name {
+			return f
+		}
+	}
+	return frame{}
 }

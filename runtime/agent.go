@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/wispapp/wisp/internal/ids"
 	"github.com/wispapp/wisp/internal/jsonpatch"
 	"github.com/wispapp/wisp/runtime/llm"
 	"github.com/wispapp/wisp/runtime/reply"
@@ -167,6 +169,9 @@ func (t *turn) loop(ctx context.Context, prov llm.Provider, msgs []llm.Message, 
 			return t.result(res), err
 		}
 		res.StopReason = resp.StopReason
+		for i := range resp.ToolCalls {
+			resp.ToolCalls[i].WispID = newCallID()
+		}
 		t.stepMsg = llm.Message{Role: llm.RoleAssistant, Text: resp.Text, Thinking: resp.Thinking, ToolCalls: resp.ToolCalls}
 		msgs = append(msgs, t.stepMsg)
 		if len(resp.ToolCalls) == 0 {
@@ -261,11 +266,16 @@ func (t *turn) runAction(ctx context.Context, tc llm.ToolCall, start bool) llm.M
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
+	id := tc.Key()
 	if start {
-		t.publish(Event{Type: EventToolStart, Data: ToolStart{CallID: tc.ID, Name: tc.Name, Arguments: args, Step: t.step}})
+		start := ToolStart{CallID: id, Name: tc.Name, Arguments: args, Step: t.step}
+		if tc.ID != id {
+			start.ModelID = tc.ID
+		}
+		t.publish(Event{Type: EventToolStart, Data: start})
 	}
-	result, err := t.invoke(ctx, tc.ID, tc.Name, args)
-	end := ToolEnd{CallID: tc.ID, Name: tc.Name, Result: result}
+	result, err := t.invoke(ctx, id, tc.Name, args)
+	end := ToolEnd{CallID: id, Name: tc.Name, Result: result}
 	msg := llm.Message{Role: llm.RoleTool, ToolCallID: tc.ID, Text: result}
 	if err != nil {
 		end.Result, end.Error = "", err.Error()
@@ -387,3 +397,7 @@ func (g *callbackGate) close() {
 	g.closed = true
 	g.mu.Unlock()
 }
+
+// newCallID is Wisp's id of a call the model asked for: random, so it never names
+// another call of any step, run or conversation, whatever ids the provider sends.
+func newCallID() string { return "call_" + strings.ReplaceAll(ids.New(), "-", "") }

@@ -68,9 +68,12 @@ type Thinking struct {
 
 // ToolStart opens an action invocation; it owns one callback segment of the reply.
 type ToolStart struct {
-	CallID    string          `json:"callId"`
+	CallID    string          `json:"callId"` // Wisp's id of the call (llm.ToolCall.Key)
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"`
+	// ModelID is the provider's id of the call, which its result goes back to the
+	// model with ("" when it is the CallID: a log from before Wisp made its own).
+	ModelID string `json:"modelId,omitempty"`
 	// Step is the model call (from 1) that asked for it: a resume rebuilds the
 	// model's messages step by step from the log.
 	Step int `json:"step,omitempty"`

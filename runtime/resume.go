@@ -55,8 +55,14 @@ func (a *Agent) Resume(ctx context.Context, in ResumeInput, emit Emit) (Result, 
 type loggedStep struct {
 	no      int
 	msg     llm.Message
-	results []llm.Message
+	results []loggedResult
 	ended   bool // a call of it has ended: more text is the next step's
+}
+
+// loggedResult is the answer to a call, by Wisp's id of the call.
+type loggedResult struct {
+	call string
+	msg  llm.Message
 }
 
 // rebuildMessages turns a paused run's log back into the model's messages up to the
@@ -68,6 +74,7 @@ func rebuildMessages(in ResumeInput) ([]llm.Message, RunPaused, bool) {
 	var steps []*loggedStep
 	var pause RunPaused
 	paused := false
+	modelIDs := map[string]string{} // the provider's id of each call, by Wisp's
 	cur := func() *loggedStep {
 		if len(steps) == 0 {
 			return nil
@@ -96,15 +103,23 @@ func rebuildMessages(in ResumeInput) ([]llm.Message, RunPaused, bool) {
 				}
 				s = open(no)
 			}
-			s.msg.ToolCalls = append(s.msg.ToolCalls, llm.ToolCall{ID: d.CallID, Name: d.Name, Arguments: d.Arguments})
+			call := llm.ToolCall{ID: d.CallID, Name: d.Name, Arguments: d.Arguments, WispID: d.CallID}
+			if d.ModelID != "" {
+				call.ID = d.ModelID
+			}
+			modelIDs[d.CallID] = call.ID
+			s.msg.ToolCalls = append(s.msg.ToolCalls, call)
 		case ToolEnd:
 			if s := cur(); s != nil {
 				s.ended = true
 				msg := llm.Message{Role: llm.RoleTool, ToolCallID: d.CallID, Text: d.Result}
+				if id, ok := modelIDs[d.CallID]; ok {
+					msg.ToolCallID = id
+				}
 				if d.Error != "" {
 					msg.Text, msg.IsError = "Error: "+d.Error, true
 				}
-				s.results = append(s.results, msg)
+				s.results = append(s.results, loggedResult{call: d.CallID, msg: msg})
 			}
 		case RunPaused:
 			pause, paused = d, true
@@ -114,20 +129,22 @@ func rebuildMessages(in ResumeInput) ([]llm.Message, RunPaused, bool) {
 		return nil, RunPaused{}, false
 	}
 	msgs := append(append([]llm.Message(nil), in.History...), llm.Message{Role: llm.RoleUser, Text: in.Text})
-	pendingIDs := map[string]bool{}
+	pending := map[string]bool{}
 	for _, c := range pause.Pending {
-		pendingIDs[c.ID] = true
+		pending[c.Key()] = true
 	}
 	for _, s := range steps {
 		switch {
 		case s.no < pause.StepNo:
 			msgs = append(msgs, s.msg)
-			msgs = append(msgs, s.results...)
+			for _, r := range s.results {
+				msgs = append(msgs, r.msg)
+			}
 		case s.no == pause.StepNo:
 			msgs = append(msgs, pause.Step)
 			for _, r := range s.results {
-				if !pendingIDs[r.ToolCallID] {
-					msgs = append(msgs, r)
+				if !pending[r.call] {
+					msgs = append(msgs, r.msg)
 				}
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/wispapp/wisp/internal/jsonpatch"
@@ -49,8 +50,17 @@ func TestResumeAfterPause(t *testing.T) {
 	}
 	kept = roundTrip(t, kept)
 	p := kept[len(kept)-1].Data.(RunPaused)
-	if p.PendingToolCallID != "b" || p.PendingToolName != "ASK" || p.StepNo != 1 || len(p.Pending) != 2 || p.Pending[1].ID != "c" {
+	if len(p.Pending) != 2 || p.PendingToolCallID != p.Pending[0].WispID || p.Pending[0].ID != "b" ||
+		p.PendingToolName != "ASK" || p.StepNo != 1 || p.Pending[1].ID != "c" {
 		t.Fatalf("pause = %+v", p)
+	}
+	// Wisp names every call by an id of its own, never the provider's.
+	wisp := map[string]string{}
+	for _, c := range p.Step.ToolCalls {
+		if !strings.HasPrefix(c.WispID, "call_") || c.WispID == c.ID || wisp[c.ID] != "" {
+			t.Fatalf("calls of the paused step: %+v", p.Step.ToolCalls)
+		}
+		wisp[c.ID] = c.WispID
 	}
 
 	second := &fakeProvider{steps: []step{{text: []string{" Done."}}}}
@@ -85,10 +95,10 @@ func TestResumeAfterPause(t *testing.T) {
 	}
 	wantMsgs := []llm.Message{
 		{Role: llm.RoleUser, Text: "go"},
-		{Role: llm.RoleAssistant, Text: "Let me look.", Thinking: nil, ToolCalls: first.requestsCalls()},
-		{Role: llm.RoleTool, ToolCallID: "a", Text: "listed a"},
+		{Role: llm.RoleAssistant, Text: "Let me look.", Thinking: nil, ToolCalls: p.Step.ToolCalls},
+		{Role: llm.RoleTool, ToolCallID: "a", Text: "listed " + wisp["a"]},
 		{Role: llm.RoleTool, ToolCallID: "b", Text: "approved and ran"},
-		{Role: llm.RoleTool, ToolCallID: "c", Text: "listed c"},
+		{Role: llm.RoleTool, ToolCallID: "c", Text: "listed " + wisp["c"]},
 	}
 	if got := reqs[0].Messages; !reflect.DeepEqual(got, wantMsgs) {
 		t.Fatalf("messages after resume:\n got %+v\nwant %+v", got, wantMsgs)
@@ -122,9 +132,4 @@ func roundTrip(t *testing.T, evs []Event) []Event {
 		out = append(out, back)
 	}
 	return out
-}
-
-// requestsCalls is the calls of the scripted first step, as the model sent them.
-func (f *fakeProvider) requestsCalls() []llm.ToolCall {
-	return []llm.ToolCall{call("a", "LIST", `{}`), call("b", "ASK", `{"x":1}`), call("c", "LIST", `{}`)}
 }

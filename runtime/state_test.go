@@ -48,18 +48,21 @@ func TestActionCustomAndPatch(t *testing.T) {
 	}
 	var customs []Custom
 	var patches int
+	id := ""
 	for _, ev := range roundTrip(t, rec.events) {
 		switch d := ev.Data.(type) {
+		case ToolStart:
+			id = d.CallID
 		case Custom:
 			customs = append(customs, d)
 		case StatePatch:
 			patches++
-			if d.CallID != "k1" {
+			if d.CallID != id {
 				t.Errorf("patch of call %q", d.CallID)
 			}
 		}
 	}
-	if len(customs) != 1 || customs[0].Name != "progress" || customs[0].CallID != "k1" || string(customs[0].Data) != `{"percent":40}` {
+	if len(customs) != 1 || customs[0].Name != "progress" || customs[0].CallID != id || string(customs[0].Data) != `{"percent":40}` {
 		t.Fatalf("custom events = %+v", customs)
 	}
 	if patches != 2 {

@@ -24,9 +24,23 @@ const (
 
 // ToolCall is the model asking for one action.
 type ToolCall struct {
+	// ID is the provider's id of the call, sent back to the model with its result
+	// only: a provider may send none or repeat one ("call_0" in every step).
 	ID        string          `json:"id"`
 	Name      string          `json:"name"`
 	Arguments json.RawMessage `json:"arguments"` // a JSON object; "{}" when the model sent none
+	// WispID is Wisp's own id of the call, made when the model asked for it and
+	// unique for good: the run's events, approvals and resumes name the call by it.
+	WispID string `json:"wispId,omitempty"`
+}
+
+// Key is the id Wisp knows the call by: its WispID (a call logged before Wisp made
+// its own ids has only the provider's).
+func (c ToolCall) Key() string {
+	if c.WispID != "" {
+		return c.WispID
+	}
+	return c.ID
 }
 
 // Thinking is one reasoning block. Anthropic needs it sent back verbatim (with its

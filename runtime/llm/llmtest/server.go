@@ -40,6 +40,29 @@ type Server struct {
 	requests []Received
 	models   []string
 	ids      int
+	callIDs  CallIDs
+}
+
+// CallIDs is how the fake names the tool calls it sends.
+type CallIDs int
+
+// The ways to name tool calls: as scripted (a missing id made unique), with no id at
+// all (some OpenAI-compatible servers send none), or one id for every call (others
+// number calls from call_0 again in every step): a model whose ids cannot be trusted.
+const (
+	CallIDsAsScripted CallIDs = iota
+	CallIDsOmitted
+	CallIDsRepeated
+)
+
+// RepeatedCallID is the id every tool call carries under CallIDsRepeated.
+const RepeatedCallID = "call_0"
+
+// SetCallIDs sets how the ids of the tool calls sent from now on are chosen.
+func (s *Server) SetCallIDs(ids CallIDs) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.callIDs = ids
 }
 
 type route struct {
@@ -187,11 +210,20 @@ func (s *Server) nextID() int {
 	return s.ids
 }
 
-// withIDs fills in missing tool call ids and arguments, without touching the caller's turn.
+// withIDs fills in missing tool call ids (or leaves them all out, or repeats one, as
+// SetCallIDs says) and missing arguments, without touching the caller's turn.
 func (s *Server) withIDs(t Turn, prefix string) Turn {
+	s.mu.Lock()
+	mode := s.callIDs
+	s.mu.Unlock()
 	calls := make([]llm.ToolCall, len(t.ToolCalls))
 	for i, c := range t.ToolCalls {
-		if c.ID == "" {
+		switch {
+		case mode == CallIDsOmitted:
+			c.ID = ""
+		case mode == CallIDsRepeated:
+			c.ID = RepeatedCallID
+		case c.ID == "":
 			c.ID = fmt.Sprintf("%sllmtest_%d", prefix, s.nextID())
 		}
 		if len(c.Arguments) == 0 {

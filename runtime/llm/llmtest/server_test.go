@@ -306,3 +306,47 @@ func TestModelLists(t *testing.T) {
 		t.Errorf("tags = %+v, %v", tags, err)
 	}
 }
+
+// SetCallIDs: tool calls sent with no id, or all with one id, in both protocols and
+// both ways of answering.
+func TestCallIDs(t *testing.T) {
+	for _, tc := range []struct {
+		ids  CallIDs
+		want []string // what the bodies must hold
+		not  []string // and must not
+	}{
+		{CallIDsAsScripted, []string{`"call_llmtest_`, `"toolu_llmtest_`}, nil},
+		{CallIDsOmitted, []string{`"id":""`}, []string{`call_llmtest_`, `toolu_llmtest_`, RepeatedCallID}},
+		{CallIDsRepeated, []string{`"` + RepeatedCallID + `"`}, []string{`call_llmtest_`, `toolu_llmtest_`}},
+	} {
+		s := newTestServer(t)
+		s.SetCallIDs(tc.ids)
+		var all strings.Builder
+		for _, body := range []struct{ path, body string }{
+			{"/v1/chat/completions", strings.Replace(openAIBody, "%s", "true", 1)},
+			{"/v1/chat/completions", strings.Replace(openAIBody, "%s", "false", 1)},
+			{"/v1/messages", strings.Replace(anthropicBody, "%s", "true", 1)},
+			{"/v1/messages", strings.Replace(anthropicBody, "%s", "false", 1)},
+		} {
+			two := scriptedTurn
+			two.ToolCalls = append(append([]llm.ToolCall(nil), scriptedTurn.ToolCalls...), Call("mine", "read_file", map[string]string{}))
+			s.Script(two)
+			status, got := post(t, s.URL+body.path, body.body)
+			if status != http.StatusOK {
+				t.Fatalf("%s: status %d: %s", body.path, status, got)
+			}
+			all.WriteString(got)
+		}
+		got := all.String()
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("ids %d: no %s in the answers:\n%s", tc.ids, w, got)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(got, n) || strings.Contains(got, `"mine"`) {
+				t.Errorf("ids %d: %s (or a scripted id) in the answers", tc.ids, n)
+			}
+		}
+	}
+}

@@ -21,7 +21,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on")
 	delay := fs.Duration("delay", 20*time.Millisecond, "delay between the words of echoed replies")
 	script := fs.String("script", "", "JSON file with an array of turns to reply first")
+	callIDs := fs.String("call-ids", "scripted", "tool call ids: scripted, omitted (none sent) or repeated (call_0 for every call)")
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	ids, ok := map[string]llmtest.CallIDs{"scripted": llmtest.CallIDsAsScripted, "omitted": llmtest.CallIDsOmitted,
+		"repeated": llmtest.CallIDsRepeated}[*callIDs]
+	if !ok {
+		fmt.Fprintf(stderr, "fakellm: --call-ids %q: use scripted, omitted or repeated\n", *callIDs)
 		return 2
 	}
 	var turns []llmtest.Turn
@@ -39,6 +46,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	srv := llmtest.Serve(l)
 	defer srv.Close()
+	srv.SetCallIDs(ids)
 	srv.Script(turns...)
 	srv.Fallback(llmtest.Echo(*delay))
 	fmt.Fprintf(stdout, "fake LLM listening on %s\n", srv.URL)
