@@ -27,15 +27,17 @@ const (
 var ErrDecided = errors.New("already decided")
 
 // Approval is the user's yes or no to one action call of a run. Request is what the
-// user is asked about (the caller's JSON; the store does not read it).
+// user is asked about (the caller's JSON; the store does not read it); Binding is
+// the caller's hash of what the call does, which it checks the approval against.
 type Approval struct {
 	ID, RunID, ConversationID, CallID, ToolName string
 	Request                                     json.RawMessage
+	Binding                                     string
 	Status, Decision, Note                      string
 	CreatedAt, DecidedAt                        time.Time
 }
 
-const approvalColumns = "id, run_id, conversation_id, call_id, tool_name, request, status, decision, note, created_at, decided_at"
+const approvalColumns = "id, run_id, conversation_id, call_id, tool_name, request, binding, status, decision, note, created_at, decided_at"
 
 // AddApproval saves a pending approval. ErrNotFound if its run does not exist.
 func (s *Store) AddApproval(ctx context.Context, a Approval) error {
@@ -46,8 +48,8 @@ func (s *Store) AddApproval(ctx context.Context, a Approval) error {
 	if err != nil || req == nil {
 		return fmt.Errorf("add approval %s: the request must be JSON", a.ID)
 	}
-	_, err = s.db.ExecContext(ctx, "INSERT INTO approvals (id, run_id, conversation_id, call_id, tool_name, request, status, created_at) VALUES (?, ?, ?, ?, ?, ?, 'pending', ?)",
-		a.ID, a.RunID, optText(a.ConversationID), a.CallID, a.ToolName, req, a.CreatedAt.UnixMilli())
+	_, err = s.db.ExecContext(ctx, "INSERT INTO approvals (id, run_id, conversation_id, call_id, tool_name, request, binding, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?)",
+		a.ID, a.RunID, optText(a.ConversationID), a.CallID, a.ToolName, req, a.Binding, a.CreatedAt.UnixMilli())
 	if err != nil {
 		return fmt.Errorf("add approval %s: %w", a.ID, notFound(err))
 	}
@@ -164,7 +166,7 @@ func scanApproval(r scanner) (Approval, error) {
 	var req string
 	var created int64
 	var decided sql.NullInt64
-	if err := r.Scan(&a.ID, &a.RunID, &conv, &a.CallID, &a.ToolName, &req, &a.Status, &decision, &a.Note, &created, &decided); err != nil {
+	if err := r.Scan(&a.ID, &a.RunID, &conv, &a.CallID, &a.ToolName, &req, &a.Binding, &a.Status, &decision, &a.Note, &created, &decided); err != nil {
 		return Approval{}, err
 	}
 	a.ConversationID, a.Decision, a.Request = conv.String, decision.String, json.RawMessage(req)
@@ -193,6 +195,12 @@ func (s *Store) DeleteGrant(ctx context.Context, id string) error {
 		return fmt.Errorf("delete grant %s: %w", id, ErrNotFound)
 	}
 	return nil
+}
+
+// AddGrants grants each base of kind, as an approve_always does (a base granted
+// already keeps its grant).
+func (s *Store) AddGrants(ctx context.Context, kind string, bases []string, at time.Time) error {
+	return s.InTx(ctx, func(t *Tx) error { return addGrantsTx(ctx, t.tx, kind, bases, at) })
 }
 
 // addGrantsTx grants each base of kind (a base granted already keeps its grant).

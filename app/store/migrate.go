@@ -186,6 +186,11 @@ var migrations = []string{
 		INSERT INTO messages_fts (rowid, text) VALUES (new.n, new.text);
 	END;
 	INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');`,
+
+	// 8: an approval is bound to what its call does: a hash of the call's kind, tool
+	// and exact arguments, checked whenever the approval is found again for a call.
+	// Approvals from before have none, and release nothing that is asked again.
+	`ALTER TABLE approvals ADD COLUMN binding TEXT NOT NULL DEFAULT '';`,
 }
 
 // SchemaVersion is the version a fully migrated database has.
