@@ -282,6 +282,9 @@ func (a *App) start(ctx context.Context) error {
 	if err := a.running.start(ctx, "chat", a.chat); err != nil {
 		return err
 	}
+	// Decisions stop before the runs do: a run told to go on as it is stopped could
+	// start its command.
+	a.running.defer_("approvals", a.approvals.Close)
 	// Paused runs are adopted now: decisions made just before the last process ended
 	// take effect.
 	if err := a.approvals.HandOver(ctx); err != nil {

@@ -6,22 +6,23 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/runtime"
 )
 
-// Gate returns nil once call may go on: covered (a grant covers it) or the user
-// said yes. Otherwise the run pauses (tool status waiting, run_paused) until someone
+// gate returns nil once call may go on: covered (a grant covers it) or the user said
+// yes. Otherwise the run pauses (tool status waiting, run_paused) until someone
 // decides, and the call ends with the reason the model is given: declined (with the
 // user's note), or stopped. A run stopped by Wisp's shutdown leaves the approval
-// pending: the run resumes after the next start, and this asks nothing again.
-func (s *Service) Gate(ctx context.Context, call runtime.Call, ask Ask, covered bool) error {
+// pending: the run resumes after the next start, and this asks nothing again. A
+// decision that comes as the run is being stopped releases nothing: the call never
+// starts after a stop.
+func (s *Service) gate(ctx context.Context, call runtime.Call, ask Ask, covered bool) error {
 	if covered {
 		return nil
 	}
 	// The request is quick and must happen even when the run is being stopped: a
 	// stop then finds the approval to cancel.
-	ap, asked, err := s.Request(context.WithoutCancel(ctx), ask)
+	ap, asked, err := s.request(context.WithoutCancel(ctx), ask)
 	if err != nil {
 		return err
 	}
@@ -31,9 +32,12 @@ func (s *Service) Gate(ctx context.Context, call runtime.Call, ask Ask, covered 
 			body, _ := json.Marshal(ap)
 			call.Report(runtime.Event{Type: runtime.EventToolStatus, Data: runtime.ToolStatus{Status: runtime.ToolWaiting}})
 			call.Report(runtime.Event{Type: runtime.EventRunPaused, Data: runtime.RunPaused{
-				Reason: "waiting for the user to allow " + what(ask.Kind), ApprovalID: ap.ID, Approval: body}})
+				Reason: "waiting for the user to allow " + ask.Detail.Noun(), ApprovalID: ap.ID, Approval: body}})
 		}
 		decided, err := s.Wait(ctx, ap.ID)
+		if err == nil && ctx.Err() != nil {
+			err = ctx.Err() // decided as the run was stopped: the stop wins
+		}
 		if err != nil {
 			if !errors.Is(context.Cause(ctx), runtime.ErrShutdown) {
 				// Stopped by the user: nobody will decide any more.
@@ -60,21 +64,7 @@ func (s *Service) Gate(ctx context.Context, call runtime.Call, ask Ask, covered 
 	}
 	call.Report(runtime.Event{Type: runtime.EventToolStatus, Data: runtime.ToolStatus{Status: runtime.ToolCancelled}})
 	if ap.Note != "" {
-		return fmt.Errorf("the user declined %s, and said: %s", this(ask.Kind), ap.Note)
+		return fmt.Errorf("the user declined %s, and said: %s", ask.Detail.Declined(), ap.Note)
 	}
-	return fmt.Errorf("the user declined %s", this(ask.Kind))
-}
-
-func what(kind string) string {
-	if kind == wire.KindMCP {
-		return "a tool call"
-	}
-	return "a shell command"
-}
-
-func this(kind string) string {
-	if kind == wire.KindMCP {
-		return "this tool call"
-	}
-	return "to run this command"
+	return fmt.Errorf("the user declined %s", ask.Detail.Declined())
 }

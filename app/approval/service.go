@@ -34,6 +34,10 @@ type Options struct {
 	// the run paused before a restart, and goes on now (or stops, for a cancelled
 	// approval: see HandOver).
 	OnDecided func(a wire.Approval)
+	// GrantsHold says whether standing grants may cover calls now, and if not why
+	// (the agent's commands are not fully confined): then every call asks. Default:
+	// they hold.
+	GrantsHold func() (hold bool, why string)
 }
 
 // Service keeps approvals and grants.
@@ -42,6 +46,7 @@ type Service struct {
 	mu   sync.Mutex
 	// waiters are closed when their approval is decided or cancelled.
 	waiters map[string]chan struct{}
+	closing bool // Wisp is stopping: decisions wait for the next start
 }
 
 // New builds the service.
@@ -52,63 +57,33 @@ func New(opts Options) *Service {
 	if opts.OnDecided == nil {
 		opts.OnDecided = func(wire.Approval) {}
 	}
+	if opts.GrantsHold == nil {
+		opts.GrantsHold = func() (bool, string) { return true, "" }
+	}
 	return &Service{opts: opts, waiters: map[string]chan struct{}{}}
 }
 
-// Ask is one call of an action the user must allow: a shell command (Kind shell) or
-// an MCP tool (Kind mcp, its one base "server.tool").
-type Ask struct {
-	Kind                                     string
-	RunID, ConversationID, CallID, ToolName  string
-	Command, Cwd, Reason                     string
-	Bases, Grantable, AlwaysAsk              []string
-	Server, Tool, ToolTitle, ToolDescription string
-	Arguments                                json.RawMessage
-	Annotations                              *wire.ToolAnnotations
-}
-
-// request is what an approval asks, as saved.
-type request struct {
-	Kind            string                `json:"kind,omitempty"` // "" before MCP tools: shell
-	Command         string                `json:"command"`
-	Cwd             string                `json:"cwd"`
-	Reason          string                `json:"reason"`
-	Bases           []string              `json:"bases"`
-	Grantable       []string              `json:"grantable"`
-	AlwaysAsk       []string              `json:"alwaysAsk"`
-	Server          string                `json:"server,omitempty"`
-	Tool            string                `json:"tool,omitempty"`
-	ToolTitle       string                `json:"toolTitle,omitempty"`
-	ToolDescription string                `json:"toolDescription,omitempty"`
-	Arguments       json.RawMessage       `json:"arguments,omitempty"`
-	Annotations     *wire.ToolAnnotations `json:"annotations,omitempty"`
-}
-
-func (r request) kind() string {
-	if r.Kind == "" {
-		return wire.KindShell
-	}
-	return r.Kind
-}
-
-// Request returns the approval of the call, asking the user (approval-requested)
+// request returns the approval of the call, asking the user (approval-requested)
 // if it was not asked before: a run resumed after a restart finds its approval again
-// (asked is then false).
-func (s *Service) Request(ctx context.Context, a Ask) (ap wire.Approval, asked bool, err error) {
+// (asked is then false). An approval found for the call releases nothing unless it
+// was asked for this very call: the same kind, tool, conversation and arguments.
+func (s *Service) request(ctx context.Context, a Ask) (ap wire.Approval, asked bool, err error) {
+	binding := a.binding()
 	if old, err := s.opts.Store.ApprovalOf(ctx, a.RunID, a.CallID); err == nil {
+		if old.Binding != binding || old.ToolName != a.ToolName || old.ConversationID != a.ConversationID {
+			s.opts.Logger.Warn("an approval was asked for another call", "approval", old.ID, "run", a.RunID, "call", a.CallID)
+			return wire.Approval{}, false, fault.Conflict.Errorf("call %s already has an approval, for another action or other arguments: nothing runs", a.CallID)
+		}
 		return toWire(old), false, nil
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return wire.Approval{}, false, err
 	}
-	req, err := json.Marshal(request{Kind: a.Kind, Command: a.Command, Cwd: a.Cwd, Reason: a.Reason,
-		Bases: nonNil(a.Bases), Grantable: nonNil(a.Grantable), AlwaysAsk: nonNil(a.AlwaysAsk),
-		Server: a.Server, Tool: a.Tool, ToolTitle: a.ToolTitle, ToolDescription: a.ToolDescription,
-		Arguments: a.Arguments, Annotations: a.Annotations})
+	req, err := json.Marshal(a.request())
 	if err != nil {
 		return wire.Approval{}, false, fault.Invalid.Errorf("the call's arguments are not JSON: %v", err)
 	}
 	row := store.Approval{ID: "ap_" + ids.New(), RunID: a.RunID, ConversationID: a.ConversationID, CallID: a.CallID,
-		ToolName: a.ToolName, Request: req, Status: store.ApprovalPending, CreatedAt: time.Now()}
+		ToolName: a.ToolName, Request: req, Binding: binding, Status: store.ApprovalPending, CreatedAt: time.Now()}
 	if err := s.opts.Store.AddApproval(ctx, row); err != nil {
 		return wire.Approval{}, false, err
 	}
@@ -164,6 +139,9 @@ func (s *Service) Decide(ctx context.Context, id string, d Decision) (wire.Appro
 	if utf8.RuneCountInString(note) > MaxNoteRunes {
 		return wire.Approval{}, fault.Invalid.Errorf("note is longer than %d characters", MaxNoteRunes)
 	}
+	if s.isClosing() {
+		return wire.Approval{}, fault.Unavailable.Errorf("Wisp is stopping: decide once it has started again (the run waits)")
+	}
 	row, err := s.opts.Store.Approval(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return wire.Approval{}, fault.NotFound.Errorf("no approval %s", id)
@@ -193,6 +171,21 @@ func (s *Service) Decide(ctx context.Context, id string, d Decision) (wire.Appro
 		s.opts.OnDecided(out)
 	}
 	return out, nil
+}
+
+// Close refuses decisions from now on: Wisp is stopping, and a run told to go on now
+// could start its command as it is stopped. The approvals stay pending, and their
+// paused runs wait for a decision after the next start.
+func (s *Service) Close() {
+	s.mu.Lock()
+	s.closing = true
+	s.mu.Unlock()
+}
+
+func (s *Service) isClosing() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closing
 }
 
 // Cancel ends a pending approval whose run was stopped.

@@ -27,21 +27,13 @@ type Caller interface {
 	Call(ctx context.Context, server, tool string, args json.RawMessage, progress func(mcp.Progress)) (mcp.Result, error)
 }
 
-// Approvals is what the actions need of the approval service.
-type Approvals interface {
-	Granted(ctx context.Context, kind string) (func(base string) bool, error)
-	Gate(ctx context.Context, call runtime.Call, ask approval.Ask, covered bool) error
-}
-
-var (
-	_ Caller    = (*mcp.Manager)(nil)
-	_ Approvals = (*approval.Service)(nil)
-)
+var _ Caller = (*mcp.Manager)(nil)
 
 // Options are what the actions need.
 type Options struct {
-	Caller    Caller
-	Approvals Approvals
+	Caller Caller
+	// Approvals asks the user (approval.Guard).
+	Approvals *approval.Service
 	// Tick is the least time between two progress updates shown in the chat (250 ms):
 	// a server that reports progress a thousand times a second writes a few lines.
 	Tick time.Duration
@@ -59,7 +51,10 @@ func Actions(tools []mcp.Tool, o Options) []runtime.Action {
 	out := make([]runtime.Action, 0, len(tools))
 	for _, t := range tools {
 		h := &handler{o: o, tool: t}
-		out = append(out, runtime.Action{Name: t.Action, Description: description(t), Parameters: parameters(t.InputSchema), Handler: h.handle})
+		out = append(out, approval.Guard(o.Approvals, approval.Guarded[json.RawMessage]{
+			Action: runtime.Action{Name: t.Action, Description: description(t), Parameters: parameters(t.InputSchema)},
+			Check:  h.check, Run: h.call,
+		}))
 	}
 	return out
 }
@@ -103,27 +98,17 @@ type handler struct {
 	tool mcp.Tool
 }
 
-func (h *handler) handle(ctx context.Context, call runtime.Call) (string, error) {
+// check reads the call's arguments: what the user is asked is the tool, its server
+// and the arguments, and a grant names the tool ("server.tool").
+func (h *handler) check(_ context.Context, call runtime.Call) (json.RawMessage, approval.Request, error) {
 	args, err := checkArgs(call.Args)
 	if err != nil {
-		return "", err
+		return nil, approval.Request{}, err
 	}
 	t := h.tool
-	base := Base(t.Server, t.Name)
-	granted, err := h.o.Approvals.Granted(context.WithoutCancel(ctx), wire.KindMCP)
-	if err != nil {
-		return "", err
-	}
-	err = h.o.Approvals.Gate(ctx, call, approval.Ask{
-		Kind: wire.KindMCP, RunID: call.RunID, ConversationID: call.ConversationID, CallID: call.ID, ToolName: t.Action,
-		Bases: []string{base}, Grantable: []string{base},
-		Server: t.Server, Tool: t.Name, ToolTitle: t.Title, ToolDescription: t.Description,
-		Arguments: args, Annotations: Annotations(t),
-	}, granted(base))
-	if err != nil {
-		return "", err
-	}
-	return h.call(ctx, call, args)
+	return args, approval.Request{Bases: []string{Base(t.Server, t.Name)}, Detail: approval.ToolCall{
+		Server: t.Server, Tool: t.Name, Title: t.Title, Description: t.Description,
+		Arguments: args, Annotations: Annotations(t)}}, nil
 }
 
 // call runs the tool, its progress shown in the chat.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/wispapp/wisp/app/approval"
+	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/mcp"
 	"github.com/wispapp/wisp/runtime"
 )
@@ -30,24 +33,34 @@ func (f *fakeCaller) Call(_ context.Context, _, _ string, args json.RawMessage, 
 	return f.res, f.err
 }
 
-type fakeApprovals struct {
-	granted bool
-	asked   []approval.Ask
-	covered []bool
-	deny    error
-}
-
-func (f *fakeApprovals) Granted(context.Context, string) (func(string) bool, error) {
-	return func(base string) bool { return f.granted && base == "calc.add" }, nil
-}
-
-func (f *fakeApprovals) Gate(_ context.Context, _ runtime.Call, ask approval.Ask, covered bool) error {
-	f.asked, f.covered = append(f.asked, ask), append(f.covered, covered)
-	if covered {
-		return nil
+// approvals is a real approval service on a fresh database holding the run the
+// calls belong to; granted allows calc.add for good.
+func approvals(t *testing.T, granted bool) (*approval.Service, *store.Store) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "wisp.db"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return f.deny
+	t.Cleanup(func() { st.Close() })
+	now := time.Now()
+	if err := st.CreateConversation(ctx, store.Conversation{ID: "c", Title: "T", RoomID: "r", CreatedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CreateRun(ctx, store.Run{ID: "r1", ConversationID: "c", StartedAt: now}); err != nil {
+		t.Fatal(err)
+	}
+	if granted {
+		if err := st.AddGrants(ctx, store.GrantMCP, []string{"calc.add"}, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return approval.New(approval.Options{Store: st, Events: nopEvents{}}), st
 }
+
+type nopEvents struct{}
+
+func (nopEvents) Publish(wire.Frame) {}
 
 // clock advances by step each time it is read.
 func clock(step time.Duration) func() time.Time {
@@ -55,7 +68,9 @@ func clock(step time.Duration) func() time.Time {
 	return func() time.Time { t = t.Add(step); return t }
 }
 
-func run(t *testing.T, caller *fakeCaller, appr *fakeApprovals, args string) ([]string, string, error) {
+// run calls the tool's action as the agent would; paused, when set, hears the pause
+// of a call no grant covers (and decides it).
+func run(t *testing.T, caller *fakeCaller, appr *approval.Service, args string, paused func(runtime.RunPaused)) ([]string, string, error) {
 	t.Helper()
 	tool := mcp.Tool{Server: "calc", Name: "add", Action: "calc__add", Description: "Adds",
 		InputSchema: json.RawMessage(`{"properties":{"a":{"type":"number"}}}`), Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}}
@@ -64,24 +79,27 @@ func run(t *testing.T, caller *fakeCaller, appr *fakeApprovals, args string) ([]
 		t.Fatalf("actions = %+v", acts)
 	}
 	var shown []string
-	call := runtime.Call{ID: "c1", Args: json.RawMessage(args), RunID: "r1",
+	call := runtime.Call{ID: "c1", Args: json.RawMessage(args), RunID: "r1", ConversationID: "c",
 		Callback: func(text string, _ runtime.Merge) { shown = append(shown, text) },
-		Report:   func(runtime.Event) {}}
+		Report: func(ev runtime.Event) {
+			if p, ok := ev.Data.(runtime.RunPaused); ok {
+				if paused == nil {
+					t.Errorf("a granted call paused: %+v", p)
+					return
+				}
+				go paused(p)
+			}
+		}}
 	out, err := acts[0].Handler(context.Background(), call)
 	return shown, out, err
 }
 
 func TestGrantedCallShowsProgressAndAnswers(t *testing.T) {
 	caller := &fakeCaller{res: mcp.Result{Text: "5"}, progress: []mcp.Progress{{Progress: 1, Total: 4, Message: "one"}, {Progress: 2, Total: 4}, {Progress: 3, Total: 4}, {Progress: 7, Message: "`seven`"}}}
-	appr := &fakeApprovals{granted: true}
-	shown, out, err := run(t, caller, appr, `{"a":2}`)
-	if err != nil || out != "5" {
-		t.Fatalf("= %q, %v", out, err)
-	}
-	ask := appr.asked[0]
-	if !appr.covered[0] || ask.Kind != "mcp" || ask.Server != "calc" || ask.Tool != "add" || string(ask.Arguments) != `{"a":2}` ||
-		ask.Bases[0] != "calc.add" || ask.Annotations == nil || !*ask.Annotations.ReadOnlyHint {
-		t.Errorf("ask = %+v covered %v", ask, appr.covered)
+	appr, _ := approvals(t, true)
+	shown, out, err := run(t, caller, appr, `{"a":2}`, nil)
+	if err != nil || out != "5" || string(caller.got) != `{"a":2}` {
+		t.Fatalf("= %q, %v (called with %s)", out, err, caller.got)
 	}
 	// The clock moves 100 ms a read and a tick is 250 ms: not every progress is shown.
 	want := []string{"Calling ` calc.add `…", "Calling ` calc.add `… 25%: ` one `", "Calling ` calc.add `… 7: `` `seven` ``", "✓ ` calc.add ` done in 0.5 s"}
@@ -91,23 +109,42 @@ func TestGrantedCallShowsProgressAndAnswers(t *testing.T) {
 }
 
 func TestToolErrorsAndRefusals(t *testing.T) {
-	shown, _, err := run(t, &fakeCaller{res: mcp.Result{Text: "no such repo", IsError: true}}, &fakeApprovals{granted: true}, `{}`)
+	appr, _ := approvals(t, true)
+	shown, _, err := run(t, &fakeCaller{res: mcp.Result{Text: "no such repo", IsError: true}}, appr, `{}`, nil)
 	if err == nil || err.Error() != "no such repo" || !strings.HasPrefix(shown[len(shown)-1], "✗") {
 		t.Errorf("tool error: %v, shown %q", err, shown)
 	}
-	_, _, err = run(t, &fakeCaller{err: errors.New("MCP server calc is not running")}, &fakeApprovals{granted: true}, `null`)
+	_, _, err = run(t, &fakeCaller{err: errors.New("MCP server calc is not running")}, appr, `null`, nil)
 	if err == nil || !strings.Contains(err.Error(), "not running") {
 		t.Errorf("server down: %v", err)
 	}
-	denied := errors.New("the user declined this tool call")
-	caller := &fakeCaller{}
-	if _, _, err := run(t, caller, &fakeApprovals{deny: denied}, `{}`); !errors.Is(err, denied) || caller.got != nil {
-		t.Errorf("denied: %v, called with %s", err, caller.got)
-	}
 	for _, bad := range []string{`[1]`, `"x"`, `{`, `{"a":"` + strings.Repeat("x", MaxArgsBytes) + `"}`} {
-		if _, _, err := run(t, &fakeCaller{}, &fakeApprovals{granted: true}, bad); err == nil {
+		if _, _, err := run(t, &fakeCaller{}, appr, bad, nil); err == nil {
 			t.Errorf("arguments %.20s… were taken", bad)
 		}
+	}
+}
+
+// Not granted: the call asks, with the tool, its server and the arguments; denied,
+// the tool is never called and the model hears why.
+func TestUngrantedCallAsks(t *testing.T) {
+	appr, _ := approvals(t, false)
+	caller := &fakeCaller{}
+	var asked wire.Approval
+	_, _, err := run(t, caller, appr, `{"a":2}`, func(p runtime.RunPaused) {
+		if err := json.Unmarshal(p.Approval, &asked); err != nil {
+			t.Error(err)
+		}
+		if _, err := appr.Decide(context.Background(), p.ApprovalID, approval.Decision{Decision: store.DecisionDeny, Note: "not now"}); err != nil {
+			t.Error(err)
+		}
+	})
+	if err == nil || !strings.Contains(err.Error(), "declined this tool call") || !strings.Contains(err.Error(), "not now") || caller.got != nil {
+		t.Errorf("denied: %v, called with %s", err, caller.got)
+	}
+	if asked.Kind != "mcp" || asked.Server != "calc" || asked.Tool != "add" || string(asked.Arguments) != `{"a":2}` ||
+		len(asked.Bases) != 1 || asked.Bases[0] != "calc.add" || asked.Annotations == nil || !*asked.Annotations.ReadOnlyHint {
+		t.Errorf("asked %+v", asked)
 	}
 }
 

@@ -17,7 +17,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/wispapp/wisp/app/approval"
-	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/shellgrant"
 	"github.com/wispapp/wisp/terminal"
@@ -37,17 +36,10 @@ const (
 	progressWidth = 200
 )
 
-// Approvals is what the action needs of the approval service.
-type Approvals interface {
-	Granted(ctx context.Context, kind string) (func(base string) bool, error)
-	Gate(ctx context.Context, call runtime.Call, ask approval.Ask, covered bool) error
-}
-
-var _ Approvals = (*approval.Service)(nil)
-
 // Options are what the action needs.
 type Options struct {
-	Approvals Approvals
+	// Approvals asks the user (approval.Guard).
+	Approvals *approval.Service
 	// Terminal is the shell runner now (nil while shell access is off).
 	Terminal func() *terminal.Manager
 	Logger   *slog.Logger
@@ -64,7 +56,7 @@ func Action(o Options) runtime.Action {
 		o.Tick = 250 * time.Millisecond
 	}
 	h := &handler{o: o}
-	return runtime.Action{
+	return approval.Guard(o.Approvals, approval.Guarded[args]{Action: runtime.Action{
 		Name: Name,
 		Description: "Run a shell command on the user's computer (as $SHELL -c) and get its exit code and output. " +
 			"The user is asked first unless they allowed every command in it for good. Use it for things the user " +
@@ -74,8 +66,7 @@ func Action(o Options) runtime.Action {
 			`"cwd":{"type":"string","description":"Absolute working directory (default: the terminal's)"},` +
 			`"reason":{"type":"string","description":"One line telling the user why"}},` +
 			`"required":["command","reason"]}`),
-		Handler: h.handle,
-	}
+	}, Check: h.check, Run: h.start})
 }
 
 type args struct {
@@ -86,20 +77,32 @@ type args struct {
 
 type handler struct{ o Options }
 
-func (h *handler) handle(ctx context.Context, call runtime.Call) (string, error) {
+// check reads the call: the command, its folder, and what the user is asked.
+func (h *handler) check(ctx context.Context, call runtime.Call) (args, approval.Request, error) {
 	a, err := parseArgs(call.Args)
 	if err != nil {
-		return "", err
+		return a, approval.Request{}, err
 	}
 	term := h.o.Terminal()
 	if term == nil {
-		return "", errors.New("shell access is turned off; the user can turn it on in Settings")
+		return a, approval.Request{}, errors.New("shell access is turned off; the user can turn it on in Settings")
 	}
 	if a.Cwd == "" {
 		a.Cwd = term.Dir()
 	}
-	if err := h.allowed(ctx, call, a, term.Shell()); err != nil {
-		return "", err
+	an := shellgrant.Analyze(a.Command)
+	if why := notBashLike(term.Shell()); why != "" && len(an.AlwaysAsk) == 0 {
+		an.AlwaysAsk = []string{why}
+	}
+	return a, approval.Request{Detail: approval.Command{Command: a.Command, Cwd: a.Cwd, Reason: a.Reason},
+		Bases: an.Bases, AlwaysAsk: an.AlwaysAsk}, nil
+}
+
+// start runs the allowed command in the terminal shell access runs in now.
+func (h *handler) start(ctx context.Context, call runtime.Call, a args) (string, error) {
+	term := h.o.Terminal()
+	if term == nil {
+		return "", errors.New("shell access was turned off before the command could run")
 	}
 	return h.run(ctx, call, term, a)
 }
@@ -143,22 +146,4 @@ func parseArgs(raw json.RawMessage) (args, error) {
 		a.Cwd = filepath.Clean(a.Cwd)
 	}
 	return a, nil
-}
-
-// allowed returns nil once the command may run: a grant covers it or the user said
-// yes (approval.Gate pauses the run until they decide).
-func (h *handler) allowed(ctx context.Context, call runtime.Call, a args, shell string) error {
-	an := shellgrant.Analyze(a.Command)
-	if why := notBashLike(shell); why != "" && len(an.AlwaysAsk) == 0 {
-		an.AlwaysAsk = []string{why}
-	}
-	granted, err := h.o.Approvals.Granted(context.WithoutCancel(ctx), wire.KindShell)
-	if err != nil {
-		return err
-	}
-	return h.o.Approvals.Gate(ctx, call, approval.Ask{
-		Kind: wire.KindShell, RunID: call.RunID, ConversationID: call.ConversationID, CallID: call.ID, ToolName: Name,
-		Command: a.Command, Cwd: a.Cwd, Reason: a.Reason,
-		Bases: an.Bases, Grantable: an.Grantable(granted), AlwaysAsk: an.AlwaysAsk,
-	}, an.Covered(granted))
 }
