@@ -74,11 +74,11 @@ func TestV1MessagesWithAnthropicSDK(t *testing.T) {
 		t.Fatalf("streamed text %q", got)
 	}
 
-	// A failing model: api_error for both shapes.
+	// A failing model: a gateway's 502, api_error, for both shapes.
 	c.fake.Script(llmtest.ErrorTurn(500, "boom"))
 	_, err = client.Messages.New(ctx, v1Params("hi"))
 	var apiErr *anthropic.Error
-	if !errors.As(err, &apiErr) || apiErr.StatusCode != 500 || !strings.Contains(apiErr.Error(), "api_error") {
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 502 || !strings.Contains(apiErr.Error(), "api_error") {
 		t.Fatalf("error %v", err)
 	}
 	c.fake.Script(llmtest.ErrorTurn(500, "boom"))

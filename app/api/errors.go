@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/wispapp/wisp/internal/fault"
+	"github.com/wispapp/wisp/runtime/llm"
 )
 
 // Error is a failure of the HTTP layer itself (a missing token, a body that is not
@@ -35,11 +36,14 @@ var faultStatus = map[fault.Kind]int{
 }
 
 // statusOf is the status and message a client gets for err; ok is false for an
-// internal failure, whose message stays in the log.
+// internal failure, whose message stays in the log. The model's own failures (a
+// refused key, a rate limit, a broken stream) are not internal: they say what the
+// provider said, as a gateway would (502, or 429 for a rate limit).
 func statusOf(err error) (status int, msg string, ok bool) {
 	var apiErr *Error
 	var f *fault.Error
 	var tooBig *http.MaxBytesError
+	var model *llm.Error
 	switch {
 	case errors.As(err, &apiErr):
 		return apiErr.Status, apiErr.Msg, true
@@ -47,6 +51,20 @@ func statusOf(err error) (status int, msg string, ok bool) {
 		return http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is larger than %d bytes", tooBig.Limit), true
 	case errors.As(err, &f) && f.Kind != fault.Internal:
 		return faultStatus[f.Kind], f.Msg, true
+	case errors.As(err, &model) && model.Kind == llm.KindRateLimit:
+		return http.StatusTooManyRequests, model.Error(), true
+	case errors.As(err, &model):
+		return http.StatusBadGateway, model.Error(), true
 	}
 	return http.StatusInternalServerError, "internal error", false
+}
+
+// clientMessage is what a client may read of err in a stream that has begun: its
+// message, or "internal error" for a failure without a kind, whose detail is logged.
+func (s *Server) clientMessage(r *http.Request, err error) string {
+	_, msg, ok := statusOf(err)
+	if !ok {
+		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	}
+	return msg
 }

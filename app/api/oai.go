@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wispapp/wisp/internal/fault"
 	"github.com/wispapp/wisp/runtime/llm"
 )
 
@@ -168,10 +167,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) error {
 	var out strings.Builder
 	res, err := s.chat.Complete(r.Context(), history, text, maxTokens, func(t string) { out.WriteString(t) })
 	if err != nil {
-		if fault.KindOf(err) != fault.Internal {
-			return err
-		}
-		return oaiErrorf(http.StatusInternalServerError, "server_error", "%s", err.Error())
+		return err // an internal one says "internal error", and is logged
 	}
 	c.Object = "chat.completion"
 	reply := out.String()
@@ -203,7 +199,7 @@ func (s *Server) oaiStream(w http.ResponseWriter, r *http.Request, c oaiCompleti
 	})
 	if err != nil {
 		if r.Context().Err() == nil {
-			data, _ := json.Marshal(oaiErrorf(0, "server_error", "%s", err.Error()).body())
+			data, _ := json.Marshal(oaiErrorf(0, "server_error", "%s", s.clientMessage(r, err)).body())
 			_ = sse.data(data)
 		}
 		return nil

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/wispapp/wisp/internal/fault"
 	"github.com/wispapp/wisp/runtime/llm"
 )
 
@@ -94,6 +93,7 @@ var v1Kinds = map[int]string{
 	http.StatusUnsupportedMediaType:  "invalid_request_error",
 	http.StatusTooManyRequests:       "rate_limit_error",
 	http.StatusServiceUnavailable:    "api_error",
+	http.StatusBadGateway:            "api_error",
 }
 
 func (s *Server) writeV1Error(w http.ResponseWriter, r *http.Request, err error) {
@@ -168,10 +168,7 @@ func (s *Server) v1Messages(w http.ResponseWriter, r *http.Request) error {
 	var out strings.Builder
 	res, err := s.chat.Complete(r.Context(), history, text, req.MaxTokens, func(t string) { out.WriteString(t) })
 	if err != nil {
-		if fault.KindOf(err) != fault.Internal {
-			return err
-		}
-		return v1Errorf(http.StatusInternalServerError, "api_error", "%s", err.Error())
+		return err // an internal one says "internal error", and is logged
 	}
 	return writeJSON(w, http.StatusOK, newV1Message(s.chat.AgentName(), v1StopReason(res.StopReason), []v1Text{{Type: "text", Text: out.String()}},
 		v1Usage{InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens}))
@@ -197,7 +194,7 @@ func (s *Server) v1Stream(w http.ResponseWriter, r *http.Request, history []llm.
 	})
 	if err != nil {
 		if r.Context().Err() == nil {
-			send("error", v1Errorf(0, "api_error", "%s", err.Error()).body())
+			send("error", v1Errorf(0, "api_error", "%s", s.clientMessage(r, err)).body())
 		}
 		return nil
 	}
