@@ -95,3 +95,39 @@ func TestCallIDsFromAHostileModel(t *testing.T) {
 		})
 	}
 }
+
+// TestApprovingAsWispStops: once Wisp is stopping, a decision is refused (503) and
+// changes nothing: the run stays paused and its approval pending, nothing runs, and
+// after the next start the same decision runs the command once.
+func TestApprovingAsWispStops(t *testing.T) {
+	dir := t.TempDir()
+	a, conv, paused, st := pausedShell(t, dir)
+	approvalID := paused["approvalId"].(string)
+	a.approvals.Close() // what Stop does first
+	if code, out := a.do("POST", "/api/approvals/"+approvalID, map[string]any{"decision": "approve"}); code != http.StatusServiceUnavailable {
+		t.Fatalf("a decision while stopping: %d %v", code, out)
+	}
+	a.Stop()
+	for _, f := range st.all(t) {
+		if f.typ() == "tool_status" && f.str("status") == "executing" {
+			t.Fatal("the command started as Wisp stopped")
+		}
+	}
+	b := startShell(t, dir, a.fake)
+	_, pending := b.do("GET", "/api/approvals", nil)
+	if list, _ := pending["approvals"].([]any); len(list) != 1 {
+		t.Fatalf("pending after the restart: %v", pending)
+	}
+	if code, out := b.do("POST", "/api/approvals/"+approvalID, map[string]any{"decision": "approve"}); code != http.StatusOK {
+		t.Fatalf("the decision after the restart: %d %v", code, out)
+	}
+	_, snap := b.do("GET", "/api/conversations/"+conv+"/snapshot", nil)
+	if run, _ := snap["activeRun"].(map[string]any); run != nil {
+		if st := b.endedStatus(run["id"].(string)); st != "ended" {
+			t.Fatalf("the run ended %s", st)
+		}
+	}
+	if got := lastToolText(a.fake); !strings.HasPrefix(got, "Exit code: 0\nOutput:\nhi") {
+		t.Fatalf("the model got back %q", got)
+	}
+}
