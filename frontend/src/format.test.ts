@@ -67,4 +67,9 @@ describe('clipText', () => {
     expect(clipText('a longer text', 10)).toBe('a longer …')
     expect(clipText('a longer text', 10)).toHaveLength(10)
   })
+
+  it('never cuts a character in two', () => {
+    expect(clipText('ab\u{1f600}cd', 4)).toBe('ab…')
+    expect(clipText('ab\u{1f600}cd', 5)).toBe('ab\u{1f600}…')
+  })
 })

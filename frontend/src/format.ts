@@ -80,5 +80,11 @@ export function formatTimestamp(ms: number): string {
 
 /** text cut to at most max characters, "…" marking the cut. */
 export function clipText(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text
+  return text.length > max ? `${sliceWhole(text, Math.max(0, max - 1))}…` : text
+}
+
+/** The first end UTF-16 units of text, one fewer when the last would be half of a surrogate pair. */
+export function sliceWhole(text: string, end: number): string {
+  const last = text.charCodeAt(end - 1)
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? end - 1 : end)
 }

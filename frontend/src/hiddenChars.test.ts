@@ -126,10 +126,20 @@ describe('hidden characters', () => {
   })
 
   it('marks at most maxMarks characters, and escapes the rest as plain text', () => {
-    const r = revealHidden('a\u200b'.repeat(5) + 'z\nend', 3)
+    const r = revealHidden('a\u200b'.repeat(5) + 'z\nend', { maxMarks: 3 })
     expect(r.hidden).toBe(5)
     expect(r.pieces.filter((p) => typeof p !== 'string')).toHaveLength(3)
     expect(r.pieces[r.pieces.length - 1]).toBe('a\\u200ba\\u200bz\nend')
+  })
+
+  it('keeps line feeds in the plain text when asked to', () => {
+    expect(revealHidden('{\n  "a": "\u202e"\n}', { plainNewlines: true })).toEqual({
+      pieces: ['{\n  "a": "', { kind: 'bidi', code: 0x202e, escape: '\\u202e', name: 'RIGHT-TO-LEFT OVERRIDE' }, '"\n}'],
+      hidden: 1,
+    })
+    // They take no mark: a long JSON text still marks its hidden characters.
+    const long = revealHidden('\n'.repeat(10) + '\u200b', { plainNewlines: true, maxMarks: 1 })
+    expect(long.pieces).toEqual(['\n'.repeat(10), expect.objectContaining({ code: 0x200b })])
   })
 
   describe('on huge input', () => {

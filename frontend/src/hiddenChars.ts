@@ -67,7 +67,7 @@ export interface Revealed {
   hidden: number
 }
 
-/** The most marks one text gets; hidden characters after them are written into the plain text as escapes. */
+/** The most marks one text gets by default. */
 export const MAX_MARKS = 2_000
 
 /** Kinds of the table; 'selector' and 'joiner' depend on their neighbours. */
@@ -208,8 +208,15 @@ export function escapeOf(code: number): string {
   return code > 0xffff ? `\\u{${hex(code, 1)}}` : `\\u${hex(code, 4)}`
 }
 
+export interface RevealOptions {
+  /** Line feeds are part of the plain text (where lines are layout: JSON, output), not marks. */
+  plainNewlines?: boolean
+  /** The most marks; hidden characters after them are written into the plain text as escapes. */
+  maxMarks?: number
+}
+
 /** text split into plain text and hidden characters (at most maxMarks marks; escapes after them). */
-export function revealHidden(text: string, maxMarks = MAX_MARKS): Revealed {
+export function revealHidden(text: string, { plainNewlines = false, maxMarks = MAX_MARKS }: RevealOptions = {}): Revealed {
   const pieces: HiddenPiece[] = []
   let count = 0
   let marks = 0
@@ -225,9 +232,13 @@ export function revealHidden(text: string, maxMarks = MAX_MARKS): Revealed {
       pending += text.slice(from, to)
     },
     (code, kind) => {
+      if (kind === 'newline' && (plainNewlines || marks >= maxMarks)) {
+        pending += '\n'
+        return
+      }
       if (kind !== 'newline') count++
       if (marks >= maxMarks) {
-        pending += kind === 'newline' ? '\n' : escapeOf(code)
+        pending += escapeOf(code)
         return
       }
       marks++

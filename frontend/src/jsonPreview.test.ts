@@ -43,10 +43,16 @@ describe('previewJSON', () => {
     expect(previewJSON({ a: { b: { c: 1 } } }, 1000, 2).text).toBe('{\n  "a": {\n    "b": {…}\n  }\n}')
   })
 
-  it('escapes characters that would make the text read differently than it is', () => {
+  it('escapes controls as JSON does, and leaves hidden characters for the page to draw escaped', () => {
     const sneaky = { 'file\u202e': 'rm -rf /\u202Etxt.exe', zero: 'a\u200bb', ctl: 'bell\u0007' }
     const { text } = previewJSON(sneaky)
-    expect(text).toBe('{\n  "file\\u202e": "rm -rf /\\u202etxt.exe",\n  "zero": "a\\u200bb",\n  "ctl": "bell\\u0007"\n}')
-    expect(text).not.toMatch(/[\u200b\u202e\u0007]/)
+    expect(text).toBe('{\n  "file\u202e": "rm -rf /\u202etxt.exe",\n  "zero": "a\u200bb",\n  "ctl": "bell\\u0007"\n}')
+  })
+
+  it('never cuts a character in two', () => {
+    const smile = '\u{1f600}'
+    // '"' and 3 smiles are 7 units: a cut at 6 would split the third.
+    expect(previewJSON(smile.repeat(10), 6)).toEqual({ text: `"${smile}${smile}`, cut: true })
+    expect(previewJSON(smile.repeat(10), 7)).toEqual({ text: `"${smile}${smile}${smile}`, cut: true })
   })
 })

@@ -1,8 +1,12 @@
 // Indented JSON for showing a value someone else wrote (a model's tool
 // arguments): the work and the text are bounded, so a huge or deeply nested
-// value cannot freeze the page or overflow the stack, and characters that
-// could make the text read differently than it is (bidirectional overrides,
-// zero-width ones) are shown escaped.
+// value cannot freeze the page or overflow the stack, and a cut never splits
+// a character in two. Strings are quoted as JSON.stringify quotes them
+// (controls escaped); characters that could make the text read differently
+// than it is (bidirectional overrides, zero-width ones) are left in for the
+// page to draw as escapes (HiddenText), which it can then count and flag.
+
+import { sliceWhole } from './format'
 
 export interface JsonPreview {
   text: string
@@ -13,12 +17,7 @@ export interface JsonPreview {
 export const PREVIEW_MAX_CHARS = 20_000
 export const PREVIEW_MAX_DEPTH = 32
 
-// Zero-width characters, bidirectional marks, embeddings, overrides and isolates, the BOM.
-const INVISIBLE = /[\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g
-
-function quote(s: string): string {
-  return JSON.stringify(s).replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-}
+const quote = (s: string): string => JSON.stringify(s)
 
 /** value as indented JSON, cut after maxChars characters and below maxDepth levels. */
 export function previewJSON(value: unknown, maxChars = PREVIEW_MAX_CHARS, maxDepth = PREVIEW_MAX_DEPTH): JsonPreview {
@@ -32,7 +31,7 @@ export function previewJSON(value: unknown, maxChars = PREVIEW_MAX_CHARS, maxDep
     if (full) return
     const room = maxChars - size
     if (s.length > room) {
-      parts.push(s.slice(0, room))
+      parts.push(sliceWhole(s, room))
       size = maxChars
       full = true
       return
@@ -46,7 +45,7 @@ export function previewJSON(value: unknown, maxChars = PREVIEW_MAX_CHARS, maxDep
     if (v === null || typeof v === 'boolean') emit(String(v))
     else if (typeof v === 'number') emit(Number.isFinite(v) ? String(v) : 'null')
     // A huge string is cut before it is quoted, so it costs no more than maxChars.
-    else if (typeof v === 'string') emit(quote(v.length > maxChars ? v.slice(0, maxChars) : v))
+    else if (typeof v === 'string') emit(quote(v.length > maxChars ? sliceWhole(v, maxChars) : v))
     else if (Array.isArray(v)) walkArray(v, indent, depth)
     else if (typeof v === 'object') walkObject(v as Record<string, unknown>, indent, depth)
     else emit('null') // undefined, functions, symbols, bigints: not JSON

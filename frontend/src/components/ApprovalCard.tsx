@@ -5,10 +5,17 @@
 // Run once, Always allow <base> (that base only), and Deny with an optional note. Real
 // buttons, no autofocus and no key handler: the composer keeps the focus and
 // its Enter never decides. A decided card shrinks to its outcome.
+//
+// The card shows what will run: hidden and direction-changing characters in
+// what the model wrote are drawn as escapes (`\u202e`), counted, and said so
+// above the command; the command, its directory and its bases are drawn left
+// to right in the order bash reads them, whatever script their letters are in.
 
-import { memo } from 'react'
+import { memo, useMemo } from 'react'
 import type { Approval } from '../api'
+import { countHidden } from '../hiddenChars'
 import { ApprovalFrame, type CardProps as Props } from './ApprovalParts'
+import { HiddenCharsNote, HiddenText, type HiddenPart } from './HiddenText'
 import { McpApprovalCard } from './McpApprovalCard'
 
 export type { DecideFn } from './ApprovalParts'
@@ -17,8 +24,18 @@ export const ApprovalCard = memo(function ApprovalCard({ card, onDecide }: Props
   return card.approval.kind === 'mcp' ? <McpApprovalCard card={card} onDecide={onDecide} /> : <ShellApprovalCard card={card} onDecide={onDecide} />
 })
 
+/** What of a shell approval the card shows that could hide characters, and how many each has. */
+function hiddenParts({ command, cwd, reason }: Approval): HiddenPart[] {
+  return [
+    { what: 'This command', count: countHidden(command) },
+    { what: 'its directory', count: countHidden(cwd) },
+    { what: 'its reason', count: countHidden(reason) },
+  ]
+}
+
 function ShellApprovalCard({ card, onDecide }: Props) {
   const { approval } = card
+  const parts = useMemo(() => hiddenParts(approval), [approval])
   return (
     <ApprovalFrame
       card={card}
@@ -27,33 +44,41 @@ function ShellApprovalCard({ card, onDecide }: Props) {
       question="Run this command?"
       what="Shell command"
       subject={approval.command}
-      facts={<ApprovalFacts approval={approval} />}
+      facts={<ApprovalFacts approval={approval} parts={parts} />}
+      hiddenChars={parts.reduce((n, p) => n + p.count, 0)}
       once="Run once"
       alwaysTitle={(base) => `Run it, and from now on let Wisp run ${base} without asking`}
     />
   )
 }
 
-function ApprovalFacts({ approval }: { approval: Approval }) {
+function ApprovalFacts({ approval, parts }: { approval: Approval; parts: HiddenPart[] }) {
   const { command, cwd, reason, bases, alwaysAsk } = approval
   return (
     <>
-      <pre className="approval-command" data-testid="approval-command">
-        <code>{command}</code>
+      <HiddenCharsNote parts={parts} differs="what runs" />
+      <pre className="approval-command as-run" data-testid="approval-command">
+        <code>
+          <HiddenText text={command} />
+        </code>
       </pre>
       <dl className="approval-facts">
         {cwd !== '' ? (
           <>
             <dt>Directory</dt>
             <dd>
-              <code data-testid="approval-cwd">{cwd}</code>
+              <code className="as-run" data-testid="approval-cwd">
+                <HiddenText text={cwd} newline="escape" />
+              </code>
             </dd>
           </>
         ) : null}
         {reason !== '' ? (
           <>
             <dt>Why</dt>
-            <dd data-testid="approval-reason">{reason}</dd>
+            <dd data-testid="approval-reason">
+              <HiddenText text={reason} />
+            </dd>
           </>
         ) : null}
         {bases.length > 0 ? (
@@ -61,7 +86,9 @@ function ApprovalFacts({ approval }: { approval: Approval }) {
             <dt>Commands</dt>
             <dd className="approval-bases" data-testid="approval-bases">
               {bases.map((b) => (
-                <code key={b}>{b}</code>
+                <code key={b} className="as-run">
+                  <HiddenText text={b} newline="escape" />
+                </code>
               ))}
             </dd>
           </>
@@ -72,7 +99,9 @@ function ApprovalFacts({ approval }: { approval: Approval }) {
           <p>No grant can cover this command, so Wisp asks every time:</p>
           <ul>
             {alwaysAsk.map((line, i) => (
-              <li key={i}>{line}</li>
+              <li key={i}>
+                <HiddenText text={line} newline="escape" />
+              </li>
             ))}
           </ul>
         </div>

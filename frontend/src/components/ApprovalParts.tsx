@@ -1,11 +1,14 @@
 // What every approval card has, whatever asks (ApprovalCard for a shell
 // command, McpApprovalCard for a tool of an MCP server): Deny with its
 // optional note, the state of the answer being sent, and the note that
-// another answer won.
+// another answer won. What the model or a server wrote is drawn through
+// HiddenText: hidden and direction-changing characters show as escapes.
 
 import { useId, useState, type ReactNode } from 'react'
 import type { ApprovalDecision } from '../api'
+import { escapeHidden } from '../hiddenChars'
 import { decisionLabel, outcomeText, type ApprovalCard as Card } from '../state/approvals'
+import { HiddenText } from './HiddenText'
 
 /** bases: with approve_always, the base commands to grant. */
 export type DecideFn = (id: string, decision: ApprovalDecision, note: string, bases?: readonly string[]) => void
@@ -98,10 +101,13 @@ export function ApprovalActions({ card, onDecide, once, alwaysTitle }: ActionsPr
             data-testid="approve-always"
             data-base={base}
             disabled={busy}
-            title={alwaysTitle(base)}
+            title={alwaysTitle(escapeHidden(base))}
             onClick={() => onDecide(approval.id, 'approve_always', '', [base])}
           >
-            Always allow <code>{base}</code>
+            Always allow{' '}
+            <code>
+              <HiddenText text={base} newline="escape" />
+            </code>
           </button>
         ))}
         <DenyWithNote id={approval.id} busy={busy} onDecide={onDecide} />
@@ -120,12 +126,14 @@ interface FrameProps extends CardProps {
   subject: string
   /** The facts of the call, between the question and the answers. */
   facts: ReactNode
+  /** How many hidden or direction-changing characters the facts show escaped. */
+  hiddenChars: number
   once: string
   alwaysTitle(base: string): string
 }
 
 /** A card: the question, the facts and the answers while pending; the outcome once decided. */
-export function ApprovalFrame({ card, onDecide, kind, question, what, subject, facts, once, alwaysTitle }: FrameProps) {
+export function ApprovalFrame({ card, onDecide, kind, question, what, subject, facts, hiddenChars, once, alwaysTitle }: FrameProps) {
   const { approval } = card
   const titleId = useId()
   const pending = approval.status === 'pending'
@@ -136,13 +144,16 @@ export function ApprovalFrame({ card, onDecide, kind, question, what, subject, f
       data-kind={kind}
       data-approval-id={approval.id}
       data-status={approval.status}
+      data-hidden-chars={hiddenChars}
       aria-labelledby={titleId}
     >
       {pending ? (
         <>
           <div className="approval-head">
             <strong id={titleId}>{question}</strong>
-            <span className="approval-tool">{approval.toolName}</span>
+            <span className="approval-tool">
+              <HiddenText text={approval.toolName} newline="escape" />
+            </span>
           </div>
           {facts}
           <ApprovalActions card={card} onDecide={onDecide} once={once} alwaysTitle={alwaysTitle} />
@@ -152,10 +163,12 @@ export function ApprovalFrame({ card, onDecide, kind, question, what, subject, f
           <span id={titleId} className="visually-hidden">
             {what}
           </span>
-          <code className="approval-command-inline" title={subject}>
-            {subject}
+          <code className="approval-command-inline as-run" title={escapeHidden(subject)}>
+            <HiddenText text={subject} newline="escape" />
           </code>
-          <span data-testid="approval-outcome">{outcomeText(approval)}</span>
+          <span data-testid="approval-outcome">
+            <HiddenText text={outcomeText(approval)} newline="escape" />
+          </span>
         </p>
       )}
       <ConflictNote card={card} />
