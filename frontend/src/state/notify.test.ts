@@ -43,6 +43,14 @@ describe('what a notification says', () => {
     )
   })
 
+  it('escapes hidden and direction-changing characters the model or a server wrote', () => {
+    const command = 'ls # \u202e hidden\nr\u200bm x'
+    expect(approvalNotice({ ...approvalExample, command }, 'Wisp')?.body).toBe('Wisp wants to run: ls # \\u202e hidden\\nr\\u200bm x')
+    expect(approvalNotice({ ...mcpApprovalExample, server: 'git\u2066hub', tool: 'x\u{e0041}' }, 'Wisp')?.body).toBe(
+      'Wisp wants to use git\\u2066hub.x\\u{e0041}',
+    )
+  })
+
   it('has nothing to say about a decided or cancelled approval', () => {
     for (const status of ['approved', 'denied', 'cancelled'] as const) {
       expect(approvalNotice({ ...approvalExample, status }, 'Wisp')).toBeNull()

@@ -12,6 +12,7 @@
 // when the first was not notified because the user was looking.
 
 import type { Approval, ProactiveMessageFrame } from '../api'
+import { escapeHidden } from '../hiddenChars'
 
 export interface Notice {
   /** Names the event: "message:<id>" or "approval:<id>". */
@@ -49,13 +50,17 @@ function proactiveTitle(source: string, agentName: string): string {
   }
 }
 
-/** The notice of an approval that waits; null for one already decided or cancelled. */
+/**
+ * The notice of an approval that waits; null for one already decided or
+ * cancelled. What the model or a server wrote is escaped (hiddenChars.ts): a
+ * notification shows what the card shows, not what an override makes of it.
+ */
 export function approvalNotice(approval: Approval, agentName: string): Notice | null {
   if (approval.status !== 'pending') return null
   const what =
     approval.kind === 'mcp'
-      ? `${agentName} wants to use ${approval.server}.${approval.tool}`
-      : `${agentName} wants to run: ${approval.command}`
+      ? `${agentName} wants to use ${escapeHidden(`${approval.server}.${approval.tool}`)}`
+      : `${agentName} wants to run: ${escapeHidden(approval.command)}`
   return {
     key: `approval:${approval.id}`,
     title: 'Approval needed',
