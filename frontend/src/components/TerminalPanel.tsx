@@ -4,12 +4,14 @@
 
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 import type { TerminalRun, TerminalRunList } from '../api'
+import { escapeHidden } from '../hiddenChars'
 import { useWisp } from '../state/WispProvider'
 import { formatRunStatus, runBadge, runTone } from '../state/terminalFormat'
 import type { SessionSnapshot, TerminalSession } from '../state/terminalSession'
 import type { TerminalRunRequest } from '../state/terminalOpener'
 import type { RunSync } from '../state/terminalSync'
 import { useTerminalSession } from '../state/useTerminalSession'
+import { HiddenText } from './HiddenText'
 import { XtermScreen } from './XtermScreen'
 
 interface Props {
@@ -157,10 +159,12 @@ function RunList({
               data-run-id={run.runId}
               data-status={status}
               aria-current={focused ? 'true' : undefined}
-              title={run.command}
+              title={escapeHidden(run.command)}
               onClick={() => onFocus(run.runId)}
             >
-              <code className="terminal-run-command">{run.command}</code>
+              <code className="terminal-run-command as-run">
+                <HiddenText text={run.command} newline="escape" />
+              </code>
               <span className="terminal-run-meta">
                 <span className={`run-badge tone-${runTone(status, exitCode)}`}>{runBadge(status)}</span>
                 {exitCode !== null ? <span className="run-exit">exit {exitCode}</span> : null}

@@ -1,6 +1,8 @@
 import { memo, type MouseEvent } from 'react'
+import { sliceWhole } from '../format'
 import type { ToolView } from '../state/chat'
 import { useShowTerminalRun } from '../state/terminalOpener'
+import { HiddenText } from './HiddenText'
 
 const STATUS_LABEL: Record<ToolView['status'], string> = {
   pending: 'pending',
@@ -25,7 +27,9 @@ export function showValue(value: unknown): string {
       text = String(value)
     }
   }
-  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN)}\n… (${text.length - MAX_SHOWN} more characters)` : text
+  if (text.length <= MAX_SHOWN) return text
+  const shown = sliceWhole(text, MAX_SHOWN)
+  return `${shown}\n… (${text.length - shown.length} more characters)`
 }
 
 function isEmpty(value: unknown): boolean {
@@ -35,14 +39,17 @@ function isEmpty(value: unknown): boolean {
 
 /**
  * One action call of a reply: name and state in the summary, arguments and
- * result inside. A streaming bubble redraws a card only when its call changed.
+ * result inside, their hidden and direction-changing characters drawn as
+ * escapes (HiddenText). A streaming bubble redraws a card only when its call changed.
  */
 export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolView }) {
   return (
     <details className={`tool-card tool-${tool.status}`} data-testid="tool-card" data-status={tool.status}>
       <summary>
         <span className="tool-state" aria-hidden="true" />
-        <span className="tool-name">{tool.name}</span>
+        <span className="tool-name">
+          <HiddenText text={tool.name} newline="escape" />
+        </span>
         <span className="tool-status">{STATUS_LABEL[tool.status]}</span>
         {tool.terminalRunId !== undefined ? <ShowInTerminal runId={tool.terminalRunId} /> : null}
       </summary>
@@ -50,19 +57,25 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolView }) {
         {isEmpty(tool.arguments) ? null : (
           <section>
             <h4>Arguments</h4>
-            <pre>{showValue(tool.arguments)}</pre>
+            <pre className="as-run">
+              <HiddenText text={showValue(tool.arguments)} newline="break" />
+            </pre>
           </section>
         )}
         {tool.result === undefined ? null : (
           <section>
             <h4>Result</h4>
-            <pre>{showValue(tool.result)}</pre>
+            <pre>
+              <HiddenText text={showValue(tool.result)} newline="break" />
+            </pre>
           </section>
         )}
         {tool.error === undefined ? null : (
           <section className="tool-error">
             <h4>Error</h4>
-            <pre>{tool.error}</pre>
+            <pre>
+              <HiddenText text={tool.error} newline="break" />
+            </pre>
           </section>
         )}
         {isEmpty(tool.arguments) && tool.result === undefined && tool.error === undefined ? (
