@@ -221,6 +221,70 @@ describe('shell approvals', () => {
     expect(await s.stop(), s.output()).toBe(0)
   })
 
+  it('shows hidden and direction-changing characters of a command escaped and flagged, and never raw', async () => {
+    // A zero-width space inside a word and a right-to-left override that would flip the comment.
+    const command = "printf 'o\u200bk\\n' # \u202e txt.exe"
+    const s = await startScripted([shellCall('call_1', command, 'print ok'), { text: 'I left it.' }])
+
+    await withBrowser(async (page) => {
+      await page.goto(s.openURL)
+      await send(page, 'print ok')
+
+      const id = await waitForPendingCard(page)
+      const card = page.locator(`${CARD}[data-approval-id="${id}"]`)
+      // The approval is the command as the model wrote it; the card draws it escaped.
+      expect((await pendingApprovals(s)).map((a) => a.command)).toEqual([command])
+      expect(await card.getAttribute('data-hidden-chars')).toBe('2')
+      const note = card.locator('[data-testid="approval-hidden-chars"]')
+      expect(await note.isVisible()).toBe(true)
+      expect(await note.textContent()).toBe(
+        'This command contains 2 hidden or direction-changing characters, shown as \\u…: what it looks like elsewhere may differ from what runs.',
+      )
+      const shown = card.locator('[data-testid="approval-command"]')
+      expect(await shown.textContent()).toBe("printf 'o\\u200bk\\n' # \\u202e txt.exe")
+      for (const [code, escape] of [
+        ['u+200b', '\\u200b'],
+        ['u+202e', '\\u202e'],
+      ]) {
+        const mark = shown.locator(`[data-hidden-char="${code}"]`)
+        expect(await mark.isVisible(), code).toBe(true)
+        expect(await mark.textContent()).toBe(escape)
+        expect(await mark.getAttribute('title')).toMatch(/^U\+20(0B ZERO WIDTH SPACE|2E RIGHT-TO-LEFT OVERRIDE): /)
+      }
+      // Drawn in the order bash reads it, left to right.
+      expect(await shown.evaluate((el) => [getComputedStyle(el).unicodeBidi, getComputedStyle(el).direction])).toEqual([
+        'bidi-override',
+        'ltr',
+      ])
+      // Nothing raw anywhere on the card, nor in the reply's tool card.
+      const raw = /[\u200b\u202e]/
+      expect(await card.textContent()).not.toMatch(raw)
+      const tool = page.locator(`${ASSISTANT} [data-testid="tool-card"][data-status="waiting"]`)
+      await tool.waitFor({ timeout: UI_TIMEOUT })
+      expect(await tool.textContent()).not.toMatch(raw)
+
+      // The screenshot shows the card with its note and escapes, drawn.
+      await card.scrollIntoViewIfNeeded()
+      const box = await card.boundingBox()
+      expect(box, 'card box').not.toBeNull()
+      expect(box!.width, JSON.stringify(box)).toBeGreaterThan(250)
+      expect(box!.height, JSON.stringify(box)).toBeGreaterThan(80)
+      const png = await card.screenshot({ path: artifact('approval-card-hidden.png') })
+      const ink = await inkShare(page, png)
+      expect(ink, 'share of the card screenshot that is text or borders').toBeGreaterThan(0.01)
+
+      // Denied: the decided card's one line is escaped too.
+      await card.locator('[data-testid="deny"]').click()
+      await waitForCardStatus(page, id, 'denied')
+      const inline = card.locator('.approval-command-inline')
+      expect(await inline.textContent()).toBe("printf 'o\\u200bk\\n' # \\u202e txt.exe")
+      expect(await inline.getAttribute('title')).toBe("printf 'o\\u200bk\\n' # \\u202e txt.exe")
+      await waitForReply(page, 1, [/I left it\./])
+      expect(await card.textContent()).not.toMatch(raw)
+    })
+    expect(await s.stop(), s.output()).toBe(0)
+  })
+
   it('always allows printf: the next printf runs without asking, printf x; rm -f y still asks', async () => {
     const again = "printf 'again\\n'"
     const mixed = 'printf x; rm -f y'
