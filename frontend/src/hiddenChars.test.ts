@@ -60,6 +60,8 @@ describe('hidden characters', () => {
     { name: 'a keycap', text: 'press 1\ufe0f\u20e3', shown: 'press 1\ufe0f\u20e3', hidden: 0 },
     { name: 'a variation selector after ASCII', text: 'l\ufe0fs', shown: 'l\\ufe0fs', hidden: 1, kinds: ['invisible'] },
     { name: 'a variation selector at the start', text: '\ufe0els', shown: '\\ufe0els', hidden: 1 },
+    { name: 'a selector after an accented letter', text: 'caf\u00e9\ufe0f \u00e9\ufe00', shown: 'caf\u00e9\\ufe0f \u00e9\\ufe00', hidden: 2 },
+    { name: 'a math symbol with its variant, a copyright sign as emoji', text: '\u2264\ufe00 \u00a9\ufe0f', shown: '\u2264\ufe00 \u00a9\ufe0f', hidden: 0 },
     { name: 'a second selector in a row', text: '\u2764\ufe0f\ufe0f', shown: '\u2764\ufe0f\\ufe0f', hidden: 1 },
     { name: 'an emoji carrying bytes in selectors', text: '\u{1f600}\u{e0100}\u{e0101}', shown: '\u{1f600}\\u{e0100}\\u{e0101}', hidden: 2 },
     { name: 'an ideographic variation selector after an ideograph', text: '葛\u{e0100}', shown: '葛\u{e0100}', hidden: 0 },

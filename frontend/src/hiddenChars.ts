@@ -29,11 +29,13 @@
 // Two kinds are kept where text needs them, and flagged everywhere else:
 //
 // - a variation selector (U+FE00–U+FE0F, U+180B–U+180D, U+180F,
-//   U+E0100–U+E01EF) right after the kind of character it varies: VS1–VS16
-//   after a non-ASCII character (an emoji, a math symbol) or in a keycap
-//   ("1", U+FE0F, U+20E3), the Mongolian ones after a Mongolian letter,
-//   VS17–VS256 after a CJK ideograph. After ASCII, after another selector or
-//   at the start, a selector is hidden data (`l\ufe0fs` is not `ls`);
+//   U+E0100–U+E01EF) right after the kind of character it varies: VS15 and
+//   VS16 after an emoji or in a keycap ("1", U+FE0F, U+20E3), VS1–VS14 after
+//   a non-ASCII character that is not a Latin, Greek or Cyrillic letter (math
+//   symbols, CJK, Myanmar…), the Mongolian ones after a Mongolian letter,
+//   VS17–VS256 after a CJK ideograph. Anywhere else (after ASCII or a letter
+//   a command could be spelled with, after another selector, at the start) a
+//   selector is hidden data: `l\ufe0fs` is not `ls`;
 // - U+200D ZERO WIDTH JOINER between two emoji (man, joiner, woman, joiner,
 //   girl is one family glyph). Inside a word it is flagged, and so is every
 //   U+200C ZERO WIDTH NON-JOINER, also where Persian or Indic text uses one.
@@ -140,15 +142,18 @@ function isIdeograph(c: number): boolean {
 }
 
 const KEYCAP_BASE = /^[0-9#*]$/
+const EMOJI = /^\p{Emoji}$/u
+const LETTER_OF_COMMANDS = /^[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]$/u
 
 /** Whether variation selector c varies prev (the code point before it, shown plainly; -1 when none). */
 function selectorFits(c: number, prev: number, next: number): boolean {
   if (prev < 0 || tableKind(prev) !== null) return false
   if (c >= 0x180b && c <= 0x180f) return prev >= 0x1820 && prev <= 0x18af
   if (c >= 0xe0100) return isIdeograph(prev)
-  if (prev > 0x7f) return true
-  // A keycap: 1 U+FE0F U+20E3.
-  return c === 0xfe0f && next === 0x20e3 && KEYCAP_BASE.test(String.fromCharCode(prev))
+  const before = String.fromCodePoint(prev)
+  if (prev <= 0x7f) return c === 0xfe0f && next === 0x20e3 && KEYCAP_BASE.test(before) // a keycap: 1 U+FE0F U+20E3
+  if (c >= 0xfe0e) return EMOJI.test(before)
+  return !LETTER_OF_COMMANDS.test(before)
 }
 
 /** Emoji modifiers (skin tones): they continue an emoji as a selector does. */
