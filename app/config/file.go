@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path/filepath"
 
 	"github.com/wispapp/wisp/internal/atomicfile"
@@ -17,6 +18,7 @@ type File struct {
 	Path   string
 	Config Config
 	raw    map[string]any
+	kept   map[string]bool // the secrets the keyring keeps (KeptKey)
 }
 
 // Load reads the config file at path. A missing file is created with the defaults
@@ -32,7 +34,7 @@ func Load(path string) (*File, error) {
 	_, _ = atomicfile.Sweep(filepath.Dir(path), filepath.Base(path))
 	data, err := readFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		f := &File{Path: path, Config: Default(), raw: map[string]any{}}
+		f := &File{Path: path, Config: Default(), raw: map[string]any{}, kept: map[string]bool{}}
 		if err := f.Save(); err != nil {
 			return nil, err
 		}
@@ -58,7 +60,11 @@ func Parse(path string, data []byte) (*File, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("config %s: %w", path, err)
 	}
-	return &File{Path: path, Config: cfg, raw: raw}, nil
+	kept, err := parseKept(raw)
+	if err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, err)
+	}
+	return &File{Path: path, Config: cfg, raw: raw, kept: kept}, nil
 }
 
 // Save writes the config atomically (mode 0600, see writeAtomic). Unknown keys are
@@ -81,6 +87,7 @@ func (f *File) marshal() ([]byte, error) {
 	}
 	merged := mergeMaps(cloneMap(f.raw), known)
 	merged["mcpServers"] = mergeServers(f.raw["mcpServers"], known["mcpServers"])
+	putKept(merged, f.kept)
 	data, err := json.MarshalIndent(merged, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encode config: %w", err)
@@ -170,5 +177,5 @@ func writeAtomic(path string, data []byte) error {
 
 // Clone returns a copy of f that can be changed without touching f.
 func (f *File) Clone() *File {
-	return &File{Path: f.Path, Config: f.Config, raw: cloneMap(f.raw)}
+	return &File{Path: f.Path, Config: f.Config, raw: cloneMap(f.raw), kept: maps.Clone(f.kept)}
 }
