@@ -39,6 +39,7 @@ import (
 	"github.com/wispapp/wisp/internal/instance"
 	"github.com/wispapp/wisp/mcp"
 	"github.com/wispapp/wisp/runtime"
+	"github.com/wispapp/wisp/secrets"
 	"github.com/wispapp/wisp/terminal"
 )
 
@@ -67,6 +68,9 @@ type Options struct {
 	KeepToken bool
 	// Version is Wisp's, as MCP servers are told.
 	Version string
+	// Keyring opens the keyring that keeps the secrets of the config file at the
+	// path it is given (main: the Secret Service). Nil: the file keeps them.
+	Keyring func(configPath string) secrets.Keyring
 }
 
 // Connection is what a client needs to reach the API.
@@ -84,8 +88,9 @@ type App struct {
 	log        *slog.Logger
 	stateDir   string
 	configPath string
-	conf       configState // the config as Wisp runs it (see settings.go)
-	fileMu     sync.Mutex  // serialises changes to the config file made through the API
+	conf       configState  // the config as Wisp runs it (see settings.go)
+	kept       *keptSecrets // the secrets the keyring keeps (secrets.go)
+	fileMu     sync.Mutex   // serialises changes to the config file made through the API
 
 	lock *instance.Lock // the state folder's: one Wisp per folder (instance.go)
 
@@ -203,7 +208,13 @@ func (a *App) loadConfig() error {
 	if err != nil {
 		return err
 	}
-	cfg, err := a.effective(f.Config)
+	var kr secrets.Keyring
+	if a.opts.Keyring != nil {
+		kr = a.opts.Keyring(a.configPath)
+	}
+	a.kept = newKeptSecrets(kr, secrets.ServiceFor(a.configPath), a.log)
+	a.kept.open(context.Background())
+	cfg, err := a.effective(a.kept.fill(f))
 	if err != nil {
 		return err
 	}

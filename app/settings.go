@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"slices"
@@ -67,7 +68,9 @@ func (a *App) reloadConfig(f *config.File, err error) {
 	}
 	if err != nil {
 		a.configRejected(err)
+		return
 	}
+	a.tidySecrets()
 }
 
 // applyFile makes f the running config in two phases: the owner of every changed
@@ -75,7 +78,7 @@ func (a *App) reloadConfig(f *config.File, err error) {
 // owner cannot apply while Wisp runs becomes a restart reason. An unchanged file
 // changes nothing and says nothing.
 func (a *App) applyFile(f *config.File) error {
-	eff, err := a.effective(f.Config)
+	eff, err := a.effective(a.kept.fill(f))
 	if err != nil {
 		return err
 	}
@@ -148,7 +151,9 @@ func (a *App) verify(to config.Config) error {
 
 // changeConfig edits the config file as it is on disk, saves it atomically and applies
 // it at once through the same applyFile as a hand edit (the watcher then finds
-// nothing new). A file that is broken on disk is not overwritten.
+// nothing new). A file that is broken on disk is not overwritten. The change sees
+// every secret's value, wherever it is kept; once verified, the secrets go where
+// they belong (keptSecrets.store) before the file is saved.
 func (a *App) changeConfig(change func(*config.File) error) error {
 	a.fileMu.Lock()
 	defer a.fileMu.Unlock()
@@ -160,6 +165,8 @@ func (a *App) changeConfig(change func(*config.File) error) error {
 	} else if err != nil {
 		return fault.Conflict.Errorf("fix the config file first (your hand edit is kept): %v", err)
 	}
+	before := a.kept.fill(f)
+	f.Config = before
 	if err := change(f); err != nil {
 		if fault.KindOf(err) != fault.Internal {
 			return err // the change said what it is (a server that is not there)
@@ -173,6 +180,7 @@ func (a *App) changeConfig(change func(*config.File) error) error {
 	if err := a.verify(eff); err != nil {
 		return err // nothing is saved: the file on disk stays one Wisp can use
 	}
+	a.kept.store(context.Background(), f, before)
 	if err := f.Save(); err != nil {
 		return err
 	}

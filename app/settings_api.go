@@ -14,6 +14,7 @@ func (s settingsAPI) Config() api.ConfigView {
 	a := s.a
 	a.conf.mu.Lock()
 	file := a.conf.file.Config
+	withSecrets, store := a.kept.fill(a.conf.file), a.kept.view(a.conf.file)
 	reasons, configErr := a.conf.reasons.List(), a.conf.err
 	a.conf.mu.Unlock()
 	public, err := config.Public(file)
@@ -29,7 +30,7 @@ func (s settingsAPI) Config() api.ConfigView {
 		overrides["server.port"] = "--port"
 	}
 	return api.ConfigView{
-		Path: a.configPath, Config: public, Secrets: config.SecretsSet(file), Fields: config.Fields(),
+		Path: a.configPath, Config: public, Secrets: config.SecretsSet(withSecrets), SecretStore: store, Fields: config.Fields(),
 		Overrides: overrides, ConfigError: configErr,
 		PendingRestart: len(reasons) > 0, PendingRestartReasons: reasons,
 	}

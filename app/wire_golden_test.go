@@ -49,6 +49,8 @@ func restExamples() map[string][]any {
 	return map[string][]any{
 		"ConfigView": {api.ConfigView{Path: "/home/ada/.local/state/wisp/wisp.json", Config: public,
 			Secrets: map[string]bool{"api.token": false, "model.apiKey": true}, Fields: config.Fields(),
+			SecretStore: wire.SecretStore{Where: wire.SecretsInFile, Service: "wisp:/home/ada/.local/state/wisp/wisp.json",
+				Reason: "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)", Unread: []string{"api.terminalToken"}},
 			Overrides: map[string]string{"model.name": "WISP_MODEL"}, ConfigError: "config file wisp.json is not valid JSON",
 			PendingRestart: true, PendingRestartReasons: []string{"Shell access enabled"}}},
 		"ShellView": {api.ShellView{Enabled: true, PendingRestart: true, PendingRestartReasons: []string{"Shell access enabled"}}},

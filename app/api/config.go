@@ -23,7 +23,8 @@ type Settings interface {
 type ConfigView struct {
 	Path                  string            `json:"path"`
 	Config                map[string]any    `json:"config"`
-	Secrets               map[string]bool   `json:"secrets"` // whether each secret is set
+	Secrets               map[string]bool   `json:"secrets"`     // whether each secret is set
+	SecretStore           wire.SecretStore  `json:"secretStore"` // where the secrets are kept, and why
 	Fields                []config.Field    `json:"fields"`
 	Overrides             map[string]string `json:"overrides"` // setting → environment variable or flag
 	ConfigError           string            `json:"configError"`

@@ -137,6 +137,11 @@ func ShapeExamples() map[string][]any {
 		"MCPServer":    {exampleMCPServers()[0], exampleMCPServers()[1]},
 		"ImportResult": {exampleImportResult()},
 		"RunState":     {exampleRunState()},
+		"SecretStore": {
+			SecretStore{Where: SecretsInKeyring, Service: "wisp:/home/ada/.local/state/wisp/wisp.json", Unread: []string{}},
+			SecretStore{Where: SecretsInFile, Service: "wisp:/home/ada/.local/state/wisp/wisp.json",
+				Reason: "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)", Unread: []string{"model.apiKey"}},
+		},
 		"Grant":        {Grant{ID: "gr_1", Kind: KindShell, Base: "git", CreatedAt: exISO}, Grant{ID: "gr_2", Kind: KindMCP, Base: "github.create_issue", CreatedAt: exISO}},
 		"Conversation": {conv, conv2},
 		"Message": {
