@@ -18,6 +18,7 @@ import (
 
 	"github.com/wispapp/wisp/app"
 	"github.com/wispapp/wisp/frontend"
+	"github.com/wispapp/wisp/secrets"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -90,6 +91,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	a, err := app.New(app.Options{
 		Host: *host, Port: *port, StateDir: *stateDir, Getenv: os.Getenv,
 		UI: frontend.Dist(), Logger: log, Desktop: cmd == "desktop", KeepToken: cmd == "serve", Version: version,
+		Keyring: secretService,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "wisp: %v\n", err)
@@ -107,6 +109,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// secretService is the desktop's keyring (the Secret Service on the session bus),
+// keeping the secrets of the config file at configPath.
+func secretService(configPath string) secrets.Keyring {
+	return secrets.NewSecretService(secrets.Options{Service: secrets.ServiceFor(configPath)})
 }
 
 func logLevel(verbose bool) slog.Level {

@@ -29,6 +29,7 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"serve", "--port", "70000"}, 2, "", "--port must be 0-65535"},
 		{[]string{"serve", "--host", "0.0.0.0", "--state-dir", "STATE"}, 1, "", "without an API token"},
 	}
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", noBus) // never the keyring of the desktop running the tests
 	for _, tc := range cases {
 		t.Setenv("WISP_API_TOKEN", "")
 		var out, errOut bytes.Buffer
@@ -56,18 +57,24 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// noBus is a session bus address where no bus listens: the tests' Wisps never reach
+// the keyring of the desktop running them, unless a test gives them a bus.
+const noBus = "unix:path=/nonexistent/wisp-test-bus"
+
 // wispCommand is `wisp args...` in a child process, with a clean environment.
 func wispCommand(ctx context.Context, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "WISP_TEST_MAIN=1", "WISP_API_TOKEN=", "WISP_CONFIG_PATH=", "WISP_STATE_DIR=",
-		"WISP_PORT=", "WISP_OLLAMA_URL=http://127.0.0.1:9")
+		"WISP_PORT=", "WISP_OLLAMA_URL=http://127.0.0.1:9", "DBUS_SESSION_BUS_ADDRESS="+noBus)
 	return cmd
 }
 
-// serving starts `wisp serve` on dir and returns it once it listens, with its URL.
-func serving(t *testing.T, dir string) (*exec.Cmd, string) {
+// serving starts `wisp serve` on dir, with env added to its environment, and returns
+// it once it listens, with its URL.
+func serving(t *testing.T, dir string, env ...string) (*exec.Cmd, string) {
 	t.Helper()
 	cmd := wispCommand(context.Background(), "serve", "--state-dir", dir, "--port", "0")
+	cmd.Env = append(cmd.Env, env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
