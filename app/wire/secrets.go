@@ -13,7 +13,7 @@ type SecretStore struct {
 	// Service is the keyring's service attribute of Wisp's items ("wisp:<config file>").
 	Service string `json:"service"`
 	// Reason says why the file keeps them: what the keyring answered, or that none did.
-	Reason string `json:"reason,omitempty"`
+	Reason string `json:"reason"`
 	// Unread lists the secrets the file says the keyring keeps that this run could
 	// not read from it (the keyring did not answer, or no longer has them).
 	Unread []string `json:"unread"`

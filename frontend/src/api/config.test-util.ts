@@ -14,6 +14,7 @@ export const SNAPSHOT = {
     desktop: { openAtLogin: false },
   },
   secrets: { 'api.token': false, 'api.terminalToken': false, 'model.apiKey': true },
+  secretStore: { where: 'keyring', service: 'wisp:/home/u/.local/state/wisp/wisp.json', reason: '', unread: [] },
   fields: [
     { path: 'server.port', apply: 'restart', secret: false, editable: true, label: 'Server port' },
     { path: 'server.host', apply: 'restart', secret: false, editable: false, label: 'Listen address' },

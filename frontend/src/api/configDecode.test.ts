@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_CONFIG, decodeConfigSnapshot, decodeShellAccess } from './configDecode'
+import { DEFAULT_CONFIG, decodeConfigSnapshot, decodeSecretStore, decodeShellAccess } from './configDecode'
 import { decodeServerMessage } from './decode'
 import { decodeRestartResult } from './restartDecode'
 import { SNAPSHOT, STATUS } from './config.test-util'
@@ -17,6 +17,20 @@ describe('decodeConfigSnapshot', () => {
     expect(snap!.fields[1]).toEqual({ path: 'server.host', apply: 'restart', secret: false, editable: false, label: 'Listen address' })
     expect(snap!.overrides).toEqual({ 'server.port': 'WISP_PORT' })
     expect(snap!.configError).toBe('')
+  })
+
+  it('says where the secrets are kept, and why not in the keyring', () => {
+    expect(decodeConfigSnapshot(SNAPSHOT)!.secretStore).toEqual(SNAPSHOT.secretStore)
+    const inFile = { where: 'file', service: 'wisp:/x/wisp.json', reason: 'no D-Bus session bus', unread: ['model.apiKey'] }
+    expect(decodeSecretStore(inFile)).toEqual(inFile)
+    expect(decodeSecretStore({ where: 'file', reason: 3, unread: 'model.apiKey' })).toEqual({
+      where: 'file',
+      service: '',
+      reason: '',
+      unread: [],
+    })
+    expect(decodeSecretStore({ where: 'vault' })).toBeNull()
+    expect(decodeConfigSnapshot({ ...SNAPSHOT, secretStore: undefined })!.secretStore).toBeNull()
   })
 
   it('rejects a body without its path or config', () => {

@@ -11,6 +11,7 @@ import type {
   ConfigField,
   ConfigSnapshot,
   RestartRequiredMessage,
+  SecretStore,
   ShellAccessResult,
   WispConfig,
 } from './configTypes'
@@ -19,6 +20,7 @@ import type { JsonObject } from './types'
 export const isThemeChoice = oneOf(['system', 'light', 'dark'])
 export const isModelProviderChoice = oneOf(['', 'openai', 'anthropic', 'ollama'])
 const isApplyMode = oneOf(['hot', 'restart'])
+const isSecretPlace = oneOf(['keyring', 'file'])
 
 /** The settings of a fresh installation (the server's config.Default). */
 export const DEFAULT_CONFIG: WispConfig = {
@@ -116,6 +118,17 @@ function record<T>(v: unknown, check: (x: unknown) => x is T): Record<string, T>
   return out
 }
 
+/** Where secrets are kept; null when the server does not say (or says something unknown). */
+export function decodeSecretStore(v: unknown): SecretStore | null {
+  if (!isObject(v) || !isSecretPlace(v.where)) return null
+  return {
+    where: v.where,
+    service: pick(v.service, isString, ''),
+    reason: pick(v.reason, isString, ''),
+    unread: pick(v.unread, isStringArray, []),
+  }
+}
+
 export function decodeConfigSnapshot(v: unknown): ConfigSnapshot | null {
   if (!isObject(v) || !isString(v.path)) return null
   const config = decodeWispConfig(v.config)
@@ -131,6 +144,7 @@ export function decodeConfigSnapshot(v: unknown): ConfigSnapshot | null {
     path: v.path,
     config,
     secrets: record(v.secrets, isBoolean),
+    secretStore: decodeSecretStore(v.secretStore),
     fields,
     overrides: record(v.overrides, isString),
     configError: pick(v.configError, isString, ''),

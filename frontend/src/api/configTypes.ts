@@ -53,6 +53,21 @@ export interface ConfigField {
   unit?: string
 }
 
+/**
+ * Where Wisp keeps the secrets of its settings (the model's API key, the API and
+ * terminal tokens) in this run: the desktop's keyring, or the config file (mode 0600)
+ * when no keyring answered, and why.
+ */
+export interface SecretStore {
+  where: 'keyring' | 'file'
+  /** The keyring's service attribute of Wisp's items ("wisp:<config file>"). */
+  service: string
+  /** Why the file keeps them ('' while the keyring does). */
+  reason: string
+  /** Secrets the file says the keyring keeps that this run could not read from it. */
+  unread: string[]
+}
+
 /** GET /api/config (and the answer of PUT /api/config). */
 export interface ConfigSnapshot {
   /** The config file. */
@@ -60,6 +75,8 @@ export interface ConfigSnapshot {
   config: WispConfig
   /** Whether each secret ("model.apiKey") is set. */
   secrets: Record<string, boolean>
+  /** Where the secrets are kept; null from a server that does not say. */
+  secretStore: SecretStore | null
   fields: ConfigField[]
   /** Settings the environment or command line overrides for this process: path → variable or flag. */
   overrides: Record<string, string>

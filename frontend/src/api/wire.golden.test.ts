@@ -9,7 +9,7 @@ import { decodeApproval, decodeGrant } from './approvalDecode'
 import { decodeImportResult } from './archiveDecode'
 import { decodeMcpServer } from './mcpDecode'
 import { CHAT_FRAME_TYPES, decodeChatFrame, decodeConversation, decodeDisplayMessage, decodeMessage, decodeProvider, decodeRun, decodeSendResult, decodeTurnHeartbeat } from './chatDecode'
-import { decodeConfigSnapshot, decodeShellAccess } from './configDecode'
+import { decodeConfigSnapshot, decodeSecretStore, decodeShellAccess } from './configDecode'
 import { decodeServerMessage, decodeStatus, KNOWN_SERVER_MESSAGE_TYPES } from './decode'
 import { decodeEmoteCatalog } from './emoteDecode'
 import { decodeAssistantPayload, decodeAutonomy, decodeAutonomyPayload, decodeReminder } from './proactiveDecode'
@@ -68,6 +68,7 @@ const SHAPE_DECODERS: Record<string, (v: unknown) => unknown> = {
   AutonomyPayload: (v) => decodeAutonomyPayload(v as JsonObject),
   AssistantPayload: (v) => decodeAssistantPayload(v as JsonObject),
   ConfigView: decodeConfigSnapshot,
+  SecretStore: decodeSecretStore,
   ShellView: decodeShellAccess,
   RestartResult: decodeRestartResult,
   ProviderInfo: decodeProvider,
