@@ -192,7 +192,7 @@ export function ProviderSetup({ canClose }: { canClose: boolean }) {
           onChange={(e) => change({ apiKey: e.target.value })}
         />
         <span className="hint" data-testid="provider-key-state">
-          {keySaved ? 'A key is saved. It is never shown; type a new one to replace it.' : 'Stored in the config file (readable only by you).'}
+          {keySaved ? 'A key is saved. It is never shown; type a new one to replace it.' : "Kept in your desktop's keyring; where none answers, in the config file (readable only by you)."}
         </span>
       </label>
 

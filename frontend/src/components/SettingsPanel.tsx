@@ -11,6 +11,7 @@ import { useSettings, type Settings } from '../state/useSettings'
 import { DataSettings } from './DataSettings'
 import { useRestoreFocus } from './dialogFocus'
 import { McpServers } from './McpServers'
+import { SecretStoreNote } from './SecretStoreNote'
 import { SettingsSections } from './SettingsSections'
 import { ShellGrants } from './ShellGrants'
 
@@ -82,6 +83,7 @@ export function SettingsPanel({ onClose }: Props) {
             loadError === null ? <p className="empty">Loading the settings…</p> : null
           ) : (
             <>
+              <SecretStoreNote store={snap.secretStore} path={snap.path} />
               <OverridesNote overrides={snap.overrides} />
               <fieldset className="settings-fields" disabled={blocked}>
                 <SettingsSections settings={settings} snap={snap} disabled={blocked || settings.saving} />

@@ -85,10 +85,11 @@ function ApiKeyField({ settings, snap, disabled }: PartProps) {
   const { key } = settings
   const saved = snap.secrets[API_KEY_PATH] === true
   const meta = fieldMeta(snap.fields, snap.overrides, API_KEY_PATH)
+  const where = snap.secretStore?.where === 'keyring' ? " in the desktop's keyring" : ''
   const state = key.remove
     ? 'The saved key is removed when you save.'
     : saved
-      ? 'A key is saved. It is never shown; type a new one to replace it.'
+      ? `A key is saved${where}. It is never shown; type a new one to replace it.`
       : 'No key is saved.'
   return (
     <div className="setting">
