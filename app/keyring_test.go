@@ -95,7 +95,7 @@ func TestKeyringKeepsASecretSavedInSettings(t *testing.T) {
 		t.Fatalf("PUT: %d %v", put.status, put.body)
 	}
 	if store := put.body["secretStore"].(map[string]any); store["where"] != "keyring" ||
-		store["service"] != secrets.ServiceFor(a.configPath) || store["reason"] != nil {
+		store["service"] != secrets.ServiceFor(a.configPath) || store["reason"] != "" {
 		t.Fatalf("secretStore %v", store)
 	}
 	if kr.Values()["model.apiKey"] != "sk-in-keyring" {

@@ -71,7 +71,11 @@ func (k *keptSecrets) fallBack(err error) {
 	k.mu.Lock()
 	k.inKeyring, k.reason = false, err.Error()
 	k.mu.Unlock()
-	k.log.Warn("secrets are kept in the config file: the keyring cannot be used", "reason", err.Error())
+	level := slog.LevelWarn
+	if errors.Is(err, secrets.ErrNoSessionBus) {
+		level = slog.LevelInfo // a headless server: nothing is wrong
+	}
+	k.log.Log(context.Background(), level, "secrets are kept in the config file: no keyring answered", "reason", err.Error())
 }
 
 // fill is f's settings with the values of the secrets the keyring keeps.

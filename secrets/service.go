@@ -19,6 +19,10 @@ import (
 // stuck.
 const DefaultTimeout = 3 * time.Second
 
+// ErrNoSessionBus: there is no session bus to ask (a headless server, a service
+// started outside the desktop session), so no keyring either.
+var ErrNoSessionBus = errors.New("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)")
+
 // backend is the keyring library's API: go-keyring's functions, a stand-in in tests.
 type backend interface {
 	Get(service, user string) (string, error)
@@ -152,5 +156,5 @@ func noSessionBus(getenv func(string) string, userBus string) error {
 	if _, err := os.Stat(userBus); err == nil {
 		return nil // godbus finds the user's bus there
 	}
-	return errors.New("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)")
+	return ErrNoSessionBus
 }

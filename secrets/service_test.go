@@ -137,7 +137,7 @@ func TestNoSessionBusAsksNothing(t *testing.T) {
 	b := &stub{items: map[string]string{}}
 	s := newService(b, time.Minute, nil)
 	_, err := s.Get(context.Background(), "model.apiKey")
-	if err == nil || !strings.Contains(err.Error(), "no D-Bus session bus") {
+	if !errors.Is(err, ErrNoSessionBus) {
 		t.Fatalf("err %v", err)
 	}
 	if b.count() != 0 {
@@ -198,13 +198,14 @@ func TestBoundedWhenTheKeyringNeverAnswers(t *testing.T) {
 
 func TestCallerContextEndsTheWait(t *testing.T) {
 	release := make(chan struct{})
-	defer close(release)
 	s := newService(&stub{items: map[string]string{}, release: release}, time.Hour, onBus)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := s.Get(ctx, "x"); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v", err)
 	}
+	close(release)
+	s.late.Wait()
 }
 
 func TestServiceForIsTheAbsolutePath(t *testing.T) {
