@@ -237,11 +237,10 @@ func TestKeyringMovesAHandEditedSecret(t *testing.T) {
 func TestKeyringForgetsWhatTheFileNoLongerLists(t *testing.T) {
 	deleted := make(chan string, 4)
 	kr := secrets.NewFake(map[string]string{"model.apiKey": "sk-1", "api.token": "orphan"})
-	kr.Fail = func(op, name string) error {
+	kr.Done = func(op, name string) {
 		if op == "delete" {
 			deleted <- name
 		}
-		return nil
 	}
 	a, _ := startKeyring(t, t.TempDir(), `{"secretsInKeyring":["model.apiKey"]}`, kr, nil)
 	if got := <-deleted; got != "api.token" { // not listed: a leftover, removed at start

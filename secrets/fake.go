@@ -10,6 +10,8 @@ import (
 // stuck).
 type Fake struct {
 	Fail func(op, name string) error // op: "get", "set" or "delete"
+	// Done, when set, is told of each call that went through, once it took effect.
+	Done func(op, name string)
 
 	mu     sync.Mutex
 	values map[string]string
@@ -32,8 +34,9 @@ func (f *Fake) Get(_ context.Context, name string) (string, error) {
 		return "", err
 	}
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	v, ok := f.values[name]
+	f.mu.Unlock()
+	f.done("get", name)
 	if !ok {
 		return "", ErrNotFound
 	}
@@ -45,8 +48,9 @@ func (f *Fake) Set(_ context.Context, name, value string) error {
 		return err
 	}
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	f.values[name] = value
+	f.mu.Unlock()
+	f.done("set", name)
 	return nil
 }
 
@@ -55,12 +59,20 @@ func (f *Fake) Delete(_ context.Context, name string) error {
 		return err
 	}
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	if _, ok := f.values[name]; !ok {
+	_, ok := f.values[name]
+	delete(f.values, name)
+	f.mu.Unlock()
+	f.done("delete", name)
+	if !ok {
 		return ErrNotFound
 	}
-	delete(f.values, name)
 	return nil
+}
+
+func (f *Fake) done(op, name string) {
+	if f.Done != nil {
+		f.Done(op, name)
+	}
 }
 
 // Values is what the keyring holds now.
