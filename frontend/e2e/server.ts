@@ -89,7 +89,8 @@ export async function startServer(opts: StartOptions = {}): Promise<RunningServe
   const ownsStateDir = opts.stateDir === undefined
   const proc = await spawnUntilReady(wispBinary(), ['serve', '--port', String(port), '--state-dir', stateDir], {
     name: 'wisp',
-    env: { WISP_API_TOKEN: '', ...env },
+    // No session bus: secrets saved in a test never reach the keyring of the desktop running it.
+    env: { WISP_API_TOKEN: '', DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/wisp-e2e-bus', ...env },
     ready: RUNNING,
     timeoutMs,
     cleanup: () => {
