@@ -19,9 +19,17 @@ type Options struct {
 	Shell string
 	// Dir is the working directory; default the user's home. "~/" is expanded.
 	Dir string
-	// Env is the environment of every run; default Wisp's own without its tokens.
-	// TERM=xterm-256color is always set.
-	Env           []string
+	// Env is the environment of every run; default Wisp's own. The variables of
+	// Secrets are left out of it, and TERM=xterm-256color is always set.
+	Env []string
+	// Secrets are the variables no run inherits (Wisp's tokens and keys); default
+	// WISP_API_TOKEN and WISP_TERMINAL_RUN_TOKEN.
+	Secrets []string
+	// Confine, when set, starts the agent's runs (Spec.Owner "") confined: it calls
+	// start (which starts the shell) so that the process begins confined, and returns
+	// release, called once the shell has been waited for. A run it refuses fails to
+	// start. The user's own runs are never confined.
+	Confine       func(start func() error) (release func(), err error)
 	MaxConcurrent int           // runs at once; default 2
 	MaxDuration   time.Duration // per run; default 5 minutes
 	KillGrace     time.Duration // SIGTERM → SIGKILL; default 1 s
@@ -59,7 +67,10 @@ func (o *Options) setDefaults() {
 	if o.Env == nil {
 		o.Env = os.Environ()
 	}
-	o.Env = runEnv(o.Env)
+	if o.Secrets == nil {
+		o.Secrets = []string{"WISP_API_TOKEN", "WISP_TERMINAL_RUN_TOKEN"}
+	}
+	o.Env = runEnv(o.Env, o.Secrets)
 	o.MaxConcurrent = cmp.Or(o.MaxConcurrent, 2)
 	o.MaxDuration = cmp.Or(o.MaxDuration, 5*time.Minute)
 	o.KillGrace = cmp.Or(o.KillGrace, time.Second)
@@ -87,13 +98,12 @@ func defaultShell() string {
 	return "/bin/sh"
 }
 
-// runEnv drops Wisp's own secrets and sets the terminal type.
-func runEnv(env []string) []string {
+// runEnv drops Wisp's secrets and sets the terminal type.
+func runEnv(env, secrets []string) []string {
 	out := make([]string, 0, len(env)+2)
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		switch name {
-		case "WISP_API_TOKEN", "WISP_TERMINAL_RUN_TOKEN", "TERM", "COLORTERM":
+		if name == "TERM" || name == "COLORTERM" || slices.Contains(secrets, name) {
 			continue
 		}
 		out = append(out, kv)

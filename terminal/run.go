@@ -85,6 +85,7 @@ type Run struct {
 	stderr   capture
 
 	cmd     *exec.Cmd
+	release func() // lets go of the confinement the shell started in
 	master  *os.File
 	errPipe *os.File
 	inputMu sync.Mutex // one keystroke write at a time
@@ -132,13 +133,13 @@ func (r *Run) pump(src *os.File, kind Kind) *pump {
 // start spawns the shell and the goroutines that serve it. A spawn failure is
 // reported as an error event and ends the run at once.
 func (r *Run) start() {
-	master, errR, cmd, err := r.spawn()
+	master, errR, cmd, release, err := r.spawn()
 	if err != nil {
 		r.fail(err)
 		return
 	}
 	r.mu.Lock()
-	r.master, r.errPipe, r.cmd = master, errR, cmd
+	r.master, r.errPipe, r.cmd, r.release = master, errR, cmd, release
 	r.emitLocked(Event{Kind: KindStart, Command: r.spec.Command, MaxDurationMs: r.m.opts.MaxDuration.Milliseconds()})
 	r.timers = append(r.timers, time.AfterFunc(r.m.opts.MaxDuration, r.timeUp))
 	if r.stopping != notStopping { // killed while it was being spawned
@@ -148,8 +149,9 @@ func (r *Run) start() {
 	go r.supervise()
 }
 
-// spawn opens the terminal and the stderr pipe and starts the shell on them.
-func (r *Run) spawn() (master, errR *os.File, cmd *exec.Cmd, err error) {
+// spawn opens the terminal and the stderr pipe and starts the shell on them, confined
+// when it is the agent's run.
+func (r *Run) spawn() (master, errR *os.File, cmd *exec.Cmd, release func(), err error) {
 	o := &r.m.opts
 	dir, which := o.Dir, " (terminal.cwd)"
 	if r.spec.Dir != "" {
@@ -157,17 +159,17 @@ func (r *Run) spawn() (master, errR *os.File, cmd *exec.Cmd, err error) {
 	}
 	// exec reports a bad folder as "fork/exec <shell>: …", which blames the shell.
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return nil, nil, nil, fmt.Errorf("working folder %s%s is not a folder", dir, which)
+		return nil, nil, nil, nil, fmt.Errorf("working folder %s%s is not a folder", dir, which)
 	}
 	master, tty, err := openPTY(r.cols, r.rows, r.spec.Capture)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	defer tty.Close() // the child has its own copy
 	errR, errW, err := os.Pipe()
 	if err != nil {
 		master.Close()
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	defer errW.Close()
 	cmd = exec.Command(o.Shell, "-c", r.spec.Command)
@@ -177,12 +179,18 @@ func (r *Run) spawn() (master, errR *os.File, cmd *exec.Cmd, err error) {
 	// Its own session (and so its own process group, id = pid) with the PTY as the
 	// controlling terminal (fd 0 in the child).
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
+	release = func() {}
+	if r.spec.Owner == "" && o.Confine != nil {
+		release, err = o.Confine(cmd.Start)
+	} else {
+		err = cmd.Start()
+	}
+	if err != nil {
 		master.Close()
 		errR.Close()
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
-	return master, errR, cmd, nil
+	return master, errR, cmd, release, nil
 }
 
 // fail ends a run whose shell could not start.
@@ -225,6 +233,7 @@ func (r *Run) supervise() {
 	r.reaped = true
 	r.mu.Unlock()
 	_ = r.cmd.Wait()
+	r.release()
 	r.master.Close()
 	r.errPipe.Close()
 	r.finish(exitCode(r.cmd.ProcessState))
