@@ -14,13 +14,17 @@ import (
 
 // TestMain doubles as a stdio MCP server: the tests start this binary again with
 // WISP_MCP_TEST_SERVER=1 to have a real process to talk to (=huge: one that sends
-// a message over the cap).
+// a message over the cap; =read: one that also reads files).
 func TestMain(m *testing.M) {
 	switch os.Getenv("WISP_MCP_TEST_SERVER") {
 	case "huge":
 		hugeServer()
-	case "1":
-		if err := stdioServer().Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+	case "1", "read":
+		s := stdioServer()
+		if os.Getenv("WISP_MCP_TEST_SERVER") == "read" {
+			addReadTool(s)
+		}
+		if err := s.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 			fmt.Fprintln(os.Stderr, "test server:", err)
 			os.Exit(1)
 		}
@@ -56,4 +60,21 @@ func stdioServer() *sdk.Server {
 			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: v}}}, nil, nil
 		})
 	return s
+}
+
+type readArgs struct {
+	Path string `json:"path" jsonschema:"the file"`
+}
+
+// addReadTool adds read, which answers a file's content, or a tool error saying why
+// it could not be read.
+func addReadTool(s *sdk.Server) {
+	sdk.AddTool(s, &sdk.Tool{Name: "read", Description: "Reads a file"},
+		func(_ context.Context, _ *sdk.CallToolRequest, in readArgs) (*sdk.CallToolResult, any, error) {
+			b, err := os.ReadFile(in.Path)
+			if err != nil {
+				return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}}, nil, nil
+			}
+			return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(b)}}}, nil, nil
+		})
 }

@@ -41,6 +41,10 @@ type Options struct {
 	// Strip are variables never passed on to a server unless its own env sets them:
 	// Wisp's tokens and keys.
 	Strip []string
+	// Confine, when set, starts every stdio server confined: it calls start (which
+	// starts the process) so that the process begins confined, and returns release,
+	// called once the process has been waited for. A server it refuses fails to start.
+	Confine func(start func() error) (release func(), err error)
 	// OnChange is called (never under a lock) when a server's state or tools change.
 	OnChange func()
 	// MinBackoff and MaxBackoff bound the wait before a failed server is started

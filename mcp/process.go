@@ -26,7 +26,8 @@ type process struct {
 // grace is how long a stopping process has after its stdin closes, then after SIGTERM.
 const grace = 2 * time.Second
 
-func startProcess(s Spec, env []string, stderr io.Writer) (*process, error) {
+// startProcess starts a stdio server, through confine when it is set.
+func startProcess(s Spec, env []string, stderr io.Writer, confine func(func() error) (func(), error)) (*process, error) {
 	cmd := exec.Command(s.Command, s.Args...)
 	cmd.Dir = s.Cwd
 	cmd.Env = env
@@ -44,7 +45,12 @@ func startProcess(s Spec, env []string, stderr io.Writer) (*process, error) {
 		return nil, err
 	}
 	cmd.Stdin, cmd.Stdout = inR, outW
-	err = cmd.Start()
+	release := func() {}
+	if confine != nil {
+		release, err = confine(cmd.Start)
+	} else {
+		err = cmd.Start()
+	}
 	inR.Close()
 	outW.Close()
 	if err != nil {
@@ -55,6 +61,7 @@ func startProcess(s Spec, env []string, stderr io.Writer) (*process, error) {
 	p := &process{cmd: cmd, stdin: inW, stdout: outR, out: &lineCap{r: outR, max: maxMessageBytes}, exited: make(chan struct{})}
 	go func() {
 		p.err = cmd.Wait()
+		release()
 		close(p.exited)
 	}()
 	return p, nil

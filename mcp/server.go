@@ -220,7 +220,7 @@ func (s *server) transport() (sdk.Transport, *process, error) {
 		client := &http.Client{Transport: headers{s.spec.Headers, s.m.o.HTTPTransport}}
 		return &sdk.StreamableClientTransport{Endpoint: s.spec.URL, HTTPClient: client, MaxRetries: 1}, nil, nil
 	}
-	proc, err := startProcess(s.spec, s.m.env(s.spec.Env), s.stderr)
+	proc, err := startProcess(s.spec, s.m.env(s.spec.Env), s.stderr, s.m.o.Confine)
 	if err != nil {
 		return nil, nil, err
 	}
