@@ -69,6 +69,7 @@ func TestDependencyRules(t *testing.T) {
 		{"autostart", "is a leaf: nothing of Wisp but internal/", internalOnly},
 		{"mcp", "is a leaf: nothing of app/ or runtime/", internalOnly},
 		{"secrets", "is a leaf: nothing of Wisp", func(string) bool { return false }},
+		{"confine", "is a leaf: nothing of Wisp but internal/", internalOnly},
 		{"app/approval", "knows the store, the catalog, the runtime (its gate pauses a run) and internal/", func(d string) bool {
 			return d == "app/store" || d == "app/wire" || strings.HasPrefix(d, "runtime") || internalOnly(d)
 		}},
@@ -99,7 +100,7 @@ func TestDependencyRules(t *testing.T) {
 	// Domain packages return typed errors and publish frames: they know neither HTTP
 	// (only the API maps errors to status codes) nor the hub.
 	domain := []string{"app/chat", "app/proactive", "app/archive", "app/store", "app/config", "app/view", "app/wire",
-		"app/approval", "app/shell", "app/mcptool", "shellgrant", "secrets", "runtime", "runtime/reply", "terminal", "emotes"}
+		"app/approval", "app/shell", "app/mcptool", "shellgrant", "secrets", "runtime", "runtime/reply", "terminal", "emotes", "confine"}
 	for _, name := range domain {
 		p := pkgs[name]
 		if slices.Contains(p.Imports, "net/http") {

@@ -33,6 +33,7 @@ import (
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/app/ws"
+	"github.com/wispapp/wisp/confine"
 	"github.com/wispapp/wisp/emotes"
 	"github.com/wispapp/wisp/internal/clock"
 	"github.com/wispapp/wisp/internal/fault"
@@ -71,6 +72,9 @@ type Options struct {
 	// Keyring opens the keyring that keeps the secrets of the config file at the
 	// path it is given (main: the Secret Service). Nil: the file keeps them.
 	Keyring func(configPath string) secrets.Keyring
+	// Confine forces a fallback of the agent's confinement (tests): confine.Off as
+	// on a kernel without Landlock, confine.Paths as on one without network rules.
+	Confine confine.Mode
 }
 
 // Connection is what a client needs to reach the API.
@@ -102,6 +106,7 @@ type App struct {
 	archive     *archive.Service
 	approvals   *approval.Service
 	mcp         *mcp.Manager
+	confiner    *confine.Confiner // the agent's processes (confine.go)
 	proactive   *proactive.Service
 	emotes      *emotes.Catalog
 	store       *store.Store
@@ -109,7 +114,7 @@ type App struct {
 	events      *fanout                  // the one wire.Events every producer publishes to
 	svc         atomic.Pointer[services] // what a restart replaces
 	serveErr    chan error
-	draining    sync.WaitGroup // HTTP servers left behind by a restart, shutting down
+	draining    sync.WaitGroup // what a restart left running: old HTTP servers shutting down, MCP servers restarting
 
 	running     lifecycle    // what Start started, for Stop to stop newest first
 	lifeMu      sync.Mutex   // held by a restart and by Stop
@@ -158,6 +163,7 @@ func New(opts Options) (*App, error) {
 	if err := a.ownSettings(); err != nil {
 		return nil, err
 	}
+	a.newConfiner()
 	a.actions = runtime.NewRegistry()
 	for _, act := range opts.Actions {
 		if err := a.actions.Register(act); err != nil {
@@ -266,6 +272,8 @@ func (a *App) start(ctx context.Context) error {
 	if err := a.lockStateFolder(); err != nil {
 		return err
 	}
+	// Closed after the terminal and the MCP servers, whose processes it confines.
+	a.running.defer_("confinement", a.confiner.Close)
 	st, err := store.Open(ctx, filepath.Join(a.stateDir, "wisp.db"))
 	if err != nil {
 		return err
@@ -422,6 +430,7 @@ func (a *App) listen(cfg config.Config) error {
 		return err
 	}
 	s := &services{cfg: cfg, ln: ln, srv: a.newHTTPServer(), guard: guard}
+	a.setConfinement(cfg, ln.Addr().(*net.TCPAddr).Port)
 	s.term, s.termGate = a.newTerminal(cfg)
 	s.handler = a.newHandler(s)
 	a.svc.Store(s)

@@ -23,7 +23,7 @@ const mcpGroup = "mcp"
 // /ws as mcp-servers. Nothing starts until Start.
 func (a *App) assembleMCP() {
 	a.mcp = mcp.New(mcp.Options{
-		Logger: a.log.With("component", "mcp"), Strip: config.SecretEnvVars(),
+		Logger: a.log.With("component", "mcp"), Strip: secretEnv(), Confine: a.confiner.Start,
 		OnChange: a.mcpChanged, Version: a.opts.Version,
 	})
 }

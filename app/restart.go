@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"slices"
 	"time"
@@ -56,11 +57,14 @@ func (a *App) restart() error {
 			return fault.Conflict.Errorf("cannot restart: %v (Wisp keeps running on %s)", err, a.URL())
 		}
 		next.ln, next.srv = ln, a.newHTTPServer()
+		// Processes started from now on may not reach the new port.
+		a.setConfinement(cfg, ln.Addr().(*net.TCPAddr).Port)
 	}
 	guard, err := a.newGuard(cfg, next.ln)
 	if err != nil {
 		if rebind {
 			next.ln.Close()
+			a.setConfinement(old.cfg, old.ln.Addr().(*net.TCPAddr).Port)
 		}
 		return fault.Conflict.Errorf("cannot restart: %v", err)
 	}
@@ -73,6 +77,11 @@ func (a *App) restart() error {
 	next.handler = a.newHandler(next)
 	a.svc.Store(next)
 	if rebind {
+		a.draining.Add(1)
+		go func() {
+			defer a.draining.Done()
+			a.reconfineMCP()
+		}()
 		go a.serve(next.srv, next.ln)
 		a.draining.Add(1)
 		go a.retire(old.srv)

@@ -19,11 +19,13 @@ func (a *App) newTerminal(cfg config.Config) (*terminal.Manager, *api.TerminalGa
 }
 
 // newTerminalManager builds the shell runner. Its events go to the sockets of the
-// run's client (or to everyone for the agent's runs).
+// run's client (or to everyone for the agent's runs); the agent's runs start confined.
 func (a *App) newTerminalManager(cfg config.Config) *terminal.Manager {
 	t := cfg.Terminal
 	return terminal.NewManager(terminal.Options{
 		Dir:           t.Cwd,
+		Secrets:       secretEnv(),
+		Confine:       a.confiner.Start,
 		MaxConcurrent: t.MaxConcurrent,
 		MaxDuration:   time.Duration(t.MaxDurationMs) * time.Millisecond,
 		Sink:          a.sendTerminalEvent,
