@@ -22,6 +22,7 @@ func (a *App) status() wire.Status {
 		ConfigError:      configErr,
 		AutonomyEnabled:  a.liveConfig().Autonomy.Enabled,
 	}
+	s.Confinement, s.ConfinementReason = a.confinement()
 	if r.reason == "" && state != "running" {
 		s.CanRespondReason = "Wisp is " + strings.ReplaceAll(state, "_", " ")
 	}

@@ -20,7 +20,9 @@ func exampleStatus(restart bool) Status {
 	s := Status{
 		State: "running", AgentName: "Wisp", Model: "llama3.2", Provider: "ollama", CanRespond: false,
 		CanRespondReason: "Wisp is restarting", StartedAt: exTime, Uptime: 61000,
-		ConfigError: "config file wisp.json is not valid JSON", AutonomyEnabled: true,
+		ConfigError: "config file wisp.json is not valid JSON", AutonomyEnabled: true, Confinement: "partial",
+		ConfinementReason: "Agent commands and MCP servers are confined by Landlock, but this kernel's Landlock (ABI 3) " +
+			"cannot restrict network connections (Linux 6.7 or later can), so they can connect to Wisp's port.",
 	}
 	if restart {
 		s.RestartState = NewRestartState([]string{"Shell access enabled", "Server port changed: 2138 → 3000"})

@@ -153,6 +153,11 @@ type Status struct {
 	ConfigError string `json:"configError,omitempty"`
 	// AutonomyEnabled says whether the autonomy loop is on.
 	AutonomyEnabled bool `json:"autonomyEnabled"`
+	// Confinement says how far the agent's commands and MCP servers are confined:
+	// "full", "partial" or "none" (docs/confinement.md); ConfinementReason says why,
+	// in words for the user.
+	Confinement       string `json:"confinement"`
+	ConfinementReason string `json:"confinementReason"`
 }
 
 // RestartState says whether settings wait for a restart, and which.
