@@ -56,4 +56,16 @@ describe('decodeStatus', () => {
       decodeStatus({ state: 'paused', agentName: 'W', model: '', canRespond: true, startedAt: 0, uptime: 0 }),
     ).toMatchObject({ pendingRestart: false, pendingRestartReasons: [] })
   })
+
+  it('keeps a known confinement with its reason and drops an unknown one', () => {
+    const base = { state: 'running', agentName: 'W', model: '', canRespond: true, startedAt: 0, uptime: 0 }
+    expect(decodeStatus({ ...base, confinement: 'partial', confinementReason: 'ABI 3' })).toMatchObject({
+      confinement: 'partial',
+      confinementReason: 'ABI 3',
+    })
+    const odd = decodeStatus({ ...base, confinement: 'mostly', confinementReason: 'x' })
+    expect(odd).not.toBeNull()
+    expect(odd).not.toHaveProperty('confinement')
+    expect(odd).not.toHaveProperty('confinementReason')
+  })
 })

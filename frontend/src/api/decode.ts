@@ -4,6 +4,7 @@
 
 import type {
   AgentStatus,
+  Confinement,
   EnvelopeType,
   JsonObject,
   KnownServerMessages,
@@ -55,8 +56,15 @@ export function decodeStatusFields(v: unknown): StatusFields | null {
   if (typeof v.pendingRestart === 'boolean') fields.pendingRestart = v.pendingRestart
   if (isStringArray(v.pendingRestartReasons)) fields.pendingRestartReasons = v.pendingRestartReasons
   if (typeof v.autonomyEnabled === 'boolean') fields.autonomyEnabled = v.autonomyEnabled
+  if (isString(v.confinement) && CONFINEMENTS.has(v.confinement)) {
+    fields.confinement = v.confinement as Confinement
+    const why = optional(v.confinementReason, isString)
+    if (why !== undefined) fields.confinementReason = why
+  }
   return fields
 }
+
+const CONFINEMENTS = new Set(['full', 'partial', 'none'])
 
 export function decodeStatus(v: unknown): AgentStatus | null {
   const fields = decodeStatusFields(v)

@@ -10,6 +10,9 @@ export type AgentState =
   | 'restarting'
   | 'error'
 
+/** How far the agent's commands and MCP servers are confined (docs/confinement.md). */
+export type Confinement = 'full' | 'partial' | 'none'
+
 /** GET /api/status */
 export interface AgentStatus {
   state: AgentState
@@ -27,6 +30,10 @@ export interface AgentStatus {
   configError?: string
   /** The autonomy loop is on (docs/proactive.md); false when the server does not say. */
   autonomyEnabled: boolean
+  /** How far the agent's commands are confined; absent when the server does not say. */
+  confinement?: Confinement
+  /** Why, in words for the user. */
+  confinementReason?: string
 }
 
 /** Status fields a frame may leave out: the first frame after activation omits pendingRestart*. */

@@ -13,7 +13,7 @@ import type { McpServersMessage } from './mcpTypes'
 import type { StatusFields } from './statusTypes'
 
 export type { JsonObject } from './json'
-export type { AgentState, AgentStatus, StatusFields } from './statusTypes'
+export type { AgentState, AgentStatus, Confinement, StatusFields } from './statusTypes'
 
 export type AgentStream = 'system' | 'autonomy' | 'assistant' | 'action' | 'terminal' | 'chat'
 export type AgentEventKind = 'agent' | 'heartbeat'

@@ -1,6 +1,6 @@
 // The sections of the settings view: the generic fields of settingsForm.ts,
-// plus the write-only API key, the shell access switch and how the autonomy
-// loop runs now.
+// plus the write-only API key, the shell access switch with how far the
+// agent's commands are confined, and how the autonomy loop runs now.
 
 import type { ReactNode } from 'react'
 import type { ConfigSnapshot } from '../api'
@@ -13,7 +13,9 @@ import {
   type SectionSpec,
 } from '../state/settingsForm'
 import type { Settings } from '../state/useSettings'
+import { useWisp } from '../state/WispProvider'
 import { AutonomyStatus } from './AutonomyStatus'
+import { ConfinementStatus } from './ConfinementStatus'
 import { NotificationPermission } from './NotificationPermission'
 import { FieldNotes, SettingField, SettingTags } from './SettingField'
 
@@ -130,6 +132,7 @@ function ApiKeyField({ settings, snap, disabled }: PartProps) {
 function ShellSection({ settings, snap, disabled }: PartProps) {
   const id = 'settings-shell'
   const meta = fieldMeta(snap.fields, snap.overrides, SHELL_PATH)
+  const { state } = useWisp()
   return (
     <section className="settings-section" aria-labelledby="settings-shell-title" data-testid="settings-section-shell">
       <h3 id="settings-shell-title">Shell access</h3>
@@ -159,6 +162,7 @@ function ShellSection({ settings, snap, disabled }: PartProps) {
           error={settings.fieldErrors[SHELL_PATH]}
         />
       </div>
+      <ConfinementStatus status={state.status} />
     </section>
   )
 }
