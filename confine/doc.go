@@ -56,7 +56,9 @@
 // A new entry in an ancestor (a folder made in the home folder) is not covered by the
 // rules built before it existed: every Start compares the ancestors' modification
 // times with the ones the rules were built from, and builds the filesystem rules
-// again when one changed.
+// again (and moves to a new thread) when one changed. A folder changed less than a
+// second before it was listed is listed again once that second has passed: a change
+// within the same tick of the clock keeps the modification time.
 //
 // Network rules (Landlock ABI 4, Linux 6.7) also only allow: every TCP port but the
 // denied ones is allowed, 65,536 rules built once per set of ports in a ruleset of

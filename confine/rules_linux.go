@@ -64,21 +64,28 @@ type stamp struct {
 	dev    uint64
 	ino    uint64
 	mtime  unix.Timespec
-	recent bool // changed just before the listing: list it again
+	// recheck, when set, is when to list the folder again: it changed just before
+	// it was listed, and a change in the same tick of the clock would have kept its
+	// modification time.
+	recheck time.Time
 }
 
 func stampOf(path string, st *unix.Stat_t, now time.Time) stamp {
-	mtime := time.Unix(st.Mtim.Unix())
-	return stamp{path: path, exists: true, dev: st.Dev, ino: st.Ino, mtime: st.Mtim, recent: now.Sub(mtime) < settle}
+	s := stamp{path: path, exists: true, dev: st.Dev, ino: st.Ino, mtime: st.Mtim}
+	if mtime := time.Unix(st.Mtim.Unix()); now.Sub(mtime) < settle {
+		s.recheck = mtime.Add(settle)
+	}
+	return s
 }
 
 // stale says whether an ancestor changed since the rules were built (an entry was
-// made, removed or renamed in it, or it was replaced).
+// made, removed or renamed in it, or it was replaced), or is due to be listed again.
 func (l *pathLayer) stale() bool {
+	now := time.Now()
 	for _, s := range l.stamps {
 		var st unix.Stat_t
 		err := unix.Lstat(s.path, &st)
-		if s.recent || (err == nil) != s.exists {
+		if (!s.recheck.IsZero() && now.After(s.recheck)) || (err == nil) != s.exists {
 			return true
 		}
 		if s.exists && (st.Dev != s.dev || st.Ino != s.ino || st.Mtim != s.mtime) {
