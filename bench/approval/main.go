@@ -7,11 +7,13 @@
 // compare-and-swap in SQLite, waking the paused run, its run_resumed and tool status
 // events on disk, and the callback reaching the stream.
 //
-// It starts a real Wisp App in this process (shell access on, the API token `wisp
-// serve` keeps), answered by the fake LLM scripted to ask for `printf 'hi\n'` in every
-// turn, and alternates a Wisp round and a floor round. The result is printed and, with
-// --out, written between the "<!-- bench:approval:begin -->" and
-// "<!-- bench:approval:end -->" markers of BENCHMARKS.md.
+// It starts two real Wisp Apps in this process (shell access on, the API token `wisp
+// serve` keeps), one whose agent commands run confined (the default) and one with
+// confinement turned off, each answered by the fake LLM scripted to ask for
+// `printf 'hi\n'` in every turn, and alternates a confined round, an unconfined
+// round and a floor round. Then it times the confine package itself (rules built,
+// a process started). The results are printed and, with --out, written between the
+// "<!-- bench:approval:… -->" and "<!-- bench:confine:… -->" markers of BENCHMARKS.md.
 //
 // Usage (see `make bench`):
 //
@@ -47,7 +49,14 @@ func main() {
 		if err != nil {
 			return err
 		}
-		return benchkit.Publish(cfg.out, "approval", intro, report(res, cfg))
+		c, err := measureCosts(tmp)
+		if err != nil {
+			return fmt.Errorf("confinement costs: %w", err)
+		}
+		if err := benchkit.Publish(cfg.out, "approval", intro, report(res, cfg)); err != nil {
+			return err
+		}
+		return benchkit.Publish(cfg.out, "confine", confineIntro, confineReport(res, c, cfg))
 	})
 }
 

@@ -13,21 +13,64 @@ import (
 
 	"github.com/wispapp/wisp/app"
 	"github.com/wispapp/wisp/bench/benchkit"
+	"github.com/wispapp/wisp/confine"
 	"github.com/wispapp/wisp/runtime/llm"
 	"github.com/wispapp/wisp/runtime/llm/llmtest"
 )
 
-type results struct{ wisp, floor benchkit.Tail }
+type results struct {
+	wisp, floor, unconfined benchkit.Tail
+	level                   string // the confined App's confinement
+}
 
 type bench struct {
 	app    *app.App
 	client *http.Client
+	fake   *llmtest.Server
 }
 
+// measure alternates, in one run, an approval on a Wisp whose agent commands are
+// confined (as it starts by default), the same on a Wisp with confinement turned off,
+// and the floor: a direct terminal run on the first.
 func measure(ctx context.Context, tmp string, cfg config) (results, error) {
 	total := cfg.runs + cfg.warmup
+	confined, err := startBench(ctx, tmp, "confined", total, confine.Auto)
+	if err != nil {
+		return results{}, err
+	}
+	defer confined.stop()
+	unconfined, err := startBench(ctx, tmp, "unconfined", total, confine.Off)
+	if err != nil {
+		return results{}, err
+	}
+	defer unconfined.stop()
+	res := results{level: confined.level(ctx)}
+	var wisp, floor, off []float64
+	for i := range total {
+		w, err := confined.approvalRound(ctx)
+		if err != nil {
+			return results{}, fmt.Errorf("approval round %d: %w", i, err)
+		}
+		u, err := unconfined.approvalRound(ctx)
+		if err != nil {
+			return results{}, fmt.Errorf("unconfined approval round %d: %w", i, err)
+		}
+		f, err := confined.floorRound(ctx)
+		if err != nil {
+			return results{}, fmt.Errorf("floor round %d: %w", i, err)
+		}
+		if i >= cfg.warmup {
+			wisp, floor, off = append(wisp, benchkit.Ms(w)), append(floor, benchkit.Ms(f)), append(off, benchkit.Ms(u))
+		}
+	}
+	res.wisp, res.floor, res.unconfined = benchkit.TailOf(wisp), benchkit.TailOf(floor), benchkit.TailOf(off)
+	return res, nil
+}
+
+// startBench starts a Wisp of its own (state folder tmp/name) whose fake model asks
+// for the command total times.
+func startBench(ctx context.Context, tmp, name string, total int, mode confine.Mode) (*bench, error) {
 	fake := llmtest.New()
-	defer fake.Close()
 	turns := make([]llmtest.Turn, 0, 2*total)
 	for i := range total {
 		turns = append(turns,
@@ -36,37 +79,47 @@ func measure(ctx context.Context, tmp string, cfg config) (results, error) {
 			llmtest.Turn{Text: []string{"It said hi."}})
 	}
 	fake.Script(turns...)
-	state := filepath.Join(tmp, "state")
+	state := filepath.Join(tmp, name)
 	if err := os.MkdirAll(state, 0o700); err != nil {
-		return results{}, err
+		fake.Close()
+		return nil, err
 	}
 	conf := `{"features":{"shellEnabled":true},"terminal":{"cwd":"` + tmp + `"}}`
 	if err := os.WriteFile(filepath.Join(state, "wisp.json"), []byte(conf), 0o600); err != nil {
-		return results{}, err
+		fake.Close()
+		return nil, err
 	}
 	a, err := benchkit.StartServeApp(ctx, state, map[string]string{
 		"WISP_PROVIDER": "openai", "WISP_BASE_URL": fake.OpenAIURL(), "WISP_MODEL": "fake", "OPENAI_API_KEY": "k",
-	})
+	}, func(o *app.Options) { o.Confine = mode })
 	if err != nil {
-		return results{}, err
+		fake.Close()
+		return nil, err
 	}
-	defer a.Stop()
-	b := &bench{app: a, client: benchkit.WithToken(benchkit.NewHTTPClient(), a.APIToken())}
-	var wisp, floor []float64
-	for i := range total {
-		w, err := b.approvalRound(ctx)
-		if err != nil {
-			return results{}, fmt.Errorf("approval round %d: %w", i, err)
-		}
-		f, err := b.floorRound(ctx)
-		if err != nil {
-			return results{}, fmt.Errorf("floor round %d: %w", i, err)
-		}
-		if i >= cfg.warmup {
-			wisp, floor = append(wisp, benchkit.Ms(w)), append(floor, benchkit.Ms(f))
-		}
+	return &bench{app: a, client: benchkit.WithToken(benchkit.NewHTTPClient(), a.APIToken()), fake: fake}, nil
+}
+
+func (b *bench) stop() {
+	b.app.Stop()
+	b.fake.Close()
+}
+
+// level is the App's confinement, as GET /api/status says.
+func (b *bench) level(ctx context.Context) string {
+	var st struct{ Confinement string }
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, b.app.URL()+"/api/status", nil)
+	if err != nil {
+		return "unknown"
 	}
-	return results{wisp: benchkit.TailOf(wisp), floor: benchkit.TailOf(floor)}, nil
+	resp, err := b.client.Do(req)
+	if err != nil {
+		return "unknown"
+	}
+	defer resp.Body.Close()
+	if json.NewDecoder(resp.Body).Decode(&st) != nil || st.Confinement == "" {
+		return "unknown"
+	}
+	return st.Confinement
 }
 
 // approvalRound sends a message in a new conversation, waits for the pause, approves

@@ -16,20 +16,25 @@ func StartApp(ctx context.Context, stateDir string, env map[string]string) (*app
 }
 
 // StartServeApp is StartApp with the API token `wisp serve` keeps in the state
-// folder (App.APIToken), which shell access needs: send it with WithToken.
-func StartServeApp(ctx context.Context, stateDir string, env map[string]string) (*app.App, error) {
-	return startApp(ctx, stateDir, env, true)
+// folder (App.APIToken), which shell access needs: send it with WithToken. tweak,
+// if any, changes the options first (a driver's switch).
+func StartServeApp(ctx context.Context, stateDir string, env map[string]string, tweak ...func(*app.Options)) (*app.App, error) {
+	return startApp(ctx, stateDir, env, true, tweak...)
 }
 
-func startApp(ctx context.Context, stateDir string, env map[string]string, keepToken bool) (*app.App, error) {
-	a, err := app.New(app.Options{
+func startApp(ctx context.Context, stateDir string, env map[string]string, keepToken bool, tweak ...func(*app.Options)) (*app.App, error) {
+	opts := app.Options{
 		Host: "127.0.0.1", Port: 0, StateDir: stateDir,
 		Getenv:    func(k string) string { return env[k] },
 		Logger:    slog.New(slog.DiscardHandler),
 		OllamaURL: "http://127.0.0.1:9", // nothing listens
 		NoTitles:  true,
 		KeepToken: keepToken,
-	})
+	}
+	for _, t := range tweak {
+		t(&opts)
+	}
+	a, err := app.New(opts)
 	if err != nil {
 		return nil, fmt.Errorf("wisp: %w", err)
 	}
