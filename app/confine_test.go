@@ -27,7 +27,10 @@ type confinedApp struct {
 
 const modelKey = "sk-ant-confine-test-key"
 
-func startConfined(t *testing.T, mode confine.Mode) *confinedApp {
+func startConfined(t *testing.T, mode confine.Mode) *confinedApp { return startConfinedOn(t, mode, 0) }
+
+// startConfinedOn is startConfined with server.port in the config file (0: any free port).
+func startConfinedOn(t *testing.T, mode confine.Mode, port int) *confinedApp {
 	t.Helper()
 	home, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -39,7 +42,7 @@ func startConfined(t *testing.T, mode confine.Mode) *confinedApp {
 			t.Fatal(err)
 		}
 	}
-	config := `{"features": {"shellEnabled": true}, "terminal": {"cwd": "` + home + `"}}`
+	config := confinedConfig(home, port)
 	if err := os.WriteFile(filepath.Join(state, "wisp.json"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -52,9 +55,16 @@ func startConfined(t *testing.T, mode confine.Mode) *confinedApp {
 	opts := testOptions(t, state, map[string]string{"HOME": home})
 	opts.KeepToken = true
 	opts.Confine = mode
+	if port != 0 {
+		opts.Port = -1 // the file decides
+	}
 	a := startApp(t, opts)
 	t.Cleanup(func() { a.Stop() })
 	return &confinedApp{termApp: &termApp{App: a, t: t}, home: home, state: state}
+}
+
+func confinedConfig(home string, port int) string {
+	return `{"features": {"shellEnabled": true}, "terminal": {"cwd": "` + home + `"}, "server": {"port": ` + strconv.Itoa(port) + `}}`
 }
 
 // sh runs command in the terminal as the agent (owner "") or a user's panel, and
@@ -200,5 +210,30 @@ func TestConfinementFallback(t *testing.T) {
 				t.Errorf("unconfined agent: exit %d, %q", code, out)
 			}
 		}
+	}
+}
+
+// A restart that moves Wisp to another port confines the agent's commands against
+// the new one.
+func TestRestartMovesTheDeniedPort(t *testing.T) {
+	c := startConfinedOn(t, confine.Auto, freePort(t))
+	if level, reason := c.confinement(); level != "full" {
+		t.Skipf("confinement is %s on this kernel: %s", level, reason)
+	}
+	moved := freePort(t)
+	handEdit(t, c.App, confinedConfig(c.home, moved))
+	c.statusWhere("the port reason", func(m map[string]any) bool { return m["pendingRestart"] == true })
+	if res := c.do("POST", "/api/agent/restart", nil, nil); res.status != http.StatusOK {
+		t.Fatalf("restart: %d %v", res.status, res.body)
+	}
+	if c.Port() != moved {
+		t.Fatalf("Wisp is on %d, not %d", c.Port(), moved)
+	}
+	cmd := "exec 3<>/dev/tcp/127.0.0.1/" + strconv.Itoa(moved)
+	if out, code := c.sh(agent, cmd); code == 0 || !strings.Contains(out, "Permission denied") {
+		t.Errorf("agent %q after the restart: exit %d, %q", cmd, code, out)
+	}
+	if out, code := c.sh(panel, cmd); code != 0 {
+		t.Errorf("panel %q: exit %d, %q", cmd, code, out)
 	}
 }
