@@ -72,3 +72,29 @@ func BenchmarkStart(b *testing.B) {
 		})
 	}
 }
+
+func BenchmarkSpawnerWithNet(b *testing.B) {
+	c := New(Options{Logger: quiet})
+	if c.abi < 4 {
+		b.Skip("no network rules")
+	}
+	l, err := buildPaths(planPaths([]string{b.TempDir()}), c.abi)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer closeFD(l.fd)
+	fd, err := buildNet([]int{2138})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer closeFD(fd)
+	nb := &netBuild{fd: fd}
+	b.ResetTimer()
+	for b.Loop() {
+		sp, err := newSpawner(l, nb)
+		if err != nil {
+			b.Fatal(err)
+		}
+		sp.retire()
+	}
+}

@@ -109,8 +109,10 @@ Confiner builds both rulesets (65,535 network rules and the rules of the folders
 above the state folder) and restricts a thread — Wisp does this in the background
 after it listens, when shell access is on or an MCP server runs a program, and never
 on its start-up path; a change in a folder above the state folder builds the
-filesystem rules again on the next start. The state folders are under /tmp, which
-other programs change. Driver: ` + "`bench/approval`" + ` (` + "`make bench`" + `).
+filesystem rules again on the next start, and restricts a new thread: most of
+that time is the kernel copying the 65,535 port rules into the new domain. The
+state folders are under /tmp, which other programs change. Driver:
+` + "`bench/approval`" + ` (` + "`make bench`" + `).
 `
 
 func confineReport(r results, c costs, cfg config) string {
