@@ -108,14 +108,29 @@ func (c *Confiner) Set(p Policy) {
 	c.updateStatusLocked()
 }
 
-// Prepare builds the network rules in the background now, so that the first
-// confined process does not wait for them.
+// Prepare builds the rules and restricts a thread in the background now, so that
+// the first confined process does not wait for them.
 func (c *Confiner) Prepare() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.policy != nil && !c.unconfinedLocked() {
-		c.netLocked()
+	if c.closed || c.policy == nil || c.unconfinedLocked() {
+		return
 	}
+	nb := c.netLocked()
+	c.builds.Go(func() {
+		if nb != nil {
+			<-nb.done
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if c.closed || c.policy == nil || c.unconfinedLocked() {
+			return
+		}
+		if _, err := c.buildLocked(); err != nil {
+			// The next Start meets it again, fails and turns confinement off.
+			c.log.Warn("confinement could not be prepared", "err", err)
+		}
+	})
 }
 
 // Start calls start, which must start one process (an exec.Cmd's Start) and return,
@@ -152,8 +167,8 @@ func (c *Confiner) spawner() (*spawner, error) {
 	}
 }
 
-// readyLocked holds and returns the spawner when everything is built, or returns the
-// network build to wait for; all nil when processes start unconfined.
+// readyLocked returns the spawner, held for a process, or the network build to wait
+// for; all nil when processes start unconfined.
 func (c *Confiner) readyLocked() (sp *spawner, wait *netBuild, err error) {
 	switch {
 	case c.closed:
@@ -163,65 +178,18 @@ func (c *Confiner) readyLocked() (sp *spawner, wait *netBuild, err error) {
 	case c.policy == nil:
 		return nil, nil, errors.New("confine: no policy yet")
 	}
-	nb := c.netLocked()
-	if nb != nil {
-		select {
-		case <-nb.done:
-		default:
-			return nil, nb, nil
-		}
-		if nb.err != nil {
-			return nil, nil, c.failLocked(nb.err)
-		}
+	wait, err = c.buildLocked()
+	if err != nil {
+		return nil, nil, c.failLocked(err)
 	}
-	if c.paths == nil || c.paths.stale() {
-		c.dropPathsLocked()
-		l, err := buildPaths(c.plan, c.abi)
-		if err != nil {
-			return nil, nil, c.failLocked(err)
-		}
-		c.paths = l
-	}
-	if c.current == nil || c.current.paths != c.paths || c.current.net != nb {
-		c.retireLocked()
-		c.hidden.Do(c.hideProcess)
-		sp, err := newSpawner(c.paths, nb)
-		if err != nil {
-			return nil, nil, c.failLocked(err)
-		}
-		c.current = sp
+	if wait != nil {
+		return nil, wait, nil
 	}
 	c.current.hold()
 	return c.current, nil, nil
 }
 
 func (c *Confiner) unconfinedLocked() bool { return c.none != "" || c.mode == Off || c.failed != nil }
-
-// netLocked is the network rules' build for the policy's ports, started if needed;
-// nil when there are no network rules.
-func (c *Confiner) netLocked() *netBuild {
-	if c.abi < 4 || c.mode == Paths || len(c.policy.Ports) == 0 {
-		return nil
-	}
-	if c.net == nil {
-		nb := &netBuild{fd: -1, done: make(chan struct{})}
-		c.net = nb
-		ports := c.policy.Ports
-		c.builds.Go(func() {
-			fd, err := buildNet(ports)
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			nb.err = err
-			if c.net == nb {
-				nb.fd = fd
-			} else if fd >= 0 {
-				closeFD(fd) // replaced while it was being built
-			}
-			close(nb.done)
-		})
-	}
-	return c.net
-}
 
 // failLocked turns confinement off after an unexpected failure.
 func (c *Confiner) failLocked(err error) error {
@@ -239,27 +207,6 @@ func (c *Confiner) retireLocked() {
 		c.current.retire()
 		c.current = nil
 	}
-}
-
-func (c *Confiner) dropPathsLocked() {
-	if c.paths != nil {
-		closeFD(c.paths.fd)
-		c.paths = nil
-	}
-}
-
-func (c *Confiner) dropNetLocked() {
-	if c.net == nil {
-		return
-	}
-	select {
-	case <-c.net.done:
-		if c.net.fd >= 0 {
-			closeFD(c.net.fd)
-		}
-	default: // its build closes it
-	}
-	c.net = nil
 }
 
 // Close stops the spawner once the processes it started are released, and waits for

@@ -12,7 +12,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"go.uber.org/goleak"
 )
@@ -186,16 +185,7 @@ func TestWispStaysUnrestricted(t *testing.T) {
 	release()
 	c.Close()
 	goleak.VerifyNone(t) // the spawner is gone; its thread ends just after
-	tick := time.NewTicker(time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(5 * time.Second)
-	for restrictedThreads(t) != 0 {
-		select {
-		case <-tick.C:
-		case <-deadline:
-			t.Fatalf("%d threads still have no_new_privs after Close", restrictedThreads(t))
-		}
-	}
+	waitThreads(t, 0)
 }
 
 // restrictedThreads counts this process's threads with no_new_privs set.
@@ -213,25 +203,6 @@ func restrictedThreads(t *testing.T) int {
 		}
 	}
 	return n
-}
-
-func TestModes(t *testing.T) {
-	c := landlocked(t, Off, 0)
-	tr := newTree(t)
-	c.Set(Policy{Deny: []string{tr.state}, Ports: []int{listen(t)}})
-	if level, reason := c.Status(); level != None || !strings.Contains(reason, "turned off") {
-		t.Errorf("off: %s, %q", level, reason)
-	}
-	mustWork(t, c, "cat "+tr.token)
-
-	p := landlocked(t, Paths, 1)
-	port := listen(t)
-	p.Set(Policy{Deny: []string{tr.state}, Ports: []int{port}})
-	if level, reason := p.Status(); level != Partial || !strings.Contains(reason, "Wisp's port") {
-		t.Errorf("paths: %s, %q", level, reason)
-	}
-	mustFail(t, p, "cat "+tr.token, "Permission denied")
-	mustWork(t, p, "exec 3<>/dev/tcp/127.0.0.1/"+strconv.Itoa(port))
 }
 
 // A folder made above the denied one after the rules were built is usable.
@@ -278,16 +249,4 @@ func TestDeniedFile(t *testing.T) {
 	mustWork(t, c, "cat "+dotfiles+"/other")
 	// A hard link in a subfolder is that subfolder's: what Landlock cannot see.
 	mustWork(t, c, "cat "+tr.project+"/hard")
-}
-
-func TestClosed(t *testing.T) {
-	c := landlocked(t, Auto, 1)
-	if _, err := c.Start(func() error { return nil }); err == nil {
-		t.Error("a start before any policy works")
-	}
-	c.Set(Policy{Deny: []string{newTree(t).state}})
-	c.Close()
-	if _, err := c.Start(func() error { return nil }); err != ErrClosed {
-		t.Errorf("start after close: %v", err)
-	}
 }
