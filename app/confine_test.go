@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -92,7 +93,7 @@ const agent, panel = "", "tab-1"
 func TestAgentCommandsAreConfined(t *testing.T) {
 	c := startConfined(t, confine.Auto)
 	if level, reason := c.confinement(); level != "full" {
-		t.Skipf("confinement is %s on this kernel: %s", level, reason)
+		t.Fatalf("confinement is %s on this kernel (%s): these tests need Landlock ABI 4 (Linux 6.7 or later)", level, reason)
 	}
 	token := ownTokenOf(c.App)
 	port := strconv.Itoa(c.Port())
@@ -130,7 +131,7 @@ func TestAgentCommandsAreConfined(t *testing.T) {
 func TestPanelRunsKeepTheirHome(t *testing.T) {
 	c := startConfined(t, confine.Auto)
 	if level, reason := c.confinement(); level != "full" {
-		t.Skipf("confinement is %s on this kernel: %s", level, reason)
+		t.Fatalf("confinement is %s on this kernel (%s): these tests need Landlock ABI 4 (Linux 6.7 or later)", level, reason)
 	}
 	for _, owner := range []string{agent, panel} {
 		if out, code := c.sh(owner, "cat ~/notes.txt && mkdir -p ~/src/new && touch ~/src/new/file"); code != 0 || !strings.HasPrefix(out, "my notes") {
@@ -158,7 +159,7 @@ func TestRunShellIsConfined(t *testing.T) {
 	)
 	a := startShell(t, dir, fake)
 	if level, reason := a.confinement(); level != "full" {
-		t.Skipf("confinement is %s on this kernel: %s", level, reason)
+		t.Fatalf("confinement is %s on this kernel (%s): these tests need Landlock ABI 4 (Linux 6.7 or later)", level, reason)
 	}
 	paused, st := a.send(a.conversation(), "peek at the config", "run_paused")
 	if code, out := a.do("POST", "/api/approvals/"+paused["approvalId"].(string), map[string]any{"decision": "approve"}); code != http.StatusOK {
@@ -179,7 +180,7 @@ func TestStdioMCPServerIsConfined(t *testing.T) {
 	t.Cleanup(fake.Close)
 	a := startMCP(t, dir, `{"mcpServers": {"peek": `+server+`}}`, fake)
 	if level, reason := a.confinement(); level != "full" {
-		t.Skipf("confinement is %s on this kernel: %s", level, reason)
+		t.Fatalf("confinement is %s on this kernel (%s): these tests need Landlock ABI 4 (Linux 6.7 or later)", level, reason)
 	}
 	ws := a.dialWS()
 	a.waitMCP(ws, "peek", "failed")
@@ -218,7 +219,7 @@ func TestConfinementFallback(t *testing.T) {
 func TestRestartMovesTheDeniedPort(t *testing.T) {
 	c := startConfinedOn(t, confine.Auto, freePort(t))
 	if level, reason := c.confinement(); level != "full" {
-		t.Skipf("confinement is %s on this kernel: %s", level, reason)
+		t.Fatalf("confinement is %s on this kernel (%s): these tests need Landlock ABI 4 (Linux 6.7 or later)", level, reason)
 	}
 	moved := freePort(t)
 	handEdit(t, c.App, confinedConfig(c.home, moved))
@@ -235,5 +236,54 @@ func TestRestartMovesTheDeniedPort(t *testing.T) {
 	}
 	if out, code := c.sh(panel, cmd); code != 0 {
 		t.Errorf("panel %q: exit %d, %q", cmd, code, out)
+	}
+}
+
+// Without full confinement standing grants are off: a command a grant covers asks,
+// and the card says why; with it, the grant holds.
+func TestGrantsOffUnlessConfined(t *testing.T) {
+	for _, tc := range []struct {
+		mode confine.Mode
+		asks bool
+	}{{confine.Off, true}, {confine.Paths, true}, {confine.Auto, false}} {
+		fake := llmtest.New()
+		t.Cleanup(fake.Close)
+		fake.Script(llmtest.Turn{ToolCalls: []llm.ToolCall{llmtest.Call("", "RUN_SHELL", map[string]string{"command": "printf hi", "reason": "hi"})}},
+			llmtest.Turn{Text: []string{"Done."}})
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "wisp.json"), []byte(shellOn), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		opts := testOptions(t, dir, map[string]string{"WISP_PROVIDER": "openai", "WISP_BASE_URL": fake.OpenAIURL(),
+			"WISP_MODEL": "fake", "OPENAI_API_KEY": "k", "WISP_API_TOKEN": shellToken})
+		opts.NoTitles, opts.Confine = true, tc.mode
+		a := &shellApp{&chatApp{App: startApp(t, opts), t: t, fake: fake, token: shellToken}}
+		t.Cleanup(func() { a.Stop() })
+		if err := a.store.AddGrants(context.Background(), "shell", []string{"printf"}, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		asked := false
+		st := a.streamQuery(a.conversation(), "say hi", "dialect=delta")
+		for {
+			f, ok := st.next(t)
+			if !ok {
+				break
+			}
+			if f.typ() != "run_paused" {
+				continue
+			}
+			asked = true
+			ap, _ := f.Data["approval"].(map[string]any)
+			why := fmt.Sprint(ap["alwaysAsk"])
+			if !strings.Contains(why, "standing grants are off") || fmt.Sprint(ap["grantable"]) != "[]" {
+				t.Errorf("mode %q: the card says %v", tc.mode, ap)
+			}
+			if code, out := a.do("POST", "/api/approvals/"+f.str("approvalId"), map[string]any{"decision": "deny"}); code != http.StatusOK {
+				t.Fatalf("deny: %d %v", code, out)
+			}
+		}
+		if asked != tc.asks {
+			t.Errorf("mode %q: asked %v, want %v", tc.mode, asked, tc.asks)
+		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 // run that paused before a restart resumes it in chat (a cancelled one stops it).
 func (a *App) assembleShell(st *store.Store) error {
 	a.approvals = approval.New(approval.Options{
-		Store: st, Events: a.events, Logger: a.log.With("component", "approvals"),
+		Store: st, Events: a.events, Logger: a.log.With("component", "approvals"), GrantsHold: a.grantsHold,
 		OnDecided: func(ap wire.Approval) {
 			goOn := a.chat.ResumePaused
 			if ap.Status == store.ApprovalCancelled {
@@ -37,4 +37,15 @@ func (a *App) shellTerminal() *terminal.Manager {
 		return nil
 	}
 	return s.term
+}
+
+// grantsHold says whether standing grants may cover the agent's calls: only while
+// its commands and MCP servers are fully confined (confinement). Otherwise every call
+// asks, and the card says why.
+func (a *App) grantsHold() (bool, string) {
+	level, reason := a.confinement()
+	if level == "full" {
+		return true, ""
+	}
+	return false, "standing grants are off while agent commands are not fully confined: " + reason
 }

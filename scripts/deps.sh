@@ -10,8 +10,9 @@ mode=${1:-test}
 
 # dpkg-dev: dpkg-shlibdeps, for the Depends of the package (make package).
 build_pkgs=(gcc libc6-dev pkg-config libwebkit2gtk-4.1-dev dpkg-dev)
-# desktop-file-utils: desktop-file-validate, for the package test.
-test_pkgs=(xvfb xauth dbus imagemagick chromium python3-xlib fonts-dejavu-core desktop-file-utils)
+# desktop-file-utils: desktop-file-validate, for the package test. curl: the confinement
+# tests play an agent that calls Wisp's API with it.
+test_pkgs=(xvfb xauth dbus imagemagick chromium python3-xlib fonts-dejavu-core desktop-file-utils curl)
 pkgs=("${build_pkgs[@]}")
 [ "$mode" = test ] && pkgs+=("${test_pkgs[@]}")
 
