@@ -1,8 +1,11 @@
 package shellgrant
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -13,16 +16,33 @@ type Analysis struct {
 	AlwaysAsk []string // why no grant can ever cover it: one readable line each (empty: grants may cover it)
 }
 
+// Budget is the most time one analysis may take. A command line that needs
+// more, or whose ctx ends first, always asks.
+const Budget = 50 * time.Millisecond
+
+// Reasons given when the analysis stops early.
+const (
+	tooComplex = "the command is too complex to check"
+	stopped    = "the check was stopped"
+)
+
 // Analyze parses command as Bash and reports its bases and the reasons no
-// grant can cover it. It never panics: a command it cannot parse, or an empty
-// one, always asks.
-func Analyze(command string) (result Analysis) {
+// grant can cover it. It never panics and returns within about Budget, or
+// soon after ctx ends: a command it cannot parse, or cannot check in time,
+// always asks.
+func Analyze(ctx context.Context, command string) Analysis {
+	return analyzeWithin(ctx, command, Budget)
+}
+
+// analyzeWithin is Analyze with another budget (tests on a loaded machine use
+// a longer one where timing is not what they test).
+func analyzeWithin(ctx context.Context, command string, budget time.Duration) (result Analysis) {
 	defer func() {
 		if r := recover(); r != nil {
-			result = Analysis{AlwaysAsk: []string{fmt.Sprintf("the command could not be analysed (%v)", r)}}
+			result = asks(fmt.Sprintf("the command could not be analysed (%v)", r))
 		}
 	}()
-	return analyze(command)
+	return analyze(ctx, command, budget)
 }
 
 // Covered reports whether grants cover the whole command line: nothing in it
@@ -49,21 +69,36 @@ func (a Analysis) Grantable(granted func(base string) bool) []string {
 	return out
 }
 
+func asks(reason string) Analysis { return Analysis{AlwaysAsk: []string{reason}} }
+
 // analyze is Analyze without the panic guard, so the fuzz target sees panics.
-func analyze(command string) Analysis {
+func analyze(ctx context.Context, command string, budget time.Duration) Analysis {
 	if strings.TrimSpace(command) == "" {
-		return Analysis{AlwaysAsk: []string{"the command is empty"}}
+		return asks("the command is empty")
 	}
-	parser := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	file, err := parser.Parse(strings.NewReader(command), "")
+	if reason := checkInput(command); reason != "" {
+		return asks(reason)
+	}
+	c := newClock(ctx, budget)
+	parser := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true))
+	file, err := parser.Parse(c.reader(command), "")
+	if c.over() {
+		return asks(c.reason())
+	}
 	if err != nil {
-		return Analysis{AlwaysAsk: []string{"the shell parser cannot read it: " + err.Error()}}
+		return asks("the shell parser cannot read it: " + shorten(err.Error()))
 	}
 	if len(file.Stmts) == 0 {
-		return Analysis{AlwaysAsk: []string{"the command is empty (only comments)"}}
+		return asks("the command is empty (only comments)")
 	}
-	var an analyzer
+	an := analyzer{clock: c}
 	syntax.Walk(file, an.visit)
+	if c.over() {
+		return asks(c.reason())
+	}
+	if reason := an.checkContinuations(command); reason != "" {
+		return asks(reason)
+	}
 	return Analysis{Bases: an.bases, AlwaysAsk: an.asks}
 }
 
@@ -71,25 +106,24 @@ func analyze(command string) Analysis {
 type analyzer struct {
 	bases []string
 	asks  []string
+	clock *clock
+	depth int // of the node being visited
+
+	quoted   []span // single-quoted text
+	heredocs []span // here-document bodies
 }
 
 // base records a base command once, in order of first appearance.
 func (an *analyzer) base(name string) {
-	for _, b := range an.bases {
-		if b == name {
-			return
-		}
+	if !slices.Contains(an.bases, name) {
+		an.bases = append(an.bases, name)
 	}
-	an.bases = append(an.bases, name)
 }
 
 // ask records one reason no grant can cover the command, once.
 func (an *analyzer) ask(format string, args ...any) {
 	line := fmt.Sprintf(format, args...)
-	for _, l := range an.asks {
-		if l == line {
-			return
-		}
+	if !slices.Contains(an.asks, line) {
+		an.asks = append(an.asks, line)
 	}
-	an.asks = append(an.asks, line)
 }

@@ -69,6 +69,9 @@ func (an *analyzer) paramExp(pe *syntax.ParamExp) {
 			an.ask("`${%s@P}` expands %s's value as a prompt, which runs any $(…) in it", name, name)
 		}
 	}
+	if pe.Exp != nil && (pe.Exp.Op == syntax.AssignUnset || pe.Exp.Op == syntax.AssignUnsetOrNull) {
+		an.varName("${"+name+pe.Exp.Op.String()+"…}", name)
+	}
 	if pe.Index != nil {
 		if w, ok := pe.Index.(*syntax.Word); !ok || !isAllIndex(w) {
 			an.arithm(pe.Index, "${"+name+"["+show(pe.Index)+"]}")

@@ -6,110 +6,135 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// never lists the commands no grant covers, with the reason shown.
-var never = map[string]string{}
+// A rule decides one simple command of a program: its base (the program's
+// name, or a read-only form such as "git status") and why it always asks ("":
+// a grant for the base covers it).
+type rule func(name string, args []*syntax.Word) (base, reason string)
 
-func init() {
-	add := func(reason string, names ...string) {
-		for _, n := range names {
-			never[n] = reason
+// rules holds every program and builtin with a rule, by name or family name.
+var rules = map[string]rule{}
+
+func addRule(r rule, names ...string) {
+	for _, n := range names {
+		if _, dup := rules[n]; dup {
+			panic("shellgrant: two rules for " + n)
 		}
+		rules[n] = r
 	}
-	add("runs code a grant cannot see",
-		"eval", "exec", "source", ".", "command", "builtin", "trap", "enable", "alias",
-		"fc", "bind", "complete", "compgen", "compopt")
-	add("changes privileges",
-		"sudo", "su", "doas", "pkexec", "runuser", "chroot", "setpriv", "capsh", "sudoedit",
-		"machinectl")
-	add("gives root on this machine: a container can mount / and run anything",
-		"docker", "podman")
-	add("is a shell: it runs the code or script it is given, or reads it from standard input",
-		"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "yash",
-		"rbash", "pwsh", "elvish", "nu", "xonsh")
-	add("is an interactive interpreter that reads code from standard input",
-		"irb", "ipython", "jshell", "ghci", "pry")
-	add("runs other programs: a grant cannot see which",
-		"xargs", "env", "nohup", "timeout", "nice", "ionice", "stdbuf", "time", "setsid",
-		"flock", "watch", "parallel", "script", "unbuffer", "strace", "ltrace", "gdb", "lldb",
-		"ssh", "chrt", "taskset", "numactl", "unshare", "nsenter", "firejail", "bwrap",
-		"systemd-run", "busybox", "toybox", "valgrind", "fakeroot", "proot", "faketime",
-		"expect", "tmux", "screen", "at", "batch", "run-parts", "entr", "sg", "newgrp",
-		"dbus-launch", "xvfb-run", "caffeinate", "hyperfine", "perf", "ifne", "pee",
-		"chronic", "mispipe", "lckdo", "start-stop-daemon", "daemonize", "direnv",
-		"npx", "pnpx", "bunx", "uvx", "pipx", "open", "xdg-open", "gio", "openvt",
-		"nix-shell", "ansible")
-	add("is an editor or pager that runs shell commands (:!cmd, less '+!cmd', ed reads !cmd from standard input)",
-		"less", "more", "most", "pg", "man", "vi", "vim", "nvim", "view", "vimdiff",
-		"ex", "ed", "emacs", "emacsclient", "nano")
-	add("is a database shell that runs programs (\\!, .shell, edit(), load_extension)",
-		"sqlite3", "psql", "mysql", "mariadb")
 }
 
-// checks holds the programs whose arguments decide whether a grant covers
-// them; each returns the reason to ask, or "".
-var checks map[string]func(args []*syntax.Word) string
+// never is a rule for programs no grant covers.
+func never(reason string) rule {
+	return func(name string, _ []*syntax.Word) (string, string) { return name, "`" + name + "` " + reason }
+}
 
-func init() {
-	checks = map[string]func(args []*syntax.Word) string{
-		"find": static("find", checkFind), "tar": static("tar", checkTar),
-		"rsync": static("rsync", checkRsync), "zip": static("zip", checkZip),
-		"scp": static("scp", checkScp), "sftp": static("sftp", checkScp),
-		"wget": static("wget", checkWget), "make": static("make", checkMake),
-		"gmake": static("make", checkMake), "go": static("go", checkGo),
-		"cargo": static("cargo", checkCargo), "crontab": static("crontab", checkCrontab),
-		"git": static("git", checkGit), "sed": static("sed", checkSed), "gsed": static("sed", checkSed),
-		"npm": static("npm", checkNpm), "pnpm": static("pnpm", checkPnpm), "yarn": static("yarn", checkYarn),
-		"deno": static("deno", checkDeno), "bun": static("bun", checkBun),
-		"fd": static("fd", checkFd), "fdfind": static("fdfind", checkFd), "rg": static("rg", checkRg),
-		"gh": static("gh", checkGh), "jobs": static("jobs", checkJobs),
-		"hash": checkHash, "printf": checkPrintf, "test": checkTest, "[": checkBracket,
-		"read": names("read", "a:d:i:n:N:p:t:u:ers", "a"), "mapfile": names("mapfile", "d:n:O:s:u:C:c:t", ""),
-		"readarray": names("readarray", "d:n:O:s:u:C:c:t", ""), "getopts": checkGetopts,
-		"unset": names("unset", "fnv", ""), "wait": names("wait", "fnp:", "p"),
-	}
-	for _, n := range []string{"awk", "gawk", "mawk", "nawk"} {
-		checks[n] = static(n, checkAwk)
-	}
-	for _, n := range []string{"poetry", "pipenv", "pdm", "hatch", "rye", "conda", "mamba", "micromamba", "pixi", "uv",
-		"bundle", "bundler", "rbenv", "pyenv", "nodenv", "goenv", "mise", "asdf", "rtx", "devbox", "nix",
-		"opam", "stack", "cabal", "dune"} {
-		checks[n] = static(n, checkEnvRunner)
-	}
+// checked is a rule for a program whose base is its name and whose arguments
+// decide whether a grant covers it.
+func checked(check func([]*syntax.Word) string) rule {
+	return func(name string, args []*syntax.Word) (string, string) { return name, check(args) }
 }
 
 // static wraps a check that needs the text of every argument: an argument that
 // is not plain text ($opts, a glob) could carry any option, so it asks.
-func static(name string, check func(args []string) string) func([]*syntax.Word) string {
-	return func(words []*syntax.Word) string {
+func static(check func(args []string) string) rule {
+	return func(name string, words []*syntax.Word) (string, string) {
 		args, ok := staticArgs(words)
 		if !ok {
-			return "an argument to `" + name + "` is not plain text: a $var or glob could carry options that run commands"
+			return name, "an argument to `" + name + "` is not plain text: a $var or glob could carry options that run commands or write files"
 		}
-		return check(args)
+		return name, check(args)
 	}
 }
 
-// command applies the rules for one command name to its arguments.
-func (an *analyzer) command(name string, args []*syntax.Word) {
-	if reason, ok := lookup(never, name); ok {
-		an.ask("`%s` %s", name, reason)
-		return
+func init() {
+	addRule(never("runs code a grant cannot see"),
+		"eval", "exec", "source", ".", "builtin", "trap", "enable", "alias", "fc", "bind", "complete",
+		"compgen", "compopt")
+	addRule(never("changes privileges"),
+		"sudo", "su", "doas", "pkexec", "runuser", "chroot", "setpriv", "capsh", "sudoedit", "machinectl")
+	addRule(never("gives root on this machine: a container can mount / and run anything"),
+		"docker", "podman", "nerdctl")
+	addRule(never("is a shell: it runs the code or script it is given, or reads it from standard input"),
+		"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "yash", "rbash", "elvish",
+		"nu", "xonsh")
+	addRule(never("is an interactive interpreter that reads code from standard input"),
+		"irb", "ipython", "ghci", "pry")
+	addRule(never("runs other programs: a grant cannot see which"),
+		"xargs", "env", "nohup", "timeout", "nice", "ionice", "stdbuf", "time", "setsid", "flock", "watch",
+		"parallel", "script", "unbuffer", "strace", "ltrace", "gdb", "lldb", "ssh", "sftp", "chrt",
+		"taskset", "numactl", "unshare", "nsenter", "firejail", "bwrap", "systemd-run", "busybox", "toybox",
+		"valgrind", "fakeroot", "proot", "faketime", "expect", "tmux", "screen", "at", "batch",
+		"run-parts", "entr", "sg", "newgrp", "dbus-launch", "xvfb-run", "caffeinate", "hyperfine", "perf",
+		"ifne", "pee", "chronic", "mispipe", "lckdo", "start-stop-daemon", "daemonize", "direnv", "npx",
+		"pnpx", "bunx", "uvx", "pipx", "open", "xdg-open", "gio", "openvt", "nix-shell", "ansible",
+		"ansible-playbook", "vagrant", "nc", "ncat", "netcat", "socat", "sshpass", "launchctl", "code",
+		"ldd", "cpio")
+	addRule(never("loads code or runs programs named in its options or input (engines, filters, delegates, agents)"),
+		"openssl", "gpg", "gpg2", "ssh-agent", "ssh-add", "ssh-keygen", "exiftool", "patch", "pandoc",
+		"convert", "magick", "identify", "mogrify", "composite", "montage", "gm", "dc", "m4")
+	addRule(never("is an editor or pager that runs shell commands (:!cmd, less '+!cmd', ed reads !cmd from standard input)"),
+		"less", "more", "most", "pg", "man", "info", "vi", "vim", "nvim", "view", "vimdiff", "ex", "ed",
+		"emacs", "emacsclient", "nano", "pager", "editor", "sensible-pager", "sensible-editor", "zless",
+		"zmore", "bzless", "bzmore", "xzless", "xzmore", "w3m", "lynx", "mutt", "ranger", "nnn", "mc")
+	addRule(never("is a database shell that runs programs (\\!, .shell, edit(), load_extension)"),
+		"sqlite3", "psql", "mysql", "mariadb")
+	for name, r := range runners {
+		addRule(r.rule, name)
 	}
-	if check, ok := lookup(checks, name); ok {
-		if reason := check(args); reason != "" {
-			an.ask("%s", reason)
-		}
-		return
+	for name, why := range alwaysStateful {
+		addRule(never(why), name)
 	}
-	if spec, ok := lookup(interpreters, name); ok {
-		if reason := spec.check(name, args); reason != "" {
-			an.ask("%s", reason)
-		}
+	addRule(static(checkFind), "find")
+	addRule(static(checkTar), "tar", "gtar", "bsdtar")
+	addRule(static(checkRsync), "rsync")
+	addRule(static(checkZip), "zip")
+	addRule(static(checkScp), "scp")
+	addRule(static(checkWget), "wget")
+	addRule(static(checkCurl), "curl")
+	addRule(static(checkCrontab), "crontab")
+	addRule(sedRule, "sed", "gsed")
+	addRule(static(checkAwk), "awk", "gawk", "mawk", "nawk")
+	addRule(static(checkFd), "fd", "fdfind")
+	addRule(static(checkRg), "rg")
+	addRule(static(checkGh), "gh")
+	addRule(static(checkJobs), "jobs")
+	addRule(static(checkSort), "sort")
+	addRule(static(checkSplit), "split", "csplit")
+	addRule(static(checkUniq), "uniq")
+	addRule(static(checkXxd), "xxd")
+	for name := range writeOptions {
+		addRule(static(writeOptionRule(name)), name)
 	}
+	addRule(static(checkSet), "set")
+	addRule(static(checkShopt), "shopt")
+	addRule(commandRule, "command")
+	addRule(checked(checkHash), "hash")
+	addRule(checked(checkPrintf), "printf")
+	addRule(checked(checkTest), "test")
+	addRule(checked(checkBracket), "[")
+	addRule(checked(names("read", "a:d:i:n:N:p:t:u:ers", "a")), "read")
+	addRule(checked(names("mapfile", "d:n:O:s:u:C:c:t", "")), "mapfile")
+	addRule(checked(names("readarray", "d:n:O:s:u:C:c:t", "")), "readarray")
+	addRule(checked(names("unset", "fnv", "")), "unset")
+	addRule(checked(names("wait", "fnp:", "p")), "wait")
+}
+
+// command applies the rule for one command name to its arguments and returns
+// the base to record.
+func (an *analyzer) command(name string, args []*syntax.Word) string {
+	r, ok := lookup(rules, name)
+	if !ok {
+		return name
+	}
+	base, reason := r(name, args)
+	if reason != "" {
+		an.ask("%s", reason)
+	}
+	return base
 }
 
 // lookup finds name, or its family without a version suffix
-// (python3.12 → python, lua5.4 → lua, bash5 → bash).
+// (python3.12 → python, lua5.4 → lua, gcc-12 → gcc).
 func lookup[V any](m map[string]V, name string) (V, bool) {
 	if v, ok := m[name]; ok {
 		return v, true
@@ -122,4 +147,30 @@ func lookup[V any](m map[string]V, name string) (V, bool) {
 		return zero, false
 	}
 	return v, true
+}
+
+// commandRule: command -v and -V only print what a name is. Anything else runs
+// the command, bypassing functions (command -p even bypasses PATH).
+func commandRule(name string, words []*syntax.Word) (string, string) {
+	args, ok := staticArgs(words)
+	if ok && len(args) >= 2 && (args[0] == "-v" || args[0] == "-V") {
+		rest := args[1:]
+		if rest[0] == "--" {
+			rest = rest[1:]
+		}
+		if firstOption(rest) < 0 {
+			return name + " " + args[0], ""
+		}
+	}
+	return name, "`command` runs the command it is given (only `command -v NAME` and `-V` are covered)"
+}
+
+// firstOption is the index of the first argument that is an option, or -1.
+func firstOption(args []string) int {
+	for i, a := range args {
+		if strings.HasPrefix(a, "-") {
+			return i
+		}
+	}
+	return -1
 }

@@ -42,7 +42,7 @@ func TestDocumentedEscapes(t *testing.T) {
 		"pnpm --filter install sh", "uv run rm x", "poetry run rm x", "bundle exec rm x",
 		"less '+!rm x' f", "vim -c ':!rm x'", "ed f", "man ls", "sqlite3 db '.shell rm x'", "psql",
 	} {
-		if a := Analyze(command); len(a.AlwaysAsk) == 0 {
+		if a := check(command); len(a.AlwaysAsk) == 0 {
 			t.Errorf("%q does not always ask (bases %q)", command, a.Bases)
 		}
 	}

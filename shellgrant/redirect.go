@@ -15,7 +15,10 @@ func (an *analyzer) redirect(r *syntax.Redirect) {
 		return
 	}
 	switch r.Op {
-	case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+	case syntax.Hdoc, syntax.DashHdoc:
+		an.heredoc(r)
+		return
+	case syntax.RdrIn, syntax.WordHdoc:
 		return
 	case syntax.DplIn, syntax.DplOut:
 		if target, ok := literal(r.Word); ok && (isFD(target) || target == "/dev/null") {

@@ -1,12 +1,30 @@
 package shellgrant
 
-import "strings"
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// sedRule: a grant for sed covers filtering text; editing files in place is
+// its own base, "sed -i", so a grant for sed never covers writing.
+func sedRule(name string, words []*syntax.Word) (string, string) {
+	args, ok := staticArgs(words)
+	if !ok {
+		return name, "an argument to `" + name + "` is not plain text: a $var or glob could carry options that run commands or write files"
+	}
+	inPlace, reason := checkSed(args)
+	if inPlace {
+		return name + " -i", reason
+	}
+	return name, reason
+}
 
 // checkSed reads sed's options and scripts. GNU sed runs commands with the e
 // command and the s///e flag and writes files with w, W and s///w; script
 // files (-f) are not read here. Options may follow file operands (GNU
 // getopt permutes), so every argument is looked at.
-func checkSed(args []string) string {
+func checkSed(args []string) (inPlace bool, reason string) {
 	var scripts, operands []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -20,8 +38,9 @@ func checkSed(args []string) string {
 		}
 		script, isScript, next, reason := sedOption(a, args[i+1:])
 		if reason != "" {
-			return reason
+			return inPlace, reason
 		}
+		inPlace = inPlace || sedInPlace(a)
 		if isScript {
 			scripts = append(scripts, script)
 		}
@@ -29,14 +48,31 @@ func checkSed(args []string) string {
 	}
 	if len(scripts) == 0 {
 		if len(operands) == 0 {
-			return "`sed` without a script on the command line"
+			return inPlace, "`sed` without a script on the command line"
 		}
 		scripts = operands[:1]
 	}
 	if reason := sedScript(strings.Join(scripts, "\n")); reason != "" {
-		return "the sed script `" + shorten(strings.Join(scripts, "; ")) + "` " + reason
+		return inPlace, "the sed script `" + shorten(strings.Join(scripts, "; ")) + "` " + reason
 	}
-	return ""
+	return inPlace, ""
+}
+
+// sedInPlace reports whether an option is -i/--in-place (in a bundle, -ni).
+func sedInPlace(a string) bool {
+	if strings.HasPrefix(a, "--") {
+		name, _, _ := strings.Cut(a[2:], "=")
+		return name == "in-place"
+	}
+	for j := 1; j < len(a); j++ {
+		switch a[j] {
+		case 'i':
+			return true
+		case 'e', 'l':
+			return false // the rest is their value
+		}
+	}
+	return false
 }
 
 // sedOption reads one sed option: the script it gives, how many following

@@ -13,7 +13,7 @@ func sedScript(s string) string {
 			return ""
 		}
 		if p.peek() == '#' {
-			p.toLineEnd()
+			p.toNewline() // a comment ends at the newline, backslash or not
 			continue
 		}
 		if !p.addresses() {

@@ -6,9 +6,27 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
+// maxTreeDepth bounds how deep the walk goes into the syntax tree: deeper
+// trees (${a[a[a[…]]]}) are too complex to check. Each level of shell nesting
+// is a few levels of the tree.
+const maxTreeDepth = 160
+
 // visit is called for every node of the AST, so commands nested anywhere
-// (substitutions, here-documents, assignment values…) are seen.
+// (substitutions, here-documents, assignment values…) are seen. Walk calls it
+// with nil after a node's children, which keeps the depth.
 func (an *analyzer) visit(node syntax.Node) bool {
+	if node == nil {
+		an.depth--
+		return true
+	}
+	if an.clock.over() {
+		return false
+	}
+	an.depth++
+	if an.depth > maxTreeDepth {
+		an.clock.expired = true
+		return false
+	}
 	switch n := node.(type) {
 	case *syntax.CallExpr:
 		an.call(n)
@@ -44,7 +62,19 @@ func (an *analyzer) visit(node syntax.Node) bool {
 	case *syntax.BinaryTest:
 		an.binaryTest(n)
 	case *syntax.ExtGlob:
-		an.ask("extended glob `%s`: under zsh a glob qualifier like *(e:…:) runs code", show(&syntax.Word{Parts: []syntax.WordPart{n}}))
+		an.ask("extended glob `%s`: Bash reads it only after shopt -s extglob, and other shells differently", show(&syntax.Word{Parts: []syntax.WordPart{n}}))
+	case *syntax.WordIter:
+		an.loopVar(n)
+	case *syntax.CoprocClause:
+		an.coproc(n)
+	case *syntax.DblQuoted:
+		if n.Dollar {
+			an.ask("`$\"…\"` is translated when it runs, and the translation is expanded again")
+		}
+	case *syntax.SglQuoted:
+		if !n.Dollar {
+			an.quoted = append(an.quoted, span{int(n.Pos().Offset()), int(n.End().Offset())})
+		}
 	}
 	return true
 }
@@ -65,67 +95,24 @@ func (an *analyzer) call(ce *syntax.CallExpr) {
 		an.ask("the command word `%s` is not plain text: what it runs is decided when it runs", show(ce.Args[0]))
 		return
 	}
-	an.base(name)
 	if len(ce.Assigns) > 0 {
 		an.ask("`%s` before `%s` changes its environment (LD_PRELOAD, PATH, GIT_PAGER… can make it run other code)", show(ce.Assigns[0]), name)
 	}
 	switch {
 	case name == "":
+		an.base(name)
 		an.ask("the command word is empty")
 	case strings.Contains(name, "/"):
+		an.base(name)
 		an.ask("`%s` is a path, not a command name: a grant for %s must not cover any file called that", name, lastElem(name))
 	default:
-		an.command(name, ce.Args[1:])
+		an.base(an.command(name, ce.Args[1:]))
 	}
 }
 
 func lastElem(path string) string {
 	i := strings.LastIndexByte(strings.TrimRight(path, "/"), '/')
 	return strings.TrimRight(path, "/")[i+1:]
-}
-
-// decl handles declare, local, export, readonly, typeset and nameref.
-func (an *analyzer) decl(dc *syntax.DeclClause) {
-	variant := dc.Variant.Value
-	an.base(variant)
-	if variant == "nameref" {
-		an.ask("`nameref` makes a name stand for another variable (PATH…)")
-		return
-	}
-	for _, as := range dc.Args {
-		if as.Name != nil {
-			an.varName(variant, as.Name.Value)
-			continue
-		}
-		arg, ok := literal(as.Value)
-		switch {
-		case !ok:
-			an.ask("`%s %s`: an argument that is not plain text could set any variable (PATH=…)", variant, show(as.Value))
-		case strings.HasPrefix(arg, "-") || strings.HasPrefix(arg, "+"):
-			an.ask("`%s %s`: options (namerefs, functions, arithmetic, exporting) are not covered by grants", variant, arg)
-		default:
-			an.varName(variant, arg)
-		}
-	}
-}
-
-// varName checks a variable a command sets. Names with capitals are the
-// environment's (PATH, LD_PRELOAD, BASH_ENV, GIT_PAGER…): setting one changes
-// what later commands run. A subscript is evaluated as arithmetic, which runs
-// any $(…) in it.
-func (an *analyzer) varName(cmd, name string) {
-	what := name
-	if cmd != "" {
-		what = cmd + " " + name
-	}
-	switch {
-	case strings.Contains(name, "["):
-		an.ask("`%s`: bash evaluates the subscript as arithmetic, which runs any $(…) in it", shorten(what))
-	case !syntax.ValidName(name):
-		an.ask("`%s` is not a plain variable name", shorten(what))
-	case strings.ToLower(name) != name:
-		an.ask("`%s` sets %s: names with capitals are environment variables (PATH, LD_PRELOAD, BASH_ENV…) that change what later commands run", shorten(what), name)
-	}
 }
 
 // funcDecl asks for any function definition: a function named like a granted

@@ -190,3 +190,22 @@ func longOpt(arg string, names ...string) bool {
 func shortOpt(arg, letters string) bool {
 	return len(arg) > 1 && arg[0] == '-' && arg[1] != '-' && strings.ContainsAny(arg[1:], letters)
 }
+
+// firstOperand is the index of the first argument that is not an option.
+func firstOperand(args []string) int {
+	for i, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return i
+		}
+	}
+	return -1
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

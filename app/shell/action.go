@@ -90,7 +90,7 @@ func (h *handler) check(ctx context.Context, call runtime.Call) (args, approval.
 	if a.Cwd == "" {
 		a.Cwd = term.Dir()
 	}
-	an := shellgrant.Analyze(a.Command)
+	an := shellgrant.Analyze(ctx, a.Command)
 	if why := notBashLike(term.Shell()); why != "" && len(an.AlwaysAsk) == 0 {
 		an.AlwaysAsk = []string{why}
 	}
