@@ -97,7 +97,7 @@ func analyze(ctx context.Context, command string, budget time.Duration) Analysis
 		return asks(c.reason())
 	}
 	if reason := an.checkContinuations(command); reason != "" {
-		return asks(reason)
+		an.ask("%s", reason)
 	}
 	return Analysis{Bases: an.bases, AlwaysAsk: an.asks}
 }

@@ -67,6 +67,10 @@ func (an *analyzer) visit(node syntax.Node) bool {
 		an.loopVar(n)
 	case *syntax.CoprocClause:
 		an.coproc(n)
+	case *syntax.CmdSubst:
+		if n.TempFile || n.ReplyVar {
+			an.ask("`${ …; }` runs commands in this shell with Bash 5.3, and is an error before it: the Bash that runs it decides")
+		}
 	case *syntax.DblQuoted:
 		if n.Dollar {
 			an.ask("`$\"…\"` is translated when it runs, and the translation is expanded again")
