@@ -1,6 +1,7 @@
 package shellgrant
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -95,6 +96,8 @@ func (h *harness) ran(command string) (names []string, err error) {
 			"SG_LOG=" + log, "SG_CNT=" + count, "SG_EXIT=" + status, "LC_ALL=C.UTF-8"}
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out // Wait then waits for background jobs too
 		cmd.WaitDelay = time.Second
 		_ = cmd.Run() // a failing command, or one its loop guard killed, is fine
 		cancel()
