@@ -120,8 +120,15 @@ func (an *analyzer) base(name string) {
 	}
 }
 
+// maxReasons is how many reasons are kept: the card shows them all, and one
+// is enough to ask.
+const maxReasons = 12
+
 // ask records one reason no grant can cover the command, once.
 func (an *analyzer) ask(format string, args ...any) {
+	if len(an.asks) >= maxReasons {
+		return
+	}
 	line := fmt.Sprintf(format, args...)
 	if !slices.Contains(an.asks, line) {
 		an.asks = append(an.asks, line)
