@@ -104,10 +104,12 @@ func analyze(ctx context.Context, command string, budget time.Duration) Analysis
 
 // analyzer collects bases and reasons while the AST is walked.
 type analyzer struct {
-	bases []string
-	asks  []string
-	clock *clock
-	depth int // of the node being visited
+	bases  []string
+	asks   []string
+	clock  *clock
+	depth  int   // of the node being visited
+	substs int   // $(…) the node is in
+	open   []int // depths at which those $(…) end
 
 	quoted   []span // single-quoted text
 	heredocs []span // here-document bodies

@@ -16,6 +16,7 @@ var rules = map[string]rule{}
 
 func addRule(r rule, names ...string) {
 	for _, n := range names {
+		n = strings.ToLower(n)
 		if _, dup := rules[n]; dup {
 			panic("shellgrant: two rules for " + n)
 		}
@@ -53,10 +54,10 @@ func init() {
 	addRule(never("changes privileges"),
 		"sudo", "su", "doas", "pkexec", "runuser", "chroot", "setpriv", "capsh", "sudoedit", "machinectl")
 	addRule(never("gives root on this machine: a container can mount / and run anything"),
-		"docker", "podman", "nerdctl")
+		"docker", "podman", "nerdctl", "docker-compose")
 	addRule(never("is a shell: it runs the code or script it is given, or reads it from standard input"),
 		"sh", "bash", "zsh", "dash", "ksh", "mksh", "fish", "csh", "tcsh", "ash", "yash", "rbash", "elvish",
-		"nu", "xonsh")
+		"nu", "xonsh", "bash-static", "mksh-static", "posh", "oksh", "loksh", "osh", "ysh", "rc", "es", "sash")
 	addRule(never("is an interactive interpreter that reads code from standard input"),
 		"irb", "ipython", "ghci", "pry")
 	addRule(never("runs other programs: a grant cannot see which"),
@@ -78,6 +79,8 @@ func init() {
 		"zmore", "bzless", "bzmore", "xzless", "xzmore", "w3m", "lynx", "mutt", "ranger", "nnn", "mc")
 	addRule(never("is a database shell that runs programs (\\!, .shell, edit(), load_extension)"),
 		"sqlite3", "psql", "mysql", "mariadb")
+	addRule(never("reads commands from standard input, and runs a shell for !cmd or ~!cmd"),
+		"ftp", "lftp", "tftp", "ncftp", "telnet", "smbclient", "mail", "mailx", "s-nail")
 	for name, r := range runners {
 		addRule(r.rule, name)
 	}
@@ -134,8 +137,10 @@ func (an *analyzer) command(name string, args []*syntax.Word) string {
 }
 
 // lookup finds name, or its family without a version suffix
-// (python3.12 → python, lua5.4 → lua, gcc-12 → gcc).
+// (python3.12 → python, lua5.4 → lua, gcc-12 → gcc), in any case: macOS
+// disks ignore case, so SUDO and Python3 run sudo and python3 there.
 func lookup[V any](m map[string]V, name string) (V, bool) {
+	name = strings.ToLower(name)
 	if v, ok := m[name]; ok {
 		return v, true
 	}

@@ -99,7 +99,10 @@ func newRunners() map[string]runner {
 		"guile", "racket", "sbcl", "ocaml", "groovy", "kotlin", "scala", "elixir", "iex", "gjs", "swift",
 		"dotnet", "java", "pwsh")
 	add(runner{why: interp}, "tclsh", "wish", "osascript", "erl", "escript", "qjs", "clisp", "jshell",
-		"php-cgi", "ts-node", "tsx", "jrunscript", "jython", "crystal", "nim", "zig")
+		"php-cgi", "ts-node", "tsx", "jrunscript", "jython", "crystal", "nim", "zig", "pythonw", "jruby",
+		"truffleruby", "micropython", "jjs", "csi", "gsi", "utop", "runghc", "runhaskell", "octave",
+		"matlab", "gnuplot", "sage", "hhvm", "dart", "coffee", "bb", "nbb", "janet", "fennel", "raku",
+		"rakudo", "perl6", "powershell", "mongo", "mongosh")
 	build := "is a build tool: it runs the project's build code"
 	add(runner{why: build, version: []string{"--version"}}, "make", "gmake", "cmake", "ninja", "meson",
 		"bazel", "bazelisk", "rake", "just", "task", "scons", "gcc", "g++", "cc", "c++", "clang", "clang++",
@@ -111,7 +114,9 @@ func newRunners() map[string]runner {
 	add(runner{why: tests}, "pytest", "py.test", "tox", "nox", "jest", "vitest", "mocha", "ava", "karma",
 		"playwright", "cypress", "eslint", "prettier", "webpack", "vite", "rollup", "parcel", "babel",
 		"mypy", "pylint", "pre-commit", "rubocop", "rspec", "phpunit", "phpstan", "golangci-lint",
-		"next", "nuxt", "astro", "turbo", "nx", "lerna", "jupyter", "ipython3", "invoke", "fab")
+		"next", "nuxt", "astro", "turbo", "nx", "lerna", "jupyter", "invoke", "fab", "flask",
+		"django-admin", "uvicorn", "gunicorn", "hypercorn", "celery", "fastapi", "streamlit", "nodemon",
+		"pm2", "forever", "rails", "packer")
 	pkg := "is a package tool: installing runs packages' scripts"
 	add(runner{why: "is a package manager the project can replace (packageManager, yarnPath, plugins)"},
 		"yarn", "pnpm", "corepack", "composer", "bundle", "bundler")

@@ -1,6 +1,7 @@
 package shellgrant
 
 import (
+	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -17,6 +18,10 @@ const maxTreeDepth = 160
 func (an *analyzer) visit(node syntax.Node) bool {
 	if node == nil {
 		an.depth--
+		if len(an.open) > 0 && an.open[len(an.open)-1] == an.depth {
+			an.open = an.open[:len(an.open)-1]
+			an.substs--
+		}
 		return true
 	}
 	if an.clock.over() {
@@ -71,6 +76,14 @@ func (an *analyzer) visit(node syntax.Node) bool {
 		if n.TempFile || n.ReplyVar {
 			an.ask("`${ …; }` runs commands in this shell with Bash 5.3, and is an error before it: the Bash that runs it decides")
 		}
+		if !n.Backquotes {
+			an.substs++
+			an.open = append(an.open, an.depth-1)
+		}
+	case *syntax.CaseClause:
+		if an.substs > 0 {
+			an.ask("a case inside $(…): Bash 3.2 (macOS) ends the $(…) at the first pattern's )")
+		}
 	case *syntax.DblQuoted:
 		if n.Dollar {
 			an.ask("`$\"…\"` is translated when it runs, and the translation is expanded again")
@@ -109,10 +122,19 @@ func (an *analyzer) call(ce *syntax.CallExpr) {
 	case strings.Contains(name, "/"):
 		an.base(name)
 		an.ask("`%s` is a path, not a command name: a grant for %s must not cover any file called that", name, lastElem(name))
+	case !commandName.MatchString(name):
+		an.base(name)
+		an.ask("`%s` is not a plain command name (ASCII letters, digits and . _ + - : @ %% , only): it could pass for another on the card", shorten(name))
 	default:
 		an.base(an.command(name, ce.Args[1:]))
 	}
 }
+
+// commandName is a command name a grant can be for. A quoted "git status" is
+// not one: it would run a program called that under the grant for git
+// status. Non-ASCII letters could pass for others (Cyrillic ѕ in lѕ). The
+// builtins named by a mark (".", ":", "[") are let through.
+var commandName = regexp.MustCompile(`^([A-Za-z0-9_][A-Za-z0-9_.+:@%,-]*|[.:\[])$`)
 
 func lastElem(path string) string {
 	i := strings.LastIndexByte(strings.TrimRight(path, "/"), '/')
