@@ -137,6 +137,14 @@ var programCases = []tcase{
 	asking("curl --libcurl x u", "curl"),
 	asking("curl --trace x u", "curl"),
 
+	// Reading from the network.
+	asking("cat < /dev/tcp/h/80", "cat"),
+	asking("cat < /dev/$x", "cat"),
+	asking("cat < \"$f\"", "cat"),
+	covered("cat < ./$f", "cat"),
+	covered("cat < f", "cat"),
+	covered("cat < ~/f", "cat"),
+
 	// Programs no grant covers.
 	asking("xargs rm < f", "xargs"),
 	asking("nice ls", "nice"),
