@@ -80,7 +80,14 @@ func init() {
 	addRule(never("is a database shell that runs programs (\\!, .shell, edit(), load_extension)"),
 		"sqlite3", "psql", "mysql", "mariadb")
 	addRule(never("reads commands from standard input, and runs a shell for !cmd or ~!cmd"),
-		"ftp", "lftp", "tftp", "ncftp", "telnet", "smbclient", "mail", "mailx", "s-nail")
+		"ftp", "lftp", "tftp", "ncftp", "telnet", "smbclient", "mail", "mailx", "s-nail", "duckdb")
+	addRule(never("is an agent or automation tool that runs commands or types keystrokes"),
+		"claude", "codex", "gemini", "aider", "opencode", "goose", "cursor-agent", "shortcuts",
+		"automator", "xdotool", "ydotool", "wtype")
+	addRule(never("opens an editor or browser, which can run the folder's tasks or a program named in a flag (--renderer-cmd-prefix)"),
+		"cursor", "subl", "zed", "idea", "pycharm", "webstorm", "goland", "chrome", "google-chrome",
+		"chromium", "chromium-browser", "firefox", "brave", "brave-browser", "msedge")
+	addRule(never("reads and changes the keychain (passwords, trusted certificates)"), "security")
 	for name, r := range runners {
 		addRule(r.rule, name)
 	}
@@ -108,6 +115,8 @@ func init() {
 	for name := range writeOptions {
 		addRule(static(writeOptionRule(name)), name)
 	}
+	addRule(static(checkApt), "apt", "apt-get", "apt-cache", "apt-config")
+	addRule(static(checkPlutil), "plutil")
 	addRule(static(checkSet), "set")
 	addRule(static(checkShopt), "shopt")
 	addRule(commandRule, "command")

@@ -106,7 +106,7 @@ func newRunners() map[string]runner {
 	build := "is a build tool: it runs the project's build code"
 	add(runner{why: build, version: []string{"--version"}}, "make", "gmake", "cmake", "ninja", "meson",
 		"bazel", "bazelisk", "rake", "just", "task", "scons", "gcc", "g++", "cc", "c++", "clang", "clang++",
-		"tsc", "terraform", "tofu", "pulumi", "helm")
+		"tsc", "terraform", "tofu", "pulumi", "helm", "mage", "earthly")
 	add(runner{why: build + ", with a toolchain or JVM options the project picks"}, "cargo", "rustc",
 		"rustup", "mvn", "mvnw", "gradle", "gradlew", "sbt", "ant", "tcc", "javac", "kotlinc", "swiftc",
 		"ghc", "cabal", "stack", "dune", "opam", "mix", "lein", "clj", "clojure", "xcodebuild", "msbuild")
@@ -147,6 +147,16 @@ func newRunners() map[string]runner {
 	add(runner{why: "writes settings, some of them commands other programs run", subs: map[string]subCheck{
 		"read": anyArgs, "read-type": anyArgs, "domains": anyArgs, "find": anyArgs,
 	}}, "defaults")
+	add(runner{why: "writes settings, some of them commands the desktop runs (custom shortcuts)", subs: map[string]subCheck{
+		"get": anyArgs, "list-keys": anyArgs, "list-schemas": anyArgs, "list-recursively": anyArgs,
+		"range": anyArgs, "describe": anyArgs, "read": anyArgs, "list": anyArgs, "dump": anyArgs,
+	}}, "gsettings", "dconf")
+	add(runner{why: "runs, installs and removes applications", subs: map[string]subCheck{
+		"list": anyArgs, "info": anyArgs, "search": anyArgs, "find": anyArgs,
+	}}, "flatpak", "snap")
+	add(runner{why: "erases, partitions and mounts disks", subs: map[string]subCheck{
+		"list": anyArgs, "info": anyArgs,
+	}}, "diskutil")
 	add(runner{why: "runs hooks, configured commands and programs given to it, and most subcommands write", subs: gitSubs,
 		global: gitGlobal, version: []string{"--version"}}, "git")
 	return runners

@@ -101,6 +101,29 @@ var writeOptions = map[string]struct {
 	"sdiff":   {"o", []string{"diff-program", "output"}, "runs a program or writes a file"},
 	"file":    {"C", []string{"compile"}, "writes a file"},
 	"yq":      {"i", []string{"inplace"}, "writes a file"},
+	"xattr":   {"wdc", nil, "changes a file's attributes (removing com.apple.quarantine lets it run unchecked)"},
+}
+
+// checkApt: -o and -c set APT options, some of them commands to run
+// (APT::Update::Pre-Invoke).
+func checkApt(args []string) string {
+	for _, a := range args {
+		if shortOpt(a, "oc") || longOpt(a, "option", "config-file") {
+			return "`apt " + shorten(a) + "` sets options that can name commands to run"
+		}
+	}
+	return ""
+}
+
+// checkPlutil: plutil edits property lists in place with these verbs.
+func checkPlutil(args []string) string {
+	for _, a := range args {
+		switch a {
+		case "-convert", "-insert", "-replace", "-remove", "-extract", "-create", "-o":
+			return "`plutil " + a + "` writes a file"
+		}
+	}
+	return ""
 }
 
 // writeOptionRule is the rule for one program of writeOptions.
