@@ -2,11 +2,6 @@ package shellgrant
 
 func init() { tables["runners"] = runnerCases }
 
-// notGranted is a case grants could cover, but not the grants listed.
-func notGranted(command string, bases []string, granted ...string) tcase {
-	return tcase{command, bases, false, granted, false}
-}
-
 // runnerCases: programs that run code by design get no grant, except for
 // their read-only forms, each a base of its own.
 var runnerCases = []tcase{
