@@ -89,7 +89,7 @@ var setNames = map[string]bool{"errexit": true, "nounset": true, "noglob": true,
 func checkSet(args []string) string {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if a == "--" || a == "-" || (a[0] != '-' && a[0] != '+') {
+		if a == "--" || a == "-" || a == "" || (a[0] != '-' && a[0] != '+') {
 			return "" // the rest are positional parameters
 		}
 		for j := 1; j < len(a); j++ {

@@ -39,6 +39,7 @@ var stateCases = []tcase{
 	covered("set +e", "set"),
 	covered("set -- a b; echo $1", "set", "echo"),
 	covered("set", "set"),
+	covered("set ''", "set"),
 	covered("set -f; ls *", "set", "ls"),
 	asking("shopt -s extglob", "shopt"),
 	asking("shopt -s expand_aliases", "shopt"),
