@@ -88,6 +88,8 @@ func init() {
 		"cursor", "subl", "zed", "idea", "pycharm", "webstorm", "goland", "chrome", "google-chrome",
 		"chromium", "chromium-browser", "firefox", "brave", "brave-browser", "msedge")
 	addRule(never("reads and changes the keychain (passwords, trusted certificates)"), "security")
+	addRule(never("with quotes or a backslash still runs the builtin, which sets the variables it is given (PATH=…): write it plainly"),
+		"export", "declare", "typeset", "local", "readonly", "let")
 	for name, r := range runners {
 		addRule(r.rule, name)
 	}

@@ -45,7 +45,7 @@ func TestDocumentedEscapes(t *testing.T) {
 		"for PATH in ./bin; do ls; done", "for HOME in \"$PWD\"; do git status; done",
 		"select PATH in a; do ls; done", "read PATH < f", "printf -v BASH_ENV x", "mapfile ARR < f",
 		"unset PATH", "wait -p PID", "coproc PATH { ls; }", ": ${PATH:=x}; ls", "echo $((PATH=1))",
-		"declare -n r=PATH; r=/tmp", "declare -p x", "set -k; ls", "set -a", "set -x", "set -o xtrace",
+		"declare -n r=PATH; r=/tmp", "declare -p x", "'export' PATH=x; ls", "\\declare PATH=x", "\"let\" PATH=1", "set -k; ls", "set -a", "set -x", "set -o xtrace",
 		"set -m; ls &", "set -o posix", "set +B", "set -T", "set -E", "set -H", "set -v",
 		"shopt -s extglob", "shopt -s expand_aliases",
 		"read 'a[$(rm x)]'", "printf -v 'a[$(rm x)]' %s y", "test -v 'a[$(rm x)]'", "[[ -v a[$i] ]]",
