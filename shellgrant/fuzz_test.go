@@ -33,7 +33,7 @@ func FuzzAnalyze(f *testing.F) {
 		if took := time.Since(start); took > Budget+slack {
 			t.Fatalf("analysis took %v (budget %v): %+v", took, Budget, a)
 		}
-		if b := check(command); !timedOut(a) && !timedOut(b) &&
+		if b := analyze(context.Background(), command, Budget); !timedOut(a) && !timedOut(b) &&
 			(!slices.Equal(a.Bases, b.Bases) || !slices.Equal(a.AlwaysAsk, b.AlwaysAsk)) {
 			t.Fatalf("Analyze is not deterministic: %+v vs %+v", a, b)
 		}
