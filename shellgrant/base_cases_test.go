@@ -34,6 +34,8 @@ var baseCases = []tcase{
 	covered("[ -f go.mod ] && ls", "[", "ls"),
 	covered("test -f f && ls", "test", "ls"),
 	covered("[[ -f f ]] && ls", "ls"),
+	covered("[[ b > a ]] && ls", "ls"),
+	asking("test a > b && ls", "test", "ls"),
 	covered("echo a | while read l; do echo $l; done", "echo", "read"),
 	covered("printf '%s\\n' a | sort | uniq -c", "printf", "sort", "uniq"),
 	covered("git status && git diff --stat", "git status", "git diff"),

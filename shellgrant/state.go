@@ -38,7 +38,8 @@ func (an *analyzer) decl(dc *syntax.DeclClause) {
 // varName checks a variable a command sets. Names with capitals are the
 // environment's (PATH, LD_PRELOAD, BASH_ENV, GIT_PAGER…): setting one changes
 // what later commands run. A subscript is evaluated as arithmetic, which runs
-// any $(…) in it. http_proxy and its kin are read in lower case.
+// any $(…) in it. http_proxy and its kin, and npm's npm_config_*, are read
+// in lower case.
 func (an *analyzer) varName(cmd, name string) {
 	what := name
 	if cmd != "" {
@@ -53,6 +54,8 @@ func (an *analyzer) varName(cmd, name string) {
 		an.ask("`%s` sets %s: names with capitals are environment variables (PATH, HOME, LD_PRELOAD, BASH_ENV…) that change what later commands run", shorten(what), name)
 	case strings.HasSuffix(name, "_proxy"):
 		an.ask("`%s` sets %s, which sends later commands' network traffic elsewhere", shorten(what), name)
+	case strings.HasPrefix(name, "npm_config_"):
+		an.ask("`%s` sets %s, an npm setting (some name programs or files of code)", shorten(what), name)
 	}
 }
 

@@ -70,6 +70,7 @@ var stateCases = []tcase{
 	asking("GIT_DIR=x"),
 	asking("Path=x"),
 	asking("https_proxy=x"),
+	asking("export npm_config_userconfig=x; npm ls", "export", "npm ls"),
 	asking("TMOUT=1"),
 	asking("PROMPT_COMMAND='rm x'"),
 	covered("x=1; ls", "ls"),

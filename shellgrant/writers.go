@@ -102,6 +102,9 @@ var writeOptions = map[string]struct {
 	"file":    {"C", []string{"compile"}, "writes a file"},
 	"yq":      {"i", []string{"inplace"}, "writes a file"},
 	"xattr":   {"wdc", nil, "changes a file's attributes (removing com.apple.quarantine lets it run unchecked)"},
+	"bat":     {"", []string{"pager"}, "runs a program as its pager"},
+	"batcat":  {"", []string{"pager"}, "runs a program as its pager"},
+	"xmllint": {"", []string{"output"}, "writes a file"},
 }
 
 // checkApt: -o and -c set APT options, some of them commands to run
