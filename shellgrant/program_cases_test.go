@@ -59,6 +59,16 @@ var programCases = []tcase{
 	covered("sed -ni 'p' f", "sed -i"),
 	covered("sed -in 'p' f", "sed -i"),
 	asking("sed -i 'e rm x' f", "sed -i"),
+	covered("sed -e 'a\\' -e 'e rm x' f", "sed"),
+	asking("sed -e 'a x' -e 'e rm x' f", "sed"),
+	asking("sed -- '1e rm x' f", "sed"),
+	asking("sed 'e' f", "sed"),
+	covered("sed 's/x/y\\/e/' f", "sed"),
+	asking("sed 's/[/]/x/e' f", "sed"),
+	covered("sed 's/a/b/;#c;e rm x' f", "sed"),
+	asking("sed -es/a/b/e f", "sed"),
+	asking("sed '0,/x/e rm x' f", "sed"),
+	asking("sed '\\,x,e rm x' f", "sed"),
 
 	// awk: system, pipes, @ and print to a file.
 	asking("awk 'BEGIN{system\\\n(\"rm x\")}'", "awk"),
@@ -81,6 +91,10 @@ var programCases = []tcase{
 	covered("awk '{print $1 \">\" $2}' f", "awk"),
 	covered("awk '{getline x < \"a\"; print x}' f", "awk"),
 	covered("awk -F, '{print $2}' f", "awk"),
+	asking("awk '{print $1 > 2}' f", "awk"),
+	asking("awk '{print}{print > \"o\"}' f", "awk"),
+	covered("awk 'NR > 1' f", "awk"),
+	covered("awk '$1 ~ />/ {print}' f", "awk"),
 
 	// find, fd, rg.
 	asking("find . -exec rm {} +", "find"),
