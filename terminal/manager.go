@@ -88,9 +88,13 @@ func (o *Options) setDefaults() {
 	}
 }
 
-// defaultShell is the user's login shell if it is an absolute path that exists.
+// defaultShell is the user's login shell if it is an absolute path that exists, else
+// Bash where there is one (the agent's grants hold only under Bash), else /bin/sh.
 func defaultShell() string {
-	if sh := os.Getenv("SHELL"); filepath.IsAbs(sh) {
+	for _, sh := range []string{os.Getenv("SHELL"), "/bin/bash"} {
+		if !filepath.IsAbs(sh) {
+			continue
+		}
 		if st, err := os.Stat(sh); err == nil && !st.IsDir() {
 			return sh
 		}

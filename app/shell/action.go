@@ -107,13 +107,18 @@ func (h *handler) start(ctx context.Context, call runtime.Call, a args) (string,
 	return h.run(ctx, call, term, a)
 }
 
-// bashLike are the shells whose reading of a command line is Bash's (or a subset):
-// grants are decided by a Bash parser (shellgrant), so they only hold for these.
-var bashLike = map[string]bool{"bash": true, "sh": true, "dash": true, "ash": true, "rbash": true}
+// bashLike are the shells whose reading of a command line is Bash's: grants are
+// decided by a Bash parser checked against Bash itself (shellgrant), so they hold
+// only there. dash and ash read some lines otherwise (`ls &> f` is `ls &` then
+// `> f`), so an `sh` holds only where it is Bash under that name.
+var bashLike = map[string]bool{"bash": true, "rbash": true}
 
 // notBashLike says why grants cannot cover commands run by shell, or "" when they can.
 func notBashLike(shell string) string {
 	base := filepath.Base(shell)
+	if real, err := filepath.EvalSymlinks(shell); err == nil && !bashLike[base] {
+		base = filepath.Base(real) // /bin/sh → bash on some systems, dash on Debian's
+	}
 	if bashLike[base] {
 		return ""
 	}

@@ -84,7 +84,7 @@ type env struct {
 }
 
 func newEnv(t *testing.T, maxDuration time.Duration) *env {
-	return newEnvShell(t, maxDuration, "/bin/sh")
+	return newEnvShell(t, maxDuration, "/bin/bash")
 }
 
 func newEnvShell(t *testing.T, maxDuration time.Duration, shell string) *env {
@@ -263,13 +263,20 @@ func TestAlwaysAllowGrantsTheBasesChosen(t *testing.T) {
 // Grants are checked with a Bash parser: under another shell (zsh reads globs and
 // more its own way) every command asks, and none can be granted.
 func TestGrantsHoldOnlyForBashLikeShells(t *testing.T) {
-	e := newEnvShell(t, 0, "/usr/bin/zsh")
+	for _, shell := range []string{"/usr/bin/zsh", "/bin/dash"} {
+		grantsAsk(t, shell)
+	}
+}
+
+// grantsAsk: under shell a granted command asks, saying why.
+func grantsAsk(t *testing.T, shell string) {
+	e := newEnvShell(t, 0, shell)
 	grant(t, e, "printf")
 	c, out := e.run(context.Background(), map[string]string{"command": "printf x", "reason": "granted under bash"})
 	p := <-c.paused
 	var asked wire.Approval
 	if err := json.Unmarshal(p.Approval, &asked); err != nil || len(asked.Grantable) != 0 ||
-		len(asked.AlwaysAsk) != 1 || !strings.Contains(asked.AlwaysAsk[0], "zsh") {
+		len(asked.AlwaysAsk) != 1 || !strings.Contains(asked.AlwaysAsk[0], filepath.Base(shell)) {
 		t.Fatalf("asked %+v (%v)", asked, err)
 	}
 	if _, err := e.approvals.Decide(context.Background(), p.ApprovalID, approval.Decision{Decision: store.DecisionDeny}); err != nil {
