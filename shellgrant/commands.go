@@ -87,7 +87,9 @@ func init() {
 	addRule(never("opens an editor or browser, which can run the folder's tasks or a program named in a flag (--renderer-cmd-prefix)"),
 		"cursor", "subl", "zed", "idea", "pycharm", "webstorm", "goland", "chrome", "google-chrome",
 		"chromium", "chromium-browser", "firefox", "brave", "brave-browser", "msedge")
-	addRule(never("reads and changes the keychain (passwords, trusted certificates)"), "security")
+	addRule(never("reads and changes the keychain (passwords, trusted certificates)"), "security", "secret-tool")
+	addRule(never("talks to the session's services over D-Bus, which run programs outside Wisp's confinement (systemd starts units, the keyring hands out secrets)"),
+		"busctl", "dbus-send", "gdbus", "qdbus", "qdbus6", "dbus-monitor", "flatpak-spawn", "host-spawn", "distrobox-host-exec")
 	addRule(never("with quotes or a backslash still runs the builtin, which sets the variables it is given (PATH=…): write it plainly"),
 		"export", "declare", "typeset", "local", "readonly", "let")
 	for name, r := range runners {
