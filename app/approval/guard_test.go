@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/store/storetest"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/internal/fault"
 	"github.com/wispapp/wisp/runtime"
@@ -29,24 +29,9 @@ type guarded struct {
 
 func newGuarded(t *testing.T) *guarded {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "wisp.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	now := time.Now()
-	if err := st.CreateConversation(ctx, store.Conversation{ID: "c", Title: "T", RoomID: "r", CreatedAt: now}); err != nil {
-		t.Fatal(err)
-	}
-	for _, run := range []string{"r1", "r2"} {
-		if err := st.CreateRun(ctx, store.Run{ID: run, ConversationID: "c", StartedAt: now}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	g := &guarded{st: st}
+	g := &guarded{st: storetest.Open(t, "c", "r1", "r2")}
 	g.hold.Store(true)
-	g.svc = New(Options{Store: st, Events: &published{}, GrantsHold: func() (bool, string) {
+	g.svc = New(Options{Store: g.st, Events: &published{}, GrantsHold: func() (bool, string) {
 		return g.hold.Load(), "agent commands are not confined (no Landlock)"
 	}})
 	type args struct{ Cmd string }

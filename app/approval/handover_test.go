@@ -2,12 +2,12 @@ package approval
 
 import (
 	"context"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/store/storetest"
 	"github.com/wispapp/wisp/app/wire"
 )
 
@@ -27,20 +27,9 @@ func (p *published) Publish(f wire.Frame) {
 // (once, for the approval the run waits on), and a pending approval whose run is over
 // is cancelled and said so; a run still waiting for the user is left waiting.
 func TestHandOver(t *testing.T) {
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "wisp.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	now := time.Now()
-	if err := st.CreateConversation(ctx, store.Conversation{ID: "c", Title: "T", RoomID: "r", CreatedAt: now}); err != nil {
-		t.Fatal(err)
-	}
+	ctx, now := context.Background(), time.Now()
+	st := storetest.Open(t, "c", "decided", "waiting", "over")
 	for _, run := range []string{"decided", "waiting", "over"} {
-		if err := st.CreateRun(ctx, store.Run{ID: run, ConversationID: "c", StartedAt: now}); err != nil {
-			t.Fatal(err)
-		}
 		if err := st.AddApproval(ctx, store.Approval{ID: "ap-" + run, RunID: run, ConversationID: "c", CallID: "call",
 			ToolName: "RUN_SHELL", Request: []byte(`{"command":"ls"}`), CreatedAt: now}); err != nil {
 			t.Fatal(err)

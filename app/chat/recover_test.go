@@ -2,12 +2,12 @@ package chat
 
 import (
 	"context"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
 
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/store/storetest"
 	"github.com/wispapp/wisp/runtime"
 )
 
@@ -29,27 +29,12 @@ func crashedRun(t *testing.T, st *store.Store, convID, runID string, events ...r
 	}
 }
 
-// storeWithConversation is a fresh database holding one conversation.
-func storeWithConversation(t *testing.T, convID string) *store.Store {
-	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "wisp.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	conv := store.Conversation{ID: convID, Title: "T", RoomID: "room", CreatedAt: time.Now()}
-	if err := st.CreateConversation(context.Background(), conv); err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
-
 // A run a crash left active is closed at the next start: cut mid-reply, it gets a
 // run_interrupted event after its last one and its reply so far is saved; ended on
 // disk but not in its record, it is finished as its final event says.
 func TestStartRecoversRunsACrashLeftActive(t *testing.T) {
 	ctx := context.Background()
-	st := storeWithConversation(t, "conv")
+	st := storetest.Open(t, "conv")
 	crashedRun(t, st, "conv", "cut", text("Half "), toolStart("c1", "PLAY"), callback("c1", "Searching…"))
 	crashedRun(t, st, "conv", "done", text("All of it."),
 		runtime.Event{Type: runtime.EventOutput, Data: runtime.Output{FullText: "All of it."}})
@@ -103,7 +88,7 @@ func TestStartRecoversRunsACrashLeftActive(t *testing.T) {
 // the conversation, and leaves the calls that ended alone.
 func TestRecoveryClosesTheRunsOpenCards(t *testing.T) {
 	ctx := context.Background()
-	st := storeWithConversation(t, "conv")
+	st := storetest.Open(t, "conv")
 	now := time.Now()
 	crashedRun(t, st, "conv", "cut", toolStart("done", "PLAY"), toolEnd("done", "PLAY", "ok"), toolStart("open", "RUN_SHELL"))
 	for id, status := range map[string]string{"done": "completed", "open": "executing"} {

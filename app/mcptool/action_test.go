@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/wispapp/wisp/app/approval"
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/store/storetest"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/mcp"
 	"github.com/wispapp/wisp/runtime"
@@ -37,21 +37,9 @@ func (f *fakeCaller) Call(_ context.Context, _, _ string, args json.RawMessage, 
 // calls belong to; granted allows calc.add for good.
 func approvals(t *testing.T, granted bool) (*approval.Service, *store.Store) {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "wisp.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	now := time.Now()
-	if err := st.CreateConversation(ctx, store.Conversation{ID: "c", Title: "T", RoomID: "r", CreatedAt: now}); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.CreateRun(ctx, store.Run{ID: "r1", ConversationID: "c", StartedAt: now}); err != nil {
-		t.Fatal(err)
-	}
+	st := storetest.Open(t, "c", "r1")
 	if granted {
-		if err := st.AddGrants(ctx, store.GrantMCP, []string{"calc.add"}, now); err != nil {
+		if err := st.AddGrants(context.Background(), store.GrantMCP, []string{"calc.add"}, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/wispapp/wisp/app/approval"
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/store/storetest"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/terminal"
@@ -89,19 +90,7 @@ func newEnv(t *testing.T, maxDuration time.Duration) *env {
 
 func newEnvShell(t *testing.T, maxDuration time.Duration, shell string) *env {
 	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "wisp.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	now := time.Now()
-	if err := st.CreateConversation(ctx, store.Conversation{ID: "c", Title: "T", RoomID: "r", CreatedAt: now}); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.CreateRun(ctx, store.Run{ID: "run", ConversationID: "c", StartedAt: now}); err != nil {
-		t.Fatal(err)
-	}
+	st := storetest.Open(t, "c", "run")
 	ap := approval.New(approval.Options{Store: st, Events: &frames{got: make(chan wire.Frame, 16)}})
 	term := terminal.NewManager(terminal.Options{Shell: shell, Dir: t.TempDir(), MaxDuration: maxDuration, KillGrace: 100 * time.Millisecond})
 	t.Cleanup(term.Stop)
