@@ -3,6 +3,7 @@ package fswatch_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -35,7 +36,11 @@ func watch(t *testing.T, relevant func(*fswatch.Watcher, fsnotify.Event) bool) *
 		Debounce: debounce,
 		Clock:    h.clk,
 		Relevant: func(w *fswatch.Watcher, ev fsnotify.Event) bool {
-			h.seen <- filepath.Base(ev.Name)
+			name := filepath.Base(ev.Name)
+			h.seen <- name
+			if strings.HasPrefix(name, syncPrefix) {
+				return false // settle's own: it arms nothing
+			}
 			return relevant == nil || relevant(w, ev)
 		},
 		OnChange: func() { h.calls.Add(1); h.fired <- struct{}{} },
@@ -64,22 +69,35 @@ func (h *harness) write(t *testing.T, name string) {
 	}
 }
 
+// syncPrefix names the folders settle makes to know the watcher is done with what
+// came before: the watcher looks at them and arms nothing.
+const syncPrefix = "sync-"
+
 // settle makes a folder named marker (one event) and waits until the watcher has
-// looked at it: events arrive in order, so every earlier one has been handled too.
+// handled it: events are handled one at a time, in order, so once the watcher looks
+// at the next one (an event settle makes, which arms nothing), the marker and every
+// event before it have been handled, their debounce timer armed.
 func (h *harness) settle(t *testing.T, marker string) {
 	t.Helper()
-	if err := os.Mkdir(filepath.Join(h.dir, marker), 0o700); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{marker, syncPrefix + marker} {
+		if err := os.Mkdir(filepath.Join(h.dir, name), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		h.waitSeen(t, name)
 	}
+}
+
+func (h *harness) waitSeen(t *testing.T, want string) {
+	t.Helper()
 	deadline := time.After(10 * time.Second)
 	for {
 		select {
 		case name := <-h.seen:
-			if name == marker {
+			if name == want {
 				return
 			}
 		case <-deadline:
-			t.Fatalf("the watcher never saw %s", marker)
+			t.Fatalf("the watcher never saw %s", want)
 		}
 	}
 }
