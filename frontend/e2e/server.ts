@@ -16,8 +16,8 @@ export const CLEAN_ENV: EnvOverrides = {
   WISP_TERMINAL_RUN_TOKEN: undefined,
   WISP_TERMINAL_MAX_CONCURRENT: undefined,
   WISP_TERMINAL_MAX_DURATION_MS: undefined,
-  // A plain POSIX shell, whatever the user's login shell is.
-  SHELL: '/bin/sh',
+  // Bash, whatever the user's login shell is: the agent's grants hold only there.
+  SHELL: '/bin/bash',
 }
 /** The second line `wisp serve` prints: the URL to open, with the API token in its fragment (whole lines only). */
 export const RUNNING = /Wisp is running: open (http:\/\/\S+)\n/
