@@ -3,15 +3,12 @@
 // characters are drawn as escapes, never raw, counted on the card and said so
 // above the command.
 
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Approval } from '../api'
 import { approvalExample } from '../api/approvals.test-util'
 import type { ApprovalCard as Card } from '../state/approvals'
-import { installFakeBrowser, type FakeBrowser, type FakeElement } from '../state/fakeDom.test-util'
-import type { DecideFn } from './ApprovalParts'
-
-type ReactModule = typeof import('react')
-type Root = import('react-dom/client').Root
+import type { FakeElement } from '../state/fakeDom.test-util'
+import { mountCards, type CardHarness } from './approvalCard.test-util'
 
 const card = (over: Partial<Approval>): Card => ({ approval: { ...approvalExample, ...over }, sending: null, conflict: null, error: null })
 
@@ -19,32 +16,15 @@ const card = (over: Partial<Approval>): Card => ({ approval: { ...approvalExampl
 const RAW_HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00a0\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]|[\u{e0000}-\u{e007f}]/u
 
 describe('ApprovalCard (shell)', () => {
-  let browser: FakeBrowser
-  let React: ReactModule
-  let root: Root
-  let ApprovalCard: typeof import('./ApprovalCard').ApprovalCard
-  const onDecide = vi.fn<DecideFn>()
+  let h: CardHarness
 
   beforeEach(async () => {
-    browser = installFakeBrowser()
-    React = await import('react')
-    const { createRoot } = await import('react-dom/client')
-    ApprovalCard = (await import('./ApprovalCard')).ApprovalCard
-    root = createRoot(browser.container as unknown as Element)
-    onDecide.mockReset()
+    h = await mountCards()
   })
-  afterEach(async () => {
-    await React.act(() => root.unmount())
-    browser.uninstall()
-  })
+  afterEach(() => h.close())
 
-  const show = (c: Card) =>
-    React.act(() => root.render(React.createElement('ul', null, React.createElement(ApprovalCard, { card: c, onDecide }))))
-  const one = (testId: string, within: FakeElement = browser.container): FakeElement => {
-    const found = within.byTestId(testId)
-    if (found.length !== 1) throw new Error(`expected one ${testId}, found ${found.length}`)
-    return found[0]!
-  }
+  const show = (c: Card) => h.show(c)
+  const one = (testId: string, within?: FakeElement): FakeElement => h.one(testId, within)
   const marks = (el: FakeElement) => el.findAll((e) => e.getAttribute('data-hidden-char') !== null)
 
   it('shows a plain command as it is, with no note', async () => {

@@ -2,46 +2,30 @@
 // (server, tool, hints, the arguments in a bounded block), its three answers,
 // and that a shell command's card is still drawn by the shell card.
 
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Approval } from '../api'
 import { approvalExample, mcpApprovalExample } from '../api/approvals.test-util'
 import type { ApprovalCard as Card } from '../state/approvals'
-import { installFakeBrowser, type FakeBrowser, type FakeElement } from '../state/fakeDom.test-util'
+import type { FakeBrowser, FakeElement } from '../state/fakeDom.test-util'
 import { click, typeInto } from '../state/fakeEvents.test-util'
-import type { DecideFn } from './ApprovalParts'
-
-type ReactModule = typeof import('react')
-type Root = import('react-dom/client').Root
+import { mountCards, type CardHarness } from './approvalCard.test-util'
 
 const card = (approval: Approval, over: Partial<Card> = {}): Card => ({ approval, sending: null, conflict: null, error: null, ...over })
 
 describe('McpApprovalCard', () => {
+  let h: CardHarness
   let browser: FakeBrowser
-  let React: ReactModule
-  let root: Root
-  let ApprovalCard: typeof import('./ApprovalCard').ApprovalCard
-  const onDecide = vi.fn<DecideFn>()
+  let React: CardHarness['React']
+  let onDecide: CardHarness['onDecide']
 
   beforeEach(async () => {
-    browser = installFakeBrowser()
-    React = await import('react')
-    const { createRoot } = await import('react-dom/client')
-    ApprovalCard = (await import('./ApprovalCard')).ApprovalCard
-    root = createRoot(browser.container as unknown as Element)
-    onDecide.mockReset()
+    h = await mountCards()
+    ;({ browser, React, onDecide } = h)
   })
-  afterEach(async () => {
-    await React.act(() => root.unmount())
-    browser.uninstall()
-  })
+  afterEach(() => h.close())
 
-  const show = (c: Card) =>
-    React.act(() => root.render(React.createElement('ul', null, React.createElement(ApprovalCard, { card: c, onDecide }))))
-  const one = (testId: string, within: FakeElement = browser.container): FakeElement => {
-    const found = within.byTestId(testId)
-    if (found.length !== 1) throw new Error(`expected one ${testId}, found ${found.length}`)
-    return found[0]!
-  }
+  const show = (c: Card) => h.show(c)
+  const one = (testId: string, within?: FakeElement): FakeElement => h.one(testId, within)
 
   it('asks about the tool of its server, and shows the call', async () => {
     await show(card(mcpApprovalExample))
