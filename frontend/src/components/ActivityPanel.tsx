@@ -1,9 +1,10 @@
 import { useMemo } from 'react'
-import { useWisp } from '../state/WispProvider'
+import { useAppState } from '../state/WispProvider'
 import { ActivityItem } from './ActivityItem'
 
 export function ActivityPanel() {
-  const { activity, conversations } = useWisp().state
+  const activity = useAppState((s) => s.activity)
+  const conversations = useAppState((s) => s.conversations)
   const titleOf = useMemo(() => {
     const titles = new Map((conversations ?? []).map((c) => [c.id, c.title]))
     return (id: string) => titles.get(id)

@@ -1,8 +1,7 @@
-import { useWisp } from '../state/WispProvider'
+import { useAppState } from '../state/WispProvider'
 
 export function AgentStateBadge() {
-  const { status } = useWisp().state
-  const agentState = status?.state ?? 'unknown'
+  const agentState = useAppState((s) => s.status?.state ?? 'unknown')
   return (
     <span className={`badge agent-${agentState}`} title="Agent state reported by the server">
       <span className="dot" aria-hidden="true" />

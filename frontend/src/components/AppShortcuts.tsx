@@ -1,9 +1,8 @@
 // The app-wide keyboard shortcuts (state/shortcuts.ts): Ctrl/⌘+N a new chat,
 // Ctrl/⌘+E the emote picker, Esc stops the reply being written, `?` the
-// overlay that lists them. Renders nothing; it reads the chat state here so
-// that the app around it does not re-render with every change.
+// overlay that lists them. Renders nothing, and re-renders with nothing: it
+// reads the chat state when a key is pressed.
 
-import { useRef } from 'react'
 import { isReplying } from '../state/chat'
 import { useShortcuts } from '../state/useShortcuts'
 import { useWisp } from '../state/WispProvider'
@@ -14,16 +13,14 @@ interface Props {
 }
 
 export function AppShortcuts({ onToggleEmotes, onToggleHelp }: Props) {
-  const { chat, state } = useWisp()
-  const replying = useRef(false)
-  replying.current = isReplying(state.chat)
+  const { chat } = useWisp()
   useShortcuts({
     'new-chat': () => chat.open(null),
     emotes: onToggleEmotes,
     help: onToggleHelp,
     // Esc with no reply streaming is left alone.
     stop: () => {
-      if (!replying.current) return false
+      if (!isReplying(chat.state)) return false
       chat.stop()
     },
   })

@@ -1,10 +1,10 @@
-import { useWisp } from '../state/WispProvider'
+import { useAppState } from '../state/WispProvider'
 import { Icon } from './Icon'
 
 /** "Autonomy on" in the header while the autonomy loop may speak up (only the spark in narrow windows); nothing when it is off. */
 export function AutonomyBadge() {
-  const { status } = useWisp().state
-  if (status?.autonomyEnabled !== true) return null
+  const enabled = useAppState((s) => s.status?.autonomyEnabled === true)
+  if (!enabled) return null
   return (
     <span
       className="badge autonomy-on"

@@ -8,7 +8,7 @@
 import { Component, Suspense, lazy, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { IDLE_EMOTE_ID } from '../api'
 import { hasWebGL2 } from '../avatar/webgl'
-import { useWisp } from '../state/WispProvider'
+import { useApi, useWisp } from '../state/WispProvider'
 import { emoteLabel } from '../state/emotePicker'
 import { useEmoteCatalog } from '../state/useEmoteCatalog'
 import { useEmotePlayback } from '../state/useEmotePlayback'
@@ -26,8 +26,9 @@ interface StageStatus {
 }
 
 export function AvatarPanel() {
-  const { api, emotes } = useWisp()
-  const { catalog, error: catalogError, unauthorized, reload } = useEmoteCatalog(api)
+  const { emotes } = useWisp()
+  const api = useApi()
+  const { catalog, error: catalogError, unauthorized, reload } = useEmoteCatalog()
   const idleGlb = catalog?.emotes.find((e) => e.id === IDLE_EMOTE_ID)?.glbPath ?? null
   const play = useEmotePlayback(emotes, idleGlb)
   const still = useMediaQuery(REDUCED_MOTION)

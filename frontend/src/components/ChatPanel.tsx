@@ -1,11 +1,15 @@
-import { useWisp } from '../state/WispProvider'
+import { useAppState } from '../state/WispProvider'
 import { ChatView } from './ChatView'
 import { ProviderSetup } from './ProviderSetup'
 
 /** The middle column: the chat, or the provider form when the agent cannot respond (or the user asked for it). */
+const sameCanRespond = (a: { canRespond: boolean } | null, b: { canRespond: boolean } | null) =>
+  a === b || (a !== null && b !== null && a.canRespond === b.canRespond)
+
 export function ChatPanel() {
-  const { state } = useWisp()
-  const { status, apiReady, providerSetupOpen } = state
+  const apiReady = useAppState((s) => s.apiReady)
+  const status = useAppState((s) => (s.status === null ? null : { canRespond: s.status.canRespond }), sameCanRespond)
+  const providerSetupOpen = useAppState((s) => s.providerSetupOpen)
   let body
   if (!apiReady || status === null) {
     body = (

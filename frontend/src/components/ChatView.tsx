@@ -1,16 +1,16 @@
 import { streamingReply } from '../state/chat'
 import { turnLabel } from '../state/turns'
-import { useWisp } from '../state/WispProvider'
+import { useAppState, useWisp } from '../state/WispProvider'
 import { Composer } from './Composer'
 import { ConversationExport } from './ConversationExport'
 import { MessageList } from './MessageList'
 
 export function ChatView() {
-  const { state, chat } = useWisp()
-  const c = state.chat
-  const turn = c.conversationId === null ? undefined : state.turns[c.conversationId]
+  const { chat } = useWisp()
+  const c = useAppState((s) => s.chat)
+  const turn = useAppState((s) => (s.chat.conversationId === null ? undefined : s.turns[s.chat.conversationId]))
   const label = turnLabel(turn)
-  const agent = state.status?.agentName || 'Wisp'
+  const agent = useAppState((s) => s.status?.agentName || 'Wisp')
   const reply = streamingReply(c)
   return (
     <section className="chat-view" aria-label="Chat">

@@ -1,4 +1,4 @@
-import { useWisp } from '../state/WispProvider'
+import { useAppState } from '../state/WispProvider'
 
 const HINTS = {
   connecting: 'Connecting to the Wisp server…',
@@ -8,7 +8,7 @@ const HINTS = {
 } as const
 
 export function ConnectionBadge() {
-  const { connection } = useWisp().state
+  const connection = useAppState((s) => s.connection)
   return (
     <span className={`badge conn-${connection}`} title={HINTS[connection]}>
       <span className="dot" aria-hidden="true" />

@@ -1,14 +1,11 @@
 // Settings › Conversations: export all of them, import a file.
 
 import { useWisp } from '../state/WispProvider'
-import { exportConversations, pageSink } from '../state/archive'
 import { ExportActions } from './ExportActions'
 import { ImportForm } from './ImportForm'
 
-const notConnected = () => Promise.reject(new Error('not connected to the Wisp server yet'))
-
 export function DataSettings() {
-  const { api } = useWisp()
+  const { exportConversations, importConversations } = useWisp()
   return (
     <section className="settings-section" aria-labelledby="settings-data-title" data-testid="settings-section-data">
       <h3 id="settings-data-title">Conversations</h3>
@@ -19,9 +16,9 @@ export function DataSettings() {
       <ExportActions
         what="all conversations"
         testId="export-all"
-        onExport={(format) => (api === null ? notConnected() : exportConversations(api, null, format, pageSink()))}
+        onExport={(format) => exportConversations(null, format)}
       />
-      <ImportForm onImport={(file) => (api === null ? notConnected() : api.importConversations(file))} />
+      <ImportForm onImport={importConversations} />
     </section>
   )
 }

@@ -5,7 +5,7 @@
 
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { IDLE_EMOTE_ID, type Emote } from '../api'
-import { useWisp } from '../state/WispProvider'
+import { useApi, useWisp } from '../state/WispProvider'
 import { filterEmotes, groupEmotes, moveActive, preferredIndex, shownOrder } from '../state/emotePicker'
 import { useEmoteCatalog } from '../state/useEmoteCatalog'
 import { trapTab, useRestoreFocus } from './dialogFocus'
@@ -18,8 +18,9 @@ interface Props {
 const NAV_KEYS = new Set(['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp'])
 
 export function EmotePicker({ onClose }: Props) {
-  const { api } = useWisp()
-  const { catalog, error: loadError, loading, reload } = useEmoteCatalog(api)
+  const { playEmote } = useWisp()
+  const connected = useApi() !== null
+  const { catalog, error: loadError, loading, reload } = useEmoteCatalog()
   const [query, setQuery] = useState('')
   const [activeId, setActiveId] = useState<string | null>(null)
   const [playError, setPlayError] = useState<string | null>(null)
@@ -37,10 +38,10 @@ export function EmotePicker({ onClose }: Props) {
   useEffect(() => filter.current?.focus(), [])
 
   const play = (emoteId: string) => {
-    if (api === null || busy) return
+    if (!connected || busy) return
     setBusy(true)
     setPlayError(null)
-    api.playEmote(emoteId).then(
+    playEmote(emoteId).then(
       () => onClose(),
       (err: unknown) => {
         setBusy(false)
@@ -111,7 +112,7 @@ export function EmotePicker({ onClose }: Props) {
             className="header-button"
             data-testid="emote-stop"
             title="Return to idle (stops the emote on every window)"
-            disabled={api === null || busy}
+            disabled={!connected || busy}
             onClick={() => play(IDLE_EMOTE_ID)}
           >
             Stop
@@ -132,7 +133,7 @@ export function EmotePicker({ onClose }: Props) {
           hasCatalog={catalog !== null}
           loading={loading}
           loadError={loadError}
-          connected={api !== null}
+          connected={connected}
           query={query}
           disabled={busy}
           onRetry={reload}

@@ -1,5 +1,5 @@
 import { useMemo } from 'react'
-import { useWisp } from '../state/WispProvider'
+import { useAppState, useWisp } from '../state/WispProvider'
 import { isMacPlatform, keysOf } from '../state/shortcuts'
 import { ConnectionBadge } from './ConnectionBadge'
 import { AgentStateBadge } from './AgentStateBadge'
@@ -21,18 +21,21 @@ interface Props {
 
 export function Header(props: Props) {
   const { activityOpen, onToggleActivity, terminalOpen, onToggleTerminal } = props
-  const { state, setProviderSetupOpen } = useWisp()
-  const { status, providerSetupOpen } = state
+  const { setProviderSetupOpen } = useWisp()
+  const agentName = useAppState((s) => s.status?.agentName)
+  const model = useAppState((s) => s.status?.model)
+  const canRespond = useAppState((s) => s.status?.canRespond === true)
+  const providerSetupOpen = useAppState((s) => s.providerSetupOpen)
   const shortcut = useMemo(() => keysOf('emotes', isMacPlatform()), [])
   return (
     <header className="app-header">
       <div className="brand">
         <span className="brand-mark" aria-hidden="true" />
-        <h1 data-testid="agent-name">{status?.agentName || 'Wisp'}</h1>
-        {status?.model ? <span className="model">{status.model}</span> : null}
+        <h1 data-testid="agent-name">{agentName || 'Wisp'}</h1>
+        {model ? <span className="model">{model}</span> : null}
       </div>
       <div className="header-badges">
-        {status?.canRespond ? (
+        {canRespond ? (
           <button
             type="button"
             className="header-button"

@@ -9,6 +9,7 @@ import { installFakeBrowser, type FakeBrowser, type FakeElement } from '../state
 import { click, keyDown, selectOption, typeInto } from '../state/fakeEvents.test-util'
 import { MASK } from '../state/mcpForm'
 import type { McpApi, McpStore } from '../state/mcpStore'
+import type { WispPage } from '../state/wispPage'
 
 type ReactModule = typeof import('react')
 type Root = import('react-dom/client').Root
@@ -41,6 +42,7 @@ describe('Settings › Tools', () => {
   let React: ReactModule
   let root: Root
   let store: McpStore
+  let page: WispPage
   let fake: ReturnType<typeof fakeApi>
 
   beforeEach(async () => {
@@ -48,9 +50,10 @@ describe('Settings › Tools', () => {
     React = await import('react')
     const { createRoot } = await import('react-dom/client')
     root = createRoot(browser.container as unknown as Element)
-    const { McpStore } = await import('../state/mcpStore')
+    const { WispPage } = await import('../state/wispPage')
     fake = fakeApi()
-    store = new McpStore()
+    page = new WispPage()
+    store = page.mcp
     store.setApi(fake.client)
   })
   afterEach(async () => {
@@ -61,10 +64,8 @@ describe('Settings › Tools', () => {
 
   async function show(blocked = false): Promise<void> {
     const { McpServers } = await import('./McpServers')
-    const { McpStoreContext } = await import('../state/useMcpServers')
-    await act(() =>
-      root.render(React.createElement(McpStoreContext.Provider, { value: store }, React.createElement(McpServers, { blocked }))),
-    )
+    const { WispContext } = await import('../state/wispContext')
+    await act(() => root.render(React.createElement(WispContext.Provider, { value: page }, React.createElement(McpServers, { blocked }))))
   }
   const act = (fn: () => void | Promise<void> = () => undefined) =>
     React.act(async () => {

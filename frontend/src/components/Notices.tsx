@@ -1,4 +1,4 @@
-import { useWisp } from '../state/WispProvider'
+import { useAppState } from '../state/WispProvider'
 import { RestartBanner } from './RestartBanner'
 
 /**
@@ -7,15 +7,16 @@ import { RestartBanner } from './RestartBanner'
  * respond is shown by the provider form in the chat column.)
  */
 export function Notices() {
-  const { status, error } = useWisp().state
+  const configError = useAppState((s) => s.status?.configError)
+  const error = useAppState((s) => s.error)
   return (
     <div className="notices" aria-live="polite">
       <RestartBanner />
-      {status?.configError ? (
+      {configError ? (
         <div className="notice notice-error" role="alert" data-testid="config-error">
           <strong>The config file has an error.</strong> Wisp keeps running with the last good settings; fix the file
           and save it to apply it.
-          <code className="notice-detail">{status.configError}</code>
+          <code className="notice-detail">{configError}</code>
         </div>
       ) : null}
       {error ? (

@@ -5,17 +5,17 @@
 
 import { useState } from 'react'
 import { browserNotificationApi } from '../state/notifySinks'
-import { useWisp } from '../state/WispProvider'
+import { useAppState } from '../state/WispProvider'
 
 export function NotificationPermission() {
-  const { state } = useWisp()
+  const mode = useAppState((s) => s.mode)
   const notifications = browserNotificationApi()
   const [permission, setPermission] = useState(() => notifications?.permission ?? 'denied')
   const [asking, setAsking] = useState(false)
-  if (state.mode === 'desktop') {
+  if (mode === 'desktop') {
     return <Note>Shown by your desktop; a click opens the conversation.</Note>
   }
-  if (state.mode !== 'browser') return null
+  if (mode !== 'browser') return null
   if (notifications === undefined) {
     return <Note>This browser cannot show notifications for this page.</Note>
   }

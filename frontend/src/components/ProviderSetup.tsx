@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import type { ProviderInfo, ProviderKind, ProviderUpdate } from '../api'
-import { useWisp } from '../state/WispProvider'
+import { useApi, useAppState, useWisp } from '../state/WispProvider'
 
 export const PROVIDERS: { kind: ProviderKind; label: string; baseURL: string; keyHint: string }[] = [
   { kind: 'openai', label: 'OpenAI-compatible', baseURL: 'https://api.openai.com/v1', keyHint: 'sk-…' },
@@ -34,40 +34,40 @@ export function providerUpdate(form: Form): ProviderUpdate {
 
 /** Chooses the model provider. Shown when the agent cannot respond, or from the header's Model button. */
 export function ProviderSetup({ canClose }: { canClose: boolean }) {
-  const { api, state, refreshStatus, setProviderSetupOpen } = useWisp()
+  const { provider, saveProvider, refreshStatus, setProviderSetupOpen } = useWisp()
+  const api = useApi()
+  const canRespond = useAppState((s) => s.status?.canRespond ?? false)
+  const canRespondReason = useAppState((s) => s.status?.canRespondReason)
   const [info, setInfo] = useState<ProviderInfo | null>(null)
   const [loading, setLoading] = useState(true)
   const [form, setForm] = useState<Form>(() => initialForm(null))
   const [saving, setSaving] = useState(false)
   const [error, setError] = useState<string | null>(null)
 
+  // The form starts from what the page's provider store reads as it opens.
   useEffect(() => {
     if (api === null) return
     let cancelled = false
-    api.getProvider().then(
-      (loaded) => {
-        if (cancelled) return
-        setInfo(loaded)
-        setForm(initialForm(loaded))
-        setLoading(false)
-      },
-      (err: unknown) => {
-        if (cancelled) return
-        setError(`Could not read the current settings: ${err instanceof Error ? err.message : String(err)}`)
-        setLoading(false)
-      },
-    )
+    void provider.load().then((loaded) => {
+      if (cancelled || loaded === null) return
+      if (loaded.error !== null) setError(`Could not read the current settings: ${loaded.error}`)
+      else if (loaded.value !== null) {
+        setInfo(loaded.value)
+        setForm(initialForm(loaded.value))
+      }
+      setLoading(false)
+    })
     return () => {
       cancelled = true
     }
-  }, [api])
+  }, [provider, api])
 
   const preset = PROVIDERS.find((p) => p.kind === form.provider) ?? PROVIDERS[0]!
   const sameAsSaved = info !== null && info.provider === form.provider
   const keySaved = sameAsSaved && info.hasApiKey
   const ollamaModels = form.provider === 'ollama' ? (info?.ollama.models ?? []) : []
-  const reason = info?.canRespond === false ? info.reason : state.status?.canRespondReason
-  const showReason = !(state.status?.canRespond ?? false) && reason
+  const reason = info?.canRespond === false ? info.reason : canRespondReason
+  const showReason = !canRespond && reason
 
   const busy = saving || loading
   const change = (patch: Partial<Form>) => {
@@ -92,7 +92,7 @@ export function ProviderSetup({ canClose }: { canClose: boolean }) {
     setSaving(true)
     setError(null)
     try {
-      const saved = await api.setProvider(providerUpdate(form))
+      const saved = await saveProvider(providerUpdate(form))
       setInfo(saved)
       setForm((f) => ({ ...f, apiKey: '' }))
       await refreshStatus()

@@ -2,15 +2,18 @@ import { useMemo } from 'react'
 import type { Reminder } from '../api'
 import { refreshPeriod, splitReminders } from '../state/reminders'
 import { useNow } from '../state/useNow'
-import { useWisp } from '../state/WispProvider'
+import { useAppState, useWisp } from '../state/WispProvider'
 import { ReminderForm } from './ReminderForm'
 import { ReminderRow } from './ReminderRow'
 
 /** The side column's reminders: an add form, the pending ones soonest first, then the recently delivered. */
 export function RemindersPanel() {
-  const { state, reminders: actions } = useWisp()
-  const { reminders, conversations } = state
-  const openId = state.chat.conversationId
+  const { reminders: actions } = useWisp()
+  const reminders = useAppState((s) => s.reminders)
+  const conversations = useAppState((s) => s.conversations)
+  const openId = useAppState((s) => s.chat.conversationId)
+  const apiReady = useAppState((s) => s.apiReady)
+  const agentName = useAppState((s) => s.status?.agentName || 'Wisp')
   const list = useMemo(() => reminders ?? [], [reminders])
   const now = useNow(refreshPeriod(list, Date.now()))
   const { pending, delivered } = useMemo(() => splitReminders(list), [list])
@@ -39,9 +42,9 @@ export function RemindersPanel() {
         onCreate={actions.create}
       />
       {reminders === null ? (
-        <p className="empty">{state.apiReady ? 'Loading…' : 'Waiting for the server…'}</p>
+        <p className="empty">{apiReady ? 'Loading…' : 'Waiting for the server…'}</p>
       ) : list.length === 0 ? (
-        <p className="empty">No reminders. Add one here, or ask {state.status?.agentName || 'Wisp'} to remind you.</p>
+        <p className="empty">No reminders. Add one here, or ask {agentName} to remind you.</p>
       ) : (
         <div className="reminder-lists">
           {pending.length > 0 ? (

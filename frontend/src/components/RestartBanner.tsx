@@ -3,14 +3,17 @@
 // waits; a refusal (409: already restarting, or the new settings cannot be
 // applied and the old ones keep running) is shown here.
 
-import { useWisp } from '../state/WispProvider'
+import { useAppState, useWisp } from '../state/WispProvider'
 import { restartBannerVisible } from '../state/reducer'
 
+const NONE: string[] = []
+
 export function RestartBanner() {
-  const { state, restartAgent, dismissRestart } = useWisp()
-  if (!restartBannerVisible(state)) return null
-  const { restarting, error } = state.restart
-  const reasons = state.status?.pendingRestart ? state.status.pendingRestartReasons : []
+  const { restartAgent, dismissRestart } = useWisp()
+  const visible = useAppState(restartBannerVisible)
+  const { restarting, error } = useAppState((s) => s.restart)
+  const reasons = useAppState((s) => (s.status?.pendingRestart ? s.status.pendingRestartReasons : NONE))
+  if (!visible) return null
   return (
     <div className="notice notice-warn restart-banner" data-testid="restart-banner" role="status">
       <div className="restart-text">

@@ -9,20 +9,21 @@ import type { SearchResult } from '../api'
 import { useMessageFocusStore } from '../state/messageFocus'
 import { isMacPlatform, keysOf } from '../state/shortcuts'
 import { useShortcuts } from '../state/useShortcuts'
-import type { SearchFn } from '../state/useSearch'
-import { useWisp } from '../state/WispProvider'
+import { useApi, useAppState, useWisp } from '../state/WispProvider'
 import { Icon } from './Icon'
 import { SearchPalette } from './SearchPalette'
 import './search.css'
 
 export function Search() {
-  const { api, chat, state } = useWisp()
+  const page = useWisp()
+  const { chat } = page
+  const connected = useApi() !== null
   const focus = useMessageFocusStore()
   const [open, setOpen] = useState(false)
-  const openId = state.chat.conversationId
+  const openId = useAppState((s) => s.chat.conversationId)
+  const agentName = useAppState((s) => s.status?.agentName || 'Wisp')
   const keys = useMemo(() => keysOf('search', isMacPlatform()), [])
   useShortcuts({ search: () => setOpen((o) => !o) })
-  const search = useMemo<SearchFn | null>(() => (api === null ? null : (q, opts) => api.search(q, opts)), [api])
   const close = useCallback(() => setOpen(false), [])
   const choose = useCallback(
     (r: SearchResult) => {
@@ -50,7 +51,7 @@ export function Search() {
       </button>
       {open
         ? createPortal(
-            <SearchPalette search={search} agentName={state.status?.agentName || 'Wisp'} onChoose={choose} onClose={close} />,
+            <SearchPalette search={connected ? page.search : null} agentName={agentName} onChoose={choose} onClose={close} />,
             document.body,
           )
         : null}

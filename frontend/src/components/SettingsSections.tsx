@@ -13,7 +13,7 @@ import {
   type SectionSpec,
 } from '../state/settingsForm'
 import type { Settings } from '../state/useSettings'
-import { useWisp } from '../state/WispProvider'
+import { useAppState } from '../state/WispProvider'
 import { AutonomyStatus } from './AutonomyStatus'
 import { ConfinementStatus } from './ConfinementStatus'
 import { NotificationPermission } from './NotificationPermission'
@@ -132,7 +132,7 @@ function ApiKeyField({ settings, snap, disabled }: PartProps) {
 function ShellSection({ settings, snap, disabled }: PartProps) {
   const id = 'settings-shell'
   const meta = fieldMeta(snap.fields, snap.overrides, SHELL_PATH)
-  const { state } = useWisp()
+  const status = useAppState((s) => s.status)
   return (
     <section className="settings-section" aria-labelledby="settings-shell-title" data-testid="settings-section-shell">
       <h3 id="settings-shell-title">Shell access</h3>
@@ -162,7 +162,7 @@ function ShellSection({ settings, snap, disabled }: PartProps) {
           error={settings.fieldErrors[SHELL_PATH]}
         />
       </div>
-      <ConfinementStatus status={state.status} />
+      <ConfinementStatus status={status} />
     </section>
   )
 }

@@ -1,16 +1,18 @@
 import { useMemo } from 'react'
 import { awaitingConversations } from '../state/approvals'
 import { useApprovals } from '../state/useApprovals'
-import { useWisp } from '../state/WispProvider'
+import { useAppState, useWisp } from '../state/WispProvider'
 import { ConversationItem } from './ConversationItem'
 import { Icon } from './Icon'
 import { Search } from './Search'
 
 /** The conversation list: newest first, a New chat button, rename and delete per row, unread marks. */
 export function Sidebar() {
-  const { state, chat } = useWisp()
-  const list = state.conversations
-  const activeId = state.chat.conversationId
+  const { chat } = useWisp()
+  const list = useAppState((s) => s.conversations)
+  const activeId = useAppState((s) => s.chat.conversationId)
+  const apiReady = useAppState((s) => s.apiReady)
+  const turns = useAppState((s) => s.turns)
   const approvals = useApprovals()
   const awaiting = useMemo(() => awaitingConversations(approvals), [approvals])
   return (
@@ -23,7 +25,7 @@ export function Sidebar() {
       </div>
       <Search />
       {list === null ? (
-        <p className="empty">{state.apiReady ? 'Loading…' : 'Waiting for the server…'}</p>
+        <p className="empty">{apiReady ? 'Loading…' : 'Waiting for the server…'}</p>
       ) : list.length === 0 ? (
         <p className="empty">No conversations yet. Send a message to start one.</p>
       ) : (
@@ -33,7 +35,7 @@ export function Sidebar() {
               key={c.id}
               conversation={c}
               active={c.id === activeId}
-              busy={state.turns[c.id] !== undefined}
+              busy={turns[c.id] !== undefined}
               unread={c.unread && c.id !== activeId}
               awaitingApproval={c.id !== activeId && awaiting.has(c.id)}
               onOpen={chat.open}

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 import type { TerminalRun, TerminalRunList } from '../api'
 import { escapeHidden } from '../hiddenChars'
-import { useWisp } from '../state/WispProvider'
+import { useApi, useAppState, useWisp } from '../state/WispProvider'
 import { formatRunStatus, runBadge, runTone } from '../state/terminalFormat'
 import type { SessionSnapshot, TerminalSession } from '../state/terminalSession'
 import type { TerminalRunRequest } from '../state/terminalOpener'
@@ -21,11 +21,14 @@ interface Props {
 }
 
 export default function TerminalPanel({ onClose, focusRun = null }: Props) {
-  const { api, state, terminal } = useWisp()
-  const [session, snap] = useTerminalSession(api, state.connection, terminal)
+  const { terminal } = useWisp()
+  const api = useApi()
+  const connection = useAppState((s) => s.connection)
+  const agentState = useAppState((s) => s.status?.state)
+  const [session, snap] = useTerminalSession(api, connection, terminal)
   const { info, view } = snap
   const enabled = info?.enabled === true
-  useReloadAfterRestart(session, state.status?.state)
+  useReloadAfterRestart(session, agentState)
   useEffect(() => {
     if (focusRun !== null) session.focusRun(focusRun.runId)
   }, [session, focusRun])

@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react'
-import { useWisp } from '../state/WispProvider'
+import { useAppState, useWisp } from '../state/WispProvider'
 
 /** Asks for the API token when the server answers 401 (browser mode). */
 export function TokenForm() {
-  const { state, submitToken } = useWisp()
+  const { submitToken } = useWisp()
+  const tokenPrompt = useAppState((s) => s.tokenPrompt)
   const [value, setValue] = useState('')
-  if (state.tokenPrompt === 'hidden') return null
+  if (tokenPrompt === 'hidden') return null
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault()
@@ -22,7 +23,7 @@ export function TokenForm() {
           the one in the <code>api-token</code> file of Wisp's state folder. It is kept in this
           browser's local storage.
         </p>
-        {state.tokenPrompt === 'rejected' ? (
+        {tokenPrompt === 'rejected' ? (
           <p className="notice notice-error" role="alert">
             The server refused that token.
           </p>

@@ -53,7 +53,6 @@ export async function mountApp(server: FakeServer, opts: { hash?: string } = {})
   const React = await import('react')
   const { createRoot } = await import('react-dom/client')
   const { WispProvider, useWisp } = await import('./WispProvider')
-  const { ReplyStoreContext } = await import('./useLiveReply')
   const { App } = await import('../App')
   const { sockets, createSocket } = fakeSockets()
   const frames = new ManualFrames()
@@ -64,7 +63,7 @@ export async function mountApp(server: FakeServer, opts: { hash?: string } = {})
   /** Hands the test what the app's components get from the provider. */
   function Probe() {
     chat = useWisp().chat
-    replies = React.useContext(ReplyStoreContext)
+    replies = useWisp().replies
     return null
   }
 

@@ -1,4 +1,4 @@
-// The page's approvals and grants outside React (one instance per page,
+// The page's approvals and grants, a Store (store.ts; one instance per page,
 // created by WispProvider, read by components through useApprovals.ts):
 // fed by GET /api/approvals (at start and after every reconnect of /ws), the
 // approval-requested/-decided frames and the run_paused/run_resumed frames
@@ -20,6 +20,7 @@ import {
   receiveApproval,
   type ApprovalsState,
 } from './approvals'
+import { Store } from './store'
 
 export type ApprovalsApi = Pick<ApiClient, 'listApprovals' | 'decideApproval' | 'listGrants' | 'deleteGrant'>
 
@@ -27,23 +28,14 @@ function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
 }
 
-export class ApprovalStore {
-  private state: ApprovalsState = initialApprovals
-  private readonly listeners = new Set<() => void>()
+export class ApprovalStore extends Store<ApprovalsState> {
   private api: ApprovalsApi | null = null
   private pendingGeneration = 0
   private grantsGeneration = 0
 
-  /** For useSyncExternalStore. */
-  readonly subscribe = (fn: () => void): (() => void) => {
-    this.listeners.add(fn)
-    return () => {
-      this.listeners.delete(fn)
-    }
+  constructor() {
+    super(initialApprovals)
   }
-
-  /** For useSyncExternalStore. */
-  readonly getSnapshot = (): ApprovalsState => this.state
 
   setApi(api: ApprovalsApi | null): void {
     this.api = api
@@ -52,15 +44,15 @@ export class ApprovalStore {
   /** An approval-requested or approval-decided frame. */
   readonly receive = (approval: Approval): void => {
     const wasGranting = approval.decision === 'approve_always' && this.find(approval.id)?.approval.status === 'pending'
-    this.set(receiveApproval(this.state, approval))
+    this.set((s) => receiveApproval(s, approval))
     // Another client's "Always allow" added grants: keep a list on screen true.
-    if (wasGranting && this.state.grants !== null) void this.loadGrants()
+    if (wasGranting && this.get().grants !== null) void this.loadGrants()
   }
 
   /** A frame of a reply stream: run_paused shows its approval, run_resumed decides it. */
   readonly onChatFrame = (frame: ChatFrame): void => {
-    if (frame.type === 'run_paused') this.set(receiveApproval(this.state, frame.approval))
-    else if (frame.type === 'run_resumed') this.set(decisionKnown(this.state, frame.approvalId, frame.decision))
+    if (frame.type === 'run_paused') this.set((s) => receiveApproval(s, frame.approval))
+    else if (frame.type === 'run_resumed') this.set((s) => decisionKnown(s, frame.approvalId, frame.decision))
   }
 
   /** Reloads the pending approvals; a pending card missing from the answer was decided meanwhile. */
@@ -68,10 +60,10 @@ export class ApprovalStore {
     const api = this.api
     if (api === null) return
     const gen = ++this.pendingGeneration
-    const stale = pendingIds(this.state)
+    const stale = pendingIds(this.get())
     try {
       const pending = await api.listApprovals()
-      if (gen === this.pendingGeneration && api === this.api) this.set(pendingLoaded(this.state, pending, stale))
+      if (gen === this.pendingGeneration && api === this.api) this.set((s) => pendingLoaded(s, pending, stale))
     } catch (err) {
       console.warn('wisp: cannot load the pending approvals:', errorText(err))
     }
@@ -86,18 +78,18 @@ export class ApprovalStore {
     const api = this.api
     const current = this.find(id)
     if (current === undefined || current.sending !== null || current.approval.status !== 'pending') return
-    this.set(decisionSending(this.state, id, decision))
+    this.set((s) => decisionSending(s, id, decision))
     try {
       if (api === null) throw new ApiError(0, 'not connected to the Wisp server')
       const result = await api.decideApproval(id, decision, note.trim(), bases)
       if (result.ok) {
-        this.set(decisionWon(this.state, result.approval))
+        this.set((s) => decisionWon(s, result.approval))
         if (decision === 'approve_always') void this.loadGrants()
       } else {
-        this.set(decisionLost(this.state, id, result.decision))
+        this.set((s) => decisionLost(s, id, result.decision))
       }
     } catch (err) {
-      this.set(decisionFailed(this.state, id, errorText(err)))
+      this.set((s) => decisionFailed(s, id, errorText(err)))
     }
   }
 
@@ -107,9 +99,9 @@ export class ApprovalStore {
     const gen = ++this.grantsGeneration
     try {
       const grants = await api.listGrants()
-      if (gen === this.grantsGeneration) this.set(grantsLoaded(this.state, grants))
+      if (gen === this.grantsGeneration) this.set((s) => grantsLoaded(s, grants))
     } catch (err) {
-      if (gen === this.grantsGeneration) this.set(grantsFailed(this.state, `Cannot load the grants: ${errorText(err)}`))
+      if (gen === this.grantsGeneration) this.set((s) => grantsFailed(s, `Cannot load the grants: ${errorText(err)}`))
     }
   }
 
@@ -121,21 +113,15 @@ export class ApprovalStore {
       await api.deleteGrant(id)
     } catch (err) {
       if (!(err instanceof ApiError && err.status === 404)) {
-        this.set(grantsFailed(this.state, `Cannot revoke the grant: ${errorText(err)}`))
+        this.set((s) => grantsFailed(s, `Cannot revoke the grant: ${errorText(err)}`))
         return
       }
     }
     this.grantsGeneration++ // a list fetched before the delete would bring it back
-    this.set(grantRemoved(this.state, id))
+    this.set((s) => grantRemoved(s, id))
   }
 
   private find(id: string) {
-    return this.state.cards.find((c) => c.approval.id === id)
-  }
-
-  private set(next: ApprovalsState): void {
-    if (next === this.state) return
-    this.state = next
-    for (const fn of [...this.listeners]) fn()
+    return this.get().cards.find((c) => c.approval.id === id)
   }
 }

@@ -90,7 +90,7 @@ function storeWith(api: ApprovalsApi, ...list: Approval[]): ApprovalStore {
   return store
 }
 
-const card = (store: ApprovalStore, id = 'ap_1') => store.getSnapshot().cards.find((c) => c.approval.id === id)
+const card = (store: ApprovalStore, id = 'ap_1') => store.get().cards.find((c) => c.approval.id === id)
 
 describe('ApprovalStore', () => {
   it('shows the approval of run_paused and decides it on run_resumed', () => {
@@ -116,7 +116,7 @@ describe('ApprovalStore', () => {
     const api = fakeApi({ listApprovals: async () => [pending(), pending({ id: 'ap_2' })] })
     const store = storeWith(api)
     await store.loadPending()
-    expect(store.getSnapshot().cards.map((c) => c.approval.id)).toEqual(['ap_1', 'ap_2'])
+    expect(store.get().cards.map((c) => c.approval.id)).toEqual(['ap_1', 'ap_2'])
   })
 
   it('disables the card while its decision is in flight and sends it once', async () => {
@@ -154,7 +154,7 @@ describe('ApprovalStore', () => {
     const store = storeWith(api, pending(), pending({ id: 'ap_2' }))
     await store.decide('ap_1', 'deny', '  not on main  ')
     await store.decide('ap_2', 'approve_always')
-    await vi.waitFor(() => expect(store.getSnapshot().grants).toEqual([grantExample]))
+    await vi.waitFor(() => expect(store.get().grants).toEqual([grantExample]))
     expect(api.calls).toEqual(['decide ap_1 deny not on main', 'decide ap_2 approve_always', 'grants'])
   })
 
@@ -181,11 +181,11 @@ describe('ApprovalStore', () => {
     const store = storeWith(api)
     await store.loadGrants()
     await store.revokeGrant('g1')
-    expect(store.getSnapshot().grants?.map((g) => g.base)).toEqual(['ls'])
+    expect(store.get().grants?.map((g) => g.base)).toEqual(['ls'])
     fail = new ApiError(500, 'database is locked')
     await store.revokeGrant('g2')
-    expect(store.getSnapshot()).toMatchObject({ grantsError: 'Cannot revoke the grant: database is locked' })
-    expect(store.getSnapshot().grants?.map((g) => g.base)).toEqual(['ls'])
+    expect(store.get()).toMatchObject({ grantsError: 'Cannot revoke the grant: database is locked' })
+    expect(store.get().grants?.map((g) => g.base)).toEqual(['ls'])
   })
 })
 

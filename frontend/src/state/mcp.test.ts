@@ -6,7 +6,7 @@ import { McpStore, type McpApi } from './mcpStore'
 
 const github = mcpServerExample
 const search = httpServerExample
-const names = (store: McpStore) => store.getSnapshot().servers?.map((s) => `${s.name}:${s.status}`) ?? null
+const names = (store: McpStore) => store.get().servers?.map((s) => `${s.name}:${s.status}`) ?? null
 
 /** A promise the test settles. */
 function deferred<T>() {
@@ -93,9 +93,9 @@ describe('McpStore', () => {
       }),
     )
     await store.load()
-    expect(store.getSnapshot()).toEqual({ servers: null, loadError: 'Cannot load the MCP servers: cannot reach the Wisp server' })
+    expect(store.get()).toEqual({ servers: null, loadError: 'Cannot load the MCP servers: cannot reach the Wisp server' })
     store.receive([github])
-    expect(store.getSnapshot().loadError).toBeNull()
+    expect(store.get().loadError).toBeNull()
   })
 
   it('reloads after a reconnect only a list it has', async () => {

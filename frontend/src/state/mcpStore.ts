@@ -1,4 +1,4 @@
-// The page's MCP servers outside React (one instance per page, created by
+// The page's MCP servers, a Store (store.ts; one instance per page, created by
 // WispProvider, read by components through useMcpServers.ts): loaded by
 // GET /api/mcp/servers when the settings open (and again after a reconnect
 // of /ws once shown), replaced whole by every mcp-servers frame; it restarts,
@@ -11,6 +11,7 @@
 
 import { ApiError, type ApiClient, type McpServer, type McpServerEdit, type McpServerSaved } from '../api'
 import { initialMcp, serverRemoved, serversFailed, serversLoaded, serverUpdated, type McpState } from './mcp'
+import { Store } from './store'
 
 export type McpApi = Pick<ApiClient, 'listMcpServers' | 'restartMcpServer' | 'saveMcpServer' | 'deleteMcpServer'>
 
@@ -18,23 +19,14 @@ function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
 }
 
-export class McpStore {
-  private state: McpState = initialMcp
-  private readonly listeners = new Set<() => void>()
+export class McpStore extends Store<McpState> {
   private api: McpApi | null = null
   /** The number of the newest request or frame. */
   private newest = 0
 
-  /** For useSyncExternalStore. */
-  readonly subscribe = (fn: () => void): (() => void) => {
-    this.listeners.add(fn)
-    return () => {
-      this.listeners.delete(fn)
-    }
+  constructor() {
+    super(initialMcp)
   }
-
-  /** For useSyncExternalStore. */
-  readonly getSnapshot = (): McpState => this.state
 
   setApi(api: McpApi | null): void {
     this.api = api
@@ -54,13 +46,13 @@ export class McpStore {
       const servers = await api.listMcpServers()
       if (n === this.newest) this.set(serversLoaded(servers))
     } catch (err) {
-      if (n === this.newest) this.set(serversFailed(this.state, `Cannot load the MCP servers: ${errorText(err)}`))
+      if (n === this.newest) this.set((s) => serversFailed(s, `Cannot load the MCP servers: ${errorText(err)}`))
     }
   }
 
   /** Loads the list again when one is shown (after /ws reconnected: frames sent meanwhile are lost). */
   async reload(): Promise<void> {
-    if (this.state.servers !== null) await this.load()
+    if (this.get().servers !== null) await this.load()
   }
 
   /** Restarts a server. Rejects with ApiError (404: no such server). */
@@ -68,7 +60,7 @@ export class McpStore {
     const api = this.client()
     const n = ++this.newest
     const server = await api.restartMcpServer(name)
-    if (n === this.newest) this.set(serverUpdated(this.state, server))
+    if (n === this.newest) this.set((s) => serverUpdated(s, server))
   }
 
   /** Adds or replaces a server. Rejects with ApiError (400: the server's reason, for the form to show). */
@@ -76,7 +68,7 @@ export class McpStore {
     const api = this.client()
     const n = ++this.newest
     const saved = await api.saveMcpServer(name, edit)
-    if (n === this.newest) this.set(serverUpdated(this.state, saved.server))
+    if (n === this.newest) this.set((s) => serverUpdated(s, saved.server))
     return saved
   }
 
@@ -89,17 +81,11 @@ export class McpStore {
       if (!(err instanceof ApiError && err.status === 404)) throw err
     }
     this.newest++ // a list fetched before the delete would bring it back
-    this.set(serverRemoved(this.state, name))
+    this.set((s) => serverRemoved(s, name))
   }
 
   private client(): McpApi {
     if (this.api === null) throw new ApiError(0, 'not connected to the Wisp server')
     return this.api
-  }
-
-  private set(next: McpState): void {
-    if (next === this.state) return
-    this.state = next
-    for (const fn of [...this.listeners]) fn()
   }
 }

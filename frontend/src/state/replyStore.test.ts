@@ -19,38 +19,38 @@ describe('ReplyStore', () => {
     const { frames, store, notified } = setup()
     store.begin('a', EMPTY_LIVE_REPLY)
     expect(notified()).toBe(1)
-    const before = store.getSnapshot()
+    const before = store.get()
 
     for (let i = 1; i <= 500; i++) store.push('a', i, tok(`w${i} `))
     expect(frames.requested).toBe(1)
     expect(store.pending).toBe(500)
     expect(notified()).toBe(1)
-    expect(store.getSnapshot()).toBe(before)
+    expect(store.get()).toBe(before)
 
     frames.run()
     expect(notified()).toBe(2)
     expect(store.pending).toBe(0)
-    expect(store.get('a')?.lastSeq).toBe(500)
-    expect(store.get('a')?.text.startsWith('w1 w2 w3 ')).toBe(true)
-    expect(store.get('a')?.text.endsWith('w500 ')).toBe(true)
+    expect(store.reply('a')?.lastSeq).toBe(500)
+    expect(store.reply('a')?.text.startsWith('w1 w2 w3 ')).toBe(true)
+    expect(store.reply('a')?.text.endsWith('w500 ')).toBe(true)
 
     // The next token waits for the next frame.
     store.push('a', 501, tok('more'))
     expect(frames.requested).toBe(2)
     frames.run()
     expect(notified()).toBe(3)
-    expect(store.get('a')?.text.endsWith('w500 more')).toBe(true)
+    expect(store.reply('a')?.text.endsWith('w500 more')).toBe(true)
   })
 
   it('changes only the entries of replies that got frames', () => {
     const { frames, store } = setup()
     store.begin('a', EMPTY_LIVE_REPLY)
     store.begin('b', { ...EMPTY_LIVE_REPLY, text: 'kept' })
-    const b = store.get('b')
+    const b = store.reply('b')
     store.push('a', 1, tok('x'))
     frames.run()
-    expect(store.get('b')).toBe(b)
-    expect(store.get('a')?.text).toBe('x')
+    expect(store.reply('b')).toBe(b)
+    expect(store.reply('a')?.text).toBe('x')
   })
 
   it('flushes at once (for the end of a reply) and cancels the frame it waited for', () => {
@@ -59,7 +59,7 @@ describe('ReplyStore', () => {
     store.push('a', 1, tok('Hel'))
     store.push('a', 2, tok('lo'))
     store.flush()
-    expect(store.get('a')?.text).toBe('Hello')
+    expect(store.reply('a')?.text).toBe('Hello')
     expect(notified()).toBe(2)
     expect(frames.pending).toBe(0)
     store.flush()
@@ -82,10 +82,10 @@ describe('ReplyStore', () => {
     store.clear()
     expect(frames.pending).toBe(0)
     expect(store.pending).toBe(0)
-    expect(store.get('a')).toBeUndefined()
+    expect(store.reply('a')).toBeUndefined()
     store.push('a', 2, tok('y'))
     frames.run()
-    expect(store.get('a')).toBeUndefined()
+    expect(store.reply('a')).toBeUndefined()
   })
 
   it('restarts a reply from a new base, dropping what was queued for it', () => {
@@ -94,7 +94,7 @@ describe('ReplyStore', () => {
     store.push('a', 1, tok('old'))
     store.begin('a', { ...EMPTY_LIVE_REPLY, text: 'saved' })
     frames.run()
-    expect(store.get('a')?.text).toBe('saved')
+    expect(store.reply('a')?.text).toBe('saved')
   })
 })
 

@@ -1,13 +1,15 @@
-// The open conversation's streaming replies, outside the app state: frames
-// of a reply are queued as they arrive and folded into its entry at most once
-// per animation frame (in a task of its own just after the frame), with one
-// notification for everything that arrived since the last one. Components read an entry through useSyncExternalStore
-// (useLiveReply.ts), so a token re-renders the bubble that shows it and
-// nothing else. No React here.
+// The open conversation's streaming replies, a Store (store.ts) of their
+// own beside the chat's: frames of a reply are queued as they arrive and
+// folded into its entry at most once per animation frame (in a task of its
+// own just after the frame), so the store is set, and its subscribers told,
+// once for everything that arrived since the last frame. Components select
+// one entry (useLiveReply.ts), so a token re-renders the bubble that shows
+// it and nothing else. No React here.
 
 import type { ChatFrame, SeqFrame } from '../api'
 import { postTask } from '../tasks'
 import { foldLive, type LiveReply } from './liveReply'
+import { Store } from './store'
 
 /** Runs fn once, at the next frame; the returned function cancels it. */
 export type FrameScheduler = (fn: () => void) => () => void
@@ -36,31 +38,20 @@ export const afterAnimationFrames: FrameScheduler = (fn) => {
 /** The replies by bubble key. A new map (and a new entry for each reply that changed) on every update. */
 export type LiveReplies = ReadonlyMap<string, LiveReply>
 
-export class ReplyStore {
-  private replies: LiveReplies = new Map()
+export class ReplyStore extends Store<LiveReplies> {
   private readonly queued = new Map<string, SeqFrame[]>()
   private queuedCount = 0
   private cancelFrame: (() => void) | null = null
-  private readonly listeners = new Set<() => void>()
   private readonly schedule: FrameScheduler
 
   constructor(schedule: FrameScheduler = afterAnimationFrames) {
+    super(new Map())
     this.schedule = schedule
   }
 
-  /** For useSyncExternalStore. */
-  readonly subscribe = (fn: () => void): (() => void) => {
-    this.listeners.add(fn)
-    return () => {
-      this.listeners.delete(fn)
-    }
-  }
-
-  /** For useSyncExternalStore: changes only when an update is published. */
-  readonly getSnapshot = (): LiveReplies => this.replies
-
-  get(key: string): LiveReply | undefined {
-    return this.replies.get(key)
+  /** The live state of one reply (the store's state changes only when an update is published). */
+  reply(key: string): LiveReply | undefined {
+    return this.get().get(key)
   }
 
   /** Frames waiting for the next animation frame. */
@@ -71,7 +62,7 @@ export class ReplyStore {
   /** Starts (or restarts) the entry of a reply from base, now; frames queued for it are dropped. */
   begin(key: string, base: LiveReply): void {
     this.dropQueued(key)
-    this.publish(new Map(this.replies).set(key, base))
+    this.set(new Map(this.get()).set(key, base))
   }
 
   /** Queues a frame of a reply (begun first; others are dropped); it shows at the next animation frame. */
@@ -96,16 +87,16 @@ export class ReplyStore {
     if (this.queuedCount === 0) return
     let next: Map<string, LiveReply> | null = null
     for (const [key, frames] of this.queued) {
-      const prev = this.replies.get(key)
+      const prev = this.get().get(key)
       if (prev === undefined) continue
       const folded = foldLive(prev, frames)
       if (folded === prev) continue
-      next ??= new Map(this.replies)
+      next ??= new Map(this.get())
       next.set(key, folded)
     }
     this.queued.clear()
     this.queuedCount = 0
-    if (next !== null) this.publish(next)
+    if (next !== null) this.set(next)
   }
 
   /** Forgets every reply (another conversation was opened). */
@@ -114,7 +105,7 @@ export class ReplyStore {
     this.cancelFrame = null
     this.queued.clear()
     this.queuedCount = 0
-    if (this.replies.size > 0) this.publish(new Map())
+    if (this.get().size > 0) this.set(new Map())
   }
 
   private dropQueued(key: string): void {
@@ -122,10 +113,5 @@ export class ReplyStore {
     if (list === undefined) return
     this.queuedCount -= list.length
     this.queued.delete(key)
-  }
-
-  private publish(next: LiveReplies): void {
-    this.replies = next
-    for (const fn of [...this.listeners]) fn()
   }
 }

@@ -90,7 +90,7 @@ describe('streaming a reply', () => {
     expect(server.sends[0]!.path).toBe(`/api/conversations/${CONV}/messages/stream?dialect=delta`)
     const feed = server.sends[0]!
     await a.until(() => bubbles(a).at(-1)?.status === 'streaming', 'the streaming bubble')
-    const replyKey = [...a.replies().getSnapshot().keys()][0]!
+    const replyKey = [...a.replies().get().keys()][0]!
 
     // It thinks, calls an action (which finishes) and starts its reply.
     await a.act(() => {

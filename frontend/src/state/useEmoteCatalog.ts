@@ -1,8 +1,11 @@
-// GET /api/emotes for one component: loads when the API client is known and
-// again on reload() (the list can change while Wisp runs).
+// The page's emote catalog (GET /api/emotes, WispPage's emoteCatalog store)
+// for a component: loads it when the API client is known and again on
+// reload() (the list can change while Wisp runs).
 
-import { useCallback, useEffect, useState } from 'react'
-import { isUnauthorized, type ApiClient, type EmoteCatalog } from '../api'
+import { useEffect } from 'react'
+import type { EmoteCatalog } from '../api'
+import { useStore } from './store'
+import { useApi, useWisp } from './wispContext'
 
 export interface EmoteCatalogState {
   catalog: EmoteCatalog | null
@@ -13,37 +16,12 @@ export interface EmoteCatalogState {
   reload(): void
 }
 
-export function useEmoteCatalog(api: ApiClient | null): EmoteCatalogState {
-  const [catalog, setCatalog] = useState<EmoteCatalog | null>(null)
-  const [error, setError] = useState<string | null>(null)
-  const [unauthorized, setUnauthorized] = useState(false)
-  const [loading, setLoading] = useState(false)
-  const [generation, setGeneration] = useState(0)
-
+export function useEmoteCatalog(): EmoteCatalogState {
+  const store = useWisp().emoteCatalog
+  const api = useApi()
   useEffect(() => {
-    if (api === null) return
-    let cancelled = false
-    setLoading(true)
-    api.listEmotes().then(
-      (next) => {
-        if (cancelled) return
-        setCatalog(next)
-        setError(null)
-        setUnauthorized(false)
-        setLoading(false)
-      },
-      (err: unknown) => {
-        if (cancelled) return
-        setError(err instanceof Error ? err.message : String(err))
-        setUnauthorized(isUnauthorized(err))
-        setLoading(false)
-      },
-    )
-    return () => {
-      cancelled = true
-    }
-  }, [api, generation])
-
-  const reload = useCallback(() => setGeneration((g) => g + 1), [])
-  return { catalog, error, unauthorized, loading, reload }
+    if (api !== null) void store.load()
+  }, [store, api])
+  const { value, error, unauthorized, loading } = useStore(store)
+  return { catalog: value, error, unauthorized, loading, reload: store.load }
 }

@@ -15,9 +15,9 @@ export interface NotificationFeeds {
   enabled: boolean
   /** desktop or browser, once the connection is known. */
   mode: ConnectionMode | null
-  agentName: string
+  agentName(): string
   /** The conversation open now (a click on its own notification leaves it as it is). */
-  openConversationId: string | null
+  openConversationId(): string | null
   open(conversationId: string): void
   onProactive(fn: (frame: ProactiveMessageFrame) => void): Unsubscribe
   onApproval(fn: (approval: Approval) => void): Unsubscribe
@@ -45,17 +45,17 @@ export function useNotifications(feeds: NotificationFeeds): void {
     document.documentElement.dataset.notifications = enabled ? 'on' : 'off'
   }, [enabled])
   useEffect(
-    () => onProactive((frame) => notifier.offer(proactiveNotice(frame, latest.current.agentName))),
+    () => onProactive((frame) => notifier.offer(proactiveNotice(frame, latest.current.agentName()))),
     [onProactive, notifier],
   )
   useEffect(
-    () => onApproval((approval) => notifier.offer(approvalNotice(approval, latest.current.agentName))),
+    () => onApproval((approval) => notifier.offer(approvalNotice(approval, latest.current.agentName()))),
     [onApproval, notifier],
   )
   useEffect(() => {
     if (sink === undefined) return
     return sink.onOpen((id) => {
-      if (id !== latest.current.openConversationId) latest.current.open(id)
+      if (id !== latest.current.openConversationId()) latest.current.open(id)
     })
   }, [sink])
 }

@@ -1,0 +1,422 @@
+// The chat's controller, outside React (one per page, made by WispPage):
+// opens conversations (and keeps the URL hash and the socket's
+// active-conversation in step), sends messages, drives their reply streams
+// (chatRunner.ts), resumes a reply that was still running when the page
+// loaded, stops the streaming reply (its run is cancelled on the server, and
+// the stream then ends with an "interrupted" frame), retries failed or
+// stopped replies, reloads the open conversation when /ws missed events, and
+// renames or deletes conversations.
+//
+// Its state is the chat slice of the app store (chat.ts, through the
+// reducer): components select it with useChatState. The frames of a
+// streaming reply go to the ReplyStore (one update per animation frame, read
+// by the reply's bubble only); how the reply ends goes through the reducer.
+
+import { ApiError, type ApiClient, type ChatFrame, type ClientMessage } from '../api'
+import type { AppStore } from './appStore'
+import { isReplying, retryable, streamingReply, type ChatState } from './chat'
+import { errorMessage, runReply, type ReplyStart } from './chatRunner'
+import { conversationFromHash, hashForConversation } from './hashRoute'
+import { EMPTY_LIVE_REPLY, isLiveFrame, liveOf, type LiveReply } from './liveReply'
+import type { ReplyStore } from './replyStore'
+
+export interface ChatActions {
+  /** Opens a conversation, or a new chat for null. */
+  open(conversationId: string | null): void
+  /** Sends text in the open conversation (creating it first for a new chat); false when it cannot now. */
+  send(text: string): boolean
+  /** Sends the prompt of a failed last reply again (or picks up its run if it is still going). */
+  retry(replyKey: string): void
+  /** Stops the reply that is streaming: cancels its run, at once or as soon as the run is known. */
+  stop(): void
+  /**
+   * Reloads the open conversation from the server as opening it does (its
+   * messages and display messages), after /ws missed events. While this page
+   * streams a reply, that reply goes on and only the display messages and
+   * what Wisp said on its own are caught up.
+   */
+  reload(): void
+  /** Renames; rejects with ApiError for the caller to show. */
+  rename(conversationId: string, title: string): Promise<void>
+  /** Deletes; rejects with ApiError for the caller to show. */
+  remove(conversationId: string): Promise<void>
+}
+
+export interface ChatDeps {
+  app: AppStore
+  /** The API client now (null before the server is known). */
+  api(): ApiClient | null
+  /** Sends a frame on the page's socket (dropped while there is none). */
+  sendWs(msg: ClientMessage): void
+  replies: ReplyStore
+  /** Sees every frame of every reply stream (the approvals take run_paused and run_resumed). */
+  onFrame?(frame: ChatFrame): void
+}
+
+function writeHash(id: string | null): void {
+  if (conversationFromHash(location.hash) === id) return
+  const url = id === null ? `${location.pathname}${location.search}` : hashForConversation(id)
+  history.replaceState(history.state, '', url)
+}
+
+function notConnected(): ApiError {
+  return new ApiError(0, 'not connected to the Wisp server yet')
+}
+
+export class ChatController implements ChatActions {
+  private readonly deps: ChatDeps
+  private session = 0
+  private conversationId: string | null = null
+  private readonly controllers = new Set<AbortController>()
+  private sending = false
+  /** Run ids of the replies this page drives, by bubble key (known before the state has them). */
+  private readonly runOf = new Map<string, string>()
+  /** Replies whose Stop came before their run id: cancelled once it arrives. */
+  private readonly stopWhenKnown = new Set<string>()
+  /** Runs whose resume was answered 204 (ended): a reload shows their saved message and does not pick them up again. */
+  private readonly endedRuns = new Set<string>()
+  private keyCounter = 0
+  private started = false
+
+  constructor(deps: ChatDeps) {
+    this.deps = deps
+  }
+
+  /** The open chat now. */
+  get state(): ChatState {
+    return this.deps.app.get().chat
+  }
+
+  /** The conversation open now (null: a new chat). */
+  get openId(): string | null {
+    return this.conversationId
+  }
+
+  /**
+   * The API became usable (at start, or with a new client): opens the
+   * conversation of the URL hash the first time, the open one again after.
+   */
+  start(): void {
+    const target = this.started ? this.conversationId : conversationFromHash(location.hash)
+    this.started = true
+    this.open(target)
+  }
+
+  /** Follows hand-edited hashes and back/forward between #/c/<id> URLs; returns the function that stops. */
+  followHash(): () => void {
+    const onHash = () => {
+      const id = conversationFromHash(location.hash)
+      if (id !== this.conversationId) this.open(id)
+    }
+    window.addEventListener('hashchange', onHash)
+    return () => window.removeEventListener('hashchange', onHash)
+  }
+
+  /** A new /ws connection knows nothing of the open conversation: tell it again. */
+  announce(): void {
+    this.deps.sendWs({ type: 'active-conversation', conversationId: this.conversationId })
+  }
+
+  /** Aborts every stream of this page (the page is going). */
+  dispose(): void {
+    for (const ctrl of this.controllers) ctrl.abort()
+    this.controllers.clear()
+  }
+
+  readonly open = (id: string | null): void => {
+    for (const ctrl of this.controllers) ctrl.abort()
+    this.controllers.clear()
+    this.runOf.clear()
+    this.stopWhenKnown.clear()
+    this.endedRuns.clear()
+    this.deps.replies.clear()
+    this.sending = false
+    const session = this.session + 1
+    this.session = session
+    this.conversationId = id
+    this.dispatch({ type: 'chat-open', session, conversationId: id })
+    writeHash(id)
+    this.announce()
+    if (id !== null) void this.load(session, id)
+  }
+
+  readonly send = (text: string): boolean => {
+    const chat = this.state
+    // While a conversation loads, its arriving messages would replace the new ones.
+    if (this.sending || chat.loading || isReplying(chat) || text.trim() === '') return false
+    void this.sendNow(text)
+    return true
+  }
+
+  readonly retry = (key: string): void => {
+    void this.retryNow(key)
+  }
+
+  readonly stop = (): void => {
+    const reply = streamingReply(this.state)
+    if (reply === undefined || reply.stopping) return
+    const session = this.session
+    this.dispatch({ type: 'chat-stopping', session, key: reply.key })
+    const runId = this.runOf.get(reply.key) ?? reply.runId
+    if (runId === undefined) this.stopWhenKnown.add(reply.key)
+    else void this.cancel(session, reply.key, runId)
+  }
+
+  readonly reload = (): void => {
+    const { session, conversationId } = this
+    if (conversationId === null) return
+    if (this.streaming()) void this.catchUp(session, conversationId)
+    else void this.load(session, conversationId)
+  }
+
+  readonly rename = async (id: string, title: string): Promise<void> => {
+    const client = this.deps.api()
+    if (client === null) throw notConnected()
+    this.dispatch({ type: 'conversation-upserted', conversation: await client.renameConversation(id, title) })
+  }
+
+  readonly remove = async (id: string): Promise<void> => {
+    const client = this.deps.api()
+    if (client === null) throw notConnected()
+    try {
+      await client.deleteConversation(id)
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 404)) throw err
+    }
+    this.dispatch({ type: 'conversation-removed', id })
+    if (this.conversationId === id) this.open(null)
+  }
+
+  /** Brings the open chat up to what the server saved (after /ws reconnected; a reply may stream meanwhile). */
+  async catchUpMessages(): Promise<void> {
+    const client = this.deps.api()
+    const { conversationId, session } = this.state
+    if (client === null || conversationId === null) return
+    try {
+      const messages = await client.listMessages(conversationId)
+      this.dispatch({ type: 'chat-caught-up', session, messages })
+    } catch (err) {
+      console.warn('wisp: cannot catch up the open chat:', errorMessage(err))
+    }
+  }
+
+  private readonly dispatch = (action: Parameters<AppStore['dispatch']>[0]) => this.deps.app.dispatch(action)
+
+  private isCurrent(session: number): boolean {
+    return this.session === session
+  }
+
+  private localKey(): string {
+    return `local-${Date.now().toString(36)}-${++this.keyCounter}`
+  }
+
+  /** A reply of this page is streaming, or about to. */
+  private streaming(): boolean {
+    return this.sending || this.controllers.size > 0
+  }
+
+  /** Cancels a run; its stream then reports how it ended (stopped, or done if it won the race). */
+  private async cancel(session: number, key: string, runId: string): Promise<void> {
+    const client = this.deps.api()
+    try {
+      if (client === null) throw new ApiError(0, 'not connected to the Wisp server')
+      await client.cancelRun(runId)
+    } catch (err) {
+      // 409: the run ended meanwhile, and its stream says how.
+      if ((err instanceof ApiError && err.status === 409) || !this.isCurrent(session)) return
+      this.dispatch({ type: 'chat-stop-failed', session, key })
+      this.dispatch({ type: 'error', message: `Could not stop the reply: ${errorMessage(err)}` })
+    }
+  }
+
+  private learnRun(session: number, key: string, runId: string): void {
+    this.runOf.set(key, runId)
+    if (this.stopWhenKnown.delete(key)) void this.cancel(session, key, runId)
+  }
+
+  /**
+   * Streams a reply into the bubble `key`, starting from base: its frames go
+   * to the ReplyStore, and its end (done, error, failure) to the reducer
+   * together with what the store holds, so the bubble keeps what it showed.
+   */
+  private async drive(session: number, key: string, start: ReplyStart, ctrl: AbortController, base: LiveReply): Promise<void> {
+    const client = this.deps.api()
+    if (client === null) return
+    const { replies } = this.deps
+    this.controllers.add(ctrl)
+    replies.begin(key, base)
+    if (start.kind === 'resume') this.learnRun(session, key, start.runId)
+    let resynced = false
+    const settled = () => {
+      replies.flush()
+      return replies.reply(key)
+    }
+    try {
+      await runReply({
+        api: client,
+        start,
+        signal: ctrl.signal,
+        findRunId: start.kind === 'send' ? () => activeRunOf(client, start.conversationId) : undefined,
+        report: (r) => {
+          if (ctrl.signal.aborted) return
+          switch (r.type) {
+            case 'run':
+              this.dispatch({ type: 'chat-run', session, key, runId: r.runId })
+              this.learnRun(session, key, r.runId)
+              break
+            case 'frame':
+              // Seed 001: the run was cut short by a crash; once its stream has
+              // ended, the conversation is read again as it was saved.
+              if (r.frame.type === 'stream_resync') resynced = true
+              this.deps.onFrame?.(r.frame)
+              if (isLiveFrame(r.frame)) replies.push(key, r.seq, r.frame)
+              else this.dispatch({ type: 'chat-frame', session, key, seq: r.seq, frame: r.frame, live: settled() })
+              break
+            case 'failed':
+              this.dispatch({ type: 'chat-failed', session, key, message: r.message, live: settled() })
+              break
+            case 'ended': {
+              // 204: nothing more to stream. The saved message says how the run ended.
+              settled()
+              const runId = this.runOf.get(key)
+              if (runId !== undefined) this.endedRuns.add(runId)
+              const id = this.conversationId
+              if (id !== null && this.isCurrent(session)) void this.load(session, id)
+              break
+            }
+          }
+        },
+      })
+    } finally {
+      this.controllers.delete(ctrl)
+      this.stopWhenKnown.delete(key)
+      const id = this.conversationId
+      if (resynced && id !== null && this.isCurrent(session) && !ctrl.signal.aborted) void this.load(session, id)
+    }
+  }
+
+  /** Picks up a run still going; from its start (after 0) the bubble shows its saved text until the replay has some. */
+  private resume(session: number, key: string, runId: string, after: number, base: LiveReply): void {
+    const fromStart = after === 0
+    this.dispatch({ type: 'chat-resume', session, key, fromStart })
+    const start = fromStart ? { ...EMPTY_LIVE_REPLY, text: base.text } : base
+    void this.drive(session, key, { kind: 'resume', runId, after }, new AbortController(), start)
+  }
+
+  private async load(session: number, id: string): Promise<void> {
+    const client = this.deps.api()
+    if (client === null) return
+    try {
+      const [messages, display] = await fetchConversation(client, id)
+      if (!this.isCurrent(session)) return
+      this.dispatch({ type: 'chat-loaded', session, messages, display })
+      for (const m of messages) {
+        // The page was reloaded while this reply was being written: pick it up.
+        if (m.role !== 'assistant' || m.status !== 'active' || m.runId === undefined) continue
+        if (this.endedRuns.has(m.runId)) continue
+        this.resume(session, m.id, m.runId, 0, { ...EMPTY_LIVE_REPLY, text: m.text })
+      }
+    } catch (err) {
+      if (!this.isCurrent(session)) return
+      if (err instanceof ApiError && err.status === 404) {
+        this.dispatch({ type: 'conversation-removed', id })
+        this.open(null)
+        return
+      }
+      this.dispatch({ type: 'chat-load-failed', session, message: errorMessage(err) })
+    }
+  }
+
+  /** The display messages, and what Wisp said on its own, of the open conversation (a reply streams meanwhile). */
+  private async catchUp(session: number, id: string): Promise<void> {
+    const client = this.deps.api()
+    if (client === null) return
+    try {
+      const [messages, display] = await fetchConversation(client, id)
+      if (this.isCurrent(session)) this.dispatch({ type: 'chat-caught-up', session, messages, display })
+    } catch (err) {
+      console.warn('wisp chat: cannot reload the open conversation:', errorMessage(err))
+    }
+  }
+
+  private async sendNow(text: string): Promise<void> {
+    const client = this.deps.api()
+    const session = this.session
+    const userKey = this.localKey()
+    const replyKey = this.localKey()
+    const ctrl = new AbortController()
+    this.controllers.add(ctrl)
+    this.sending = true
+    this.dispatch({ type: 'chat-sent', session, userKey, replyKey, text, ts: Date.now() })
+    try {
+      if (client === null) throw notConnected()
+      let conversationId = this.conversationId
+      if (conversationId === null) {
+        const conv = await client.createConversation()
+        if (ctrl.signal.aborted || !this.isCurrent(session)) return
+        this.dispatch({ type: 'conversation-upserted', conversation: conv })
+        this.dispatch({ type: 'chat-assigned', session, conversationId: conv.id })
+        this.conversationId = conv.id
+        writeHash(conv.id)
+        this.announce()
+        conversationId = conv.id
+      }
+      this.dispatch({ type: 'conversation-touched', id: conversationId, at: Date.now() })
+      const start: ReplyStart = { kind: 'send', conversationId, request: { text, clientMessageId: userKey } }
+      await this.drive(session, replyKey, start, ctrl, EMPTY_LIVE_REPLY)
+    } catch (err) {
+      if (!ctrl.signal.aborted) this.dispatch({ type: 'chat-failed', session, key: replyKey, message: errorMessage(err) })
+    } finally {
+      this.stopWhenKnown.delete(replyKey)
+      this.controllers.delete(ctrl)
+      if (this.isCurrent(session)) this.sending = false
+    }
+  }
+
+  private async retryNow(key: string): Promise<void> {
+    const chat = this.state
+    const bubble = chat.messages.find((m) => m.key === key)
+    const client = this.deps.api()
+    if (bubble?.prompt === undefined || !retryable(chat, key) || client === null || this.sending) return
+    const session = this.session
+    const conversationId = this.conversationId
+    this.sending = true
+    try {
+      if (bubble.runId !== undefined && conversationId !== null) {
+        const run = await client.getRun(bubble.runId).catch(() => null)
+        if (!this.isCurrent(session)) return
+        if (run?.status === 'active') {
+          this.resume(session, key, run.id, bubble.lastSeq, liveOf(bubble))
+          return
+        }
+        // Replace the failed exchange rather than repeat it in the history.
+        if (run?.userMessageId) {
+          await client
+            .truncateMessages(conversationId, run.userMessageId, true)
+            .catch((err: unknown) => console.warn('wisp chat: could not remove the failed exchange', err))
+        }
+      }
+    } finally {
+      if (this.isCurrent(session)) this.sending = false
+    }
+    if (!this.isCurrent(session)) return
+    this.dispatch({ type: 'chat-retry', session, key })
+    void this.sendNow(bubble.prompt)
+  }
+}
+
+const fetchConversation = async (client: ApiClient, id: string) =>
+  Promise.all([
+    client.listMessages(id),
+    client.listDisplayMessages(id).catch((err: unknown) => {
+      console.warn('wisp chat: display messages unavailable', err)
+      return []
+    }),
+  ])
+
+/** The run of the conversation's reply in progress, from its "active" assistant message. */
+async function activeRunOf(api: ApiClient, conversationId: string): Promise<string | null> {
+  const messages = await api.listMessages(conversationId)
+  const active = messages.findLast((m) => m.role === 'assistant' && m.status === 'active' && m.runId !== undefined)
+  return active?.runId ?? null
+}
