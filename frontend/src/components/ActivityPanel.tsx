@@ -5,6 +5,7 @@ import { ActivityItem } from './ActivityItem'
 export function ActivityPanel() {
   const activity = useAppState((s) => s.activity)
   const conversations = useAppState((s) => s.conversations)
+  const agent = useAppState((s) => s.status?.agentName || 'Wisp')
   const titleOf = useMemo(() => {
     const titles = new Map((conversations ?? []).map((c) => [c.id, c.title]))
     return (id: string) => titles.get(id)
@@ -16,13 +17,13 @@ export function ActivityPanel() {
       </h2>
       {activity.length === 0 ? (
         <p className="empty">
-          No events yet. Agent, heartbeat and training events appear here as they happen, newest
-          first.
+          Nothing yet. What {agent} does (replies, thoughts of its own) and events other programs send show
+          here as they happen, newest first.
         </p>
       ) : (
         <ol className="activity-list">
           {activity.map((entry) => (
-            <ActivityItem key={entry.key} envelope={entry.envelope} titleOf={titleOf} />
+            <ActivityItem key={entry.key} envelope={entry.envelope} titleOf={titleOf} agent={agent} />
           ))}
         </ol>
       )}

@@ -32,6 +32,29 @@ describe('addActivity', () => {
     list = addActivity(list, env(1, 200))
     expect(list).toHaveLength(2)
   })
+
+  it('keeps one entry per chat turn, its latest heartbeat on top', () => {
+    const hb = (n: number, runId: string, status: string): StreamEnvelope => ({
+      ...env(n),
+      type: 'heartbeat_event',
+      stream: 'chat',
+      payload: { status, runId, conversationId: 'c1' },
+    })
+    let list: ActivityEntry[] = []
+    for (const e of [hb(1, 'r1', 'thinking'), hb(2, 'r1', 'replying'), env(3), hb(4, 'r2', 'thinking'), hb(5, 'r1', 'sent')]) {
+      list = addActivity(list, e)
+    }
+    expect(list.map((e) => e.envelope.eventId)).toEqual(['evt-5', 'evt-4', 'evt-3'])
+  })
+
+  it('leaves out what only a developer needs: the autonomy loop ticking and skipping', () => {
+    const auto = (n: number, payload: JsonObject): StreamEnvelope => ({ ...env(n), stream: 'autonomy', payload })
+    let list: ActivityEntry[] = []
+    list = addActivity(list, auto(1, { kind: 'tick', tick: 1 }))
+    list = addActivity(list, auto(2, { kind: 'skipped', reason: 'cooldown' }))
+    list = addActivity(list, auto(3, { kind: 'thought', text: 'The build is green' }))
+    expect(list.map((e) => e.envelope.eventId)).toEqual(['evt-3'])
+  })
 })
 
 const of = (type: EnvelopeType, payload: JsonObject): StreamEnvelope => ({
@@ -62,67 +85,73 @@ describe('describeActivity', () => {
     {
       name: 'thinking ignores its placeholder preview',
       env: of('heartbeat_event', beat({ status: 'thinking', preview: 'Thinking…', durationMs: 0 })),
-      want: { kind: 'text', text: 'Thinking…', status: 'thinking', conversation: 'Trip plans' },
+      want: { kind: 'text', label: 'Chat', text: 'Wisp is thinking…', status: 'thinking', conversation: 'Trip plans' },
     },
     {
-      name: 'replying shows the preview without a duration',
+      name: 'replying leaves out its first words (the chat shows them)',
       env: of('heartbeat_event', beat({ status: 'replying', preview: 'You', durationMs: 5 })),
-      want: { kind: 'text', text: 'Replying — You', status: 'replying', conversation: 'Trip plans' },
+      want: { kind: 'text', label: 'Chat', text: 'Wisp is replying…', status: 'replying', conversation: 'Trip plans' },
     },
     {
       name: 'sent shows the duration and preview',
       env: of('heartbeat_event', beat({ status: 'sent', preview: 'You said: hi', durationMs: 352 })),
-      want: { kind: 'text', text: 'Sent in 352 ms — You said: hi', status: 'sent', conversation: 'Trip plans' },
+      want: { kind: 'text', label: 'Chat', text: 'Wisp replied in 352 ms — You said: hi', status: 'sent', conversation: 'Trip plans' },
     },
     {
-      name: 'failed shows the duration and preview',
+      name: 'a stopped reply says so, with the duration',
       env: of('heartbeat_event', beat({ status: 'failed', preview: 'interrupted', durationMs: 352 })),
-      want: { kind: 'text', text: 'Failed after 352 ms — interrupted', status: 'failed', conversation: 'Trip plans' },
+      want: { kind: 'text', label: 'Chat', text: 'The reply was stopped after 352 ms', status: 'failed', conversation: 'Trip plans' },
     },
     {
       name: 'seconds for longer turns',
       env: of('heartbeat_event', beat({ status: 'sent', preview: 'ok', durationMs: 4_370 })),
-      want: { kind: 'text', text: 'Sent in 4.3 s — ok', status: 'sent', conversation: 'Trip plans' },
+      want: { kind: 'text', label: 'Chat', text: 'Wisp replied in 4.3 s — ok', status: 'sent', conversation: 'Trip plans' },
     },
     {
       name: 'no duration and an empty preview leave just the word',
       env: of('heartbeat_event', beat({ status: 'sent', preview: '' })),
-      want: { kind: 'text', text: 'Sent', status: 'sent', conversation: 'Trip plans' },
+      want: { kind: 'text', label: 'Chat', text: 'Wisp replied', status: 'sent', conversation: 'Trip plans' },
     },
     {
       name: 'a non-numeric duration is ignored',
       env: of('heartbeat_event', beat({ status: 'failed', preview: 'error', durationMs: '352' })),
-      want: { kind: 'text', text: 'Failed — error', status: 'failed', conversation: 'Trip plans' },
+      want: { kind: 'text', label: 'Chat', text: 'The reply did not finish: error', status: 'failed', conversation: 'Trip plans' },
     },
     {
       name: 'an unknown status is shown as its word',
       env: of('heartbeat_event', beat({ status: 'queued', preview: 'waiting', durationMs: 10 })),
-      want: { kind: 'text', text: 'queued — waiting', status: 'queued', conversation: 'Trip plans' },
+      want: { kind: 'text', label: 'Chat', text: 'queued — waiting', status: 'queued', conversation: 'Trip plans' },
     },
     {
       name: 'multi-line previews become one line',
-      env: of('heartbeat_event', beat({ status: 'replying', preview: 'Hello\n\n  world ' })),
-      want: { kind: 'text', text: 'Replying — Hello world', status: 'replying', conversation: 'Trip plans' },
+      env: of('heartbeat_event', beat({ status: 'sent', preview: 'Hello\n\n  world ' })),
+      want: { kind: 'text', label: 'Chat', text: 'Wisp replied — Hello world', status: 'sent', conversation: 'Trip plans' },
+    },
+    {
+      name: 'a failed reply says so',
+      env: of('heartbeat_event', beat({ status: 'failed', preview: 'failed', durationMs: 4_370 })),
+      want: { kind: 'text', label: 'Chat', text: 'The reply failed after 4.3 s', status: 'failed', conversation: 'Trip plans' },
     },
     {
       name: 'long previews are cut',
-      env: of('heartbeat_event', beat({ status: 'replying', preview: 'y'.repeat(PREVIEW_MAX + 20) })),
+      env: of('heartbeat_event', beat({ status: 'sent', preview: 'y'.repeat(PREVIEW_MAX + 20) })),
       want: {
         kind: 'text',
-        text: `Replying — ${'y'.repeat(PREVIEW_MAX - 1)}…`,
-        status: 'replying',
+        label: 'Chat',
+        text: `Wisp replied — ${'y'.repeat(PREVIEW_MAX - 1)}…`,
+        status: 'sent',
         conversation: 'Trip plans',
       },
     },
     {
       name: 'an unknown conversation has no title',
       env: of('heartbeat_event', beat({ status: 'thinking', conversationId: 'other' })),
-      want: { kind: 'text', text: 'Thinking…', status: 'thinking' },
+      want: { kind: 'text', label: 'Chat', text: 'Wisp is thinking…', status: 'thinking' },
     },
     {
       name: 'a blank title is left out',
       env: of('heartbeat_event', beat({ status: 'thinking', conversationId: 'blank' })),
-      want: { kind: 'text', text: 'Thinking…', status: 'thinking' },
+      want: { kind: 'text', label: 'Chat', text: 'Wisp is thinking…', status: 'thinking' },
     },
     {
       name: 'a heartbeat without a status stays JSON',
@@ -137,7 +166,7 @@ describe('describeActivity', () => {
     {
       name: 'an agent event with text shows the text',
       env: of('agent_event', { text: 'Looking at the logs now', extra: 1 }),
-      want: { kind: 'text', text: 'Looking at the logs now' },
+      want: { kind: 'text', label: 'chat', text: 'Looking at the logs now' },
     },
     {
       name: 'an agent event with non-string text stays JSON',
@@ -176,7 +205,12 @@ describe('describeActivity', () => {
 
   it('works without a title lookup', () => {
     const env = of('heartbeat_event', beat({ status: 'sent', preview: 'hi', durationMs: 7 }))
-    expect(describeActivity(env)).toEqual({ kind: 'text', text: 'Sent in 7 ms — hi', status: 'sent' })
+    expect(describeActivity(env)).toEqual({ kind: 'text', label: 'Chat', text: 'Wisp replied in 7 ms — hi', status: 'sent' })
+  })
+
+  it('calls the assistant by its name', () => {
+    const env = of('heartbeat_event', beat({ status: 'thinking' }))
+    expect(describeActivity(env, undefined, 'Nova')).toMatchObject({ text: 'Nova is thinking…' })
   })
 })
 
@@ -184,21 +218,21 @@ describe('autonomy envelopes', () => {
   const auto = (payload: JsonObject): StreamEnvelope => ({ ...env(1), stream: 'autonomy', runId: 'auto-3', payload })
 
   it.each([
-    [{ kind: 'tick', tick: 3 }, { kind: 'text', text: 'Tick 3: looking around…', status: 'thinking' }],
-    [{ kind: 'thought', text: 'The build\nis still running' }, { kind: 'text', text: 'Thought: The build is still running' }],
-    [{ kind: 'decision', decision: 'silent', reason: 'nothing new' }, { kind: 'text', text: 'Stayed silent — nothing new' }],
-    [{ kind: 'decision', decision: 'silent' }, { kind: 'text', text: 'Stayed silent' }],
-    [{ kind: 'decision', decision: 'speak' }, { kind: 'text', text: 'Decided to speak' }],
-    [{ kind: 'skipped', reason: 'cooldown' }, { kind: 'text', text: 'Skipped a check: you spoke a moment ago' }],
-    [{ kind: 'skipped', reason: 'rate-limit' }, { kind: 'text', text: 'Skipped a check: enough messages this hour' }],
-    [{ kind: 'skipped', reason: 'sleepy' }, { kind: 'text', text: 'Skipped a check: sleepy' }],
-    [{ kind: 'error', message: 'no tool called' }, { kind: 'text', text: 'Autonomy error: no tool called', status: 'failed' }],
-  ] as [JsonObject, ActivityView][])('%j', (payload, want) => {
-    expect(describeActivity(auto(payload))).toEqual(want)
+    [{ kind: 'tick', tick: 3 }, { text: 'Wisp is looking around…', status: 'thinking' }],
+    [{ kind: 'thought', text: 'The build\nis still running' }, { text: 'Wisp thought: The build is still running' }],
+    [{ kind: 'decision', decision: 'silent', reason: 'nothing new' }, { text: 'Wisp stayed quiet — nothing new' }],
+    [{ kind: 'decision', decision: 'silent' }, { text: 'Wisp stayed quiet' }],
+    [{ kind: 'decision', decision: 'speak' }, { text: 'Wisp decided to speak up' }],
+    [{ kind: 'skipped', reason: 'cooldown' }, { text: 'Wisp did not look around: you spoke a moment ago' }],
+    [{ kind: 'skipped', reason: 'rate-limit' }, { text: 'Wisp did not look around: enough messages this hour' }],
+    [{ kind: 'skipped', reason: 'sleepy' }, { text: 'Wisp did not look around: sleepy' }],
+    [{ kind: 'error', message: 'no tool called' }, { text: 'Wisp could not think on its own: no tool called', status: 'failed' }],
+  ] as [JsonObject, Partial<ActivityView>][])('%j', (payload, want) => {
+    expect(describeActivity(auto(payload))).toEqual({ kind: 'text', label: 'Autonomy', ...want })
   })
 
   it('falls back to the usual views for kinds it does not know', () => {
-    expect(describeActivity(auto({ kind: 'dream', text: 'sheep' }))).toEqual({ kind: 'text', text: 'sheep' })
+    expect(describeActivity(auto({ kind: 'dream', text: 'sheep' }))).toEqual({ kind: 'text', label: 'autonomy', text: 'sheep' })
     expect(describeActivity(auto({ kind: 'thought', text: ' ' }))).toEqual({ kind: 'json', compact: '{"kind":"thought","text":" "}' })
   })
 })
