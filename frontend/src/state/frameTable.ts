@@ -1,20 +1,23 @@
 // Where each /ws frame goes: one table from frame type to the store method
 // (or page event) that takes it. WispProvider's socket hands every frame to
-// routeFrame; a frame type missing here is ignored (pong, auth-ok, and
-// frames of newer servers).
+// routeFrame. The table names every frame type this client knows (the
+// compiler says when one is missing): null for those the socket itself
+// handles (pong, auth-ok); frames of newer servers are ignored.
 
 import { isEnvelope, type KnownServerMessages, type KnownServerMessageType, type ServerMessage } from '../api'
 import type { WispPage } from './wispPage'
 
 type FrameHandler<K extends KnownServerMessageType> = (page: WispPage, msg: KnownServerMessages[K]) => void
 
-export type FrameTable = { [K in KnownServerMessageType]?: FrameHandler<K> }
+export type FrameTable = { [K in KnownServerMessageType]: FrameHandler<K> | null }
 
 const envelope = (page: WispPage, msg: ServerMessage) => {
   if (isEnvelope(msg)) page.app.dispatch({ type: 'envelope', envelope: msg })
 }
 
 export const frameTable: FrameTable = {
+  pong: null,
+  'auth-ok': null,
   status: (page, { type: _type, ...fields }) => page.app.dispatch({ type: 'status-frame', fields }),
   agent_event: envelope,
   heartbeat_event: envelope,
@@ -45,6 +48,7 @@ export const frameTable: FrameTable = {
 
 /** Hands a frame to its handler in the table. */
 export function routeFrame(page: WispPage, msg: ServerMessage, table: FrameTable = frameTable): void {
-  const handler = table[msg.type as KnownServerMessageType] as ((page: WispPage, msg: ServerMessage) => void) | undefined
+  if (!Object.hasOwn(table, msg.type)) return
+  const handler = table[msg.type as KnownServerMessageType] as ((page: WispPage, msg: ServerMessage) => void) | null
   handler?.(page, msg)
 }

@@ -157,6 +157,26 @@ describe('streaming a reply', () => {
     expect(a.root.byTestId('send')).toHaveLength(1)
   })
 
+  it('renders a status frame only where status is shown, not in the chat', async () => {
+    const server = serverWithHistory()
+    const a = (app = await started(server))
+    resetRenders()
+
+    // The agent's state and uptime change: the header's badge shows it; no other component selects them.
+    await a.act(() => a.sockets[0]!.receive({ ...statusFrame(server), state: 'paused', uptime: 2 }))
+    await a.until(() => a.root.byTestId('agent-state')[0]?.textContent === 'paused', 'the new state')
+    expect(renderCounts()).toEqual({})
+
+    // A frame that changes what the header shows re-renders the header, and still not the chat.
+    resetRenders()
+    await a.act(() => a.sockets[0]!.receive({ ...statusFrame(server), model: 'another' }))
+    await a.until(() => rendersOf('Header') > 0, 'the header')
+    expect(rendersOf('MessageList')).toBe(0)
+    expect(rendersOf('MessageBubble')).toBe(0)
+    expect(rendersOf('ChatView')).toBe(0)
+    expect(rendersOf('Sidebar')).toBe(0)
+  })
+
   it('shows the text so far of a reply it picks up after a reload, then its deltas', async () => {
     const server = serverWithHistory()
     server.messages.set(CONV, [
