@@ -2,7 +2,6 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
 import { safeLocalStorage } from './api/connection'
-import { MessageFocusProvider } from './state/messageFocus'
 import { WispProvider } from './state/WispProvider'
 import { applyTheme, storedTheme } from './state/theme'
 import './styles.css'
@@ -17,9 +16,7 @@ if (root === null) throw new Error('missing #root element')
 createRoot(root).render(
   <StrictMode>
     <WispProvider>
-      <MessageFocusProvider>
-        <App />
-      </MessageFocusProvider>
+      <App />
     </WispProvider>
   </StrictMode>,
 )

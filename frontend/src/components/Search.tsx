@@ -6,7 +6,7 @@
 import { useCallback, useMemo, useState } from 'react'
 import { createPortal } from 'react-dom'
 import type { SearchResult } from '../api'
-import { useMessageFocusStore } from '../state/messageFocus'
+import { useMessageFocusStore } from '../state/useMessageFocus'
 import { isMacPlatform, keysOf } from '../state/shortcuts'
 import { useShortcuts } from '../state/useShortcuts'
 import { useApi, useAppState, useWisp } from '../state/WispProvider'
@@ -31,7 +31,7 @@ export function Search() {
       // The open conversation is only scrolled: opening it again would reload it and
       // cut a reply that streams there.
       if (openId !== r.conversationId) chat.open(r.conversationId)
-      focus?.show(r.conversationId, r.messageId)
+      focus.show(r.conversationId, r.messageId)
     },
     [chat, focus, openId],
   )

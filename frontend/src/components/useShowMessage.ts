@@ -5,7 +5,7 @@
 // loaded messages cannot be shown: missing then says so.
 
 import { useLayoutEffect, useState } from 'react'
-import { useFocusRequest, useMessageFocusStore } from '../state/messageFocus'
+import { useFocusRequest, useMessageFocusStore } from '../state/useMessageFocus'
 
 /** How many of a conversation's last messages it shows (GET /api/conversations/{id}/messages). */
 export const MESSAGES_SHOWN = 200
@@ -31,7 +31,7 @@ export function useShowMessage(
   const [missing, setMissing] = useState<string | null>(null)
 
   useLayoutEffect(() => {
-    if (request === null || store === null) return
+    if (request === null) return
     if (failed) {
       store.done(request)
       return

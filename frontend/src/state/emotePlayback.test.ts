@@ -41,7 +41,7 @@ function setup() {
   const clock = new FakeClock()
   const playback = new EmotePlayback(clock)
   const seen: EmotePlay[] = []
-  playback.subscribe((p) => seen.push(p))
+  playback.subscribe(() => seen.push(playback.get()))
   const ids = () => seen.map((p) => p.id)
   return { clock, playback, seen, ids }
 }
@@ -49,17 +49,17 @@ function setup() {
 describe('EmotePlayback', () => {
   it('starts idle, looping', () => {
     const { playback } = setup()
-    expect(playback.current).toMatchObject({ id: 'idle', glbPath: '/emotes/idle.glb', loop: true })
+    expect(playback.get()).toMatchObject({ id: 'idle', glbPath: '/emotes/idle.glb', loop: true })
   })
 
   it('returns a non-looping emote to idle after its duration', () => {
     const { clock, playback, ids } = setup()
     playback.start(wave)
-    expect(playback.current).toMatchObject({ id: 'wave', glbPath: '/emotes/wave.glb', loop: false, duration: 2.5 })
+    expect(playback.get()).toMatchObject({ id: 'wave', glbPath: '/emotes/wave.glb', loop: false, duration: 2.5 })
     clock.advance(2499)
-    expect(playback.current.id).toBe('wave')
+    expect(playback.get().id).toBe('wave')
     clock.advance(1)
-    expect(playback.current.id).toBe('idle')
+    expect(playback.get().id).toBe('idle')
     expect(ids()).toEqual(['wave', 'idle'])
     expect(clock.pending).toBe(0)
   })
@@ -68,7 +68,7 @@ describe('EmotePlayback', () => {
     const { clock, playback, ids } = setup()
     playback.start(dance)
     clock.advance(60_000)
-    expect(playback.current.id).toBe('dance')
+    expect(playback.get().id).toBe('dance')
     playback.start(wave)
     clock.advance(2500)
     expect(ids()).toEqual(['dance', 'wave', 'idle'])
@@ -80,7 +80,7 @@ describe('EmotePlayback', () => {
     clock.advance(2000)
     playback.start(dance)
     clock.advance(1000) // past the wave's 2.5 s
-    expect(playback.current.id).toBe('dance')
+    expect(playback.get().id).toBe('dance')
     expect(clock.pending).toBe(0)
     expect(ids()).toEqual(['wave', 'dance'])
   })
@@ -92,19 +92,19 @@ describe('EmotePlayback', () => {
     playback.start(wave)
     expect(seen.map((p) => p.seq)).toEqual([1, 2])
     clock.advance(2000)
-    expect(playback.current.id).toBe('wave')
+    expect(playback.get().id).toBe('wave')
     clock.advance(500)
-    expect(playback.current.id).toBe('idle')
+    expect(playback.get().id).toBe('idle')
   })
 
   it('stops at once with stop() or the idle emote', () => {
     const { clock, playback, ids } = setup()
     playback.start(dance)
     playback.stop()
-    expect(playback.current.id).toBe('idle')
+    expect(playback.get().id).toBe('idle')
     playback.start(wave)
     playback.start(idle)
-    expect(playback.current).toMatchObject({ id: 'idle', loop: true })
+    expect(playback.get()).toMatchObject({ id: 'idle', loop: true })
     clock.advance(10_000)
     expect(ids()).toEqual(['dance', 'idle', 'wave', 'idle'])
     playback.stop()
@@ -114,19 +114,19 @@ describe('EmotePlayback', () => {
   it('uses the idle clip path from the catalog or the last idle frame', () => {
     const { playback, seen } = setup()
     playback.setIdleGlb('/emotes/idle2.glb')
-    expect(playback.current).toMatchObject({ id: 'idle', glbPath: '/emotes/idle2.glb' })
+    expect(playback.get()).toMatchObject({ id: 'idle', glbPath: '/emotes/idle2.glb' })
     playback.start(wave)
     playback.start({ ...idle, glbPath: '/emotes/idle3.glb' })
-    expect(playback.current.glbPath).toBe('/emotes/idle3.glb')
+    expect(playback.get().glbPath).toBe('/emotes/idle3.glb')
     expect(seen).toHaveLength(3)
   })
 
   it('returns with a zero duration on the next tick; stop cancels the pending return', () => {
     const { clock, playback } = setup()
     playback.start({ ...wave, duration: 0 })
-    expect(playback.current.id).toBe('wave')
+    expect(playback.get().id).toBe('wave')
     clock.advance(0)
-    expect(playback.current.id).toBe('idle')
+    expect(playback.get().id).toBe('idle')
     playback.start(wave)
     playback.stop()
     expect(clock.pending).toBe(0)

@@ -6,7 +6,8 @@
 // until the next emote or a stop. A newer emote cancels the pending return of
 // an older one. The "idle" emote (or stop()) returns to idle at once.
 
-import { IDLE_EMOTE_ID, Listeners, type Cancel, type Clock, type EmoteMessage, type Unsubscribe } from '../api'
+import { IDLE_EMOTE_ID, type Cancel, type Clock, type EmoteMessage } from '../api'
+import { Store } from './store'
 
 export const DEFAULT_IDLE_GLB = '/emotes/idle.glb'
 
@@ -23,33 +24,27 @@ export interface EmotePlay {
 
 export type EmoteRequest = Pick<EmoteMessage, 'emoteId' | 'glbPath' | 'duration' | 'loop'>
 
-export class EmotePlayback {
+/** The emote playing now, a Store (store.ts): each change is a new play with the next seq. */
+export class EmotePlayback extends Store<EmotePlay> {
   private readonly clock: Clock
-  private readonly listeners = new Listeners<EmotePlay>()
   private idleGlb: string
-  private play: EmotePlay
   private cancelReturn: Cancel | null = null
 
   constructor(clock: Clock, idleGlb = DEFAULT_IDLE_GLB) {
+    super({ id: IDLE_EMOTE_ID, glbPath: idleGlb, loop: true, duration: 0, seq: 0 })
     this.clock = clock
     this.idleGlb = idleGlb
-    this.play = { id: IDLE_EMOTE_ID, glbPath: idleGlb, loop: true, duration: 0, seq: 0 }
   }
 
-  get current(): EmotePlay {
-    return this.play
-  }
-
-  /** Subscribes to changes (not called for the current value). */
-  subscribe(fn: (play: EmotePlay) => void): Unsubscribe {
-    return this.listeners.add(fn)
+  private get play(): EmotePlay {
+    return this.get()
   }
 
   /** Where the idle clip is, from the catalog; takes effect now when idle. */
   setIdleGlb(glbPath: string): void {
     if (glbPath === this.idleGlb) return
     this.idleGlb = glbPath
-    if (this.play.id === IDLE_EMOTE_ID) this.set({ ...this.play, glbPath })
+    if (this.play.id === IDLE_EMOTE_ID) this.show({ ...this.play, glbPath })
   }
 
   /** Starts an emote frame's emote (or returns to idle for "idle"). */
@@ -60,7 +55,7 @@ export class EmotePlayback {
       return
     }
     this.clearReturn()
-    this.set({ id: req.emoteId, glbPath: req.glbPath, loop: req.loop, duration: req.duration, seq: 0 })
+    this.show({ id: req.emoteId, glbPath: req.glbPath, loop: req.loop, duration: req.duration, seq: 0 })
     if (!req.loop) {
       const seq = this.play.seq
       this.cancelReturn = this.clock.after(req.duration * 1000, () => {
@@ -74,12 +69,11 @@ export class EmotePlayback {
   stop(): void {
     this.clearReturn()
     if (this.play.id === IDLE_EMOTE_ID && this.play.glbPath === this.idleGlb) return
-    this.set({ id: IDLE_EMOTE_ID, glbPath: this.idleGlb, loop: true, duration: 0, seq: 0 })
+    this.show({ id: IDLE_EMOTE_ID, glbPath: this.idleGlb, loop: true, duration: 0, seq: 0 })
   }
 
-  private set(next: EmotePlay): void {
-    this.play = { ...next, seq: this.play.seq + 1 }
-    this.listeners.emit(this.play)
+  private show(next: EmotePlay): void {
+    this.set({ ...next, seq: this.play.seq + 1 })
   }
 
   private clearReturn(): void {

@@ -6,17 +6,17 @@ describe('MessageFocus', () => {
     const focus = new MessageFocus()
     let heard = 0
     const stop = focus.subscribe(() => heard++)
-    expect(focus.current()).toBeNull()
+    expect(focus.get()).toBeNull()
     focus.show('c1', 'm1')
-    const first = focus.current()
+    const first = focus.get()
     expect(first).toMatchObject({ conversationId: 'c1', messageId: 'm1' })
     focus.show('c1', 'm1') // chosen again: a new request for the same message
-    const second = focus.current()
+    const second = focus.get()
     expect(second?.seq).not.toBe(first?.seq)
     focus.done(first!) // the old request served late: the new one stays
-    expect(focus.current()).toBe(second)
+    expect(focus.get()).toBe(second)
     focus.done(second!)
-    expect(focus.current()).toBeNull()
+    expect(focus.get()).toBeNull()
     expect(heard).toBe(3)
     stop()
     focus.show('c2', 'm2')

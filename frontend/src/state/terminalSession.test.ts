@@ -143,8 +143,8 @@ describe('TerminalSession', () => {
     t.api.list.runs = [run('a'), run('b', { clientId: 'tab-2' }), run('c', { clientId: '', agent: true }), run('d', { clientId: '' })]
     t.use()
     await tick()
-    expect(t.session.getSnapshot().runs.map((r) => r.runId)).toEqual(['a', 'c'])
-    expect(t.session.getSnapshot().info?.enabled).toBe(true)
+    expect(t.session.get().runs.map((r) => r.runId)).toEqual(['a', 'c'])
+    expect(t.session.get().info?.enabled).toBe(true)
   })
 
   it('starts a run, merges its scrollback with held live events and forwards keystrokes while it runs', async () => {
@@ -156,7 +156,7 @@ describe('TerminalSession', () => {
     expect(t.api.starts[0]).toEqual({ req: { command: 'read x; echo got:$x', cols: 100, rows: 30 }, auth: { clientId: ME } })
     expect(t.screen.focused).toBe(1)
     expect(t.storage.getItem(FOCUSED_RUN_KEY)).toBe('run-new')
-    expect(t.session.getSnapshot()).toMatchObject({ focusedRunId: 'run-new', acceptsInput: true })
+    expect(t.session.get()).toMatchObject({ focusedRunId: 'run-new', acceptsInput: true })
 
     // live events before the scrollback answers are held
     t.session.onOutput(ev(2, { event: 'stdout', data: 'prompt> ' }))
@@ -172,8 +172,8 @@ describe('TerminalSession', () => {
     t.session.onOutput(ev(4, { event: 'stdout', data: 'i\r\ngot:hi\r\n' }))
     t.session.onOutput(ev(5, { event: 'exit', code: 0 }))
     expect(t.screen.text).toBe('prompt> hi\r\ngot:hi\r\n' + HIDE_CURSOR)
-    expect(t.session.getSnapshot().view).toMatchObject({ status: 'exited', exitCode: 0 })
-    expect(t.session.getSnapshot().acceptsInput).toBe(false)
+    expect(t.session.get().view).toMatchObject({ status: 'exited', exitCode: 0 })
+    expect(t.session.get().acceptsInput).toBe(false)
     t.session.input('ignored')
     t.session.resize(120, 40)
     expect(t.sent).toEqual([
@@ -217,7 +217,7 @@ describe('TerminalSession', () => {
     await tick()
     expect(t.screen.text).toBe('old\n' + HIDE_CURSOR)
     expect(t.screen.resets).toEqual([true])
-    expect(t.session.getSnapshot().view).toMatchObject({ status: 'exited', exitCode: 0 })
+    expect(t.session.get().view).toMatchObject({ status: 'exited', exitCode: 0 })
   })
 
   it('forgets a focused run the server no longer knows', async () => {
@@ -228,7 +228,7 @@ describe('TerminalSession', () => {
     t.session.attachScreen(t.screen)
     t.api.details[0]?.reject(new ApiError(404, 'no such run'))
     await tick()
-    expect(t.session.getSnapshot()).toMatchObject({ focusedRunId: null, view: null })
+    expect(t.session.get()).toMatchObject({ focusedRunId: null, view: null })
     expect(storage.getItem(FOCUSED_RUN_KEY)).toBeNull()
   })
 
@@ -241,12 +241,12 @@ describe('TerminalSession', () => {
       return { ok: true, runId: 'run-new' }
     }
     expect(await t.session.run('ls')).toBe(false)
-    expect(t.session.getSnapshot().tokenPrompt).toBe(true)
-    expect(t.session.getSnapshot().message?.text).toMatch(/terminal token/)
+    expect(t.session.get().tokenPrompt).toBe(true)
+    expect(t.session.get().message?.text).toMatch(/terminal token/)
     expect(await t.session.submitToken(' tt ')).toBe(true)
     expect(t.api.starts.map((s) => s.auth.terminalToken)).toEqual([undefined, 'tt'])
     expect(t.storage.getItem(TERMINAL_TOKEN_KEY)).toBe('tt')
-    expect(t.session.getSnapshot()).toMatchObject({
+    expect(t.session.get()).toMatchObject({
       tokenPrompt: false,
       message: null,
       focusedRunId: 'run-new',
@@ -270,10 +270,10 @@ describe('TerminalSession', () => {
       throw new ApiError(429, 'too many terminal runs (2 active)')
     }
     expect(await t.session.run('ls')).toBe(false)
-    expect(t.session.getSnapshot()).toMatchObject({ tokenPrompt: false, starting: false })
-    expect(t.session.getSnapshot().message?.text).toMatch(/^too many terminal runs \(2 active\)/)
+    expect(t.session.get()).toMatchObject({ tokenPrompt: false, starting: false })
+    expect(t.session.get().message?.text).toMatch(/^too many terminal runs \(2 active\)/)
     expect(await t.session.run('   ')).toBe(false)
-    expect(t.session.getSnapshot().message?.text).toMatch(/Type a command/)
+    expect(t.session.get().message?.text).toMatch(/Type a command/)
     expect(t.api.starts).toHaveLength(1)
   })
 
@@ -287,7 +287,7 @@ describe('TerminalSession', () => {
     t.session.kill()
     expect(t.api.kills).toEqual(['run-new'])
     t.session.onOutput(ev(2, { event: 'exit', code: 143 }))
-    expect(t.session.getSnapshot().view).toMatchObject({ status: 'killed', exitCode: 143 })
+    expect(t.session.get().view).toMatchObject({ status: 'killed', exitCode: 143 })
   })
 
   it('reloads the list when a run it does not know starts (an agent run)', async () => {
@@ -313,7 +313,7 @@ describe('TerminalSession', () => {
     t.session.focusRun('run-agent')
     t.api.details[0]?.resolve(detailOf(run('run-agent', { clientId: '', agent: true }), 1, []))
     await tick()
-    expect(t.session.getSnapshot()).toMatchObject({ focusedRunId: 'run-agent', acceptsInput: false })
+    expect(t.session.get()).toMatchObject({ focusedRunId: 'run-agent', acceptsInput: false })
     t.session.input('x')
     expect(t.sent).toEqual([])
   })

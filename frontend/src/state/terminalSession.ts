@@ -1,12 +1,14 @@
 // The terminal panel's logic, outside React: the run list, the focused run
 // (merged from scrollback and live events by terminalSync.ts), starting,
-// killing, keystrokes, resizes and the terminal token. The panel renders
-// getSnapshot() and gives the session an xterm-backed TerminalScreen.
+// killing, keystrokes, resizes and the terminal token. The session is a
+// Store (store.ts) of its snapshot; the panel renders it and gives the
+// session an xterm-backed TerminalScreen.
 
 import { ApiError, isUnauthorized } from '../api/rest'
 import type { ApiClient } from '../api/rest'
 import type { ConnectionState } from '../api/ws'
 import type { TerminalOutputMessage, TerminalRun, TerminalRunDetail, TerminalRunList } from '../api/terminalTypes'
+import { Store } from './store'
 import type { TerminalBridge } from './terminalBridge'
 import { commandProblem, mentionsTerminalToken, splitInput } from './terminalFormat'
 import {
@@ -75,9 +77,7 @@ export interface SessionOptions {
   clearTimer?: (handle: unknown) => void
 }
 
-export class TerminalSession {
-  private snap: SessionSnapshot
-  private readonly listeners = new Set<() => void>()
+export class TerminalSession extends Store<SessionSnapshot> {
   private bridge: TerminalBridge
   private readonly storage: SessionStorage | undefined
   private readonly now: () => number
@@ -100,42 +100,34 @@ export class TerminalSession {
   private known = new Set<string>()
 
   constructor(opts: SessionOptions) {
-    this.bridge = opts.bridge
-    this.storage = opts.storage
-    this.now = opts.now ?? (() => Date.now())
-    this.setTimer = opts.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
-    this.clearTimer = opts.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>))
-    this.userToken = this.read(TERMINAL_TOKEN_KEY) ?? ''
-    this.snap = {
+    super({
       info: null,
       loadError: null,
       runs: [],
-      focusedRunId: this.read(FOCUSED_RUN_KEY),
+      focusedRunId: readKey(opts.storage, FOCUSED_RUN_KEY),
       view: null,
       acceptsInput: false,
       message: null,
       starting: false,
       tokenPrompt: false,
       lastStarted: null,
-    }
+    })
+    this.bridge = opts.bridge
+    this.storage = opts.storage
+    this.now = opts.now ?? (() => Date.now())
+    this.setTimer = opts.setTimer ?? ((fn, ms) => setTimeout(fn, ms))
+    this.clearTimer = opts.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>))
+    this.userToken = readKey(this.storage, TERMINAL_TOKEN_KEY) ?? ''
   }
 
-  // React glue (useSyncExternalStore)
-
-  subscribe = (fn: () => void): (() => void) => {
-    this.listeners.add(fn)
-    return () => {
-      this.listeners.delete(fn)
-    }
+  private get snap(): SessionSnapshot {
+    return this.get()
   }
-
-  getSnapshot = (): SessionSnapshot => this.snap
 
   private update(patch: Partial<SessionSnapshot>): void {
     const next = { ...this.snap, ...patch }
     next.acceptsInput = this.acceptsInput(next.view)
-    this.snap = next
-    for (const fn of [...this.listeners]) fn()
+    this.set(next)
   }
 
   /** Stops timers; the session can be used again afterwards. */
@@ -437,13 +429,14 @@ export class TerminalSession {
     return view !== null && view.status === 'running' && this.owned && this.sync?.runId === view.runId
   }
 
-  private read(key: string): string | null {
-    try {
-      const v = this.storage?.getItem(key)
-      return v === undefined || v === null || v === '' ? null : v
-    } catch {
-      return null
-    }
+}
+
+function readKey(storage: SessionStorage | undefined, key: string): string | null {
+  try {
+    const v = storage?.getItem(key)
+    return v === undefined || v === null || v === '' ? null : v
+  } catch {
+    return null
   }
 }
 

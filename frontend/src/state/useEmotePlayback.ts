@@ -1,22 +1,19 @@
-// The avatar's playback machine (emotePlayback.ts) fed by the page's emote
-// frames, as React state.
+// The avatar's playback machine (emotePlayback.ts, a Store) fed by the
+// page's emote frames, one per mounted avatar.
 
 import { useEffect, useState } from 'react'
 import { realClock } from '../api'
 import type { EmoteBridge } from './emoteBridge'
 import { EmotePlayback, type EmotePlay } from './emotePlayback'
+import { useStore } from './store'
 
 export function useEmotePlayback(bridge: EmoteBridge, idleGlb: string | null): EmotePlay {
   const [playback] = useState(() => new EmotePlayback(realClock))
-  const [play, setPlay] = useState(playback.current)
 
   useEffect(() => {
-    const offPlay = playback.subscribe(setPlay)
     const offFrames = bridge.onEmote((msg) => playback.start(msg))
-    setPlay(playback.current)
     return () => {
       offFrames()
-      offPlay()
       // Also cancels a pending return to idle: nothing may fire after unmount.
       playback.stop()
     }
@@ -26,5 +23,5 @@ export function useEmotePlayback(bridge: EmoteBridge, idleGlb: string | null): E
     if (idleGlb !== null) playback.setIdleGlb(idleGlb)
   }, [playback, idleGlb])
 
-  return play
+  return useStore(playback)
 }

@@ -1,9 +1,10 @@
 // One TerminalSession per mounted terminal panel, wired to the page's API
 // client, connection state and /ws terminal traffic.
 
-import { useEffect, useState, useSyncExternalStore } from 'react'
+import { useEffect, useState } from 'react'
 import type { ApiClient, ConnectionState } from '../api'
 import type { TerminalBridge } from './terminalBridge'
+import { useStore } from './store'
 import { TerminalSession, type SessionSnapshot, type SessionStorage } from './terminalSession'
 
 function safeSessionStorage(): SessionStorage | undefined {
@@ -33,6 +34,6 @@ export function useTerminalSession(
   useEffect(() => session.connectionChanged(connection), [session, connection])
   useEffect(() => () => session.dispose(), [session])
 
-  const snapshot = useSyncExternalStore(session.subscribe, session.getSnapshot)
+  const snapshot = useStore(session)
   return [session, snapshot]
 }

@@ -40,6 +40,7 @@ import { errorMessage } from './chatRunner'
 import type { EmoteBridge } from './emoteBridge'
 import { LoadStore } from './loadStore'
 import { McpStore } from './mcpStore'
+import { MessageFocus } from './messageFocus'
 import { ReplyStore, type FrameScheduler } from './replyStore'
 import { Store } from './store'
 import type { TerminalBridge } from './terminalBridge'
@@ -78,6 +79,8 @@ export class WispPage {
   readonly approvals = new ApprovalStore()
   readonly mcp = new McpStore()
   readonly chat: ChatController
+  /** The message the chat should bring into view (a search result chosen). */
+  readonly messageFocus = new MessageFocus()
   /** GET /api/emotes: the avatar's and the picker's catalog. */
   readonly emoteCatalog = new LoadStore<EmoteCatalog>(() => this.api.get(), (api) => api.listEmotes())
   /** GET /api/provider: the provider form's saved settings. */
