@@ -6,7 +6,7 @@
 // banner stays visible above it (Notices). State: state/useSettings.ts.
 
 import { useEffect, useRef, type FormEvent } from 'react'
-import { useApi, useAppState, useWisp } from '../state/WispProvider'
+import { useAppState } from '../state/WispProvider'
 import { useSettings, type Settings } from '../state/useSettings'
 import { DataSettings } from './DataSettings'
 import { useRestoreFocus } from './dialogFocus'
@@ -20,10 +20,8 @@ interface Props {
 }
 
 export function SettingsPanel({ onClose }: Props) {
-  const { onConfigChanged, restartRequired, refreshStatus } = useWisp()
-  const api = useApi()
   const liveError = useAppState((s) => s.status?.configError ?? '')
-  const settings = useSettings({ api, configError: liveError, onConfigChanged, restartRequired, refreshStatus })
+  const settings = useSettings()
   const { snap, loadError } = settings
   const panel = useRef<HTMLFormElement>(null)
   useRestoreFocus()

@@ -52,7 +52,7 @@ export function WispProvider(props: WispProviderProps) {
     page.endpoint = endpoint
     page.token = token
     page.reresolve = reresolve
-    page.useToken = setToken
+    page.setToken = setToken
     page.terminal.desktopToken = endpoint?.terminalToken ?? ''
   })
 

@@ -103,7 +103,7 @@ export class WispPage {
   /** Finds the server again (a desktop server that moved); set by WispProvider. */
   reresolve: () => void = () => undefined
   /** Sets the token the page uses (WispProvider's state: a new API client follows). */
-  useToken: (token: string) => void = () => undefined
+  setToken: (token: string) => void = () => undefined
   /** Called when the page missed /ws frames: set by WispProvider to ask once per connection. */
   socketResync: () => void = () => this.resync()
 
@@ -133,7 +133,7 @@ export class WispPage {
   readonly submitToken = (next: string): void => {
     const trimmed = next.trim()
     if (this.endpoint?.mode === 'browser') saveToken(trimmed)
-    this.useToken(trimmed)
+    this.setToken(trimmed)
     this.socket?.setToken(trimmed)
     this.socket?.reconnectNow()
     this.app.dispatch({ type: 'token-submitted' })
