@@ -5,7 +5,7 @@
 
 import { isReplying } from '../state/chat'
 import { useShortcuts } from '../state/useShortcuts'
-import { useWisp } from '../state/WispProvider'
+import { useChat } from '../state/useChat'
 
 interface Props {
   onToggleEmotes(): void
@@ -13,7 +13,7 @@ interface Props {
 }
 
 export function AppShortcuts({ onToggleEmotes, onToggleHelp }: Props) {
-  const { chat } = useWisp()
+  const chat = useChat()
   useShortcuts({
     'new-chat': () => chat.open(null),
     emotes: onToggleEmotes,

@@ -1,13 +1,14 @@
 import { streamingReply } from '../state/chat'
 import { turnLabel } from '../state/turns'
-import { useAppState, useWisp } from '../state/WispProvider'
+import { useChat, useChatState } from '../state/useChat'
+import { useAppState } from '../state/WispProvider'
 import { Composer } from './Composer'
 import { ConversationExport } from './ConversationExport'
 import { MessageList } from './MessageList'
 
 export function ChatView() {
-  const { chat } = useWisp()
-  const c = useAppState((s) => s.chat)
+  const chat = useChat()
+  const c = useChatState((s) => s)
   const turn = useAppState((s) => (s.chat.conversationId === null ? undefined : s.turns[s.chat.conversationId]))
   const label = turnLabel(turn)
   const agent = useAppState((s) => s.status?.agentName || 'Wisp')

@@ -1,14 +1,15 @@
 import { useMemo } from 'react'
 import { awaitingConversations } from '../state/approvals'
 import { useApprovals } from '../state/useApprovals'
-import { useAppState, useWisp } from '../state/WispProvider'
+import { useChat } from '../state/useChat'
+import { useAppState } from '../state/WispProvider'
 import { ConversationItem } from './ConversationItem'
 import { Icon } from './Icon'
 import { Search } from './Search'
 
 /** The conversation list: newest first, a New chat button, rename and delete per row, unread marks. */
 export function Sidebar() {
-  const { chat } = useWisp()
+  const chat = useChat()
   const list = useAppState((s) => s.conversations)
   const activeId = useAppState((s) => s.chat.conversationId)
   const apiReady = useAppState((s) => s.apiReady)
