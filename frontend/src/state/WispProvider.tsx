@@ -76,11 +76,11 @@ export function WispProvider(props: WispProviderProps) {
   useStartupLoads(page, api, token, apiReady, connected)
   useUiReady(api, apiReady && connected)
 
-  const ui = useTheme(api, apiReady, page.onConfigChanged)
+  const notifications = useTheme(page, api, apiReady)
   const onProactive = useCallback((fn: Parameters<typeof page.events.proactive.add>[0]) => page.events.proactive.add(fn), [page])
   const onApproval = useCallback((fn: Parameters<typeof page.events.approvals.add>[0]) => page.events.approvals.add(fn), [page])
   useNotifications({
-    enabled: ui?.notifications === true,
+    enabled: notifications,
     mode,
     agentName: () => page.app.get().status?.agentName || 'Wisp',
     openConversationId: () => page.app.get().chat.conversationId,

@@ -1,47 +1,26 @@
-// Keeps <html data-theme> in step with ui.theme: from GET /api/config once
-// the API answers (main.tsx applies the last choice before that), and whenever the config watcher says a
-// ui setting changed, by hand or from any window. Returns the ui settings
-// it read (null before the first answer): ui.notifications is read here too.
+// Keeps <html data-theme> in step with ui.theme: the page's ui store
+// (WispPage.ui, from GET /api/config) loads once the API answers (main.tsx
+// applies the last choice before that), and again whenever the config
+// watcher says a ui setting changed, by hand or from any window. Returns
+// whether ui.notifications is on (off before the first answer).
 
-import { useEffect, useState } from 'react'
-import type { ApiClient, Unsubscribe, WispConfig } from '../api'
+import { useEffect } from 'react'
+import type { ApiClient } from '../api'
 import { safeLocalStorage } from '../api/connection'
+import { useStore } from './store'
 import { applyTheme, touchesTheme } from './theme'
+import type { WispPage } from './wispPage'
 
-export function useTheme(
-  api: ApiClient | null,
-  apiReady: boolean,
-  onConfigChanged: (fn: (paths: string[]) => void) => Unsubscribe,
-): WispConfig['ui'] | null {
-  const [generation, setGeneration] = useState(0)
-  const [ui, setUi] = useState<WispConfig['ui'] | null>(null)
-
-  useEffect(
-    // No paths: anything may have changed (the page missed /ws frames).
-    () => onConfigChanged((paths) => (paths.length === 0 || touchesTheme(paths)) && setGeneration((n) => n + 1)),
-    [onConfigChanged],
-  )
-
+export function useTheme(page: WispPage, api: ApiClient | null, apiReady: boolean): boolean {
+  // No paths: anything may have changed (the page missed /ws frames).
+  useEffect(() => page.onConfigChanged((paths) => (paths.length === 0 || touchesTheme(paths)) && void page.ui.load()), [page])
   useEffect(() => {
-    if (api === null || !apiReady) return
-    let cancelled = false
-    api.getConfig().then(
-      (snap) => {
-        if (cancelled) return
-        applyTheme(snap.config.ui.theme, document.documentElement, safeLocalStorage())
-        setUi((prev) => (prev !== null && sameUi(prev, snap.config.ui) ? prev : snap.config.ui))
-      },
-      (err: unknown) => {
-        if (!cancelled) console.warn('wisp: cannot load the theme', err)
-      },
-    )
-    return () => {
-      cancelled = true
-    }
-  }, [api, apiReady, generation])
-  return ui
-}
+    if (api !== null && apiReady) void page.ui.load()
+  }, [page, api, apiReady])
 
-function sameUi(a: WispConfig['ui'], b: WispConfig['ui']): boolean {
-  return a.theme === b.theme && a.notifications === b.notifications
+  const ui = useStore(page.ui, (s) => s.value)
+  useEffect(() => {
+    if (ui !== null) applyTheme(ui.theme, document.documentElement, safeLocalStorage())
+  }, [ui])
+  return ui?.notifications === true
 }

@@ -23,6 +23,7 @@ import {
   type ProviderUpdate,
   type SearchOptions,
   type SearchResults,
+  type WispConfig,
   type ClientMessage,
   type EmoteMessage,
   type NewReminder,
@@ -85,6 +86,8 @@ export class WispPage {
   readonly emoteCatalog = new LoadStore<EmoteCatalog>(() => this.api.get(), (api) => api.listEmotes())
   /** GET /api/provider: the provider form's saved settings. */
   readonly provider = new LoadStore<ProviderInfo>(() => this.api.get(), (api) => api.getProvider())
+  /** The ui settings of GET /api/config (theme, notifications), reloaded when they change. */
+  readonly ui = new LoadStore<WispConfig['ui']>(() => this.api.get(), async (api) => (await api.getConfig()).config.ui)
   /** GET /api/agent/autonomy: the autonomy loop as it runs now. */
   readonly autonomy = new LoadStore<AutonomyState>(() => this.api.get(), (api) => api.getAutonomy())
   readonly events: PageEvents = {
