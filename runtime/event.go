@@ -29,6 +29,14 @@ const (
 	EventStatePatch   EventType = "state_patch"   // StatePatch
 )
 
+// EventKinds are all the run event types, in the order above: whoever renders events
+// (the chat dialects) is tested against every one of them.
+var EventKinds = []EventType{
+	EventTextDelta, EventThinking, EventToolStart, EventCallback, EventToolEnd, EventError,
+	EventOutput, EventInterrupted, EventToolStatus, EventRunPaused, EventRunResumed,
+	EventStreamResync, EventCustom, EventStatePatch,
+}
+
 // Event is one thing a run produced. The runtime fills Type and Data; whoever records
 // the run log numbers it.
 type Event struct {

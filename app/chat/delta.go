@@ -3,16 +3,17 @@ package chat
 import (
 	"context"
 
-	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/app/dialect"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/reply"
 )
 
-// resumeDelta prepares a delta stream that resumes after sub.after: of the events
-// already in the log, the text ones are sent once as the reply so far (a reply frame
-// numbered with the newest event it reflects), the others after sub.after in order
-// before it, and the final one, when the run has ended, after it.
-func (sub *Subscription) resumeDelta() {
+// resumeWithReply prepares a stream that resumes after sub.after in a dialect that
+// sends the reply so far at once (the delta dialect): of the events already in the
+// log, the text ones are sent once as the reply so far (a reply frame numbered with
+// the newest event it reflects), the others after sub.after in order before it, and
+// the final one, when the run has ended, after it.
+func (sub *Subscription) resumeWithReply(r dialect.Resumer) {
 	now, cancel := context.WithCancel(context.Background())
 	cancel() // take what is there; never wait
 	items, _, err := sub.src.next(now, 0)
@@ -35,6 +36,9 @@ func (sub *Subscription) resumeDelta() {
 		runtime.Apply(&rep, it.Event)
 		last = it.Seq
 		if it.Seq <= sub.after || it.Event.Type == runtime.EventTextDelta || it.Event.Type == runtime.EventCallback {
+			if o, ok := sub.enc.(dialect.Observer); ok && it.Seq <= sub.after {
+				o.Observe(sub.event(it))
+			}
 			continue // before the client's point, or in the reply frame
 		}
 		if data, ok := sub.encode(it); ok {
@@ -43,7 +47,7 @@ func (sub *Subscription) resumeDelta() {
 	}
 	unseenFinal := final != nil && final.Seq > sub.after
 	if last > 0 && (last > sub.after || unseenFinal) {
-		sub.pending = append(sub.pending, Frame{Seq: last, Data: wire.JSON(wire.NewReply(rep.Texts(), rep.FullText()))})
+		sub.pending = append(sub.pending, Frame{Seq: last, Data: r.Reply(nil, rep.Texts(), rep.FullText())})
 	}
 	if unseenFinal {
 		sub.pending = append(sub.pending, *final)

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"github.com/wispapp/wisp/app/dialect"
 	"reflect"
 	"strings"
 	"testing"
@@ -64,10 +65,10 @@ func TestDeltaDialect(t *testing.T) {
 	run := e.send(e.conversation(), "play something")
 
 	eliza := subscribe(t, e.svc, run.ID, 0)
-	live := subscribeIn(t, e.svc, run.ID, 0, Delta)
+	live := subscribeIn(t, e.svc, run.ID, 0, dialect.NewDelta())
 	<-agent.held
 	head := next(t, live, 3)
-	resumed := subscribeIn(t, e.svc, run.ID, 2, Delta) // a client that saw events 1 and 2
+	resumed := subscribeIn(t, e.svc, run.ID, 2, dialect.NewDelta()) // a client that saw events 1 and 2
 	backlog := next(t, resumed, 2)
 	close(agent.release)
 	liveAll := append(head, rest(t, live)...)
@@ -120,15 +121,15 @@ func TestDeltaDialect(t *testing.T) {
 	// the remaining tool frame, the reply and done.
 	e.waitCompacted(run)
 	merged := frame{2, `{"type":"token","text":"Hello, world"}`}
-	if got := rest(t, subscribeIn(t, e.svc, run.ID, 0, Delta)); !reflect.DeepEqual(got, append([]frame{merged}, liveAll[2:]...)) {
+	if got := rest(t, subscribeIn(t, e.svc, run.ID, 0, dialect.NewDelta())); !reflect.DeepEqual(got, append([]frame{merged}, liveAll[2:]...)) {
 		t.Errorf("stored delta:\n%v\nlive:\n%v", got, liveAll)
 	}
-	stored5 := rest(t, subscribeIn(t, e.svc, run.ID, 5, Delta))
+	stored5 := rest(t, subscribeIn(t, e.svc, run.ID, 5, dialect.NewDelta()))
 	if got := seqs(stored5); !reflect.DeepEqual(got, []int64{6, 7, 8}) || stored5[1].decode()["type"] != "reply" {
 		t.Errorf("stored delta after 5: %v", stored5)
 	}
 	check("stored after 5", stored5, &deltaClient{})
-	if got := rest(t, subscribeIn(t, e.svc, run.ID, 8, Delta)); len(got) != 0 {
+	if got := rest(t, subscribeIn(t, e.svc, run.ID, 8, dialect.NewDelta())); len(got) != 0 {
 		t.Errorf("stored delta after the last event: %v", got)
 	}
 }

@@ -4,6 +4,7 @@
 // saves display messages, publishes heartbeats and titles conversations.
 //
 // It knows SQLite (app/store), the agent (runtime) and the frame catalog (app/wire),
-// but not HTTP or the hub: the API reads runs through Subscriptions, frames for /ws
+// but not HTTP or the hub: the API reads runs through Subscriptions, each encoding the
+// run's events with the dialect encoder (app/dialect) the API picked, frames for /ws
 // leave through the one wire.Events sink, and failures are fault kinds.
 package chat

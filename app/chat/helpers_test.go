@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/wispapp/wisp/app/dialect"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -208,10 +209,10 @@ func rest(t *testing.T, sub *Subscription) []frame {
 
 func subscribe(t *testing.T, s *Service, runID string, after int64) *Subscription {
 	t.Helper()
-	return subscribeIn(t, s, runID, after, Eliza)
+	return subscribeIn(t, s, runID, after, dialect.NewEliza())
 }
 
-func subscribeIn(t *testing.T, s *Service, runID string, after int64, d Dialect) *Subscription {
+func subscribeIn(t *testing.T, s *Service, runID string, after int64, d dialect.Encoder) *Subscription {
 	t.Helper()
 	sub, err := s.Subscribe(context.Background(), runID, after, d)
 	if err != nil {

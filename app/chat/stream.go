@@ -2,16 +2,15 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"io"
-	"unicode/utf8"
+	"log/slog"
 
-	"github.com/wispapp/wisp/app/wire"
-	"github.com/wispapp/wisp/internal/jsonstr"
-	"github.com/wispapp/wisp/runtime"
+	"github.com/wispapp/wisp/app/dialect"
 )
 
-// Frame is one SSE frame of the dashboard dialect: the run event's sequence number
-// and its JSON.
+// Frame is one SSE frame: the run event's sequence number and its encoding in the
+// subscription's dialect.
 type Frame struct {
 	Seq  int64
 	Data []byte
@@ -24,26 +23,13 @@ type source interface {
 	next(ctx context.Context, i int) ([]Item, bool, error)
 }
 
-// Dialect is how a subscription renders a run's text (docs/chat.md).
-type Dialect int
-
-const (
-	// Eliza is seed 000's dialect: every token frame carries the whole reply.
-	Eliza Dialect = iota
-	// Delta sends only what changed: a token's text and its segment, a callback's
-	// segment, and the reply so far once when a stream resumes.
-	Delta
-	// Chunks is seed 001's chunk vocabulary (chunks.go): one chunk per event, a
-	// resume going on exactly after the client's last one.
-	Chunks
-)
-
 // Subscription reads one run's frames, from a live run or from the log on disk.
 type Subscription struct {
-	s       *Service
+	log     *slog.Logger
 	runID   string
+	agent   string
 	src     source
-	dialect Dialect
+	enc     dialect.Encoder
 	after   int64
 	i       int
 	queue   []Item
@@ -52,22 +38,16 @@ type Subscription struct {
 	// pending holds frames ready before the next item: a delta resume's backlog.
 	pending []Frame
 	scratch []byte
-	// escFull is the JSON-escaped fullText (no quotes) of rawLen bytes of reply text.
-	// Model text only ever extends fullText, so a token frame escapes only its delta
-	// instead of the whole reply again.
-	escFull []byte
-	rawLen  int
-	escOK   bool
 }
 
-// Subscribe follows a run from the event after seq `after` (0: from the start) in
-// dialect d. Every item carries the reply after it, so fullText is right from the
-// first frame.
-func (s *Service) Subscribe(ctx context.Context, runID string, after int64, d Dialect) (*Subscription, error) {
+// Subscribe follows a run from the event after seq `after` (0: from the start),
+// encoded by enc (a fresh encoder of the stream's dialect). Every item carries the
+// reply after it, so fullText is right from the first frame.
+func (s *Service) Subscribe(ctx context.Context, runID string, after int64, enc dialect.Encoder) (*Subscription, error) {
 	s.mu.Lock()
 	run := s.byID[runID]
 	s.mu.Unlock()
-	sub := &Subscription{s: s, runID: runID, after: after, dialect: d}
+	sub := &Subscription{log: s.log, runID: runID, agent: s.AgentName(), after: after, enc: enc}
 	if run != nil {
 		sub.src = run
 		return sub, nil
@@ -95,8 +75,8 @@ func (sub *Subscription) Over() bool {
 func (sub *Subscription) Next(ctx context.Context) (Frame, error) {
 	if !sub.started {
 		sub.started = true
-		if sub.dialect == Delta && sub.after > 0 {
-			sub.resumeDelta()
+		if r, ok := sub.enc.(dialect.Resumer); ok && sub.after > 0 {
+			sub.resumeWithReply(r)
 		}
 	}
 	if len(sub.pending) > 0 {
@@ -122,10 +102,10 @@ func (sub *Subscription) Next(ctx context.Context) (Frame, error) {
 		}
 		it := sub.queue[0]
 		sub.queue = sub.queue[1:]
-		if it.Event.Type != runtime.EventTextDelta {
-			sub.escOK = false // a callback may have changed any part of the reply
-		}
 		if it.Seq <= sub.after {
+			if o, ok := sub.enc.(dialect.Observer); ok {
+				o.Observe(sub.event(it))
+			}
 			continue
 		}
 		if len(it.Cuts) > 0 {
@@ -141,71 +121,22 @@ func (sub *Subscription) Next(ctx context.Context) (Frame, error) {
 	}
 }
 
-// encode renders an event in the subscription's dialect. The returned slice is reused
-// by the next call.
+// encode renders an item in the subscription's dialect; ok is false when the dialect
+// sends nothing for it. The returned slice is reused by the next call.
 func (sub *Subscription) encode(it Item) ([]byte, bool) {
-	if sub.dialect == Chunks {
-		return sub.encodeChunk(it)
-	}
-	b := sub.scratch[:0]
-	switch d := it.Event.Data.(type) {
-	case runtime.TextDelta:
-		if sub.dialect == Delta {
-			if it.At.Segment < 0 {
-				return nil, false // an empty delta changes nothing
-			}
-			b = wire.NewTokenDelta(d.Text, it.At.Segment, false).AppendJSON(b)
-			break
+	b, err := sub.enc.Encode(sub.scratch[:0], sub.event(it))
+	if err != nil {
+		if !errors.Is(err, dialect.ErrSkip) {
+			sub.log.Error("encode run event", "run", sub.runID, "seq", it.Seq, "err", err)
 		}
-		b = wire.AppendTokenEscaped(b, d.Text, sub.escapedFullText(it.At.Full, d.Text))
-	case runtime.Callback:
-		if sub.dialect == Delta {
-			b = wire.NewTokenDelta(it.At.SegmentText, it.At.Segment, true).AppendJSON(b)
-			break
-		}
-		b = wire.NewToken(it.At.Full, it.At.Full, true).AppendJSON(b)
-	case runtime.Output:
-		b = appendJSON(b, wire.NewDone(it.At.Full, sub.s.AgentName(), sub.runID, d.MessageID,
-			d.History, wire.UsageOf(d.Usage.InputTokens, d.Usage.OutputTokens)))
-	case runtime.Error:
-		b = appendJSON(b, wire.NewChatError(d.Message, d.Recoverable, false))
-	case runtime.Interrupted:
-		b = appendJSON(b, wire.NewChatError("The reply was interrupted: "+d.Reason, false, true))
-	case runtime.Thinking:
-		b = appendJSON(b, wire.NewThinking(d.Text, d.Complete))
-	case runtime.Custom:
-		b = appendJSON(b, wire.NewCustom(d.CallID, d.Name, d.Data))
-	case runtime.StatePatch:
-		b = appendJSON(b, wire.NewStatePatch(d.CallID, d.Patches))
-	case runtime.ToolStart:
-		b = appendJSON(b, wire.NewToolStart(d.CallID, d.Name, d.Arguments))
-	case runtime.ToolEnd:
-		b = appendJSON(b, wire.NewToolEnd(d.CallID, d.Name, d.Result, d.Error))
-	case runtime.ToolStatus:
-		b = appendJSON(b, wire.NewToolStatus(d.CallID, d.Name, d.Status, d.TerminalRunID))
-	case runtime.RunPaused:
-		b = appendJSON(b, wire.NewRunPaused(d.Reason, d.PendingToolName, d.PendingToolCallID, d.ApprovalID, d.Approval))
-	case runtime.RunResumed:
-		b = appendJSON(b, wire.NewRunResumed(d.ApprovalID, d.Decision))
-	case runtime.StreamResync:
-		b = appendJSON(b, wire.NewStreamResync(d.Reason, d.FromSequence, d.MessageCount))
-	default:
 		return nil, false
 	}
 	sub.scratch = b
 	return b, true
 }
 
-// escapedFullText returns the escaped fullText after a text delta, extending the cached
-// escape by the new suffix when it can.
-func (sub *Subscription) escapedFullText(full, delta string) []byte {
-	if sub.escOK && len(full) >= sub.rawLen && utf8.ValidString(delta) {
-		sub.escFull = jsonstr.AppendBody(sub.escFull, full[sub.rawLen:])
-	} else {
-		sub.escFull = jsonstr.AppendBody(sub.escFull[:0], full)
-	}
-	sub.rawLen, sub.escOK = len(full), true
-	return sub.escFull
+func (sub *Subscription) event(it Item) dialect.Event {
+	return dialect.Event{Seq: it.Seq, Time: it.Time, Event: it.Event, At: it.At, Run: sub.runID, Agent: sub.agent}
 }
 
 // Buffered reports whether Next can return a frame without waiting, so a writer can

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"encoding/json"
+	"github.com/wispapp/wisp/app/dialect"
 	"reflect"
 	"strings"
 	"testing"
@@ -96,7 +97,7 @@ func TestSubscribeLiveResumeAndStored(t *testing.T) {
 
 func TestSubscribeUnknownRun(t *testing.T) {
 	e := newEnv(t, musicScript())
-	if _, err := e.svc.Subscribe(t.Context(), "nope", 0, Eliza); err != errRunNotFound {
+	if _, err := e.svc.Subscribe(t.Context(), "nope", 0, dialect.NewEliza()); err != errRunNotFound {
 		t.Fatalf("got %v", err)
 	}
 }

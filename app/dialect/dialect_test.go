@@ -1,0 +1,139 @@
+package dialect
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wispapp/wisp/internal/jsonpatch"
+	"github.com/wispapp/wisp/runtime"
+	"github.com/wispapp/wisp/runtime/llm"
+)
+
+// samples has one event of every runtime event type.
+var samples = map[runtime.EventType]any{
+	runtime.EventTextDelta:    runtime.TextDelta{Text: "Hi"},
+	runtime.EventThinking:     runtime.Thinking{Text: "hmm"},
+	runtime.EventToolStart:    runtime.ToolStart{CallID: "c1", Name: "PLAY", Arguments: json.RawMessage(`{"q":1}`)},
+	runtime.EventCallback:     runtime.Callback{CallID: "c1", Text: "Playing"},
+	runtime.EventToolEnd:      runtime.ToolEnd{CallID: "c1", Name: "PLAY", Result: "ok"},
+	runtime.EventError:        runtime.Error{Message: "boom"},
+	runtime.EventOutput:       runtime.Output{FullText: "Hi", Usage: llm.Usage{InputTokens: 3, OutputTokens: 2}, MessageID: "m1"},
+	runtime.EventInterrupted:  runtime.Interrupted{Reason: "restart"},
+	runtime.EventToolStatus:   runtime.ToolStatus{CallID: "c1", Name: "PLAY", Status: runtime.ToolExecuting},
+	runtime.EventRunPaused:    runtime.RunPaused{Reason: "approval", PendingToolName: "SHELL", PendingToolCallID: "c2", ApprovalID: "a1", Approval: json.RawMessage(`{}`)},
+	runtime.EventRunResumed:   runtime.RunResumed{ApprovalID: "a1", Decision: "approved"},
+	runtime.EventStreamResync: runtime.StreamResync{Reason: runtime.ResyncCrashRecovery, FromSequence: 4},
+	runtime.EventCustom:       runtime.Custom{CallID: "c1", Name: "progress", Data: json.RawMessage(`{"n":1}`)},
+	runtime.EventStatePatch:   runtime.StatePatch{Patches: []jsonpatch.Op{{Op: "add", Path: "/a", Value: json.RawMessage("1")}}},
+}
+
+// encoders are a fresh encoder of every dialect.
+func encoders() map[string]Encoder {
+	return map[string]Encoder{
+		"eliza":         NewEliza(),
+		"delta":         NewDelta(),
+		"chunks":        NewChunks(),
+		"seed003":       NewSeed003("conv", "run"),
+		"seed003answer": NewSeed003Answer("conv", "run"),
+	}
+}
+
+func event(kind runtime.EventType) Event {
+	at := runtime.Fold{Full: "Hi", Segment: -1}
+	switch kind {
+	case runtime.EventTextDelta, runtime.EventToolStart:
+		at.Segment = 0
+	case runtime.EventCallback:
+		at.Segment, at.SegmentText = 0, "Playing"
+	}
+	return Event{Seq: 1, Time: time.UnixMilli(1), Event: runtime.Event{Type: kind, Data: samples[kind]}, At: at, Run: "run", Agent: "Wisp"}
+}
+
+// Every encoder either encodes every runtime event type, as JSON or SSE text, or says
+// it skips it: a new event type without a case in some encoder fails here.
+func TestEveryEncoderHandlesEveryEventType(t *testing.T) {
+	for _, kind := range runtime.EventKinds {
+		if samples[kind] == nil {
+			t.Fatalf("no sample event of type %q: add one to samples", kind)
+		}
+		for name, enc := range encoders() {
+			out, err := enc.Encode([]byte("prefix"), event(kind))
+			switch {
+			case errors.Is(err, ErrSkip):
+				if string(out) != "prefix" {
+					t.Errorf("%s skips %s but wrote %q", name, kind, out)
+				}
+			case err != nil:
+				t.Errorf("%s cannot encode %s: %v", name, kind, err)
+			case !strings.HasPrefix(string(out), "prefix") || len(out) == len("prefix"):
+				t.Errorf("%s encoded %s as %q", name, kind, out)
+			case !strings.HasPrefix(name, "seed003") || name == "seed003answer":
+				if !json.Valid(out[len("prefix"):]) {
+					t.Errorf("%s encoded %s as invalid JSON %q", name, kind, out)
+				}
+			}
+		}
+	}
+}
+
+// An event type no encoder knows is an error, not a silent skip.
+func TestUnknownEventTypeIsAnError(t *testing.T) {
+	ev := Event{Event: runtime.Event{Type: "new_kind", Data: json.RawMessage(`{}`)}}
+	for name, enc := range encoders() {
+		if _, err := enc.Encode(nil, ev); err == nil || errors.Is(err, ErrSkip) {
+			t.Errorf("%s: %v, want an unknown-type error", name, err)
+		}
+	}
+}
+
+// Seed 001's closing thinking chunk carries the whole block, also when the block
+// began before a resumed stream's starting point.
+func TestChunksThinkingCompleteCarriesTheBlock(t *testing.T) {
+	think := func(text string, complete bool) Event {
+		return Event{Event: runtime.Event{Type: runtime.EventThinking, Data: runtime.Thinking{Text: text, Complete: complete}}}
+	}
+	c := NewChunks()
+	c.Observe(think("Let me ", false))
+	var got []ThinkingChunk
+	for _, ev := range []Event{think("see.", false), think("", true), think("Again", false), think("", true)} {
+		out, err := c.Encode(nil, ev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ch ThinkingChunk
+		if err := json.Unmarshal(out, &ch); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, ch)
+	}
+	want := []string{"see.", "Let me see.", "Again", "Again"}
+	for i, ch := range got {
+		if ch.Content != want[i] || ch.IsComplete != (i%2 == 1) {
+			t.Errorf("chunk %d: %+v, want content %q", i, ch, want[i])
+		}
+	}
+}
+
+// The seed-003 answer is complete at the run's end or when it waits for an approval.
+func TestSeed003Answer(t *testing.T) {
+	a := NewSeed003Answer("conv", "run")
+	for _, kind := range []runtime.EventType{runtime.EventTextDelta, runtime.EventToolStart, runtime.EventToolEnd} {
+		if _, err := a.Encode(nil, event(kind)); !errors.Is(err, ErrSkip) {
+			t.Fatalf("%s: %v, want ErrSkip before the end", kind, err)
+		}
+	}
+	out, err := a.Encode(nil, event(runtime.EventRunPaused))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ans Answer003
+	if err := json.Unmarshal(out, &ans); err != nil {
+		t.Fatal(err)
+	}
+	if ans.Status != "waiting_for_approval" || ans.Message != "Hi" || len(ans.Actions) != 3 {
+		t.Errorf("answer %+v", ans)
+	}
+}
