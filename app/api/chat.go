@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"github.com/wispapp/wisp/app/chat"
+	"github.com/wispapp/wisp/app/dialect"
 	"github.com/wispapp/wisp/app/wire"
 )
 
@@ -42,6 +43,11 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	return s.answerRun(w, r, run)
+}
+
+// answerRun writes a run's reply once it has ended (Wisp's and milady's answer).
+func (s *Server) answerRun(w http.ResponseWriter, r *http.Request, run *chat.Run) error {
 	out, err := run.Wait(r.Context())
 	if err != nil {
 		return nil // the client went away
@@ -57,7 +63,7 @@ func (s *Server) sendMessage(w http.ResponseWriter, r *http.Request) error {
 
 // streamMessage starts a run and streams it as SSE.
 func (s *Server) streamMessage(w http.ResponseWriter, r *http.Request) error {
-	d, err := dialect(r)
+	enc, err := encoderFor(r)
 	if err != nil {
 		return err
 	}
@@ -66,18 +72,19 @@ func (s *Server) streamMessage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("X-Wisp-Run-Id", run.ID)
-	return s.streamRun(w, r, run.ID, 0, d)
+	return s.streamRun(w, r, run.ID, 0, enc)
 }
 
-// dialect is the chat SSE dialect the request asks for (docs/chat.md).
-func dialect(r *http.Request) (chat.Dialect, error) {
+// encoderFor is an encoder of the chat SSE dialect the request asks for
+// (docs/chat.md): seed 000's (eliza, the default) or delta.
+func encoderFor(r *http.Request) (dialect.Encoder, error) {
 	switch r.URL.Query().Get("dialect") {
 	case "", "eliza":
-		return chat.Eliza, nil
+		return dialect.NewEliza(), nil
 	case "delta":
-		return chat.Delta, nil
+		return dialect.NewDelta(), nil
 	}
-	return 0, Errorf(http.StatusBadRequest, "dialect must be \"eliza\" or \"delta\"")
+	return nil, Errorf(http.StatusBadRequest, "dialect must be \"eliza\" or \"delta\"")
 }
 
 // runChunks streams a run in seed 001's chunks, from after the client's last event id.
@@ -86,7 +93,7 @@ func (s *Server) runChunks(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return s.streamRun(w, r, r.PathValue("id"), seq, chat.Chunks)
+	return s.streamRun(w, r, r.PathValue("id"), seq, dialect.NewChunks())
 }
 
 // resumeRun streams a run from after the client's last event id.
@@ -95,11 +102,11 @@ func (s *Server) resumeRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	d, err := dialect(r)
+	enc, err := encoderFor(r)
 	if err != nil {
 		return err
 	}
-	return s.streamRun(w, r, r.PathValue("id"), seq, d)
+	return s.streamRun(w, r, r.PathValue("id"), seq, enc)
 }
 
 // afterOf is the event number a stream goes on after: ?after=, else Last-Event-ID, else 0.
@@ -118,8 +125,8 @@ func afterOf(r *http.Request) (int64, error) {
 	return n, nil
 }
 
-func (s *Server) streamRun(w http.ResponseWriter, r *http.Request, runID string, after int64, d chat.Dialect) error {
-	sub, err := s.chat.Subscribe(r.Context(), runID, after, d)
+func (s *Server) streamRun(w http.ResponseWriter, r *http.Request, runID string, after int64, enc dialect.Encoder) error {
+	sub, err := s.chat.Subscribe(r.Context(), runID, after, enc)
 	if err != nil {
 		return err
 	}

@@ -9,49 +9,49 @@ import (
 	"strings"
 
 	"github.com/wispapp/wisp/app/chat"
+	"github.com/wispapp/wisp/app/compat"
+	"github.com/wispapp/wisp/app/dialect"
 )
 
-// POST /api/chat speaks seed 003's dialect: {messages, stream?, session_id?}. The
-// session is a conversation (made when none is named); its saved history is the
-// context and the last message, a user's, is what is sent. With stream (the
-// default) the answer is SSE with named events: init, presence (what the agent is
-// doing), delta ({"v": text}), action (tool calls and results, approval requests a
-// client answers through POST /api/approvals/{id}), context (the ids and usage at
-// the end) and error. With stream: false, one JSON answer with the whole text and
-// the actions taken; a run that waits for an approval answers then, saying so.
+// POST /api/chat serves two clients that share the route:
+//
+//   - seed 003's dialect: {messages, stream?, session_id?}. The session is a
+//     conversation (made when none is named); its saved history is the context and
+//     the last message, a user's, is what is sent. With stream (the default) the
+//     answer is SSE with named events (app/dialect.Seed003); with stream: false, one
+//     JSON answer with the whole text and the actions taken, given when the run ends
+//     or waits for an approval.
+//   - the milady dashboard's client: {text, channelType?}, answered once the run has
+//     ended with {text, agentName, …} like POST /api/conversations/{id}/messages. Its
+//     messages go to one conversation of their own (metadata {"client":"milady"}).
+//
+// A body with messages is seed 003's; one with text and no messages is milady's.
 
-type chat003Request struct {
+type chatRequest003 struct {
 	Messages []struct {
-		Role    string     `json:"role"`
-		Content oaiContent `json:"content"`
+		Role    string               `json:"role"`
+		Content compat.OpenAIContent `json:"content"`
 	} `json:"messages"`
 	Stream    *bool  `json:"stream"`
 	SessionID string `json:"session_id"`
+	// Text is the milady client's message.
+	Text *string `json:"text"`
 }
 
-// event003 is one event of the dialect: its name and its data.
-type event003 struct {
-	name string
-	data any
-}
-
-// envelope003 is the data of every event but delta.
-type envelope003 struct {
-	SessionID string `json:"session_id"`
-	RequestID string `json:"request_id"`
-	Type      string `json:"type"`
-	Source    string `json:"source"`
-	Data      any    `json:"data,omitempty"`
-}
+// miladyMetadata marks the conversation of the milady client's messages.
+var miladyMetadata = json.RawMessage(`{"client":"milady"}`)
 
 func (s *Server) chat003(w http.ResponseWriter, r *http.Request) error {
-	var req chat003Request
+	var req chatRequest003
 	if err := decodeJSON(w, r, &req); err != nil {
 		return err
 	}
+	if req.Messages == nil && req.Text != nil {
+		return s.chatMilady(w, r, *req.Text)
+	}
 	n := len(req.Messages)
 	if n == 0 || req.Messages[n-1].Role != "user" || strings.TrimSpace(string(req.Messages[n-1].Content)) == "" {
-		return Errorf(http.StatusBadRequest, "messages must end with a non-empty user message")
+		return Errorf(http.StatusBadRequest, "messages must end with a non-empty user message (or send the milady client's {text})")
 	}
 	session := req.SessionID
 	if session == "" {
@@ -67,79 +67,60 @@ func (s *Server) chat003(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	sub, err := s.chat.Subscribe(r.Context(), run.ID, 0, chat.Delta)
+	if req.Stream != nil && !*req.Stream {
+		return s.answer003(w, r, run.ID, dialect.NewSeed003Answer(session, run.ID))
+	}
+	return s.stream003(w, r, run.ID, dialect.NewSeed003(session, run.ID))
+}
+
+// chatMilady answers the milady client's {text}.
+func (s *Server) chatMilady(w http.ResponseWriter, r *http.Request, text string) error {
+	if strings.TrimSpace(text) == "" {
+		return Errorf(http.StatusBadRequest, "text is required")
+	}
+	conv, err := s.miladyConversation(r.Context())
 	if err != nil {
 		return err
 	}
-	t := translator003{session: session, request: run.ID}
-	if req.Stream != nil && !*req.Stream {
-		return t.answer(w, r, sub)
+	run, err := s.chat.Send(r.Context(), conv, chat.SendInput{Text: text})
+	if err != nil {
+		return err
 	}
-	return t.stream(w, r, sub)
+	return s.answerRun(w, r, run)
 }
 
-type translator003 struct{ session, request string }
-
-func (t translator003) envelope(typ, source string, data any) envelope003 {
-	return envelope003{SessionID: t.session, RequestID: t.request, Type: typ, Source: source, Data: data}
-}
-
-// events are the seed-003 events of one chat frame (delta dialect).
-func (t translator003) events(raw []byte) (out []event003, final bool) {
-	var f map[string]any
-	if json.Unmarshal(raw, &f) != nil {
-		return nil, false
+// miladyConversation is the conversation of the milady client's messages: the newest
+// one marked as theirs, or a new one.
+func (s *Server) miladyConversation(ctx context.Context) (string, error) {
+	convs, err := s.chat.Conversations(ctx)
+	if err != nil {
+		return "", err
 	}
-	str := func(k string) string { v, _ := f[k].(string); return v }
-	switch str("type") {
-	case "token":
-		if f["callback"] == true {
-			return []event003{{"presence", t.envelope("presence", "executor", str("text"))}}, false
+	for _, c := range convs {
+		if string(c.Metadata) == string(miladyMetadata) {
+			return c.ID, nil
 		}
-		return []event003{{"delta", map[string]string{"v": str("text")}}}, false
-	case "thinking":
-		if f["complete"] == true {
-			return nil, false
-		}
-		return []event003{{"presence", t.envelope("presence", "model", str("text"))}}, false
-	case "tool_start":
-		call, _ := json.Marshal(map[string]any{"callId": f["callId"], "name": f["name"], "arguments": f["arguments"]})
-		return []event003{
-			{"presence", t.envelope("presence", "model", "calling "+str("name"))},
-			{"action", t.envelope("tool_call", "executor", string(call))},
-		}, false
-	case "tool_end":
-		result, _ := json.Marshal(map[string]any{"callId": f["callId"], "name": f["name"], "result": f["result"], "error": f["error"]})
-		return []event003{{"action", t.envelope("tool_result", "executor", string(result))}}, false
-	case "run_paused":
-		ask, _ := json.Marshal(map[string]any{"approvalId": f["approvalId"], "approval": f["approval"],
-			"answer": "POST /api/approvals/" + str("approvalId")})
-		return []event003{
-			{"presence", t.envelope("presence", "executor", "waiting for the user's approval")},
-			{"action", t.envelope("approval_request", "executor", string(ask))},
-		}, false
-	case "run_resumed":
-		return []event003{{"presence", t.envelope("presence", "executor", "the user answered: "+str("decision"))}}, false
-	case "done":
-		ctx, _ := json.Marshal(map[string]any{"conversation_id": t.session, "run_id": t.request, "message_id": f["messageId"], "usage": f["usage"]})
-		return []event003{{"context", t.envelope("context", "model", string(ctx))}}, true
-	case "error":
-		return []event003{{"error", t.envelope("error", "model", str("message"))}}, true
 	}
-	return nil, false
+	c, err := s.chat.CreateConversation(ctx, "", miladyMetadata)
+	if err != nil {
+		return "", err
+	}
+	return c.ID, nil
 }
 
-func (t translator003) stream(w http.ResponseWriter, r *http.Request, sub *chat.Subscription) error {
+// stream003 streams a run's seed-003 events: init, then each event's (the encoder
+// writes them as SSE text), until the run ends.
+func (s *Server) stream003(w http.ResponseWriter, r *http.Request, runID string, enc *dialect.Seed003) error {
+	sub, err := s.chat.Subscribe(r.Context(), runID, 0, enc)
+	if err != nil {
+		return err
+	}
 	sse, err := startSSE(w)
 	if err != nil {
 		return err
 	}
 	defer sse.stop()
-	send := func(e event003) error {
-		data, _ := json.Marshal(e.data)
-		return sse.event(e.name, data)
-	}
-	if err := send(event003{"init", t.envelope("init", "model", nil)}); err != nil {
+	if sse.raw(enc.Init().AppendSSE(nil), true) != nil {
 		return nil
 	}
 	for {
@@ -150,62 +131,28 @@ func (t translator003) stream(w http.ResponseWriter, r *http.Request, sub *chat.
 		if err != nil {
 			return nil // the end of the run, or the client went away (the run goes on)
 		}
-		events, final := t.events(f.Data)
-		for _, e := range events {
-			if send(e) != nil {
-				return nil
-			}
-		}
-		if final {
+		if sse.raw(f.Data, !sub.Buffered()) != nil || f.Final {
 			return nil
 		}
 	}
 }
 
-// answer003 is the answer of stream: false.
-type answer003 struct {
-	SessionID string        `json:"session_id"`
-	RequestID string        `json:"request_id"`
-	Status    string        `json:"status"` // done, failed, waiting_for_approval
-	Message   string        `json:"message"`
-	Actions   []envelope003 `json:"actions"`
-	Context   *envelope003  `json:"context,omitempty"`
-	Error     string        `json:"error,omitempty"`
-}
-
-func (t translator003) answer(w http.ResponseWriter, r *http.Request, sub *chat.Subscription) error {
-	out := answer003{SessionID: t.session, RequestID: t.request, Status: "done", Actions: []envelope003{}}
-	var text strings.Builder
-	for {
-		f, err := sub.Next(r.Context())
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil // the client went away; the run goes on
-		}
-		events, final := t.events(f.Data)
-		for _, e := range events {
-			switch e.name {
-			case "delta":
-				text.WriteString(e.data.(map[string]string)["v"])
-			case "action":
-				a := e.data.(envelope003)
-				out.Actions = append(out.Actions, a)
-				if a.Type == "approval_request" {
-					out.Status, final = "waiting_for_approval", true
-				}
-			case "context":
-				c := e.data.(envelope003)
-				out.Context = &c
-			case "error":
-				out.Status, out.Error = "failed", e.data.(envelope003).Data.(string)
-			}
-		}
-		if final {
-			break
-		}
+// answer003 writes the one answer of stream: false, which the encoder gives when the
+// run ends or waits for an approval.
+func (s *Server) answer003(w http.ResponseWriter, r *http.Request, runID string, enc *dialect.Seed003Answer) error {
+	sub, err := s.chat.Subscribe(r.Context(), runID, 0, enc)
+	if err != nil {
+		return err
 	}
-	out.Message = text.String()
-	return writeJSON(w, http.StatusOK, out)
+	f, err := sub.Next(r.Context())
+	if errors.Is(err, io.EOF) {
+		return Errorf(http.StatusBadGateway, "the run ended without an answer")
+	}
+	if err != nil {
+		return nil // the client went away; the run goes on
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	_, err = w.Write(append(f.Data, '\n'))
+	return err
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/wispapp/wisp/app/compat"
 	"github.com/wispapp/wisp/internal/fault"
 	"github.com/wispapp/wisp/runtime/llm"
 )
@@ -44,9 +45,12 @@ func statusOf(err error) (status int, msg string, ok bool) {
 	var f *fault.Error
 	var tooBig *http.MaxBytesError
 	var model *llm.Error
+	var foreign *compat.Error
 	switch {
 	case errors.As(err, &apiErr):
 		return apiErr.Status, apiErr.Msg, true
+	case errors.As(err, &foreign):
+		return foreign.Status, foreign.Msg, true
 	case errors.As(err, &tooBig):
 		return http.StatusRequestEntityTooLarge, fmt.Sprintf("request body is larger than %d bytes", tooBig.Limit), true
 	case errors.As(err, &f) && f.Kind != fault.Internal:

@@ -26,19 +26,27 @@ func (s *Server) handle(fn handlerFunc) http.Handler { return s.adapt(fn, false)
 func (s *Server) public(fn handlerFunc) http.Handler { return s.adapt(fn, true) }
 
 func (s *Server) adapt(fn handlerFunc, public bool) http.Handler {
-	return s.adaptWith(fn, public, s.writeError)
+	return s.adaptWith(fn, public, wispError)
 }
 
+// errorShape is how the errors of an API family look: the body of an error whose
+// status and client message are status and msg (statusOf). err is the error itself,
+// for a family whose own errors carry more (compat.Error's type and code).
+type errorShape func(status int, msg string, err error) any
+
+// wispError is Wisp's own error shape: {"error": "..."}.
+func wispError(_ int, msg string, _ error) any { return map[string]string{"error": msg} }
+
 // adaptWith checks the request, runs fn and writes its error (the check's included)
-// with writeErr: each API family has its error shape.
-func (s *Server) adaptWith(fn handlerFunc, public bool, writeErr func(http.ResponseWriter, *http.Request, error)) http.Handler {
+// in shape: each API family has its error shape, and writeError is the one writer.
+func (s *Server) adaptWith(fn handlerFunc, public bool, shape errorShape) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		err := s.checkRequest(r, public)
 		if err == nil {
 			err = fn(w, r)
 		}
 		if err != nil {
-			writeErr(w, r, err)
+			s.writeError(w, r, err, shape)
 		}
 	})
 }
@@ -82,7 +90,9 @@ func jsonOrNothing(r *http.Request) bool {
 	return err == nil && mt == "application/json"
 }
 
-func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+// writeError writes err in shape: its status and message (statusOf; an internal
+// failure is logged and says only "internal error").
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error, shape errorShape) {
 	status, msg, ok := statusOf(err)
 	if !ok {
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
@@ -90,7 +100,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if sw, ok := w.(*statusWriter); ok && sw.wrote {
 		return // headers are out (e.g. a stream or an upgrade): nothing more to say here
 	}
-	writeJSON(w, status, map[string]string{"error": msg})
+	writeJSON(w, status, shape(status, msg, err))
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) error {

@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/wispapp/wisp/app/archive"
-	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/app/ws"
 )
@@ -26,7 +25,7 @@ type Options struct {
 	Status func() wire.Status
 	UI     fs.FS // the built frontend (index.html at its root)
 	Logger *slog.Logger
-	Chat   *chat.Service
+	Chat   Chat
 	// Providers reads and changes the model settings (the setup screen).
 	Providers Providers
 	// CanRespond says whether a model is usable, and if not, why.
@@ -55,7 +54,7 @@ type Server struct {
 	ui     http.Handler
 	log    *slog.Logger
 
-	chat       *chat.Service
+	chat       Chat
 	providers  Providers
 	canRespond func() (bool, string)
 	term       *Terminal

@@ -76,6 +76,18 @@ func (s *sseWriter) frame(seq int64, data []byte, flush bool) error {
 	return s.rc.Flush()
 }
 
+// raw writes SSE text that is already framed (seed 003's named events), flushing it
+// when flush is set.
+func (s *sseWriter) raw(text []byte, flush bool) error {
+	if _, err := s.w.Write(text); err != nil {
+		return err
+	}
+	if !flush {
+		return nil
+	}
+	return s.rc.Flush()
+}
+
 // event writes a named event (the Anthropic dialect).
 func (s *sseWriter) event(name string, data []byte) error {
 	b := append(s.buf[:0], "event: "...)
