@@ -14,7 +14,9 @@ import (
 // translation is app/compat's; these handlers do the I/O.
 
 // anthropicError is Anthropic's error shape.
-func anthropicError(status int, msg string, err error) any { return compat.AnthropicError(status, msg, err) }
+func anthropicError(status int, msg string, err error) any {
+	return compat.AnthropicError(status, msg, err)
+}
 
 // v1Handle adapts a /v1 handler: every error, the token check's included, is written
 // in Anthropic's shape.

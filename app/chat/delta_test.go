@@ -1,10 +1,11 @@
 package chat
 
 import (
-	"github.com/wispapp/wisp/app/dialect"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/wispapp/wisp/app/dialect"
 )
 
 // deltaClient is what a delta-dialect client keeps: the segments' texts, folded from

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/wispapp/wisp/app/dialect"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/wispapp/wisp/app/dialect"
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/runtime"

@@ -3,11 +3,11 @@ package chat
 import (
 	"context"
 	"encoding/json"
-	"github.com/wispapp/wisp/app/dialect"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/wispapp/wisp/app/dialect"
 	"github.com/wispapp/wisp/app/wire"
 )
 

@@ -23,4 +23,3 @@ func (e *Error) Error() string { return e.Msg }
 func errorf(status int, typ, format string, args ...any) *Error {
 	return &Error{Status: status, Type: typ, Msg: fmt.Sprintf(format, args...)}
 }
-
