@@ -267,8 +267,8 @@ func TestV1Messages(t *testing.T) {
 
 	for _, c := range []struct {
 		name, path, body, token string
-		status              int
-		typ                 string
+		status                  int
+		typ                     string
 	}{
 		{"no max_tokens", "/v1/messages", `{"messages":[{"role":"user","content":"hi"}]}`, testToken, 400, "invalid_request_error"},
 		{"not JSON", "/v1/messages", `{`, testToken, 400, "invalid_request_error"},

@@ -30,4 +30,3 @@ func EndedRun(id, convID string, out Outcome) *Run {
 	return &Run{ID: id, ConversationID: convID, StartedAt: time.Now(), cancel: func(error) {},
 		over: over, notify: make(chan struct{}), ended: true, outcome: out}
 }
-
