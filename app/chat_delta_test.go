@@ -80,27 +80,6 @@ func TestDeltaDialectOverSSE(t *testing.T) {
 	}
 }
 
-// An unknown dialect is refused before anything starts.
-func TestUnknownDialect(t *testing.T) {
-	c := startChat(t, t.TempDir())
-	conv := c.newConversation()
-	s := c.streamQuery(conv, "hi", "dialect=html")
-	if s.resp.StatusCode != http.StatusBadRequest {
-		t.Fatalf("status %d", s.resp.StatusCode)
-	}
-	if msgs := c.messages(conv); len(msgs) != 0 {
-		t.Fatalf("a refused stream saved %d messages", len(msgs))
-	}
-	resp, err := http.Get(c.URL() + "/api/runs/any/stream?dialect=html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusBadRequest {
-		t.Fatalf("resume with an unknown dialect: status %d", resp.StatusCode)
-	}
-}
-
 func nonEmpty(ss []string) []string {
 	var out []string
 	for _, s := range ss {

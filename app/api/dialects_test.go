@@ -353,3 +353,13 @@ func TestRunRoutesPickTheDialect(t *testing.T) {
 		t.Errorf("nothing after the end: %d", status)
 	}
 }
+
+// A stream in a dialect Wisp does not speak is refused before anything is sent.
+func TestUnknownDialectSendsNothing(t *testing.T) {
+	fake := &fakeChat{events: musicRun}
+	srv := newChatServer(t, fake)
+	resp, body := post(t, srv, "/api/conversations/conv1/messages/stream?dialect=html", `{"text":"hi"}`)
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, `"error"`) || len(fake.sent) != 0 {
+		t.Fatalf("%d %s, sent %v", resp.StatusCode, body, fake.sent)
+	}
+}
