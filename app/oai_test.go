@@ -78,4 +78,3 @@ func TestChatCompletionsWithOpenAISDK(t *testing.T) {
 		t.Errorf("models %+v %v", models, err)
 	}
 }
-

@@ -168,4 +168,3 @@ func TestV1LikeAnthropic(t *testing.T) {
 		t.Errorf("message %+v", msg)
 	}
 }
-
