@@ -7,6 +7,7 @@ import (
 	"log/slog"
 
 	"github.com/wispapp/wisp/app/dialect"
+	"github.com/wispapp/wisp/runtime"
 )
 
 // Frame is one SSE frame: the run event's sequence number and its encoding in the
@@ -109,7 +110,9 @@ func (sub *Subscription) Next(ctx context.Context) (Frame, error) {
 			continue
 		}
 		if len(it.Cuts) > 0 {
+			whole := it
 			it = it.trimmed(sub.after)
+			sub.observeCut(whole, it)
 		}
 		data, ok := sub.encode(it)
 		if !ok {
@@ -133,6 +136,27 @@ func (sub *Subscription) encode(it Item) ([]byte, bool) {
 	}
 	sub.scratch = b
 	return b, true
+}
+
+// observeCut shows an Observer the part of a merged delta before the client's point,
+// which trimmed cut off.
+func (sub *Subscription) observeCut(whole, trimmed Item) {
+	o, ok := sub.enc.(dialect.Observer)
+	if !ok {
+		return
+	}
+	head := whole
+	switch d := whole.Event.Data.(type) {
+	case runtime.TextDelta:
+		d.Text = d.Text[:len(d.Text)-len(trimmed.Event.Data.(runtime.TextDelta).Text)]
+		head.Event.Data = d
+	case runtime.Thinking:
+		d.Text = d.Text[:len(d.Text)-len(trimmed.Event.Data.(runtime.Thinking).Text)]
+		head.Event.Data = d
+	default:
+		return
+	}
+	o.Observe(sub.event(head))
 }
 
 func (sub *Subscription) event(it Item) dialect.Event {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/wispapp/wisp/app/dialect"
 	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/runtime"
 )
 
 // musicScript is a reply with text, an action whose status line is replaced, and
@@ -170,5 +171,28 @@ func TestRunPublishesDisplayRowsAndHeartbeats(t *testing.T) {
 	}
 	if got := strings.Join(beats, " "); got != "thinking replying sent" {
 		t.Fatalf("heartbeats: %s", got)
+	}
+}
+
+// Seed 001's closing thinking chunk carries the whole block, also from a compacted
+// log resumed inside the block.
+func TestChunksThinkingBlockAfterCompaction(t *testing.T) {
+	think := func(s string, complete bool) runtime.Event {
+		return runtime.Event{Type: runtime.EventThinking, Data: runtime.Thinking{Text: s, Complete: complete}}
+	}
+	e := newEnv(t, newScript(-1, think("Let ", false), think("me ", false), think("see.", false), think("", true), text("Hi")))
+	run := e.send(e.conversation(), "hi")
+	waitRun(t, run)
+	e.waitCompacted(run)
+	for _, after := range []int64{0, 1, 2} {
+		var last map[string]any
+		for _, f := range rest(t, subscribeIn(t, e.svc, run.ID, after, dialect.NewChunks())) {
+			if m := f.decode(); m["type"] == "thinking" {
+				last = m
+			}
+		}
+		if last["isComplete"] != true || last["content"] != "Let me see." {
+			t.Errorf("after %d: the closing chunk is %v", after, last)
+		}
 	}
 }
