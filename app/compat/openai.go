@@ -135,8 +135,8 @@ func NewOpenAIUsage(input, output int) *OpenAIUsage {
 	return &OpenAIUsage{PromptTokens: input, CompletionTokens: output, TotalTokens: input + output}
 }
 
-// NewOpenAICompletion is an answer (or, with chunk set, a chunk) of model made at
-// created (Unix seconds), with no choices yet.
+// NewOpenAICompletion is an answer of model made at created (Unix seconds), with no
+// choices yet: Answer and Chunk fill it in.
 func NewOpenAICompletion(model string, created int64) OpenAICompletion {
 	return OpenAICompletion{ID: "chatcmpl-" + strings.TrimPrefix(MessageID(), "msg_"), Object: "chat.completion",
 		Created: created, Model: model, Choices: []OpenAIChoice{}}
