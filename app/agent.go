@@ -1,13 +1,9 @@
 package app
 
 import (
-	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/llm"
 )
-
-// modelConfig is the model section of the config.
-type modelConfig = config.Model
 
 // newAgent builds the agent runtime on the app's model settings and character.
 func (a *App) newAgent() *runtime.Agent {
@@ -23,18 +19,10 @@ func (a *App) agentSettings() runtime.Settings {
 	m := a.models.settings()
 	r := a.models.current()
 	temp := m.Temperature
-	c := a.liveConfig().Character
+	c := a.settings.Live().Character
 	return runtime.Settings{
 		Character:   runtime.Character{Name: c.Name, System: c.System, Bio: c.Bio},
 		Model:       r.model,
 		Temperature: &temp, MaxTokens: m.MaxTokens, ThinkingBudget: m.ThinkingBudget,
 	}
-}
-
-// updateModel changes the model settings in the config file and applies them at once.
-func (a *App) updateModel(change func(*modelConfig)) error {
-	return a.changeConfig(func(f *config.File) error {
-		change(&f.Config.Model)
-		return f.Config.Validate()
-	})
 }

@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/wispapp/wisp/app/settings"
 	"io/fs"
 	"log/slog"
 	"net"
@@ -88,39 +89,44 @@ type Connection struct {
 
 // App owns Wisp's services.
 type App struct {
-	opts       Options
-	log        *slog.Logger
-	stateDir   string
-	configPath string
-	conf       configState  // the config as Wisp runs it (see settings.go)
-	kept       *keptSecrets // the secrets the keyring keeps (secrets.go)
-	fileMu     sync.Mutex   // serialises changes to the config file made through the API
-
-	lock *instance.Lock // the state folder's: one Wisp per folder (instance.go)
+	opts     Options
+	log      *slog.Logger
+	stateDir string
+	settings *settings.Settings // the config file as Wisp runs it (app/settings)
+	lock     *instance.Lock     // the state folder's: one Wisp per folder (instance.go)
 
 	launchToken string     // the desktop window's, new at every launch
 	tokenFile   *tokenFile // `wisp serve`'s, kept in the state folder (token.go)
 	models      *models
 	actions     *runtime.Registry
-	chat        *chat.Service
-	archive     *archive.Service
-	approvals   *approval.Service
-	mcp         *mcp.Manager
 	confiner    *confine.Confiner // the agent's processes (confine.go)
-	proactive   *proactive.Service
 	emotes      *emotes.Catalog
-	store       *store.Store
-	hub         *ws.Hub
 	events      *fanout                  // the one wire.Events every producer publishes to
+	core        *core                    // what Start assembles on the store
 	svc         atomic.Pointer[services] // what a restart replaces
-	serveErr    chan error
-	draining    sync.WaitGroup // what a restart left running: old HTTP servers shutting down, MCP servers restarting
+	life        life
+}
 
+// core are the services assembled on the store, each serving its own API.
+type core struct {
+	store     *store.Store
+	hub       *ws.Hub
+	chat      *chat.Service
+	archive   *archive.Service
+	approvals *approval.Service
+	proactive *proactive.Service
+	mcp       *mcp.Manager
+}
+
+// life is where App is in its life: what Start started, the state, the restarts.
+type life struct {
 	running     lifecycle    // what Start started, for Stop to stop newest first
-	lifeMu      sync.Mutex   // held by a restart and by Stop
+	mu          sync.Mutex   // held by a restart and by Stop
 	restartHook func()       // tests: runs in the middle of a restart
 	state       atomic.Value // string, one of the status states
 	startedAt   atomic.Int64 // Unix ms of the last (re)start
+	serveErr    chan error
+	draining    sync.WaitGroup // what a restart left running: old HTTP servers shutting down, MCP servers restarting
 	stopOnce    sync.Once
 	stopErr     error // from closing the store
 }
@@ -144,8 +150,13 @@ func New(opts Options) (*App, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	a := &App{opts: opts, log: opts.Logger, serveErr: make(chan error, 1), running: lifecycle{log: opts.Logger}}
-	a.state.Store("not_started")
+	if opts.OllamaURL == "" {
+		opts.OllamaURL = opts.Getenv("WISP_OLLAMA_URL")
+	}
+	a := &App{opts: opts, log: opts.Logger, events: &fanout{log: opts.Logger}}
+	a.life.serveErr = make(chan error, 1)
+	a.life.running = lifecycle{log: opts.Logger}
+	a.life.state.Store("not_started")
 	if err := a.loadConfig(); err != nil {
 		return nil, err
 	}
@@ -154,12 +165,8 @@ func New(opts Options) (*App, error) {
 	} else if opts.KeepToken {
 		a.tokenFile = &tokenFile{path: filepath.Join(a.stateDir, tokenFileName), log: a.log}
 	}
-	if opts.OllamaURL == "" {
-		opts.OllamaURL = opts.Getenv("WISP_OLLAMA_URL")
-	}
-	cfg := a.liveConfig()
+	cfg := a.settings.Live()
 	a.models = newModels(cfg.Model, opts.OllamaURL, a.log)
-	a.conf.waiting = map[string]bool{}
 	if err := a.ownSettings(); err != nil {
 		return nil, err
 	}
@@ -189,12 +196,12 @@ func (a *App) checkServable(cfg config.Config) error {
 	own := a.launchToken != "" || (a.tokenFile != nil && cfg.API.Token == "")
 	if !api.IsLoopback(cfg.Server.Host) && cfg.API.Token == "" && a.launchToken == "" {
 		return fmt.Errorf("refusing to listen on %s without an API token: set WISP_API_TOKEN (or api.token in %s), or listen on 127.0.0.1",
-			cfg.Server.Host, a.configPath)
+			cfg.Server.Host, a.settings.Path())
 	}
 	if cfg.Features.ShellEnabled && cfg.API.Token == "" && !own {
 		return fault.Invalid.Errorf("shell access needs an API token: without one, any local process or user that "+
 			"reaches Wisp's port could run commands as you; set WISP_API_TOKEN (or api.token in %s), or leave shell access off",
-			a.configPath)
+			a.settings.Path())
 	}
 	return nil
 }
@@ -209,39 +216,21 @@ func (a *App) loadConfig() error {
 		dir = d
 	}
 	a.stateDir = dir
-	a.configPath = config.Path(a.opts.Getenv, dir)
-	f, err := config.Load(a.configPath)
-	if err != nil {
-		return err
-	}
+	path := config.Path(a.opts.Getenv, dir)
 	var kr secrets.Keyring
 	if a.opts.Keyring != nil {
-		kr = a.opts.Keyring(a.configPath)
+		kr = a.opts.Keyring(path)
 	}
-	a.kept = newKeptSecrets(kr, secrets.ServiceFor(a.configPath), a.log)
-	a.kept.open(context.Background())
-	cfg, err := a.effective(a.kept.fill(f))
+	s, err := settings.New(settings.Options{
+		Path: path, Getenv: a.opts.Getenv, Host: a.opts.Host, Port: a.opts.Port, Keyring: kr,
+		Events: a.events, Status: func() wire.Frame { return a.statusFrame(true) },
+		Autostart: a.autostart(), Logger: a.log,
+	})
 	if err != nil {
 		return err
 	}
-	a.conf.file, a.conf.live = f, cfg
+	a.settings = s
 	return nil
-}
-
-// effective is what a process runs with for the file's settings: the file, then the
-// environment, then the command line.
-func (a *App) effective(file config.Config) (config.Config, error) {
-	cfg, err := file.WithEnv(a.opts.Getenv)
-	if err != nil {
-		return cfg, fmt.Errorf("environment: %w", err)
-	}
-	if a.opts.Host != "" {
-		cfg.Server.Host = a.opts.Host
-	}
-	if a.opts.Port >= 0 {
-		cfg.Server.Port = a.opts.Port
-	}
-	return cfg, cfg.Validate()
 }
 
 func randomToken() string { return hex.EncodeToString(randomBytes(32)) }
@@ -249,17 +238,17 @@ func randomToken() string { return hex.EncodeToString(randomBytes(32)) }
 // Start opens the database, starts every service, listens, and serves the API and
 // /ws until Stop. If any part fails, what had started is stopped again.
 func (a *App) Start(ctx context.Context) error {
-	a.state.Store("starting")
+	a.life.state.Store("starting")
 	if err := a.start(ctx); err != nil {
-		a.running.stop()
-		a.state.Store("error")
+		a.life.running.stop()
+		a.life.state.Store("error")
 		return err
 	}
-	a.startedAt.Store(time.Now().UnixMilli())
-	a.state.Store("running")
+	a.life.startedAt.Store(time.Now().UnixMilli())
+	a.life.state.Store("running")
 	a.announce()
 	s := a.svc.Load()
-	a.log.Info("wisp started", "url", a.URL(), "state", a.stateDir, "config", a.configPath)
+	a.log.Info("wisp started", "url", a.URL(), "state", a.stateDir, "config", a.settings.Path())
 	go a.serve(s.srv, s.ln)
 	return nil
 }
@@ -267,106 +256,113 @@ func (a *App) Start(ctx context.Context) error {
 // start takes the state folder's lock, then starts the services in an order whose
 // reverse is the right way to stop: the config watcher and emotes first, then chat
 // (its runs end, with their streams), the terminal (its runs end), proactive (notices
-// about those runs are saved), the HTTP server, the hub, the store, and the lock last.
+// about those runs are saved), the HTTP server, the hub, the settings' queue, the
+// store, and the lock last.
 func (a *App) start(ctx context.Context) error {
 	if err := a.lockStateFolder(); err != nil {
 		return err
 	}
 	// Closed after the terminal and the MCP servers, whose processes it confines.
-	a.running.defer_("confinement", a.confiner.Close)
+	a.life.running.defer_("confinement", a.confiner.Close)
 	st, err := store.Open(ctx, filepath.Join(a.stateDir, "wisp.db"))
 	if err != nil {
 		return err
 	}
-	a.store = st
-	a.running.defer_("store", a.closeStore)
-	if err := a.assemble(st); err != nil {
+	a.life.running.defer_("store", func() { a.closeStore(st) })
+	c, err := a.assemble(st)
+	if err != nil {
 		return err
 	}
-	if err := a.running.start(ctx, "ws hub", a.hub); err != nil {
+	a.core = c
+	// Changes are applied from now on, until the API and the watcher are gone.
+	if err := a.life.running.start(ctx, "settings", a.settings); err != nil {
 		return err
 	}
-	if err := a.listen(a.liveConfig()); err != nil {
+	if err := a.life.running.start(ctx, "ws hub", c.hub); err != nil {
 		return err
 	}
-	a.running.defer_("http server", a.stopHTTP)
-	if err := a.running.start(ctx, "proactive", a.proactive); err != nil {
+	if err := a.listen(a.settings.Live()); err != nil {
 		return err
 	}
-	a.running.defer_("terminal", func() { a.svc.Load().term.Stop() })
+	a.life.running.defer_("http server", a.stopHTTP)
+	if err := a.life.running.start(ctx, "proactive", c.proactive); err != nil {
+		return err
+	}
+	a.life.running.defer_("terminal", func() { a.svc.Load().term.Stop() })
 	// The MCP servers stop after chat: the runs calling their tools end first.
-	if err := a.running.start(ctx, "mcp servers", mcpService{a}); err != nil {
-		return err
-	}
-	if err := a.running.start(ctx, "chat", a.chat); err != nil {
+	c.mcp.Apply(specsOf(a.settings.Live().MCPServers)) // in the background: Wisp's start never waits
+	a.life.running.defer_("mcp servers", c.mcp.Close)
+	if err := a.life.running.start(ctx, "chat", c.chat); err != nil {
 		return err
 	}
 	// Decisions stop before the runs do: a run told to go on as it is stopped could
 	// start its command.
-	a.running.defer_("approvals", a.approvals.Close)
+	a.life.running.defer_("approvals", c.approvals.Close)
 	// Paused runs are adopted now: decisions made just before the last process ended
 	// take effect.
-	if err := a.approvals.HandOver(ctx); err != nil {
+	if err := c.approvals.HandOver(ctx); err != nil {
 		return fmt.Errorf("hand over decisions made before the restart: %w", err)
 	}
-	a.running.startOptional(ctx, "emote folder watch", a.emotes, "emote folder not watched: new packs need a restart")
-	watcher := config.NewWatcher(a.configPath, config.WatchOptions{
-		OnChange: a.reloadConfig,
+	a.life.running.startOptional(ctx, "emote folder watch", a.emotes, "emote folder not watched: new packs need a restart")
+	watcher := config.NewWatcher(a.settings.Path(), config.WatchOptions{
+		OnChange: a.settings.Reload,
 		OnError:  func(err error) { a.log.Warn("config watch", "err", err) },
 	})
-	a.running.startOptional(ctx, "config watch", watcher, "config file changes will not be noticed")
-	a.reloadConfig(config.Read(a.configPath)) // whatever changed since it was loaded
+	a.life.running.startOptional(ctx, "config watch", watcher, "config file changes will not be noticed")
+	a.settings.Reload(config.Read(a.settings.Path())) // whatever changed since it was loaded
 	return nil
 }
 
 // assemble builds the services on the store in dependency order and connects the
 // ones that talk both ways: the hub tells proactive which conversation a client
-// opened, the terminal's runs are followed by proactive. Nothing runs yet.
-func (a *App) assemble(st *store.Store) error {
-	a.hub = ws.New(ws.Options{
-		Gate: currentGuard{a}, AllowQueryToken: a.opts.Getenv("WISP_ALLOW_WS_QUERY_TOKEN") == "1",
+// opened, the terminal's runs are followed by proactive, a decision resumes a run.
+// Nothing runs yet.
+func (a *App) assemble(st *store.Store) (*core, error) {
+	c := &core{store: st}
+	c.hub = ws.New(ws.Options{
+		Gate: currentGuard{&a.svc}, AllowQueryToken: a.opts.Getenv("WISP_ALLOW_WS_QUERY_TOKEN") == "1",
 		Status: a.statusFrame, Journal: journal{st}, Logger: a.log,
 	})
-	a.events = &fanout{hub: a.hub, log: a.log}
+	a.events.hub = c.hub
 	agent := a.newAgent()
-	a.chat = chat.New(chat.Options{
+	c.chat = chat.New(chat.Options{
 		Store: st, Agent: agent, Events: a.events, Logger: a.log.With("component", "chat"),
 		CanRespond: a.models.CanRespond, NoTitles: a.opts.NoTitles,
 	})
-	a.archive = archive.New(archive.Options{Store: st, Events: a.events, Logger: a.log.With("component", "archive"),
-		AgentName: a.chat.AgentName})
-	p := proactive.New(proactive.Options{
-		Store: st, Events: a.events, Presence: a.hub, Agent: agent, Settings: a.proactiveSettings,
-		CanRespond: a.models.CanRespond, Busy: a.chat.Busy, Clock: a.opts.Clock,
+	c.archive = archive.New(archive.Options{Store: st, Events: a.events, Logger: a.log.With("component", "archive"),
+		AgentName: c.chat.AgentName})
+	c.proactive = proactive.New(proactive.Options{
+		Store: st, Events: a.events, Presence: c.hub, Agent: agent, Settings: a.proactiveSettings,
+		CanRespond: a.models.CanRespond, Busy: c.chat.Busy, Clock: a.opts.Clock,
 		Logger: a.log.With("component", "proactive"),
 	})
-	a.proactive = p
-	if err := a.ownProactiveSettings(p); err != nil {
-		return err
+	c.approvals = a.newApprovals(st, c.chat)
+	c.mcp = a.newMCP(c.approvals)
+	if err := a.ownServiceSettings(c); err != nil {
+		return nil, err
 	}
-	if err := a.actions.Register(p.ReminderAction()); err != nil {
-		return err
+	if err := a.actions.Register(c.proactive.ReminderAction()); err != nil {
+		return nil, err
 	}
-	if err := a.assembleShell(st); err != nil {
-		return err
+	if err := a.actions.Register(a.shellAction(c.approvals)); err != nil {
+		return nil, err
 	}
-	a.assembleMCP()
-	a.events.terminal = append(a.events.terminal, p.TerminalOutput)
+	a.events.terminal = append(a.events.terminal, c.proactive.TerminalOutput)
 	// Opening a conversation clears its unread mark.
-	a.hub.OnActiveConversation(func(_ ws.Client, id string) { p.MarkRead(id) })
-	a.hub.HandleFrame(wire.TypeTerminalInput, a.terminalInput)
-	a.hub.HandleFrame(wire.TypeTerminalResize, a.terminalResize)
-	return nil
+	c.hub.OnActiveConversation(func(_ ws.Client, id string) { c.proactive.MarkRead(id) })
+	c.hub.HandleFrame(wire.TypeTerminalInput, a.terminalInput)
+	c.hub.HandleFrame(wire.TypeTerminalResize, a.terminalResize)
+	return c, nil
 }
 
 // currentGuard is the hub's gate: the guard of the services running now, which a
 // restart replaces.
-type currentGuard struct{ a *App }
+type currentGuard struct{ svc *atomic.Pointer[services] }
 
-func (g currentGuard) Required() bool               { return g.a.svc.Load().guard.Required() }
-func (g currentGuard) Authorized(token string) bool { return g.a.svc.Load().guard.Authorized(token) }
+func (g currentGuard) Required() bool               { return g.svc.Load().guard.Required() }
+func (g currentGuard) Authorized(token string) bool { return g.svc.Load().guard.Authorized(token) }
 func (g currentGuard) OriginAllowed(r *http.Request) bool {
-	return g.a.svc.Load().guard.OriginAllowed(r)
+	return g.svc.Load().guard.OriginAllowed(r)
 }
 
 // newGuard builds the Host/Origin/token guard for settings served on ln. It fails
@@ -385,15 +381,17 @@ func (a *App) newGuard(cfg config.Config, ln net.Listener) (*api.Guard, error) {
 // newHandler builds the API for one set of services.
 func (a *App) newHandler(s *services) http.Handler {
 	return api.New(api.Options{
-		Guard: s.guard, Hub: a.hub, Status: a.status, UI: a.opts.UI, Logger: a.log,
-		Chat: a.chat, Providers: providers{a}, CanRespond: a.models.CanRespond,
-		Terminal:  &api.Terminal{Manager: s.term, Gate: s.termGate, ConfigPath: a.configPath},
+		Guard: s.guard, Hub: a.core.hub, Status: a.status, UI: a.opts.UI, Logger: a.log,
+		Chat: a.core.chat, CanRespond: a.models.CanRespond,
+		Providers: providers{models: a.models, settings: a.settings, getenv: a.opts.Getenv},
+		Terminal:  &api.Terminal{Manager: s.term, Gate: s.termGate, ConfigPath: a.settings.Path()},
 		Emotes:    &api.Emotes{Catalog: a.emotes, Play: a.playEmote},
-		Settings:  settingsAPI{a},
-		Proactive: proactiveAPI{Service: a.proactive, a: a},
-		Approvals: a.approvals,
-		MCP:       mcpAPI{a},
-		Archive:   a.archive,
+		Settings:  a.settings,
+		Restarter: a,
+		Proactive: proactiveAPI{Service: a.core.proactive, settings: a.settings},
+		Approvals: a.core.approvals,
+		MCP:       mcpAPI{mcp: a.core.mcp, settings: a.settings},
+		Archive:   a.core.archive,
 	}).Handler()
 }
 
@@ -411,7 +409,7 @@ func (a *App) newHTTPServer() *http.Server {
 func (a *App) serve(srv *http.Server, ln net.Listener) {
 	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		select {
-		case a.serveErr <- err:
+		case a.life.serveErr <- err:
 		default: // one failure is enough to stop
 		}
 	}
@@ -448,12 +446,12 @@ func (a *App) stopHTTP() {
 		s.srv.Close()
 	}
 	_ = s.ln.Close()
-	a.draining.Wait()
+	a.life.draining.Wait()
 }
 
-func (a *App) closeStore() {
-	if err := a.store.Close(); err != nil {
-		a.stopErr = fmt.Errorf("close store: %w", err)
+func (a *App) closeStore(st *store.Store) {
+	if err := st.Close(); err != nil {
+		a.life.stopErr = fmt.Errorf("close store: %w", err)
 	}
 }
 
@@ -471,7 +469,7 @@ func (a *App) listenOn(cfg config.Config) (net.Listener, error) {
 }
 
 // Done reports a failure of the HTTP server after Start.
-func (a *App) Done() <-chan error { return a.serveErr }
+func (a *App) Done() <-chan error { return a.life.serveErr }
 
 // Port is the port actually listened on.
 func (a *App) Port() int { return a.svc.Load().ln.Addr().(*net.TCPAddr).Port }
@@ -507,15 +505,15 @@ func (a *App) Connection() Connection {
 // Stop ends the runs (their status and replies saved), stops every service in the
 // reverse order of Start, and closes the store. It waits for a restart in progress.
 func (a *App) Stop() error {
-	a.stopOnce.Do(func() {
-		a.lifeMu.Lock()
-		defer a.lifeMu.Unlock()
-		if a.state.Load() != "running" {
+	a.life.stopOnce.Do(func() {
+		a.life.mu.Lock()
+		defer a.life.mu.Unlock()
+		if a.life.state.Load() != "running" {
 			return // never started, or a failed start already stopped what it started
 		}
-		a.state.Store("stopped")
-		a.running.stop()
+		a.life.state.Store("stopped")
+		a.life.running.stop()
 		a.log.Info("wisp stopped")
 	})
-	return a.stopErr
+	return a.life.stopErr
 }

@@ -2,11 +2,13 @@ package app
 
 import (
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
 
 	"github.com/wispapp/wisp/app/config"
+	"github.com/wispapp/wisp/app/settings"
 	"github.com/wispapp/wisp/autostart"
 	"github.com/wispapp/wisp/internal/fault"
 )
@@ -21,15 +23,38 @@ import (
 // autostartMu orders the changes to the entry, which is one per user, not per App.
 var autostartMu sync.Mutex
 
-// autostartEntry is the user's entry, found from Wisp's environment.
-func (a *App) autostartEntry() (autostart.Entry, error) {
-	return autostart.Locate(a.opts.Getenv)
+// autostarter is the user's entry for this Wisp, and the owner of
+// desktop.openAtLogin.
+type autostarter struct {
+	getenv   config.Getenv
+	desktop  bool   // the window opens at login, not `wisp serve`
+	stateDir string // passed on when chosen (--state-dir or WISP_STATE_DIR), else ""
+	log      *slog.Logger
+}
+
+var (
+	_ settings.Autostart = autostarter{}
+	_ config.Consumer    = autostarter{}
+)
+
+// autostart is this Wisp's entry.
+func (a *App) autostart() autostarter {
+	at := autostarter{getenv: a.opts.Getenv, desktop: a.opts.Desktop, log: a.log}
+	if a.opts.StateDir != "" || a.opts.Getenv("WISP_STATE_DIR") != "" {
+		at.stateDir = a.stateDir
+	}
+	return at
+}
+
+// entry is the user's entry, found from Wisp's environment.
+func (at autostarter) entry() (autostart.Entry, error) {
+	return autostart.Locate(at.getenv)
 }
 
 // autostartCommand is how the entry starts this Wisp: the running binary's real
 // path, `serve` when Wisp runs headless, and the state folder when one was chosen
 // (--state-dir or WISP_STATE_DIR), so the Wisp that opens at login is this one.
-func (a *App) autostartCommand() ([]string, error) {
+func (at autostarter) command() ([]string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("find Wisp's binary: %w", err)
@@ -38,11 +63,11 @@ func (a *App) autostartCommand() ([]string, error) {
 		exe = real
 	}
 	cmd := []string{exe}
-	if !a.opts.Desktop {
+	if !at.desktop {
 		cmd = append(cmd, "serve")
 	}
-	if a.opts.StateDir != "" || a.opts.Getenv("WISP_STATE_DIR") != "" {
-		dir, err := filepath.Abs(a.stateDir)
+	if at.stateDir != "" {
+		dir, err := filepath.Abs(at.stateDir)
 		if err != nil {
 			return nil, fmt.Errorf("the state folder: %w", err)
 		}
@@ -51,91 +76,60 @@ func (a *App) autostartCommand() ([]string, error) {
 	return cmd, nil
 }
 
-// setAutostart makes the entry say on: written to start this Wisp, or removed.
-func (a *App) setAutostart(on bool) error {
+// Set makes the entry say on: written to start this Wisp, or removed.
+func (at autostarter) Set(on bool) error {
 	autostartMu.Lock()
 	defer autostartMu.Unlock()
-	e, err := a.autostartEntry()
+	e, err := at.entry()
 	if err != nil {
 		return err
 	}
 	if !on {
 		return e.Disable()
 	}
-	cmd, err := a.autostartCommand()
+	cmd, err := at.command()
 	if err != nil {
 		return err
 	}
 	return e.Enable(cmd)
 }
 
-// autostartOn reports whether the entry is in effect now; an entry that cannot be
-// found or read is not.
-func (a *App) autostartOn() bool {
-	e, err := a.autostartEntry()
+// On reports whether the entry is in effect now; an entry that cannot be found or
+// read is not.
+func (at autostarter) On() bool {
+	e, err := at.entry()
 	if err != nil {
 		return false
 	}
 	on, err := e.Enabled()
 	if err != nil {
-		a.log.Warn("read the autostart entry", "path", e.Path, "err", err)
+		at.log.Warn("read the autostart entry", "path", e.Path, "err", err)
 	}
 	return on && err == nil
 }
 
-// showAutostart puts the entry's state in place of the file's desktop.openAtLogin
-// in the settings the API shows.
-func (a *App) showAutostart(public map[string]any) {
-	if d, ok := public["desktop"].(map[string]any); ok {
-		d["openAtLogin"] = a.autostartOn()
-	}
-}
-
-// syncAutostartAfterPatch makes the entry match the saved setting when patch named
-// it: switching it on again after the entry was deleted by hand writes the entry,
-// though the file already said on.
-func (a *App) syncAutostartAfterPatch(patch map[string]any) error {
-	section, named := patch["desktop"]
-	if d, ok := section.(map[string]any); ok {
-		_, named = d["openAtLogin"]
-	}
-	if !named {
-		return nil
-	}
-	a.conf.mu.Lock()
-	on := a.conf.file.Config.Desktop.OpenAtLogin
-	a.conf.mu.Unlock()
-	if err := a.setAutostart(on); err != nil {
-		return fault.Unavailable.Errorf("the setting is saved, but the autostart entry could not be changed: %v", err)
-	}
-	return nil
-}
-
-// autostartOwner owns desktop.openAtLogin.
-type autostartOwner struct{ a *App }
-
 // VerifyConfig refuses to switch the setting on where no entry can be written: no
 // autostart folder in the environment, or no path to Wisp's binary.
-func (o autostartOwner) VerifyConfig(_, to config.Config) error {
+func (at autostarter) VerifyConfig(_, to config.Config) error {
 	if !to.Desktop.OpenAtLogin {
 		return nil
 	}
-	if _, err := o.a.autostartEntry(); err != nil {
+	if _, err := at.entry(); err != nil {
 		return fault.Invalid.Errorf("open at login: %v", err)
 	}
-	if _, err := o.a.autostartCommand(); err != nil {
+	if _, err := at.command(); err != nil {
 		return fault.Invalid.Errorf("open at login: %v", err)
 	}
 	return nil
 }
 
 // CommitConfig writes or removes the entry. A failure is logged: the settings view
-// shows the entry as it is, and the API's change reports it (syncAutostartAfterPatch).
-func (o autostartOwner) CommitConfig(_, to config.Config) bool {
-	if err := o.a.setAutostart(to.Desktop.OpenAtLogin); err != nil {
-		o.a.log.Warn("open at login: the autostart entry could not be changed", "on", to.Desktop.OpenAtLogin, "err", err)
+// shows the entry as it is, and the API's change reports it (settings.PatchConfig).
+func (at autostarter) CommitConfig(_, to config.Config) bool {
+	if err := at.Set(to.Desktop.OpenAtLogin); err != nil {
+		at.log.Warn("open at login: the autostart entry could not be changed", "on", to.Desktop.OpenAtLogin, "err", err)
 	} else {
-		o.a.log.Info("open at login", "on", to.Desktop.OpenAtLogin)
+		at.log.Info("open at login", "on", to.Desktop.OpenAtLogin)
 	}
 	return true
 }

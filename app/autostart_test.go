@@ -44,7 +44,7 @@ func wantEntry(t *testing.T, a *termApp) string {
 
 func fileSays(t *testing.T, a *termApp, want string) {
 	t.Helper()
-	data, _ := os.ReadFile(a.configPath)
+	data, _ := os.ReadFile(a.settings.Path())
 	if !strings.Contains(strings.Join(strings.Fields(string(data)), ""), want) {
 		t.Fatalf("the config file does not say %s:\n%s", want, data)
 	}
@@ -134,7 +134,7 @@ func TestOpenAtLoginNeedsAFolder(t *testing.T) {
 	if got.status != 400 || !strings.Contains(str(got.body["error"]), "no autostart folder") {
 		t.Fatalf("PUT: %d %v", got.status, got.body)
 	}
-	if data, _ := os.ReadFile(a.configPath); string(data) != "{}" {
+	if data, _ := os.ReadFile(a.settings.Path()); string(data) != "{}" {
 		t.Fatalf("a refused change was saved: %s", data)
 	}
 	if openAtLogin(t, a.do("GET", "/api/config", nil, nil)) {

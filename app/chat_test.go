@@ -124,8 +124,8 @@ func TestChatStreamGolden(t *testing.T) {
 	// The log on disk, compacted once the run ended (Stop waits for that): fewer
 	// rows, and replaying it gives the same reply, every frame's id one the live
 	// stream had, and the same final frame.
-	c.chat.Stop() // nothing in memory any more: the replay must come from disk
-	rows, err := c.store.RunEvents(context.Background(), runID, 0, 0)
+	c.core.chat.Stop() // nothing in memory any more: the replay must come from disk
+	rows, err := c.core.store.RunEvents(context.Background(), runID, 0, 0)
 	if err != nil || len(rows) >= len(live) {
 		t.Fatalf("compacted run log has %d rows (%v), streamed %d", len(rows), err, len(live))
 	}

@@ -112,7 +112,7 @@ func TestRunChunks(t *testing.T) {
 
 	// After the end (its log compacted, so fewer chunks): from every event number a
 	// client may have seen live, the rest adds up exactly.
-	c.chat.Stop() // waits for the run's goroutine, which compacts the log after the end
+	c.core.chat.Stop() // waits for the run's goroutine, which compacts the log after the end
 	all := c.chunks(runID, 0).all(t)
 	if deltas(all) != want || len(all) >= len(live) || !closed(all) {
 		t.Fatalf("stored: %d chunks (live %d), text %q", len(all), len(live), deltas(all))

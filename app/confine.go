@@ -22,7 +22,7 @@ func secretEnv() []string { return config.SecretEnvVars() }
 // background when something will soon need them: shell access is on, or an MCP
 // server runs a program.
 func (a *App) setConfinement(cfg config.Config, port int) {
-	a.confiner.Set(confine.Policy{Deny: []string{a.stateDir, a.configPath}, Ports: []int{port}})
+	a.confiner.Set(confine.Policy{Deny: []string{a.stateDir, a.settings.Path()}, Ports: []int{port}})
 	if cfg.Features.ShellEnabled || hasStdioServer(cfg) {
 		a.confiner.Prepare()
 	}
@@ -48,9 +48,9 @@ func (a *App) confinement() (level, reason string) {
 // reconfineMCP restarts the MCP servers that run a program after the port moved:
 // they were confined against the port Wisp left.
 func (a *App) reconfineMCP() {
-	for _, st := range a.mcp.Servers() {
+	for _, st := range a.core.mcp.Servers() {
 		if st.Spec.Transport() == mcp.Stdio && !st.Spec.Disabled {
-			if _, err := a.mcp.Restart(st.Name); err != nil {
+			if _, err := a.core.mcp.Restart(st.Name); err != nil {
 				a.log.Debug("restart MCP server for the new port", "server", st.Name, "err", err)
 			}
 		}

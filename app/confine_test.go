@@ -259,7 +259,7 @@ func TestGrantsOffUnlessConfined(t *testing.T) {
 		opts.NoTitles, opts.Confine = true, tc.mode
 		a := &shellApp{&chatApp{App: startApp(t, opts), t: t, fake: fake, token: shellToken}}
 		t.Cleanup(func() { a.Stop() })
-		if err := a.store.AddGrants(context.Background(), "shell", []string{"printf"}, time.Now()); err != nil {
+		if err := a.core.store.AddGrants(context.Background(), "shell", []string{"printf"}, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		asked := false

@@ -103,7 +103,7 @@ func TestApprovingAsWispStops(t *testing.T) {
 	dir := t.TempDir()
 	a, conv, paused, st := pausedShell(t, dir)
 	approvalID := paused["approvalId"].(string)
-	a.approvals.Close() // what Stop does first
+	a.core.approvals.Close() // what Stop does first
 	if code, out := a.do("POST", "/api/approvals/"+approvalID, map[string]any{"decision": "approve"}); code != http.StatusServiceUnavailable {
 		t.Fatalf("a decision while stopping: %d %v", code, out)
 	}

@@ -32,9 +32,9 @@ func (a *App) saveExportIn(ctx context.Context, dir, conversationID, format stri
 	}
 	var ex *archive.Export
 	if conversationID == "" {
-		ex, err = a.archive.ExportAll(ctx, f)
+		ex, err = a.core.archive.ExportAll(ctx, f)
 	} else {
-		ex, err = a.archive.ExportConversation(ctx, conversationID, f)
+		ex, err = a.core.archive.ExportConversation(ctx, conversationID, f)
 	}
 	if err != nil {
 		return "", err

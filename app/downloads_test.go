@@ -87,7 +87,7 @@ func TestSaveExportIntoTheDownloadsFolder(t *testing.T) {
 	if _, err := c.saveExportIn(ctx, dir, conv, "pdf"); !fault.Is(err, fault.Invalid) {
 		t.Fatalf("bad format: %v", err)
 	}
-	ex, err := c.archive.ExportConversation(ctx, conv, "json")
+	ex, err := c.core.archive.ExportConversation(ctx, conv, "json")
 	if err != nil {
 		t.Fatal(err)
 	}

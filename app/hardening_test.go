@@ -146,11 +146,11 @@ func TestAFIFOAsTheConfigFile(t *testing.T) {
 
 	a := startTerminal(t, `{"character":{"name":"Good"}}`, nil)
 	w := dialSocket(t, a.App, "")
-	fifo := a.configPath + ".fifo"
+	fifo := a.settings.Path() + ".fifo"
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Rename(fifo, a.configPath); err != nil {
+	if err := os.Rename(fifo, a.settings.Path()); err != nil {
 		t.Fatal(err)
 	}
 	if msg := str(w.waitFor(t, ofType("config-error"))["message"]); !strings.Contains(msg, "is a named pipe") {

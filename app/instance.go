@@ -17,7 +17,7 @@ func (a *App) lockStateFolder() error {
 		return err
 	}
 	a.lock = lock
-	a.running.defer_("state folder lock", lock.Release)
+	a.life.running.defer_("state folder lock", lock.Release)
 	a.sweepStateFolder()
 	return nil
 }

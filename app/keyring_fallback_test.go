@@ -22,7 +22,7 @@ func TestKeyringThatFailsLeavesSecretsInTheFile(t *testing.T) {
 	if store["where"] != "file" || store["reason"] != noBus.Error() || !slices.Equal(strList(store["unread"]), []string{"model.apiKey"}) {
 		t.Fatalf("secretStore %v", store)
 	}
-	if a.liveConfig().API.Token != "a-long-configured-token" {
+	if a.settings.Live().API.Token != "a-long-configured-token" {
 		t.Fatal("the file's token is not in use")
 	}
 	put := a.do("PUT", "/api/config", `{"model":{"apiKey":"sk-in-file"}}`, auth)
@@ -32,7 +32,7 @@ func TestKeyringThatFailsLeavesSecretsInTheFile(t *testing.T) {
 	if _, raw := fileOf(t, a.App); !strings.Contains(raw, "sk-in-file") || !strings.Contains(raw, "a-long-configured-token") {
 		t.Fatalf("file:\n%s", raw)
 	}
-	if a.liveConfig().Model.APIKey != "sk-in-file" {
+	if a.settings.Live().Model.APIKey != "sk-in-file" {
 		t.Fatal("the saved key is not in use")
 	}
 	if slices.ContainsFunc(kr.Calls(), func(c string) bool { return !strings.HasPrefix(c, "get ") }) || len(kr.Calls()) != 1 {
@@ -61,7 +61,7 @@ func TestKeyringFailingOnSaveFallsBackToTheFile(t *testing.T) {
 	if file, raw := fileOf(t, a.App); !strings.Contains(raw, "sk-fallback") || file[config.KeptKey] != nil {
 		t.Fatalf("file:\n%s", raw)
 	}
-	if a.liveConfig().Model.APIKey != "sk-fallback" {
+	if a.settings.Live().Model.APIKey != "sk-fallback" {
 		t.Fatal("the saved key is not in use")
 	}
 }
@@ -70,7 +70,7 @@ func TestKeyringFailingOnSaveFallsBackToTheFile(t *testing.T) {
 func TestKeyringSecretYieldsToTheEnvironment(t *testing.T) {
 	kr := secrets.NewFake(map[string]string{"model.apiKey": "sk-keyring"})
 	a, _ := startKeyring(t, t.TempDir(), `{"secretsInKeyring":["model.apiKey"]}`, kr, map[string]string{"OPENAI_API_KEY": "sk-env"})
-	if got := a.liveConfig().Model.APIKey; got != "sk-env" {
+	if got := a.settings.Live().Model.APIKey; got != "sk-env" {
 		t.Fatalf("in use: %q", got)
 	}
 }

@@ -69,7 +69,7 @@ func startKeyring(t *testing.T, dir, config string, kr secrets.Keyring, env map[
 // fileOf is the config file's keys.
 func fileOf(t *testing.T, a *App) (map[string]any, string) {
 	t.Helper()
-	data, err := os.ReadFile(a.configPath)
+	data, err := os.ReadFile(a.settings.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestKeyringKeepsASecretSavedInSettings(t *testing.T) {
 		t.Fatalf("PUT: %d %v", put.status, put.body)
 	}
 	if store := put.body["secretStore"].(map[string]any); store["where"] != "keyring" ||
-		store["service"] != secrets.ServiceFor(a.configPath) || store["reason"] != "" {
+		store["service"] != secrets.ServiceFor(a.settings.Path()) || store["reason"] != "" {
 		t.Fatalf("secretStore %v", store)
 	}
 	if kr.Values()["model.apiKey"] != "sk-in-keyring" {
@@ -106,7 +106,7 @@ func TestKeyringKeepsASecretSavedInSettings(t *testing.T) {
 		file["plugins"] == nil {
 		t.Fatalf("file:\n%s", raw)
 	}
-	if got := a.liveConfig().Model.APIKey; got != "sk-in-keyring" {
+	if got := a.settings.Live().Model.APIKey; got != "sk-in-keyring" {
 		t.Fatalf("the model uses %q", got)
 	}
 
@@ -118,7 +118,7 @@ func TestKeyringKeepsASecretSavedInSettings(t *testing.T) {
 	if _, raw := fileOf(t, a.App); strings.Contains(raw, "sk-in-keyring") || len(kr.Calls()) != calls {
 		t.Fatalf("another save touched the key: calls %v, file:\n%s", kr.Calls()[calls:], raw)
 	}
-	if a.liveConfig().Model.APIKey != "sk-in-keyring" {
+	if a.settings.Live().Model.APIKey != "sk-in-keyring" {
 		t.Fatal("another save lost the key")
 	}
 
@@ -127,7 +127,7 @@ func TestKeyringKeepsASecretSavedInSettings(t *testing.T) {
 		t.Fatalf("provider: %d %v", res.status, res.body)
 	}
 	file, _ = fileOf(t, a.App)
-	if _, ok := kr.Values()["model.apiKey"]; ok || file[config.KeptKey] != nil || a.liveConfig().Model.APIKey != "" {
+	if _, ok := kr.Values()["model.apiKey"]; ok || file[config.KeptKey] != nil || a.settings.Live().Model.APIKey != "" {
 		t.Fatalf("the key outlived its provider: keyring %v, file %v", kr.Values(), file[config.KeptKey])
 	}
 }
@@ -135,7 +135,7 @@ func TestKeyringKeepsASecretSavedInSettings(t *testing.T) {
 func TestKeyringClearedInSettingsIsForgotten(t *testing.T) {
 	kr := secrets.NewFake(map[string]string{"model.apiKey": "sk-old"})
 	a, _ := startKeyring(t, t.TempDir(), `{"secretsInKeyring":["model.apiKey"]}`, kr, nil)
-	if got := a.liveConfig().Model.APIKey; got != "sk-old" {
+	if got := a.settings.Live().Model.APIKey; got != "sk-old" {
 		t.Fatalf("read back %q", got)
 	}
 	put := a.do("PUT", "/api/config", `{"model":{"apiKey":null}}`, nil)
@@ -167,7 +167,7 @@ func TestKeyringMovesTheFilesSecretsAtStart(t *testing.T) {
 	if file["x"] == nil || len(strList(file[config.KeptKey])) != 3 {
 		t.Fatalf("file:\n%s", raw)
 	}
-	if reasons, configErr := a.pending(); len(reasons) != 0 || configErr != "" {
+	if reasons, configErr := a.settings.Pending(); len(reasons) != 0 || configErr != "" {
 		t.Fatalf("the move looked like a change: %v %q", reasons, configErr)
 	}
 	if got := a.do("GET", "/api/config", nil, map[string]string{"Authorization": "Bearer a-long-configured-token"}); got.status != 200 {
@@ -176,7 +176,7 @@ func TestKeyringMovesTheFilesSecretsAtStart(t *testing.T) {
 	a.Stop()
 
 	again, _ := startKeyring(t, dir, "", kr, nil)
-	cfg := again.liveConfig()
+	cfg := again.settings.Live()
 	if cfg.API.Token != want["api.token"] || cfg.API.TerminalToken != want["api.terminalToken"] || cfg.Model.APIKey != want["model.apiKey"] {
 		t.Fatalf("read back %+v %+v", cfg.API, cfg.Model)
 	}
@@ -225,10 +225,10 @@ func TestKeyringMovesAHandEditedSecret(t *testing.T) {
 		}
 		break
 	}
-	if reasons, _ := a.pending(); !slices.Equal(reasons, []string{"Terminal token set"}) {
+	if reasons, _ := a.settings.Pending(); !slices.Equal(reasons, []string{"Terminal token set"}) {
 		t.Fatalf("reasons %v", reasons)
 	}
-	if a.liveConfig().API.TerminalToken != "by-hand" {
+	if a.settings.Live().API.TerminalToken != "by-hand" {
 		t.Fatal("the moved token is not in use")
 	}
 }
@@ -246,8 +246,8 @@ func TestKeyringForgetsWhatTheFileNoLongerLists(t *testing.T) {
 	if got := <-deleted; got != "api.token" { // not listed: a leftover, removed at start
 		t.Fatalf("deleted %s", got)
 	}
-	if a.liveConfig().API.Token != "" || a.liveConfig().Model.APIKey != "sk-1" {
-		t.Fatalf("%+v %+v", a.liveConfig().API, a.liveConfig().Model)
+	if a.settings.Live().API.Token != "" || a.settings.Live().Model.APIKey != "sk-1" {
+		t.Fatalf("%+v %+v", a.settings.Live().API, a.settings.Live().Model)
 	}
 	w := dialSocket(t, a.App, "")
 	handEdit(t, a.App, `{}`)

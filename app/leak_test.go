@@ -29,7 +29,7 @@ func TestTurnsDoNotLeak(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	turn := func(i int) {
-		run, err := c.chat.Send(ctx, conv, chat.SendInput{Text: "hello"})
+		run, err := c.core.chat.Send(ctx, conv, chat.SendInput{Text: "hello"})
 		if err != nil {
 			t.Fatalf("turn %d: %v", i, err)
 		}

@@ -8,8 +8,10 @@ import (
 	"slices"
 
 	"github.com/wispapp/wisp/app/api"
+	"github.com/wispapp/wisp/app/approval"
 	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/app/mcptool"
+	"github.com/wispapp/wisp/app/settings"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/internal/fault"
 	"github.com/wispapp/wisp/mcp"
@@ -18,27 +20,29 @@ import (
 // mcpGroup is the registry group of the MCP servers' tools.
 const mcpGroup = "mcp"
 
-// assembleMCP builds the MCP servers' manager: their tools become the agent's
-// actions (app/mcptool, behind approvals) and every change of a server is sent to
-// /ws as mcp-servers. Nothing starts until Start.
-func (a *App) assembleMCP() {
-	a.mcp = mcp.New(mcp.Options{
+// newMCP builds the MCP servers' manager: their tools become the agent's actions
+// (app/mcptool, behind approvals) and every change of a server is sent to /ws as
+// mcp-servers. Nothing starts until Apply.
+func (a *App) newMCP(approvals *approval.Service) *mcp.Manager {
+	var m *mcp.Manager
+	m = mcp.New(mcp.Options{
 		Logger: a.log.With("component", "mcp"), Strip: secretEnv(), Confine: a.confiner.Start,
-		OnChange: a.mcpChanged, Version: a.opts.Version,
+		OnChange: func() { a.mcpChanged(m, approvals) }, Version: a.opts.Version,
 	})
+	return m
 }
 
 // mcpChanged offers the tools of the servers running now and tells the clients.
-func (a *App) mcpChanged() {
-	actions := mcptool.Actions(a.mcp.Tools(), mcptool.Options{Caller: a.mcp, Approvals: a.approvals})
+func (a *App) mcpChanged(m *mcp.Manager, approvals *approval.Service) {
+	actions := mcptool.Actions(m.Tools(), mcptool.Options{Caller: m, Approvals: approvals})
 	if err := a.actions.SetGroup(mcpGroup, actions); err != nil {
 		a.log.Warn("some MCP tools are not offered", "err", err)
 	}
-	a.events.Publish(wire.NewMCPServers(a.mcpServers()))
+	a.events.Publish(wire.NewMCPServers(mcpServers(m)))
 }
 
-func (a *App) mcpServers() []wire.MCPServer {
-	list := a.mcp.Servers()
+func mcpServers(m *mcp.Manager) []wire.MCPServer {
+	list := m.Servers()
 	out := make([]wire.MCPServer, len(list))
 	for i, st := range list {
 		out[i] = wireMCPServer(st)
@@ -46,20 +50,9 @@ func (a *App) mcpServers() []wire.MCPServer {
 	return out
 }
 
-// mcpService starts the declared servers (in the background: Wisp's start never
-// waits for one) and stops them all.
-type mcpService struct{ a *App }
-
-func (s mcpService) Start(context.Context) error {
-	s.a.mcp.Apply(specsOf(s.a.liveConfig().MCPServers))
-	return nil
-}
-
-func (s mcpService) Stop() { s.a.mcp.Close() }
-
 // mcpOwner owns mcpServers: a change applies at once (servers start, stop and
 // restart); a server that could never start is refused.
-type mcpOwner struct{ a *App }
+type mcpOwner struct{ m *mcp.Manager }
 
 func (mcpOwner) VerifyConfig(_, to config.Config) error {
 	var errs []error
@@ -70,9 +63,7 @@ func (mcpOwner) VerifyConfig(_, to config.Config) error {
 }
 
 func (o mcpOwner) CommitConfig(_, to config.Config) bool {
-	if o.a.mcp != nil {
-		o.a.mcp.Apply(specsOf(to.MCPServers))
-	}
+	o.m.Apply(specsOf(to.MCPServers))
 	return true
 }
 
@@ -88,15 +79,18 @@ func specOf(s config.MCPServer) mcp.Spec {
 	return mcp.Spec{Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers, Disabled: s.Disabled}
 }
 
-// mcpAPI serves /api/mcp/servers.
-type mcpAPI struct{ a *App }
+// mcpAPI serves /api/mcp/servers: the manager's servers, declared in the settings.
+type mcpAPI struct {
+	mcp      *mcp.Manager
+	settings *settings.Settings
+}
 
 var _ api.MCP = mcpAPI{}
 
-func (m mcpAPI) Servers() []wire.MCPServer { return m.a.mcpServers() }
+func (m mcpAPI) Servers(context.Context) []wire.MCPServer { return mcpServers(m.mcp) }
 
-func (m mcpAPI) Restart(name string) (wire.MCPServer, error) {
-	st, err := m.a.mcp.Restart(name)
+func (m mcpAPI) Restart(_ context.Context, name string) (wire.MCPServer, error) {
+	st, err := m.mcp.Restart(name)
 	if errors.Is(err, mcp.ErrUnknown) {
 		return wire.MCPServer{}, fault.NotFound.Errorf("no MCP server %q", name)
 	}
@@ -106,12 +100,12 @@ func (m mcpAPI) Restart(name string) (wire.MCPServer, error) {
 	return wireMCPServer(st), nil
 }
 
-func (m mcpAPI) Save(name string, e api.MCPEdit) (wire.MCPServer, bool, error) {
+func (m mcpAPI) Save(ctx context.Context, name string, e api.MCPEdit) (wire.MCPServer, bool, error) {
 	if err := mcp.CheckName(name); err != nil {
 		return wire.MCPServer{}, false, fault.Invalid.Errorf("%v", err)
 	}
 	created := false
-	err := m.a.changeConfig(func(f *config.File) error {
+	err := m.settings.Change(ctx, func(f *config.File) error {
 		old, ok := f.Config.MCPServers[name]
 		created = !ok
 		next, err := edited(old, e)
@@ -132,7 +126,7 @@ func (m mcpAPI) Save(name string, e api.MCPEdit) (wire.MCPServer, bool, error) {
 	if err != nil {
 		return wire.MCPServer{}, false, err
 	}
-	st, ok := m.a.mcp.Server(name)
+	st, ok := m.mcp.Server(name)
 	if !ok {
 		// Removed by another client between the save and this read.
 		return wire.MCPServer{}, false, fault.Conflict.Errorf("MCP server %s was removed while it was being saved", name)
@@ -140,8 +134,8 @@ func (m mcpAPI) Save(name string, e api.MCPEdit) (wire.MCPServer, bool, error) {
 	return wireMCPServer(st), created, nil
 }
 
-func (m mcpAPI) Remove(name string) error {
-	return m.a.changeConfig(func(f *config.File) error {
+func (m mcpAPI) Remove(ctx context.Context, name string) error {
+	return m.settings.Change(ctx, func(f *config.File) error {
 		if _, ok := f.Config.MCPServers[name]; !ok {
 			return fault.NotFound.Errorf("no MCP server %q", name)
 		}

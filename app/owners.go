@@ -2,9 +2,7 @@ package app
 
 import (
 	"errors"
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/app/proactive"
@@ -13,32 +11,31 @@ import (
 // The owners of the settings: each verifies and commits the changes to its own (see
 // config.Committer). What an owner cannot apply while Wisp runs waits for a restart.
 
-// ownSettings registers the owners that exist from New on; the proactive service
-// registers its own when it is built.
+// ownSettings registers the owners that exist from New on; the services assembled
+// at Start register theirs then (ownServiceSettings).
 func (a *App) ownSettings() error {
-	c := &a.conf.consumers
+	s := a.settings
 	return errors.Join(
-		c.Own("model", a.models, config.Section("model")...),
-		c.Own("character", readAtUse{}, config.Section("character")...),
-		c.Own("ui", readAtUse{}, config.Section("ui")...),
-		c.Own("mcp", mcpOwner{a}, "mcpServers"),
-		c.Own("autostart", autostartOwner{a}, "desktop.openAtLogin"),
-		c.Own("services", restartOnly{a}, slices.Concat(config.Section("server"), config.Section("api"),
+		s.Own("model", a.models, config.Section("model")...),
+		s.Own("character", readAtUse{}, config.Section("character")...),
+		s.Own("ui", readAtUse{}, config.Section("ui")...),
+		s.Own("autostart", a.autostart(), "desktop.openAtLogin"),
+		s.Own("services", restartOnly{a.checkServable}, slices.Concat(config.Section("server"), config.Section("api"),
 			[]string{"features.shellEnabled", "terminal.maxConcurrent", "terminal.maxDurationMs", "terminal.cwd"})...),
 	)
 }
 
-// ownProactiveSettings registers the proactive service as the owner of its settings
-// and checks that every setting now has an owner.
-func (a *App) ownProactiveSettings(p *proactive.Service) error {
-	if err := a.conf.consumers.Own("proactive", proactiveOwner{p},
-		append(config.Section("autonomy"), "terminal.notifyLongRuns")...); err != nil {
+// ownServiceSettings registers the MCP servers and the proactive service as the
+// owners of their settings and checks that every setting now has an owner.
+func (a *App) ownServiceSettings(c *core) error {
+	s := a.settings
+	if err := errors.Join(
+		s.Own("mcp", mcpOwner{c.mcp}, "mcpServers"),
+		s.Own("proactive", proactiveOwner{c.proactive}, append(config.Section("autonomy"), "terminal.notifyLongRuns")...),
+	); err != nil {
 		return err
 	}
-	if left := a.conf.consumers.Unowned(); len(left) > 0 {
-		return fmt.Errorf("settings without an owner: %s", strings.Join(left, ", "))
-	}
-	return nil
+	return s.CheckOwned()
 }
 
 // VerifyConfig accepts any model settings: Validate has checked them.
@@ -60,9 +57,9 @@ func (readAtUse) CommitConfig(_, _ config.Config) bool  { return true }
 // restartOnly owns what the running services were built from (the listener, the
 // guard, shell access and the terminal's limits): a change waits for a restart. It
 // refuses settings that would expose the API without a token.
-type restartOnly struct{ a *App }
+type restartOnly struct{ servable func(config.Config) error }
 
-func (r restartOnly) VerifyConfig(_, to config.Config) error { return r.a.checkServable(to) }
+func (r restartOnly) VerifyConfig(_, to config.Config) error { return r.servable(to) }
 func (restartOnly) CommitConfig(_, _ config.Config) bool     { return false }
 
 // proactiveOwner applies the autonomy loop's settings at once (the loop starts its

@@ -53,13 +53,13 @@ func mustJSON(t *testing.T, v any) string {
 func TestSettingsAreCommittedAsTagged(t *testing.T) {
 	a := startApp(t, testOptions(t, t.TempDir(), nil))
 	t.Cleanup(func() { a.Stop() })
-	if left := a.conf.consumers.Unowned(); len(left) > 0 {
+	if left := a.settings.Committer().Unowned(); len(left) > 0 {
 		t.Fatalf("settings without an owner: %v", left)
 	}
-	from := a.liveConfig()
+	from := a.settings.Live()
 	for _, f := range config.Fields() {
 		to := changed(t, from, f.Path)
-		changes, waiting := a.conf.consumers.Commit(from, to)
+		changes, waiting := a.settings.Committer().Commit(from, to)
 		if len(changes) != 1 || changes[0].Path != f.Path {
 			t.Fatalf("%s: changes %+v", f.Path, changes)
 		}

@@ -4,14 +4,14 @@ import (
 	"context"
 
 	"github.com/wispapp/wisp/app/api"
-	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/app/proactive"
+	"github.com/wispapp/wisp/app/settings"
 	"github.com/wispapp/wisp/app/wire"
 )
 
 // proactiveSettings are the live settings the proactive service follows.
 func (a *App) proactiveSettings() proactive.Settings {
-	cfg := a.liveConfig()
+	cfg := a.settings.Live()
 	return proactive.Settings{
 		AutonomyEnabled: cfg.Autonomy.Enabled, Interval: cfg.Autonomy.Interval(),
 		MaxPerHour: cfg.Autonomy.MaxPerHour, Cooldown: cfg.Autonomy.Cooldown(),
@@ -20,21 +20,17 @@ func (a *App) proactiveSettings() proactive.Settings {
 }
 
 // proactiveAPI serves reminders, the autonomy state and agent events straight from
-// the service; only the autonomy switch needs the app, which owns the config file.
+// the service; only the autonomy switch changes the settings.
 type proactiveAPI struct {
 	*proactive.Service
-	a *App
+	settings *settings.Settings
 }
 
 var _ api.Proactive = proactiveAPI{}
 
 // SetAutonomy writes autonomy.enabled to the config file and applies it.
 func (p proactiveAPI) SetAutonomy(ctx context.Context, enabled bool) (wire.AutonomyState, error) {
-	err := p.a.changeConfig(func(f *config.File) error {
-		f.Config.Autonomy.Enabled = enabled
-		return nil
-	})
-	if err != nil {
+	if err := p.settings.SetAutonomy(ctx, enabled); err != nil {
 		return wire.AutonomyState{}, err
 	}
 	return p.Autonomy(ctx)

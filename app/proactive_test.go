@@ -81,7 +81,7 @@ func TestAutonomyRoute(t *testing.T) {
 	if got.status != 200 || got.body["enabled"] != true || got.body["nextTickAt"] == nil {
 		t.Fatalf("POST on: %d %v", got.status, got.body)
 	}
-	data, _ := os.ReadFile(a.configPath)
+	data, _ := os.ReadFile(a.settings.Path())
 	if !strings.Contains(string(data), `"enabled": true`) || !strings.Contains(string(data), `"intervalMs": 1000`) {
 		t.Fatalf("the file was not updated as asked:\n%s", data)
 	}

@@ -1,21 +1,28 @@
 package app
 
 import (
+	"context"
 	"net/url"
 	"strings"
 
 	"github.com/wispapp/wisp/internal/fault"
 
 	"github.com/wispapp/wisp/app/api"
+	"github.com/wispapp/wisp/app/config"
+	"github.com/wispapp/wisp/app/settings"
 )
 
 // providers serves the model setup screen.
-type providers struct{ a *App }
+type providers struct {
+	models   *models
+	settings *settings.Settings
+	getenv   config.Getenv
+}
 
 var _ api.Providers = providers{}
 
-func (p providers) Info() api.ProviderInfo {
-	m := p.a.models
+func (p providers) Info(context.Context) api.ProviderInfo {
+	m := p.models
 	cfg := m.settings()
 	r := m.current()
 	info := api.ProviderInfo{
@@ -30,7 +37,7 @@ func (p providers) Info() api.ProviderInfo {
 		info.Ollama.Models = []string{}
 	}
 	for _, k := range []string{"WISP_PROVIDER", "WISP_BASE_URL", "WISP_MODEL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"} {
-		if p.a.opts.Getenv(k) != "" {
+		if p.getenv(k) != "" {
 			info.EnvOverrides = append(info.EnvOverrides, k)
 		}
 	}
@@ -39,7 +46,7 @@ func (p providers) Info() api.ProviderInfo {
 
 // Configure saves the model settings to the config file and applies them at once: the
 // setup screen is how a user gets chat working, so it must not wait for a restart.
-func (p providers) Configure(s api.ProviderSettings) (api.ProviderInfo, error) {
+func (p providers) Configure(ctx context.Context, s api.ProviderSettings) (api.ProviderInfo, error) {
 	base := strings.TrimSpace(s.BaseURL)
 	if base != "" {
 		u, err := url.Parse(base)
@@ -47,7 +54,7 @@ func (p providers) Configure(s api.ProviderSettings) (api.ProviderInfo, error) {
 			return api.ProviderInfo{}, fault.Invalid.Errorf("base URL must be an http:// or https:// URL")
 		}
 	}
-	if err := p.a.updateModel(func(m *modelConfig) {
+	if err := p.settings.ChangeModel(ctx, func(m *config.Model) {
 		if k := strings.TrimSpace(s.APIKey); k != "" {
 			m.APIKey = k
 		} else if m.Provider != s.Provider {
@@ -57,5 +64,5 @@ func (p providers) Configure(s api.ProviderSettings) (api.ProviderInfo, error) {
 	}); err != nil {
 		return api.ProviderInfo{}, err
 	}
-	return p.Info(), nil
+	return p.Info(ctx), nil
 }

@@ -19,32 +19,40 @@ import (
 // settings every turn) keep running, so replies in progress are not cut off. Sockets
 // are closed with 1012 when who may connect changed, so they come back under the new
 // rules. If the new settings cannot be served (the port is taken), nothing changes.
-func (a *App) Restart() error {
-	if !a.lifeMu.TryLock() {
-		if a.state.Load() == "stopped" {
+// No change of the settings lands half way: the restart runs on their queue.
+func (a *App) Restart(context.Context) (api.RestartResult, error) {
+	if err := a.restartServices(); err != nil {
+		return api.RestartResult{}, err
+	}
+	c := a.Connection()
+	return api.RestartResult{OK: true, Status: a.status(), Connection: api.ConnectionInfo{BaseURL: c.BaseURL, WSURL: c.WSURL}}, nil
+}
+
+var _ api.Restarter = (*App)(nil)
+
+func (a *App) restartServices() error {
+	if !a.life.mu.TryLock() {
+		if a.life.state.Load() == "stopped" {
 			return fault.Unavailable.Errorf("Wisp is stopping")
 		}
 		return fault.Conflict.Errorf("a restart is already in progress")
 	}
-	defer a.lifeMu.Unlock()
-	if st := a.state.Load().(string); st != "running" {
+	defer a.life.mu.Unlock()
+	if st := a.life.state.Load().(string); st != "running" {
 		return fault.Conflict.Errorf("Wisp is %s", st)
 	}
-	a.state.Store("restarting")
+	a.life.state.Store("restarting")
 	a.broadcastStatus()
-	err := a.restart()
-	a.state.Store("running")
+	err := a.settings.Restart(a.restart)
+	a.life.state.Store("running")
 	a.broadcastStatus()
 	return err
 }
 
-func (a *App) restart() error {
-	if a.restartHook != nil {
-		a.restartHook()
+func (a *App) restart(cfg config.Config) error {
+	if a.life.restartHook != nil {
+		a.life.restartHook()
 	}
-	a.conf.apply.Lock() // no config change lands half way
-	defer a.conf.apply.Unlock()
-	cfg := a.liveConfig()
 	old := a.svc.Load()
 	if err := a.checkServable(cfg); err != nil {
 		return fault.Conflict.Errorf("cannot restart: %v", err)
@@ -77,23 +85,20 @@ func (a *App) restart() error {
 	next.handler = a.newHandler(next)
 	a.svc.Store(next)
 	if rebind {
-		a.draining.Add(1)
+		a.life.draining.Add(1)
 		go func() {
-			defer a.draining.Done()
+			defer a.life.draining.Done()
 			a.reconfineMCP()
 		}()
 		go a.serve(next.srv, next.ln)
-		a.draining.Add(1)
+		a.life.draining.Add(1)
 		go a.retire(old.srv)
 		a.announce()
 	}
 	if rebind || accessChanged(old.cfg, cfg) {
-		a.hub.Disconnect(1012, "service restart")
+		a.core.hub.Disconnect(1012, "service restart")
 	}
-	a.startedAt.Store(time.Now().UnixMilli())
-	a.conf.mu.Lock()
-	a.conf.syncReasonsLocked(cfg)
-	a.conf.mu.Unlock()
+	a.life.startedAt.Store(time.Now().UnixMilli())
 	a.log.Info("wisp restarted", "url", a.URL(), "rebound", rebind, "shell", cfg.Features.ShellEnabled)
 	return nil
 }
@@ -101,7 +106,7 @@ func (a *App) restart() error {
 // retire shuts down a server a restart moved away from, once its requests are done
 // (among them the restart's own answer).
 func (a *App) retire(srv *http.Server) {
-	defer a.draining.Done()
+	defer a.life.draining.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := srv.Shutdown(ctx); err != nil {
@@ -120,10 +125,4 @@ func accessChanged(old, next config.Config) bool {
 	return old.API.Token != next.API.Token ||
 		!slices.Equal(old.Server.AllowedOrigins, next.Server.AllowedOrigins) ||
 		!slices.Equal(old.Server.AllowedHosts, next.Server.AllowedHosts)
-}
-
-// restartResult is the answer to POST /api/agent/restart.
-func (a *App) restartResult() api.RestartResult {
-	c := a.Connection()
-	return api.RestartResult{OK: true, Status: a.status(), Connection: api.ConnectionInfo{BaseURL: c.BaseURL, WSURL: c.WSURL}}
 }

@@ -19,11 +19,11 @@ import (
 // handEdit replaces the config file the way an editor's atomic save does.
 func handEdit(t *testing.T, a *App, content string) {
 	t.Helper()
-	tmp := a.configPath + ".swp"
+	tmp := a.settings.Path() + ".swp"
 	if err := os.WriteFile(tmp, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Rename(tmp, a.configPath); err != nil {
+	if err := os.Rename(tmp, a.settings.Path()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -140,7 +140,7 @@ func TestInvalidConfigKeepsTheLastGood(t *testing.T) {
 	w := dialSocket(t, a.App, "")
 	handEdit(t, a.App, `{"character":{"name":"Broken",}`)
 	frame := w.waitFor(t, ofType("config-error"))
-	if msg := str(frame["message"]); !strings.Contains(msg, "not valid JSON") || !strings.Contains(msg, a.configPath) {
+	if msg := str(frame["message"]); !strings.Contains(msg, "not valid JSON") || !strings.Contains(msg, a.settings.Path()) {
 		t.Fatalf("config-error message %q", msg)
 	}
 	st := a.statusWhere("the config error", func(s map[string]any) bool { return s["configError"] != nil })
@@ -151,7 +151,7 @@ func TestInvalidConfigKeepsTheLastGood(t *testing.T) {
 	if put.status != http.StatusConflict || !strings.Contains(str(put.body["error"]), "fix the config file first") {
 		t.Fatalf("PUT over a broken file: %d %v", put.status, put.body)
 	}
-	if data, _ := os.ReadFile(a.configPath); !strings.Contains(string(data), "Broken") {
+	if data, _ := os.ReadFile(a.settings.Path()); !strings.Contains(string(data), "Broken") {
 		t.Fatal("the broken hand edit was overwritten")
 	}
 
@@ -185,24 +185,24 @@ func TestPutConfigRoundTrip(t *testing.T) {
 		if got := strList(view.body["pendingRestartReasons"]); !slices.Equal(got, []string{"Terminal run limit changed: 2 → 3"}) {
 			t.Errorf("%s reasons = %v", name, got)
 		}
-		if view.body["path"] != a.configPath || len(view.body["fields"].([]any)) < 20 {
+		if view.body["path"] != a.settings.Path() || len(view.body["fields"].([]any)) < 20 {
 			t.Errorf("%s path/fields = %v / %d", name, view.body["path"], len(view.body["fields"].([]any)))
 		}
 	}
 	if st := a.do("GET", "/api/status", nil, nil).body; st["agentName"] != "Grace" || st["model"] != "m2" {
 		t.Fatalf("the hot settings were not applied with the answer: %v", st)
 	}
-	info, err := os.Stat(a.configPath)
+	info, err := os.Stat(a.settings.Path())
 	if err != nil || info.Mode().Perm() != 0o600 {
 		t.Fatalf("config file mode: %v %v", info.Mode(), err)
 	}
-	data, _ := os.ReadFile(a.configPath)
+	data, _ := os.ReadFile(a.settings.Path())
 	for _, want := range []string{`"sk-very-secret"`, `"kept": true`, `"Grace"`} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("saved file lacks %s", want)
 		}
 	}
-	leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(a.configPath), ".wisp.json.tmp-*"))
+	leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(a.settings.Path()), ".wisp.json.tmp-*"))
 	if len(leftovers) != 0 {
 		t.Errorf("temporary files left: %v", leftovers)
 	}
@@ -224,7 +224,7 @@ func TestPutConfigRefusals(t *testing.T) {
 			t.Errorf("PUT %s: %d %v, want 400 %q", tc.body, got.status, got.body, tc.want)
 		}
 	}
-	if data, _ := os.ReadFile(a.configPath); string(data) != "{}" {
+	if data, _ := os.ReadFile(a.settings.Path()); string(data) != "{}" {
 		t.Fatalf("a refused PUT wrote the file: %s", data)
 	}
 }
@@ -275,7 +275,7 @@ func TestRestartIsOneAtATime(t *testing.T) {
 	a := startTerminal(t, `{}`, nil)
 	a.do("PUT", "/api/permissions/shell", `{"enabled":true}`, nil)
 	entered, release := make(chan struct{}), make(chan struct{})
-	a.restartHook = func() { close(entered); <-release }
+	a.life.restartHook = func() { close(entered); <-release }
 	first := make(chan answer, 1)
 	go func() { first <- a.do("POST", "/api/agent/restart", nil, nil) }()
 	<-entered

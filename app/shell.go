@@ -2,31 +2,39 @@ package app
 
 import (
 	"github.com/wispapp/wisp/app/approval"
+	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/shell"
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/terminal"
 )
 
-// assembleShell builds the approvals and the agent's shell action. A decision on a
-// run that paused before a restart resumes it in chat (a cancelled one stops it).
-func (a *App) assembleShell(st *store.Store) error {
-	a.approvals = approval.New(approval.Options{
+// newApprovals builds the approvals of the agent's commands and MCP calls. A
+// decision on a run that paused before a restart resumes it in chat (a cancelled
+// one stops it).
+func (a *App) newApprovals(st *store.Store, c *chat.Service) *approval.Service {
+	return approval.New(approval.Options{
 		Store: st, Events: a.events, Logger: a.log.With("component", "approvals"), GrantsHold: a.grantsHold,
 		OnDecided: func(ap wire.Approval) {
-			goOn := a.chat.ResumePaused
+			goOn := c.ResumePaused
 			if ap.Status == store.ApprovalCancelled {
-				goOn = a.chat.StopPaused
+				goOn = c.StopPaused
 			}
 			if err := goOn(ap.RunID); err != nil {
 				a.log.Debug("no paused run to resume", "run", ap.RunID, "err", err)
 			}
 		},
 	})
-	act := shell.Action(shell.Options{Approvals: a.approvals, Terminal: a.shellTerminal,
+}
+
+// shellAction is the agent's shell action: its commands wait for an approval and run
+// in the terminal while shell access is on.
+func (a *App) shellAction(approvals *approval.Service) runtime.Action {
+	act := shell.Action(shell.Options{Approvals: approvals, Terminal: a.shellTerminal,
 		Logger: a.log.With("component", "shell")})
 	act.Available = func() bool { return a.shellTerminal() != nil }
-	return a.actions.Register(act)
+	return act
 }
 
 // shellTerminal is the terminal the shell action runs in, nil while shell access is

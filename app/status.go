@@ -8,25 +8,25 @@ import (
 )
 
 func (a *App) status() wire.Status {
-	state := a.state.Load().(string)
+	state := a.life.state.Load().(string)
 	r := a.models.current()
-	reasons, configErr := a.pending()
+	reasons, configErr := a.settings.Pending()
 	s := wire.Status{
 		State:            state,
-		AgentName:        a.liveConfig().Character.Name,
+		AgentName:        a.settings.Live().Character.Name,
 		Model:            r.model,
 		Provider:         r.kind,
 		CanRespond:       r.reason == "" && state == "running",
 		CanRespondReason: r.reason,
 		RestartState:     wire.NewRestartState(reasons),
 		ConfigError:      configErr,
-		AutonomyEnabled:  a.liveConfig().Autonomy.Enabled,
+		AutonomyEnabled:  a.settings.Live().Autonomy.Enabled,
 	}
 	s.Confinement, s.ConfinementReason = a.confinement()
 	if r.reason == "" && state != "running" {
 		s.CanRespondReason = "Wisp is " + strings.ReplaceAll(state, "_", " ")
 	}
-	if started := a.startedAt.Load(); started != 0 {
+	if started := a.life.startedAt.Load(); started != 0 {
 		s.StartedAt = started
 		s.Uptime = time.Now().UnixMilli() - started
 	}
@@ -42,3 +42,6 @@ func (a *App) statusFrame(periodic bool) wire.StatusFrame {
 	}
 	return wire.NewStatus(s)
 }
+
+// broadcastStatus sends every client the full status (with the restart fields) now.
+func (a *App) broadcastStatus() { a.events.Publish(a.statusFrame(true)) }

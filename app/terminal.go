@@ -52,7 +52,7 @@ func (a *App) sendTerminalEvent(e terminal.Event) {
 const terminalBacklog = 2 << 20
 
 func (a *App) terminalViewersReady(owner string) bool {
-	return a.hub.Backlog(terminalViewers(owner)) < terminalBacklog
+	return a.core.hub.Backlog(terminalViewers(owner)) < terminalBacklog
 }
 
 type terminalFrame struct {

@@ -126,7 +126,7 @@ func TestTerminalIsOffByDefault(t *testing.T) {
 		t.Fatalf("%d %v", ans.status, ans.body)
 	}
 	list := a.do("GET", "/api/terminal/runs", nil, nil)
-	if list.body["enabled"] != false || list.body["configPath"] != a.configPath || len(list.body["runs"].([]any)) != 0 {
+	if list.body["enabled"] != false || list.body["configPath"] != a.settings.Path() || len(list.body["runs"].([]any)) != 0 {
 		t.Fatalf("list %v", list.body)
 	}
 }

@@ -83,7 +83,7 @@ func TestServeTokenResolution(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg := a.liveConfig()
+			cfg := a.settings.Live()
 			got, err := a.ownToken(cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -121,7 +121,7 @@ func TestServeTokenResolution(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if again, _ := b.ownToken(b.liveConfig()); again != got {
+			if again, _ := b.ownToken(b.settings.Live()); again != got {
 				t.Fatalf("second start: %q, want %q", again, got)
 			}
 		})
@@ -265,7 +265,7 @@ func TestShellNeedsAnAPIToken(t *testing.T) {
 			t.Errorf("%s %s: %d %v, want 400 %q", req.method, req.path, got.status, got.body, needs)
 		}
 	}
-	if data, err := os.ReadFile(a.configPath); err == nil && strings.Contains(string(data), `"shellEnabled": true`) {
+	if data, err := os.ReadFile(a.settings.Path()); err == nil && strings.Contains(string(data), `"shellEnabled": true`) {
 		t.Fatalf("the refused change was saved: %s", data)
 	}
 	if st := a.do("GET", "/api/status", nil, nil).body; st["pendingRestart"] != false || st["configError"] != nil {

@@ -1,22 +1,27 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/app/wire"
 )
 
-// Settings reads and changes the config file and restarts Wisp's services.
+// Settings reads and changes the config file.
 type Settings interface {
 	// Config is the file's settings as the API shows them.
-	Config() ConfigView
+	Config(ctx context.Context) ConfigView
 	// PatchConfig applies a JSON merge patch to the file, saves and applies it.
-	PatchConfig(patch map[string]any) (ConfigView, error)
+	PatchConfig(ctx context.Context, patch map[string]any) (ConfigView, error)
 	// SetShell turns shell access on or off in the file.
-	SetShell(enabled bool) (ShellView, error)
+	SetShell(ctx context.Context, enabled bool) (ShellView, error)
+}
+
+// Restarter restarts Wisp's services.
+type Restarter interface {
 	// Restart applies the restart-only settings in-process.
-	Restart() (RestartResult, error)
+	Restart(ctx context.Context) (RestartResult, error)
 }
 
 // ConfigView is GET /api/config: the file's settings without the secrets' values.
@@ -53,8 +58,8 @@ type ConnectionInfo struct {
 	WSURL   string `json:"wsURL"`
 }
 
-func (s *Server) getConfig(w http.ResponseWriter, _ *http.Request) error {
-	return writeJSON(w, http.StatusOK, s.settings.Config())
+func (s *Server) getConfig(w http.ResponseWriter, r *http.Request) error {
+	return writeJSON(w, http.StatusOK, s.settings.Config(r.Context()))
 }
 
 func (s *Server) putConfig(w http.ResponseWriter, r *http.Request) error {
@@ -65,7 +70,7 @@ func (s *Server) putConfig(w http.ResponseWriter, r *http.Request) error {
 	if patch == nil {
 		return Errorf(http.StatusBadRequest, "the body must be a JSON object of settings, e.g. {\"character\":{\"name\":\"Ada\"}}")
 	}
-	view, err := s.settings.PatchConfig(patch)
+	view, err := s.settings.PatchConfig(r.Context(), patch)
 	if err != nil {
 		return err
 	}
@@ -84,15 +89,15 @@ func (s *Server) putShell(w http.ResponseWriter, r *http.Request) error {
 	if req.Enabled == nil {
 		return Errorf(http.StatusBadRequest, "enabled (true or false) is required")
 	}
-	view, err := s.settings.SetShell(*req.Enabled)
+	view, err := s.settings.SetShell(r.Context(), *req.Enabled)
 	if err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, view)
 }
 
-func (s *Server) postRestart(w http.ResponseWriter, _ *http.Request) error {
-	res, err := s.settings.Restart()
+func (s *Server) postRestart(w http.ResponseWriter, r *http.Request) error {
+	res, err := s.restarter.Restart(r.Context())
 	if err != nil {
 		return err
 	}

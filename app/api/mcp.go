@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/wispapp/wisp/app/wire"
@@ -8,13 +9,13 @@ import (
 
 // MCP is what the MCP server routes need (docs/mcp.md).
 type MCP interface {
-	Servers() []wire.MCPServer
+	Servers(ctx context.Context) []wire.MCPServer
 	// Restart starts a server again now; fault.NotFound for a name nobody declared.
-	Restart(name string) (wire.MCPServer, error)
+	Restart(ctx context.Context, name string) (wire.MCPServer, error)
 	// Save declares or changes a server in wisp.json (created says which).
-	Save(name string, edit MCPEdit) (server wire.MCPServer, created bool, err error)
+	Save(ctx context.Context, name string, edit MCPEdit) (server wire.MCPServer, created bool, err error)
 	// Remove takes a server out of wisp.json; fault.NotFound if it is not there.
-	Remove(name string) error
+	Remove(ctx context.Context, name string) error
 }
 
 // MCPEdit is a server's settings as PUT /api/mcp/servers/{name} takes them. In Env
@@ -37,12 +38,12 @@ func (s *Server) mcpRoutes(mux *http.ServeMux) {
 	mux.Handle("DELETE /api/mcp/servers/{name}", s.handle(s.removeMCP))
 }
 
-func (s *Server) listMCP(w http.ResponseWriter, _ *http.Request) error {
-	return writeJSON(w, http.StatusOK, map[string]any{"servers": s.mcp.Servers()})
+func (s *Server) listMCP(w http.ResponseWriter, r *http.Request) error {
+	return writeJSON(w, http.StatusOK, map[string]any{"servers": s.mcp.Servers(r.Context())})
 }
 
 func (s *Server) restartMCP(w http.ResponseWriter, r *http.Request) error {
-	srv, err := s.mcp.Restart(r.PathValue("name"))
+	srv, err := s.mcp.Restart(r.Context(), r.PathValue("name"))
 	if err != nil {
 		return err
 	}
@@ -54,7 +55,7 @@ func (s *Server) saveMCP(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, &in); err != nil {
 		return err
 	}
-	srv, created, err := s.mcp.Save(r.PathValue("name"), in)
+	srv, created, err := s.mcp.Save(r.Context(), r.PathValue("name"), in)
 	if err != nil {
 		return err
 	}
@@ -66,7 +67,7 @@ func (s *Server) saveMCP(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Server) removeMCP(w http.ResponseWriter, r *http.Request) error {
-	if err := s.mcp.Remove(r.PathValue("name")); err != nil {
+	if err := s.mcp.Remove(r.Context(), r.PathValue("name")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -1,6 +1,9 @@
 package api
 
-import "net/http"
+import (
+	"context"
+	"net/http"
+)
 
 // ProviderInfo is what the model setup screen shows. The API key never leaves Wisp.
 type ProviderInfo struct {
@@ -30,12 +33,12 @@ type ProviderSettings struct {
 
 // Providers reads and changes the model settings.
 type Providers interface {
-	Info() ProviderInfo
-	Configure(ProviderSettings) (ProviderInfo, error)
+	Info(ctx context.Context) ProviderInfo
+	Configure(ctx context.Context, settings ProviderSettings) (ProviderInfo, error)
 }
 
 func (s *Server) getProvider(w http.ResponseWriter, r *http.Request) error {
-	return writeJSON(w, http.StatusOK, s.providers.Info())
+	return writeJSON(w, http.StatusOK, s.providers.Info(r.Context()))
 }
 
 func (s *Server) putProvider(w http.ResponseWriter, r *http.Request) error {
@@ -51,7 +54,7 @@ func (s *Server) putProvider(w http.ResponseWriter, r *http.Request) error {
 	if len(req.BaseURL) > 2048 || len(req.Model) > 256 || len(req.APIKey) > 4096 {
 		return Errorf(http.StatusBadRequest, "a setting is too long")
 	}
-	info, err := s.providers.Configure(req)
+	info, err := s.providers.Configure(r.Context(), req)
 	if err != nil {
 		return err
 	}

@@ -36,6 +36,8 @@ type Options struct {
 	Emotes *Emotes
 	// Settings reads and changes the config and restarts; nil leaves their routes out.
 	Settings Settings
+	// Restarter restarts the services; nil leaves its route out.
+	Restarter Restarter
 	// Proactive serves reminders and the autonomy switch; nil leaves their routes out.
 	Proactive Proactive
 	// Approvals serves shell approvals and grants; nil leaves their routes out.
@@ -60,6 +62,7 @@ type Server struct {
 	term       *Terminal
 	emotes     *Emotes
 	settings   Settings
+	restarter  Restarter
 	proactive  Proactive
 	approvals  Approvals
 	mcp        MCP
@@ -77,7 +80,7 @@ func New(o Options) *Server {
 	return &Server{
 		guard: o.Guard, hub: o.Hub, status: o.Status, ui: newUIHandler(o.UI), log: o.Logger,
 		chat: o.Chat, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
-		emotes: o.Emotes, settings: o.Settings, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
+		emotes: o.Emotes, settings: o.Settings, restarter: o.Restarter, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
 		archive: o.Archive,
 	}
 }
@@ -114,6 +117,8 @@ func (s *Server) routes(mux *http.ServeMux) {
 		mux.Handle("GET /api/config", s.handle(s.getConfig))
 		mux.Handle("PUT /api/config", s.handle(s.putConfig))
 		mux.Handle("PUT /api/permissions/shell", s.handle(s.putShell))
+	}
+	if s.restarter != nil {
 		mux.Handle("POST /api/agent/restart", s.handle(s.postRestart))
 	}
 	if s.proactive != nil {

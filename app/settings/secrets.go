@@ -1,11 +1,10 @@
-package app
+package settings
 
 import (
 	"context"
 	"errors"
 	"log/slog"
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/wispapp/wisp/app/config"
@@ -99,7 +98,7 @@ func (k *keptSecrets) held(path string) (string, bool, bool) {
 // (set, then read back) and out of the file, or stays in the file when the file
 // keeps secrets or the keyring fails (which makes the file keep them from now on);
 // one that was cleared, or that the file no longer lists, is forgotten by the
-// keyring too. It reports whether a value left the file. Call with fileMu held.
+// keyring too. It reports whether a value left the file. Call on the queue.
 func (k *keptSecrets) store(ctx context.Context, f *config.File, before config.Config) (moved bool) {
 	for _, path := range config.SecretPaths() {
 		now, was := f.Config.Secret(path), before.Secret(path)
@@ -171,35 +170,4 @@ func (k *keptSecrets) view(f *config.File) wire.SecretStore {
 		}
 	}
 	return s
-}
-
-// tidySecrets moves the secrets found in the config file (an older Wisp's, or a hand
-// edit's) into the keyring, and has the keyring forget those the file no longer
-// lists; it runs after a file is applied, at start and on every reload. The file is
-// written only when a secret left it: the watcher then finds the same settings, so
-// nothing changes, no restart reason appears, and there is nothing left to move.
-func (a *App) tidySecrets() {
-	a.conf.mu.Lock()
-	untidy := a.kept.untidy(a.conf.file)
-	a.conf.mu.Unlock()
-	if !untidy {
-		return
-	}
-	a.fileMu.Lock()
-	defer a.fileMu.Unlock()
-	f, err := config.Read(a.configPath)
-	if err != nil {
-		return // the watcher reports it
-	}
-	if !a.kept.store(context.Background(), f, f.Config) {
-		return
-	}
-	if err := f.Save(); err != nil {
-		a.log.Warn("move secrets to the keyring", "err", err)
-		return
-	}
-	a.log.Info("secrets moved from the config file to the keyring", "kept", strings.Join(f.Kept(), ","))
-	if err := a.applyFile(f); err != nil {
-		a.configRejected(err)
-	}
 }
