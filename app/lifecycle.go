@@ -39,7 +39,7 @@ func (l *lifecycle) start(ctx context.Context, name string, s service) error {
 // watched): a failure is logged with what it costs, and Wisp goes on.
 func (l *lifecycle) startOptional(ctx context.Context, name string, s service, cost string) {
 	if err := l.start(ctx, name, s); err != nil {
-		l.log.Warn(cost, "err", err)
+		l.log.Warn("optional service not started", "service", name, "cost", cost, "err", err)
 	}
 }
 
