@@ -17,6 +17,7 @@ import (
 	"syscall"
 
 	"github.com/wispapp/wisp/app"
+	"github.com/wispapp/wisp/app/desktop"
 	"github.com/wispapp/wisp/frontend"
 	"github.com/wispapp/wisp/secrets"
 )
@@ -102,7 +103,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if cmd == "serve" {
 		err = app.Serve(ctx, a, stdout)
 	} else {
-		err = app.RunDesktop(ctx, a, frontend.Dist(), icon)
+		err = desktop.Run(ctx, a, frontend.Dist(), icon)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "wisp: %v\n", err)

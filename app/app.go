@@ -1,8 +1,8 @@
-// Package app is Wisp's composition root: App owns every service (config, store, /ws
-// hub, chat, proactive, terminal, HTTP API), starts them in order on a stack and
-// stops them in reverse, and fans out the frames every producer publishes to its one
-// wire.Events (events.go). The Wails desktop glue lives here behind the "desktop"
-// build tag. See docs/architecture.md.
+// Package app is Wisp's composition root: App owns every service (the settings, the
+// store, the /ws hub, chat, proactive, the terminal, the HTTP API), starts them in
+// order on a stack and stops them in reverse, and fans out the frames every producer
+// publishes to its one wire.Events (events.go). The config file is app/settings'; the
+// Wails window is app/desktop's, which drives App. See docs/architecture.md.
 //
 // Only this package knows about HTTP, WebSocket and SQLite together.
 package app
@@ -517,3 +517,9 @@ func (a *App) Stop() error {
 	})
 	return a.life.stopErr
 }
+
+// Logger is where App logs.
+func (a *App) Logger() *slog.Logger { return a.log }
+
+// StateDir is the state folder App runs on.
+func (a *App) StateDir() string { return a.stateDir }

@@ -117,7 +117,7 @@ describe('app shell', () => {
     await withBrowser(async (page) => {
       const conn = { baseURL: s.url, wsURL: `${s.url.replace(/^http/, 'ws')}/ws`, token: 'desk-token' }
       await page.addInitScript((c) => {
-        Object.assign(window, { go: { app: { Desktop: { GetConnection: () => Promise.resolve(c) } } } })
+        Object.assign(window, { go: { desktop: { Desktop: { GetConnection: () => Promise.resolve(c) } } } })
       }, conn)
       await page.goto(s.url)
       await expectTestId(page, 'conn-state', 'connected')

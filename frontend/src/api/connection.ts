@@ -26,7 +26,7 @@ interface DesktopBinding {
 
 declare global {
   interface Window {
-    go?: { app?: { Desktop?: Partial<DesktopBinding> } }
+    go?: { desktop?: { Desktop?: Partial<DesktopBinding> } }
   }
 }
 
@@ -47,7 +47,7 @@ export interface ConnectionEnv {
 export function browserEnv(): ConnectionEnv {
   return {
     desktop() {
-      const get = window.go?.app?.Desktop?.GetConnection
+      const get = window.go?.desktop?.Desktop?.GetConnection
       return typeof get === 'function' ? { GetConnection: () => get() } : undefined
     },
     looksLikeDesktop() {

@@ -4,8 +4,8 @@ import { NOTIFICATION_CLICKED_EVENT, desktopSystem, type DesktopNotice, type Sys
 describe('desktopSystem', () => {
   it('is absent in a browser tab, and while the binding lacks a method', () => {
     expect(desktopSystem({})).toBeUndefined()
-    expect(desktopSystem({ go: { app: {} } })).toBeUndefined()
-    expect(desktopSystem({ go: { app: { System: { Notify: async () => null } } } })).toBeUndefined()
+    expect(desktopSystem({ go: { desktop: {} } })).toBeUndefined()
+    expect(desktopSystem({ go: { desktop: { System: { Notify: async () => null } } } })).toBeUndefined()
   })
 
   it("calls the Go binding and listens for clicks on the Wails runtime's event", async () => {
@@ -14,7 +14,7 @@ describe('desktopSystem', () => {
     const events = new Map<string, () => void>()
     const host: SystemHost = {
       go: {
-        app: {
+        desktop: {
           System: {
             Notify: async (n) => notified.push(n),
             OpenURL: async (u) => opened.push(u),
@@ -48,7 +48,7 @@ describe('desktopSystem', () => {
 
   it('reads an odd answer of TakeClicked as no click', async () => {
     const system = desktopSystem({
-      go: { app: { System: { Notify: async () => null, OpenURL: async () => null, TakeClicked: async () => 42 } } },
+      go: { desktop: { System: { Notify: async () => null, OpenURL: async () => null, TakeClicked: async () => 42 } } },
     })
     expect(await system?.takeClicked()).toBe('')
   })

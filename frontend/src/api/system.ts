@@ -1,5 +1,5 @@
-// The desktop window's System binding (app/system.go, bound as
-// window.go.app.System): the system's notifications, links opened in the
+// The desktop window's System binding (app/desktop/system.go, bound as
+// window.go.desktop.System): the system's notifications, links opened in the
 // system browser, and which conversation the last notification clicked is
 // about (the window hears of a click through the Wails runtime's event
 // "wisp:notification-clicked"). A browser tab has none of it (undefined).
@@ -39,13 +39,13 @@ interface WailsRuntime {
 
 /** What desktopSystem reads: the page's window, or a test's stand-in. */
 export interface SystemHost {
-  go?: { app?: { System?: RawSystem } }
+  go?: { desktop?: { System?: RawSystem } }
   runtime?: WailsRuntime
 }
 
 /** The binding when the page runs in the desktop window, else undefined. */
 export function desktopSystem(host: SystemHost = window as unknown as SystemHost): SystemBinding | undefined {
-  const raw = host.go?.app?.System
+  const raw = host.go?.desktop?.System
   const notify = raw?.Notify
   const openURL = raw?.OpenURL
   const takeClicked = raw?.TakeClicked

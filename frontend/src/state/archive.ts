@@ -12,7 +12,7 @@ export type ExportOutcome = { kind: 'saved'; path: string } | { kind: 'downloade
 
 /** Where an export goes. */
 export interface ExportSink {
-  /** The desktop window's own save (window.go.app.Desktop.SaveExport), or null in a browser. */
+  /** The desktop window's own save (window.go.desktop.Desktop.SaveExport), or null in a browser. */
   desktopSave: ((conversationId: string, format: ExportFormat) => Promise<unknown>) | null
   /** Hands a file to the browser's downloads. */
   download(file: ExportFile): void
@@ -41,7 +41,7 @@ export async function exportConversations(
 
 /** This page's sink: the desktop window's save when bound, else a download. */
 export function pageSink(): ExportSink {
-  const save = typeof window === 'undefined' ? undefined : window.go?.app?.Desktop?.SaveExport
+  const save = typeof window === 'undefined' ? undefined : window.go?.desktop?.Desktop?.SaveExport
   return {
     desktopSave: typeof save === 'function' ? (id, format) => save(id, format) : null,
     download: downloadInPage,

@@ -1,6 +1,6 @@
 //go:build desktop && !headless
 
-package app
+package desktop
 
 import (
 	"context"
@@ -14,17 +14,19 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/options/linux"
 	wailsruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"github.com/wispapp/wisp/app"
 )
 
 // HasDesktop reports whether this binary can open a window.
 const HasDesktop = true
 
-// Desktop is bound into the window as window.go.app.Desktop. It only hands the page
+// Desktop is bound into the window as window.go.desktop.Desktop. It only hands the page
 // its connection: everything else goes over HTTP and /ws like any other client.
-type Desktop struct{ app *App }
+type Desktop struct{ app *app.App }
 
 // GetConnection returns the API's base URL, the /ws URL and the per-launch token.
-func (d *Desktop) GetConnection() Connection { return d.app.Connection() }
+func (d *Desktop) GetConnection() app.Connection { return d.app.Connection() }
 
 // signalQuitGrace is how long Wails' own signal handling gets to close the window.
 const signalQuitGrace = 2 * time.Second
@@ -35,16 +37,17 @@ type wailsWindow struct{}
 func (wailsWindow) WindowShow(ctx context.Context)       { wailsruntime.WindowShow(ctx) }
 func (wailsWindow) WindowUnminimise(ctx context.Context) { wailsruntime.WindowUnminimise(ctx) }
 
-// RunDesktop starts the services, shows the window and blocks until the window is
+// Run starts the services, shows the window and blocks until the window is
 // closed or ctx ends (SIGINT/SIGTERM); then it stops everything. If a desktop Wisp
 // already runs on the state folder, its window is brought forward instead.
-func RunDesktop(ctx context.Context, a *App, ui fs.FS, icon []byte) error {
+func Run(ctx context.Context, a *app.App, ui fs.FS, icon []byte) error {
+	log := a.Logger()
 	if err := a.Start(ctx); err != nil {
-		return a.handOver(err, showRunningWindow)
+		return handOver(err, a.StateDir(), log, showRunningWindow)
 	}
-	win := &window{rt: wailsWindow{}, log: a.log}
-	sys := newSystem(wailsSystem{}, a.log)
-	a.log.Info("desktop window opening", "api", a.URL())
+	win := &window{rt: wailsWindow{}, log: log}
+	sys := newSystem(wailsSystem{}, log)
+	log.Info("desktop window opening", "api", a.URL())
 	quit := make(chan struct{}) // closed when the window's loop has ended
 	runErr := wails.Run(&options.App{
 		Title:              "Wisp",
@@ -73,14 +76,14 @@ func RunDesktop(ctx context.Context, a *App, ui fs.FS, icon []byte) error {
 				select {
 				case <-quit:
 				case <-time.After(signalQuitGrace):
-					a.log.Warn("window still open after the signal; closing it")
+					log.Warn("window still open after the signal; closing it")
 					quitWindowLoop(wctx)
 				}
 			}()
 		},
 		// A second launch on this state folder reaches this window (see handOver).
 		SingleInstanceLock: &options.SingleInstanceLock{
-			UniqueId:               instanceID(a.stateDir),
+			UniqueId:               instanceID(a.StateDir()),
 			OnSecondInstanceLaunch: func(d options.SecondInstanceData) { win.secondLaunch(d.Args) },
 		},
 		OnShutdown: sys.stopped,

@@ -1,6 +1,6 @@
 //go:build desktop && !headless
 
-package app
+package desktop
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package app
+package desktop
 
 import (
 	"context"
@@ -55,7 +55,7 @@ type Notice struct {
 	ConversationID string `json:"conversationId"`
 }
 
-// System is bound into the desktop window as window.go.app.System: what the page
+// System is bound into the desktop window as window.go.desktop.System: what the page
 // cannot do inside WebKitGTK. It shows the desktop's notifications and brings the
 // window to the conversation of one clicked, and opens links in the system browser.
 type System struct {

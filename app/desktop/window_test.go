@@ -1,4 +1,4 @@
-package app
+package desktop
 
 import (
 	"context"
@@ -67,9 +67,9 @@ func TestInstanceIDIsTheFolders(t *testing.T) {
 // A desktop launch that finds a desktop Wisp on its folder hands over to it and ends
 // without an error; anything else keeps the refusal.
 func TestDesktopLaunchHandsOver(t *testing.T) {
-	a := &App{stateDir: t.TempDir(), log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	stateDir, log := t.TempDir(), slog.New(slog.NewTextHandler(io.Discard, nil))
 	held := func(mode string) error {
-		return &instance.HeldError{Dir: a.stateDir, Holder: instance.Holder{PID: 7, Mode: mode, URL: "http://127.0.0.1:2138"}}
+		return &instance.HeldError{Dir: stateDir, Holder: instance.Holder{PID: 7, Mode: mode, URL: "http://127.0.0.1:2138"}}
 	}
 	cases := []struct {
 		name    string
@@ -86,8 +86,8 @@ func TestDesktopLaunchHandsOver(t *testing.T) {
 	}
 	for _, tc := range cases {
 		var asked []string
-		err := a.handOver(tc.err, func(id string) error { asked = append(asked, id); return tc.showErr })
-		if (len(asked) > 0) != tc.asked || (tc.asked && asked[0] != instanceID(a.stateDir)) {
+		err := handOver(tc.err, stateDir, log, func(id string) error { asked = append(asked, id); return tc.showErr })
+		if (len(asked) > 0) != tc.asked || (tc.asked && asked[0] != instanceID(stateDir)) {
 			t.Errorf("%s: asked %v", tc.name, asked)
 		}
 		if tc.wantErr && err != tc.err || !tc.wantErr && err != nil {

@@ -1,4 +1,4 @@
-package app
+package desktop
 
 import (
 	"context"
@@ -63,16 +63,16 @@ func instanceID(stateDir string) string {
 // folder. If that one is a desktop Wisp, it is asked (through show) to bring its
 // window forward, and this launch ends there without an error: the user sees Wisp.
 // Otherwise, or if it cannot be reached, the refusal stands.
-func (a *App) handOver(err error, show func(id string) error) error {
+func handOver(err error, stateDir string, log *slog.Logger, show func(id string) error) error {
 	var held *instance.HeldError
 	if !errors.As(err, &held) || held.Holder.Mode != instance.ModeDesktop {
 		return err
 	}
-	if serr := show(instanceID(a.stateDir)); serr != nil {
-		a.log.Warn("cannot reach the window of the Wisp already running", "pid", held.Holder.PID, "err", serr)
+	if serr := show(instanceID(stateDir)); serr != nil {
+		log.Warn("cannot reach the window of the Wisp already running", "pid", held.Holder.PID, "err", serr)
 		return err
 	}
-	a.log.Info("Wisp is already open on this state folder: its window was asked to come forward",
+	log.Info("Wisp is already open on this state folder: its window was asked to come forward",
 		"url", held.Holder.URL, "pid", held.Holder.PID)
 	return nil
 }

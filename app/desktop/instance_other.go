@@ -1,6 +1,6 @@
 //go:build desktop && !headless && !linux
 
-package app
+package desktop
 
 import "errors"
 
