@@ -378,14 +378,22 @@ func (a *App) newGuard(cfg config.Config, ln net.Listener) (*api.Guard, error) {
 	}), nil
 }
 
+// The services serve their routes themselves.
+var (
+	_ api.Hub           = (*ws.Hub)(nil)
+	_ api.Conversations = (*chat.Service)(nil)
+	_ api.Archive       = (*archive.Service)(nil)
+	_ api.Approvals     = (*approval.Service)(nil)
+)
+
 // newHandler builds the API for one set of services.
 func (a *App) newHandler(s *services) http.Handler {
 	return api.New(api.Options{
 		Guard: s.guard, Hub: a.core.hub, Status: a.status, UI: a.opts.UI, Logger: a.log,
-		Chat: a.core.chat, CanRespond: a.models.CanRespond,
+		Chat: a.core.chat, Conversations: a.core.chat, CanRespond: a.models.CanRespond,
 		Providers: providers{models: a.models, settings: a.settings, getenv: a.opts.Getenv},
 		Terminal:  &api.Terminal{Manager: s.term, Gate: s.termGate, ConfigPath: a.settings.Path()},
-		Emotes:    &api.Emotes{Catalog: a.emotes, Play: a.playEmote},
+		Emotes:    emoteAPI{a.emotes, a.playEmote},
 		Settings:  a.settings,
 		Restarter: a,
 		Proactive: proactiveAPI{Service: a.core.proactive, settings: a.settings},

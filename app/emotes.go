@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/wispapp/wisp/app/api"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/emotes"
 	"github.com/wispapp/wisp/internal/jsonpatch"
@@ -66,3 +67,20 @@ func (a *App) runEmoteAction(_ context.Context, call runtime.Call) (string, erro
 func (a *App) playEmote(e emotes.Emote) {
 	a.events.Publish(wire.NewEmote(e.ID, e.GLBPath, e.Duration, e.Loop))
 }
+
+// emoteAPI serves the catalog to the API; playing an emote publishes it.
+type emoteAPI struct {
+	*emotes.Catalog
+	play func(emotes.Emote)
+}
+
+var _ api.Emotes = emoteAPI{}
+
+func (e emoteAPI) List(context.Context) []emotes.Emote { return e.Catalog.List() }
+func (e emoteAPI) Get(_ context.Context, id string) (emotes.Emote, bool) {
+	return e.Catalog.Get(id)
+}
+func (e emoteAPI) Open(_ context.Context, id string) (*emotes.Asset, error) {
+	return e.Catalog.Open(id)
+}
+func (e emoteAPI) Play(_ context.Context, em emotes.Emote) { e.play(em) }

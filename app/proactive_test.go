@@ -96,18 +96,6 @@ func TestAutonomyRoute(t *testing.T) {
 	}
 }
 
-func TestProactiveRoutesAreGuarded(t *testing.T) {
-	a := startTerminal(t, `{}`, map[string]string{"WISP_API_TOKEN": "tok-123"})
-	a.checkGuarded("tok-123", []route{
-		{"GET", "/api/reminders", ""}, {"POST", "/api/reminders", `{"text":"x","inMinutes":1}`},
-		{"DELETE", "/api/reminders/x", ""}, {"GET", "/api/agent/autonomy", ""},
-		{"POST", "/api/agent/autonomy", `{"enabled":true}`},
-	})
-	if list := a.do("GET", "/api/reminders", nil, map[string]string{"Authorization": "Bearer tok-123"}).body["reminders"]; list == nil {
-		t.Fatal("with the token the list is served")
-	}
-}
-
 func TestAgentSchedulesAReminder(t *testing.T) {
 	c := startChat(t, t.TempDir())
 	conv := c.newConversation()

@@ -8,11 +8,19 @@ import (
 	"net/http"
 
 	"github.com/wispapp/wisp/app/archive"
+	"github.com/wispapp/wisp/app/wire"
 )
 
 // ImportMaxBytes caps the body of POST /api/import: a whole history fits, a runaway
 // upload does not.
 const ImportMaxBytes = 64 << 20
+
+// Archive exports and imports conversations (docs/export.md).
+type Archive interface {
+	ExportConversation(ctx context.Context, id string, f archive.Format) (*archive.Export, error)
+	ExportAll(ctx context.Context, f archive.Format) (*archive.Export, error)
+	Import(ctx context.Context, data []byte, src archive.Source) (wire.ImportResult, error)
+}
 
 // archiveRoutes are export and import (docs/export.md).
 func (s *Server) archiveRoutes(mux *http.ServeMux) {

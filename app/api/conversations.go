@@ -8,7 +8,7 @@ import (
 )
 
 func (s *Server) listConversations(w http.ResponseWriter, r *http.Request) error {
-	convs, err := s.chat.Conversations(r.Context())
+	convs, err := s.conversations.Conversations(r.Context())
 	if err != nil {
 		return err
 	}
@@ -27,7 +27,7 @@ func (s *Server) createConversation(w http.ResponseWriter, r *http.Request) erro
 			return err
 		}
 	}
-	conv, err := s.chat.CreateConversation(r.Context(), req.Title, req.Metadata)
+	conv, err := s.conversations.CreateConversation(r.Context(), req.Title, req.Metadata)
 	if err != nil {
 		return err
 	}
@@ -35,7 +35,7 @@ func (s *Server) createConversation(w http.ResponseWriter, r *http.Request) erro
 }
 
 func (s *Server) getConversation(w http.ResponseWriter, r *http.Request) error {
-	conv, err := s.chat.Conversation(r.Context(), r.PathValue("id"))
+	conv, err := s.conversations.Conversation(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -59,9 +59,9 @@ func (s *Server) patchConversation(w http.ResponseWriter, r *http.Request) error
 	)
 	switch {
 	case req.Generate:
-		conv, err = s.chat.GenerateTitle(r.Context(), id)
+		conv, err = s.conversations.GenerateTitle(r.Context(), id)
 	case req.Title != nil:
-		conv, err = s.chat.Rename(r.Context(), id, *req.Title)
+		conv, err = s.conversations.Rename(r.Context(), id, *req.Title)
 	default:
 		return Errorf(http.StatusBadRequest, "send {\"title\": ...} or {\"generate\": true}")
 	}
@@ -72,14 +72,14 @@ func (s *Server) patchConversation(w http.ResponseWriter, r *http.Request) error
 }
 
 func (s *Server) deleteConversation(w http.ResponseWriter, r *http.Request) error {
-	if err := s.chat.Delete(r.Context(), r.PathValue("id")); err != nil {
+	if err := s.conversations.Delete(r.Context(), r.PathValue("id")); err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, map[string]any{"ok": true})
 }
 
 func (s *Server) listMessages(w http.ResponseWriter, r *http.Request) error {
-	msgs, err := s.chat.Messages(r.Context(), r.PathValue("id"))
+	msgs, err := s.conversations.Messages(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func (s *Server) listMessages(w http.ResponseWriter, r *http.Request) error {
 // getSnapshot is the conversation as a client renders it before resuming its run's
 // stream (seed 001: after a reload or a stream_resync).
 func (s *Server) getSnapshot(w http.ResponseWriter, r *http.Request) error {
-	snap, err := s.chat.Snapshot(r.Context(), r.PathValue("id"))
+	snap, err := s.conversations.Snapshot(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func (s *Server) truncateMessages(w http.ResponseWriter, r *http.Request) error 
 	if err := decodeJSON(w, r, &req); err != nil {
 		return err
 	}
-	n, err := s.chat.Truncate(r.Context(), r.PathValue("id"), req.MessageID, req.Inclusive)
+	n, err := s.conversations.Truncate(r.Context(), r.PathValue("id"), req.MessageID, req.Inclusive)
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func (s *Server) truncateMessages(w http.ResponseWriter, r *http.Request) error 
 }
 
 func (s *Server) listDisplayMessages(w http.ResponseWriter, r *http.Request) error {
-	rows, err := s.chat.DisplayMessages(r.Context(), r.PathValue("id"))
+	rows, err := s.conversations.DisplayMessages(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}

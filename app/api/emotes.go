@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -11,11 +12,14 @@ import (
 // AvatarPath is where the avatar model is served.
 const AvatarPath = "/avatar/wisp.glb"
 
-// Emotes serves the emote catalog, the clips and the avatar, and plays emotes.
-type Emotes struct {
-	Catalog *emotes.Catalog
+// Emotes is the emote catalog, the clips and the avatar, and plays emotes.
+type Emotes interface {
+	List(ctx context.Context) []emotes.Emote
+	Get(ctx context.Context, id string) (emotes.Emote, bool)
+	// Open opens an emote's clip; emotes.ErrNotFound when there is none.
+	Open(ctx context.Context, id string) (*emotes.Asset, error)
 	// Play shows an emote on every client's avatar (the /ws emote frame).
-	Play func(emotes.Emote)
+	Play(ctx context.Context, e emotes.Emote)
 }
 
 func (s *Server) emoteRoutes(mux *http.ServeMux) {
@@ -35,7 +39,7 @@ type EmoteList struct {
 }
 
 func (s *Server) listEmotes(w http.ResponseWriter, r *http.Request) error {
-	return writeJSON(w, http.StatusOK, EmoteList{Avatar: AvatarPath, Emotes: s.emotes.Catalog.List()})
+	return writeJSON(w, http.StatusOK, EmoteList{Avatar: AvatarPath, Emotes: s.emotes.List(r.Context())})
 }
 
 func (s *Server) playEmote(w http.ResponseWriter, r *http.Request) error {
@@ -48,11 +52,11 @@ func (s *Server) playEmote(w http.ResponseWriter, r *http.Request) error {
 	if req.EmoteID == nil || *req.EmoteID == "" {
 		return Errorf(http.StatusBadRequest, "emoteId is required")
 	}
-	e, ok := s.emotes.Catalog.Get(*req.EmoteID)
+	e, ok := s.emotes.Get(r.Context(), *req.EmoteID)
 	if !ok {
 		return Errorf(http.StatusBadRequest, "Unknown emote: %s", *req.EmoteID)
 	}
-	s.emotes.Play(e)
+	s.emotes.Play(r.Context(), e)
 	return writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 }
 
@@ -61,7 +65,7 @@ func (s *Server) serveEmote(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return noEmoteFile(w, r)
 	}
-	a, err := s.emotes.Catalog.Open(id)
+	a, err := s.emotes.Open(r.Context(), id)
 	if err != nil {
 		return assetError(err)
 	}

@@ -20,7 +20,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request) error {
 		}
 		limit = n
 	}
-	res, err := s.chat.Search(r.Context(), query.Get("q"), limit, query.Get("cursor"))
+	res, err := s.conversations.Search(r.Context(), query.Get("q"), limit, query.Get("cursor"))
 	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
 		return nil // the client gave up on it (the UI's next keystroke): nobody to answer
 	}

@@ -13,19 +13,20 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/wispapp/wisp/app/archive"
 	"github.com/wispapp/wisp/app/wire"
-	"github.com/wispapp/wisp/app/ws"
 )
 
 // Options are the services the API serves.
 type Options struct {
-	Guard  *Guard
-	Hub    *ws.Hub
+	Guard *Guard
+	// Hub serves /ws and publishes agent events; nil leaves /ws out.
+	Hub    Hub
 	Status func() wire.Status
 	UI     fs.FS // the built frontend (index.html at its root)
 	Logger *slog.Logger
 	Chat   Chat
+	// Conversations serves the history, search and run state; nil leaves their routes out.
+	Conversations Conversations
 	// Providers reads and changes the model settings (the setup screen).
 	Providers Providers
 	// CanRespond says whether a model is usable, and if not, why.
@@ -33,8 +34,8 @@ type Options struct {
 	// Terminal serves the shell runs; nil leaves their routes out.
 	Terminal *Terminal
 	// Emotes serves the avatar and its emotes; nil leaves their routes out.
-	Emotes *Emotes
-	// Settings reads and changes the config and restarts; nil leaves their routes out.
+	Emotes Emotes
+	// Settings reads and changes the config; nil leaves their routes out.
 	Settings Settings
 	// Restarter restarts the services; nil leaves its route out.
 	Restarter Restarter
@@ -45,28 +46,29 @@ type Options struct {
 	// MCP serves the MCP servers' routes; nil leaves them out.
 	MCP MCP
 	// Archive exports and imports conversations; nil leaves their routes out.
-	Archive *archive.Service
+	Archive Archive
 }
 
 // Server is the HTTP API.
 type Server struct {
 	guard  *Guard
-	hub    *ws.Hub
+	hub    Hub
 	status func() wire.Status
 	ui     http.Handler
 	log    *slog.Logger
 
-	chat       Chat
-	providers  Providers
-	canRespond func() (bool, string)
-	term       *Terminal
-	emotes     *Emotes
-	settings   Settings
-	restarter  Restarter
-	proactive  Proactive
-	approvals  Approvals
-	mcp        MCP
-	archive    *archive.Service
+	chat          Chat
+	conversations Conversations
+	providers     Providers
+	canRespond    func() (bool, string)
+	term          *Terminal
+	emotes        Emotes
+	settings      Settings
+	restarter     Restarter
+	proactive     Proactive
+	approvals     Approvals
+	mcp           MCP
+	archive       Archive
 }
 
 // New builds the API server.
@@ -79,7 +81,7 @@ func New(o Options) *Server {
 	}
 	return &Server{
 		guard: o.Guard, hub: o.Hub, status: o.Status, ui: newUIHandler(o.UI), log: o.Logger,
-		chat: o.Chat, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
+		chat: o.Chat, conversations: o.Conversations, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
 		emotes: o.Emotes, settings: o.Settings, restarter: o.Restarter, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
 		archive: o.Archive,
 	}
@@ -100,6 +102,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("POST /api/ui/ready", s.handle(s.postUIReady))
 	if s.chat != nil {
 		s.chatRoutes(mux)
+	}
+	if s.conversations != nil {
+		s.conversationRoutes(mux)
 	}
 	if s.archive != nil {
 		s.archiveRoutes(mux)
@@ -138,12 +143,14 @@ func (s *Server) routes(mux *http.ServeMux) {
 		mux.Handle("GET /api/provider", s.handle(s.getProvider))
 		mux.Handle("PUT /api/provider", s.handle(s.putProvider))
 	}
-	mux.Handle("GET /ws", s.public(s.hub.Handle)) // the hub authenticates sockets itself
+	if s.hub != nil {
+		mux.Handle("GET /ws", s.public(s.hub.Handle)) // the hub authenticates sockets itself
+	}
 	s.fallbackRoutes(mux)
 }
 
-// chatRoutes are the conversation, run and Anthropic-compatible routes.
-func (s *Server) chatRoutes(mux *http.ServeMux) {
+// conversationRoutes are the history, its search and the runs' state.
+func (s *Server) conversationRoutes(mux *http.ServeMux) {
 	mux.Handle("GET /api/conversations", s.handle(s.listConversations))
 	mux.Handle("POST /api/conversations", s.handle(s.createConversation))
 	mux.Handle("GET /api/conversations/{id}", s.handle(s.getConversation))
@@ -151,15 +158,19 @@ func (s *Server) chatRoutes(mux *http.ServeMux) {
 	mux.Handle("DELETE /api/conversations/{id}", s.handle(s.deleteConversation))
 	mux.Handle("GET /api/conversations/{id}/messages", s.handle(s.listMessages))
 	mux.Handle("GET /api/conversations/{id}/snapshot", s.handle(s.getSnapshot))
-	mux.Handle("POST /api/conversations/{id}/messages", s.handle(s.sendMessage))
-	mux.Handle("POST /api/conversations/{id}/messages/stream", s.handle(s.streamMessage))
 	mux.Handle("POST /api/conversations/{id}/messages/truncate", s.handle(s.truncateMessages))
 	mux.Handle("GET /api/conversations/{id}/display-messages", s.handle(s.listDisplayMessages))
 	mux.Handle("GET /api/search", s.handle(s.search))
+	mux.Handle("GET /api/runs/{id}/state", s.handle(s.getRunState))
+}
+
+// chatRoutes are the message, run and Anthropic- and OpenAI-compatible routes.
+func (s *Server) chatRoutes(mux *http.ServeMux) {
+	mux.Handle("POST /api/conversations/{id}/messages", s.handle(s.sendMessage))
+	mux.Handle("POST /api/conversations/{id}/messages/stream", s.handle(s.streamMessage))
 	mux.Handle("GET /api/runs/{id}", s.handle(s.getRun))
 	mux.Handle("GET /api/runs/{id}/stream", s.handle(s.resumeRun))
 	mux.Handle("GET /api/runs/{id}/chunks", s.handle(s.runChunks))
-	mux.Handle("GET /api/runs/{id}/state", s.handle(s.getRunState))
 	mux.Handle("POST /api/runs/{id}/cancel", s.handle(s.cancelRun))
 	mux.Handle("POST /api/chat", s.handle(s.chat003))
 	mux.Handle("POST /v1/messages", s.v1Handle(s.v1Messages))
