@@ -3,7 +3,10 @@
 // rules) and one file of handlers per area. It serves the embedded UI at / and hands
 // /ws to the hub.
 //
-// It does not touch SQLite or the runtime directly: the app passes in what it needs.
+// It does not touch SQLite or the runtime directly: the app passes in what it needs,
+// each service behind a narrow interface whose methods take the request's context
+// (declared beside the handlers that use it, or in services.go), which the services
+// implement themselves and the tests fake (fakes_test.go).
 // It is the one place that maps a service's fault kind to an HTTP status (errors.go).
 package api
 
