@@ -95,16 +95,15 @@ type App struct {
 	settings *settings.Settings // the config file as Wisp runs it (app/settings)
 	lock     *instance.Lock     // the state folder's: one Wisp per folder (instance.go)
 
-	launchToken string     // the desktop window's, new at every launch
-	tokenFile   *tokenFile // `wisp serve`'s, kept in the state folder (token.go)
-	models      *models
-	actions     *runtime.Registry
-	confiner    *confine.Confiner // the agent's processes (confine.go)
-	emotes      *emotes.Catalog
-	events      *fanout                  // the one wire.Events every producer publishes to
-	core        *core                    // what Start assembles on the store
-	svc         atomic.Pointer[services] // what a restart replaces
-	life        life
+	own      ownTokens // the tokens Wisp makes for itself (token.go)
+	models   *models
+	actions  *runtime.Registry
+	confiner *confine.Confiner // the agent's processes (confine.go)
+	emotes   *emotes.Catalog
+	events   *fanout                  // the one wire.Events every producer publishes to
+	core     *core                    // what Start assembles on the store
+	svc      atomic.Pointer[services] // what a restart replaces
+	life     life
 }
 
 // core are the services assembled on the store, each serving its own API.
@@ -161,9 +160,9 @@ func New(opts Options) (*App, error) {
 		return nil, err
 	}
 	if opts.Desktop {
-		a.launchToken = randomToken()
+		a.own.launch = randomToken()
 	} else if opts.KeepToken {
-		a.tokenFile = &tokenFile{path: filepath.Join(a.stateDir, tokenFileName), log: a.log}
+		a.own.file = &tokenFile{path: filepath.Join(a.stateDir, tokenFileName), log: a.log}
 	}
 	cfg := a.settings.Live()
 	a.models = newModels(cfg.Model, opts.OllamaURL, a.log)
@@ -193,8 +192,8 @@ func New(opts Options) (*App, error) {
 // counts without being read: the kept one is read or made only once the state
 // folder's lock is held (newGuard), so a second Wisp refused there never touches it.
 func (a *App) checkServable(cfg config.Config) error {
-	own := a.launchToken != "" || (a.tokenFile != nil && cfg.API.Token == "")
-	if !api.IsLoopback(cfg.Server.Host) && cfg.API.Token == "" && a.launchToken == "" {
+	own := a.own.launch != "" || (a.own.file != nil && cfg.API.Token == "")
+	if !api.IsLoopback(cfg.Server.Host) && cfg.API.Token == "" && a.own.launch == "" {
 		return fmt.Errorf("refusing to listen on %s without an API token: set WISP_API_TOKEN (or api.token in %s), or listen on 127.0.0.1",
 			cfg.Server.Host, a.settings.Path())
 	}
@@ -495,7 +494,7 @@ func (a *App) URL() string {
 // Connection tells the desktop window where the API is and which token to use.
 func (a *App) Connection() Connection {
 	cfg := a.svc.Load().cfg
-	token := a.launchToken
+	token := a.own.launch
 	if token == "" {
 		token = cfg.API.Token
 	}

@@ -21,17 +21,23 @@ import (
 // tokenFileName is where `wisp serve` keeps its API token, in the state folder.
 const tokenFileName = "api-token"
 
+// ownTokens are the tokens Wisp makes for itself.
+type ownTokens struct {
+	launch string     // the desktop window's, new at every launch
+	file   *tokenFile // `wisp serve`'s, kept in the state folder
+}
+
 // ownToken is the token Wisp made for itself that the API accepts under cfg, besides
 // cfg's api.token: the desktop window's, new at every launch, or, for `wisp serve`
 // with no token configured, the one kept in <state>/api-token. "" when there is none.
 func (a *App) ownToken(cfg config.Config) (string, error) {
-	if a.launchToken != "" {
-		return a.launchToken, nil
+	if a.own.launch != "" {
+		return a.own.launch, nil
 	}
-	if a.tokenFile == nil || cfg.API.Token != "" {
+	if a.own.file == nil || cfg.API.Token != "" {
 		return "", nil // a configured token wins; the file is not read or made
 	}
-	return a.tokenFile.token()
+	return a.own.file.token()
 }
 
 // APIToken is the token a client of the running API sends: the configured one,
