@@ -383,6 +383,7 @@ var (
 	_ api.Conversations = (*chat.Service)(nil)
 	_ api.Archive       = (*archive.Service)(nil)
 	_ api.Approvals     = (*approval.Service)(nil)
+	_ api.Proactive     = (*proactive.Service)(nil)
 )
 
 // newHandler builds the API for one set of services.
@@ -395,7 +396,7 @@ func (a *App) newHandler(s *services) http.Handler {
 		Emotes:    emoteAPI{a.emotes, a.playEmote},
 		Settings:  a.settings,
 		Restarter: a,
-		Proactive: proactiveAPI{Service: a.core.proactive, settings: a.settings},
+		Proactive: a.core.proactive,
 		Approvals: a.core.approvals,
 		MCP:       mcpAPI{mcp: a.core.mcp, settings: a.settings},
 		Archive:   a.core.archive,

@@ -72,3 +72,13 @@ func (o proactiveOwner) CommitConfig(_, _ config.Config) bool {
 	o.p.SettingsChanged()
 	return true
 }
+
+// proactiveSettings are the live settings the proactive service follows.
+func (a *App) proactiveSettings() proactive.Settings {
+	cfg := a.settings.Live()
+	return proactive.Settings{
+		AutonomyEnabled: cfg.Autonomy.Enabled, Interval: cfg.Autonomy.Interval(),
+		MaxPerHour: cfg.Autonomy.MaxPerHour, Cooldown: cfg.Autonomy.Cooldown(),
+		NotifyLongRuns: cfg.Terminal.NotifyLongRuns,
+	}
+}

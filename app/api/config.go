@@ -16,6 +16,8 @@ type Settings interface {
 	PatchConfig(ctx context.Context, patch map[string]any) (ConfigView, error)
 	// SetShell turns shell access on or off in the file.
 	SetShell(ctx context.Context, enabled bool) (ShellView, error)
+	// SetAutonomy writes autonomy.enabled to the file and applies it.
+	SetAutonomy(ctx context.Context, enabled bool) error
 }
 
 // Restarter restarts Wisp's services.
@@ -94,6 +96,17 @@ func (s *Server) putShell(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, view)
+}
+
+// setAutonomy switches the autonomy loop in the settings and answers its state.
+func (s *Server) setAutonomy(ctx context.Context, enabled bool) (wire.AutonomyState, error) {
+	if s.settings == nil {
+		return wire.AutonomyState{}, Errorf(http.StatusServiceUnavailable, "the settings cannot be changed here")
+	}
+	if err := s.settings.SetAutonomy(ctx, enabled); err != nil {
+		return wire.AutonomyState{}, err
+	}
+	return s.proactive.Autonomy(ctx)
 }
 
 func (s *Server) postRestart(w http.ResponseWriter, r *http.Request) error {

@@ -103,7 +103,6 @@ type fakeProactive struct {
 	reminders      func(ctx context.Context) ([]wire.Reminder, error)
 	deleteReminder func(ctx context.Context, id string) error
 	autonomy       func(ctx context.Context) (wire.AutonomyState, error)
-	setAutonomy    func(ctx context.Context, enabled bool) (wire.AutonomyState, error)
 	routeEvent     func(ctx context.Context, env wire.Envelope) error
 }
 
@@ -135,13 +134,6 @@ func (f fakeProactive) Autonomy(ctx context.Context) (wire.AutonomyState, error)
 	return f.autonomy(ctx)
 }
 
-func (f fakeProactive) SetAutonomy(ctx context.Context, enabled bool) (wire.AutonomyState, error) {
-	if f.setAutonomy == nil {
-		return wire.AutonomyState{}, errNotFaked
-	}
-	return f.setAutonomy(ctx, enabled)
-}
-
 func (f fakeProactive) RouteAgentEvent(ctx context.Context, env wire.Envelope) error {
 	if f.routeEvent == nil {
 		return nil // most agent events are not for it
@@ -153,6 +145,8 @@ type fakeSettings struct {
 	config func(ctx context.Context) ConfigView
 	patch  func(ctx context.Context, patch map[string]any) (ConfigView, error)
 	shell  func(ctx context.Context, enabled bool) (ShellView, error)
+	// autonomy is nil for a switch that always works.
+	autonomy func(ctx context.Context, enabled bool) error
 }
 
 func (f fakeSettings) Config(ctx context.Context) ConfigView {
@@ -174,6 +168,13 @@ func (f fakeSettings) SetShell(ctx context.Context, enabled bool) (ShellView, er
 		return ShellView{}, errNotFaked
 	}
 	return f.shell(ctx, enabled)
+}
+
+func (f fakeSettings) SetAutonomy(ctx context.Context, enabled bool) error {
+	if f.autonomy == nil {
+		return nil
+	}
+	return f.autonomy(ctx, enabled)
 }
 
 type fakeRestarter func(ctx context.Context) (RestartResult, error)

@@ -14,8 +14,6 @@ type Proactive interface {
 	Reminders(ctx context.Context) ([]wire.Reminder, error)
 	DeleteReminder(ctx context.Context, id string) error
 	Autonomy(ctx context.Context) (wire.AutonomyState, error)
-	// SetAutonomy writes autonomy.enabled to the config and applies it.
-	SetAutonomy(ctx context.Context, enabled bool) (wire.AutonomyState, error)
 	// RouteAgentEvent delivers the text of an assistant-stream agent_event (seed 004).
 	RouteAgentEvent(ctx context.Context, env wire.Envelope) error
 }
@@ -67,7 +65,7 @@ func (s *Server) postAutonomy(w http.ResponseWriter, r *http.Request) error {
 	if req.Enabled == nil {
 		return Errorf(http.StatusBadRequest, "enabled (true or false) is required")
 	}
-	st, err := s.proactive.SetAutonomy(r.Context(), *req.Enabled)
+	st, err := s.setAutonomy(r.Context(), *req.Enabled)
 	if err != nil {
 		return err
 	}

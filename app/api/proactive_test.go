@@ -10,17 +10,19 @@ import (
 
 func TestReminderAndAutonomyRoutes(t *testing.T) {
 	var set []bool
+	on := false
 	var added proactive.ReminderInput
-	s := serveAPI(t, "tok-123", Options{Proactive: fakeProactive{
+	s := serveAPI(t, "tok-123", Options{Settings: fakeSettings{autonomy: func(_ context.Context, enabled bool) error {
+		set = append(set, enabled)
+		on = enabled
+		return nil
+	}}, Proactive: fakeProactive{
 		reminders: func(context.Context) ([]wire.Reminder, error) { return []wire.Reminder{}, nil },
 		addReminder: func(_ context.Context, in proactive.ReminderInput) (wire.Reminder, error) {
 			added = in
 			return wire.Reminder{ID: "r1", Text: in.Text}, nil
 		},
-		setAutonomy: func(_ context.Context, on bool) (wire.AutonomyState, error) {
-			set = append(set, on)
-			return wire.AutonomyState{Enabled: on}, nil
-		},
+		autonomy: func(context.Context) (wire.AutonomyState, error) { return wire.AutonomyState{Enabled: on}, nil },
 	}})
 	if got := s.call("POST", "/api/reminders", map[string]any{"text": "tea", "inMinutes": 5}, nil); got.status != 201 || got.body["id"] != "r1" {
 		t.Fatalf("create: %d %v", got.status, got.body)
