@@ -15,7 +15,7 @@ import (
 
 // systemRuntime is the part of the Wails runtime the System binding uses: the
 // desktop's notifications (over D-Bus on Linux), the system browser, the window and
-// events to the page. The desktop build passes Wails' own (desktop_system.go), tests
+// events to the page. The desktop build passes Wails' own (system_wails.go), tests
 // a fake.
 type systemRuntime interface {
 	InitializeNotifications(ctx context.Context) error
