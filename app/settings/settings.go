@@ -63,10 +63,11 @@ type Settings struct {
 	waiting map[string]bool // settings whose owner could not apply a change while Wisp runs
 	reasons config.Reasons  // the waiting settings that differ from what the services run
 
-	ops  chan func()
-	done chan struct{} // closed by Stop
-	wg   sync.WaitGroup
-	stop sync.Once
+	ops     chan func()
+	started atomic.Bool   // the queue is drained (Start)
+	done    chan struct{} // closed by Stop
+	wg      sync.WaitGroup
+	stop    sync.Once
 }
 
 // snapshot is what readers see; a change replaces it whole.
@@ -135,6 +136,7 @@ func (s *Settings) File() config.Config { return s.snap.Load().file.Config }
 // modifications until Stop.
 func (s *Settings) Start(context.Context) error {
 	s.running = s.Live()
+	s.started.Store(true)
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
@@ -158,6 +160,9 @@ func (s *Settings) Stop() {
 
 // do runs op on the queue's goroutine and returns its error.
 func (s *Settings) do(op func() error) error {
+	if !s.started.Load() {
+		return fault.Unavailable.Errorf("Wisp is not running")
+	}
 	result := make(chan error, 1)
 	select {
 	case s.ops <- func() { result <- op() }:

@@ -226,6 +226,16 @@ func TestBrokenFileKeepsTheLastGoodSettings(t *testing.T) {
 	}
 }
 
+func TestSettingsNotStartedRefuseChanges(t *testing.T) {
+	s, err := New(Options{Path: filepath.Join(t.TempDir(), "wisp.json"), Getenv: func(string) string { return "" }, Port: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Change(context.Background(), func(f *config.File) error { return rename(f, "Ada") }); fault.KindOf(err) != fault.Unavailable {
+		t.Fatalf("want unavailable, got %v", err)
+	}
+}
+
 func TestStoppedSettingsRefuseChanges(t *testing.T) {
 	s, _ := started(t, owner{})
 	s.Stop()
