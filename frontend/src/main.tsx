@@ -1,10 +1,12 @@
+import './styles/tokens.css'
+import './styles/base.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App'
 import { safeLocalStorage } from './api/connection'
 import { WispProvider } from './state/WispProvider'
 import { applyTheme, storedTheme } from './state/theme'
-import './styles.css'
+import './styles/layout.css'
 import { warmUpWhenIdle } from './warmup'
 
 // The last theme chosen, until the config says otherwise (state/useTheme.ts).

@@ -1,3 +1,4 @@
+import './activity.css'
 import { useMemo } from 'react'
 import { useAppState } from '../state/WispProvider'
 import { ActivityItem } from './ActivityItem'

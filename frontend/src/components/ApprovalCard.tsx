@@ -11,6 +11,7 @@
 // above the command; the command, its directory and its bases are drawn left
 // to right in the order bash reads them, whatever script their letters are in.
 
+import './approval.css'
 import { memo, useMemo } from 'react'
 import type { Approval } from '../api'
 import { countHidden } from '../hiddenChars'

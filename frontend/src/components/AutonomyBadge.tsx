@@ -1,3 +1,4 @@
+import './badges.css'
 import { useAppState } from '../state/WispProvider'
 import { Icon } from './Icon'
 

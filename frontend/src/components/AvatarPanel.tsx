@@ -5,6 +5,7 @@
 // AvatarCanvas, loaded lazily so three.js stays out of the first chunk (as
 // TerminalDock does for xterm.js).
 
+import './avatar.css'
 import { Component, Suspense, lazy, useEffect, useMemo, useState, type ReactNode } from 'react'
 import { IDLE_EMOTE_ID } from '../api'
 import { hasWebGL2 } from '../avatar/webgl'

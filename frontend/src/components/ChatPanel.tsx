@@ -1,3 +1,4 @@
+import './ChatPanel.css'
 import { useAppState } from '../state/WispProvider'
 import { ChatView } from './ChatView'
 import { ProviderSetup } from './ProviderSetup'

@@ -1,3 +1,4 @@
+import './ChatView.css'
 import { streamingReply } from '../state/chat'
 import { turnLabel } from '../state/turns'
 import { useChat, useChatState } from '../state/useChat'

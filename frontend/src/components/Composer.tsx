@@ -1,3 +1,4 @@
+import './Composer.css'
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 
 /** The server takes 1..32000 characters. */
@@ -6,7 +7,7 @@ const MAX_HEIGHT_PX = 180
 
 /**
  * Whether the engine sizes a textarea to its text itself (CSS field-sizing,
- * styles.css); others (WebKitGTK in the desktop window) are measured here.
+ * Composer.css); others (WebKitGTK in the desktop window) are measured here.
  */
 const SIZES_ITSELF = typeof CSS !== 'undefined' && typeof CSS.supports === 'function' && CSS.supports('field-sizing', 'content')
 

@@ -1,5 +1,6 @@
 // The chat view's toolbar: export the open conversation.
 
+import './export.css'
 import { useWisp } from '../state/WispProvider'
 import { ExportActions } from './ExportActions'
 

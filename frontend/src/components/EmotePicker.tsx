@@ -3,6 +3,8 @@
 // click and closes; Esc closes and gives focus back. The logic is in
 // state/emotePicker.ts.
 
+import './dialog.css'
+import './EmotePicker.css'
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { IDLE_EMOTE_ID, type Emote } from '../api'
 import { useApi, useWisp } from '../state/WispProvider'

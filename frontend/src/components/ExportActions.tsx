@@ -2,6 +2,7 @@
 // for all of them (Settings › Conversations), with where the file went or why
 // it did not.
 
+import './export.css'
 import { useState } from 'react'
 import type { ExportFormat } from '../api'
 import { errorText, exportMessage, type ExportOutcome } from '../state/archive'

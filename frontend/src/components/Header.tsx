@@ -1,3 +1,4 @@
+import './Header.css'
 import { useMemo } from 'react'
 import { useAppState, useWisp } from '../state/WispProvider'
 import { isMacPlatform, keysOf } from '../state/shortcuts'

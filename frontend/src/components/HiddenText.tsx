@@ -2,6 +2,7 @@
 // with its hidden and direction-changing characters as visible escapes
 // (hiddenChars.ts), never raw; and the note a card shows when it has any.
 
+import './HiddenText.css'
 import { Fragment, memo, useMemo } from 'react'
 import { hiddenTitle, revealHidden, type HiddenMark } from '../hiddenChars'
 

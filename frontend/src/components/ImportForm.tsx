@@ -3,6 +3,7 @@
 // brought in, or why the file was refused. New conversations reach the list
 // through /ws (conversation-updated).
 
+import './export.css'
 import { useRef, useState, type ChangeEvent } from 'react'
 import type { ImportResult } from '../api'
 import { IMPORT_MAX_BYTES, errorText, importSummary } from '../state/archive'

@@ -9,6 +9,7 @@
 // A click on a link goes through markdown/links.ts: in the desktop window it
 // opens in the system browser.
 
+import './Markdown.css'
 import { memo, startTransition, useEffect, useRef, useState, type MouseEvent } from 'react'
 import { desktopSystem } from '../api/system'
 import { updateText, type MdBlock, type ParsedText } from '../markdown/blocks'

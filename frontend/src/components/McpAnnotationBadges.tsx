@@ -2,6 +2,7 @@
 // "idempotent", "open world"), as badges. Informative only: a server may say
 // anything, so nothing is allowed or refused because of them.
 
+import './McpAnnotationBadges.css'
 import type { McpToolAnnotations } from '../api'
 import { annotationBadges } from '../state/mcp'
 

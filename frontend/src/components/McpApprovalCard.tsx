@@ -8,6 +8,7 @@
 // characters in what the model or the server wrote are drawn as escapes,
 // counted and said so.
 
+import './approval.css'
 import { useMemo } from 'react'
 import type { Approval } from '../api'
 import { clipText } from '../format'

@@ -4,6 +4,7 @@
 // wisp.json, so they wait while the file has an error (blocked); a restart
 // does not.
 
+import './mcp.css'
 import { useEffect, useState } from 'react'
 import { useMcpServers, useMcpStore } from '../state/useMcpServers'
 import { McpServerForm } from './McpServerForm'

@@ -1,3 +1,4 @@
+import './MessageBubble.css'
 import { memo } from 'react'
 import { formatTimestamp } from '../format'
 import { USER_STOP_REASON, type ChatMessageView, type RunExtras } from '../state/chat'

@@ -1,3 +1,4 @@
+import './MessageList.css'
 import { Fragment, useCallback, useLayoutEffect, useMemo } from 'react'
 import { cardsOf, placeCards, type ApprovalCard as Card } from '../state/approvals'
 import { extrasByRun, retryable, type ChatState } from '../state/chat'

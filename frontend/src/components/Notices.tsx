@@ -1,3 +1,4 @@
+import './Notices.css'
 import { useAppState } from '../state/WispProvider'
 import { RestartBanner } from './RestartBanner'
 

@@ -1,3 +1,4 @@
+import './ProviderSetup.css'
 import { useEffect, useState, type FormEvent } from 'react'
 import type { ProviderInfo, ProviderKind, ProviderUpdate } from '../api'
 import { useApi, useAppState, useWisp } from '../state/WispProvider'

@@ -1,3 +1,4 @@
+import './reminders.css'
 import { useMemo } from 'react'
 import type { Reminder } from '../api'
 import { refreshPeriod, splitReminders } from '../state/reminders'

@@ -3,6 +3,7 @@
 // waits; a refusal (409: already restarting, or the new settings cannot be
 // applied and the old ones keep running) is shown here.
 
+import './RestartBanner.css'
 import { useAppState, useWisp } from '../state/WispProvider'
 import { restartBannerVisible } from '../state/reducer'
 

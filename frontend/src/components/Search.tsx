@@ -3,6 +3,7 @@
 // Choosing a result opens its conversation and asks the message list to
 // show that message (state/messageFocus.ts).
 
+import './search.css'
 import { useCallback, useMemo, useState } from 'react'
 import { createPortal } from 'react-dom'
 import type { SearchResult } from '../api'
@@ -12,7 +13,6 @@ import { useShortcuts } from '../state/useShortcuts'
 import { useApi, useAppState, useWisp } from '../state/WispProvider'
 import { Icon } from './Icon'
 import { SearchPalette } from './SearchPalette'
-import './search.css'
 
 export function Search() {
   const page = useWisp()

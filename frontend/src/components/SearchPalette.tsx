@@ -4,6 +4,7 @@
 // click outside closes. Searches go out as typing pauses, each aborting the
 // one before (state/useSearch.ts).
 
+import './dialog.css'
 import { useEffect, useRef, type KeyboardEvent, type RefObject } from 'react'
 import type { SearchResult } from '../api'
 import { MIN_QUERY_CHARS, type SearchState } from '../state/search'

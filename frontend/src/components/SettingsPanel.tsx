@@ -5,6 +5,7 @@
 // conversations' export and import (DataSettings). The restart
 // banner stays visible above it (Notices). State: state/useSettings.ts.
 
+import './settings.css'
 import { useEffect, useRef, type FormEvent } from 'react'
 import { useAppState } from '../state/WispProvider'
 import { useSettings, type Settings } from '../state/useSettings'

@@ -5,6 +5,7 @@
 // Grants live in the database, not the config file, so this works even while
 // the file has an error.
 
+import './ShellGrants.css'
 import { useEffect, useState } from 'react'
 import type { Grant } from '../api'
 import { useApprovalStore, useApprovals } from '../state/useApprovals'

@@ -2,6 +2,8 @@
 // on this platform. Esc, `?`, the close button or a click outside closes it,
 // and focus goes back where it was.
 
+import './dialog.css'
+import './ShortcutsOverlay.css'
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react'
 import { SHORTCUTS, isMacPlatform } from '../state/shortcuts'
 import { trapTab, useKeepFocus, useRestoreFocus } from './dialogFocus'

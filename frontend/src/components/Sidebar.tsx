@@ -1,3 +1,4 @@
+import './Sidebar.css'
 import { useMemo } from 'react'
 import { awaitingConversations } from '../state/approvals'
 import { useApprovals } from '../state/useApprovals'

@@ -1,6 +1,7 @@
 // Loads the terminal panel (and xterm.js with it) only when it is opened, so
 // the first chunk of the app stays small.
 
+import './terminal.css'
 import { Component, Suspense, lazy, type ReactNode } from 'react'
 import type { TerminalRunRequest } from '../state/terminalOpener'
 

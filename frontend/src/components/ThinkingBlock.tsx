@@ -1,3 +1,4 @@
+import './ToolCard.css'
 import { memo } from 'react'
 
 /** The model's reasoning, collapsed unless the user opens it. (A streaming bubble redraws it only when it changed.) */

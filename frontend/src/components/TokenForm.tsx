@@ -1,3 +1,4 @@
+import './TokenForm.css'
 import { useState, type FormEvent } from 'react'
 import { useAppState, useWisp } from '../state/WispProvider'
 

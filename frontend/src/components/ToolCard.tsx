@@ -1,3 +1,4 @@
+import './ToolCard.css'
 import { memo, type MouseEvent } from 'react'
 import { sliceWhole } from '../format'
 import type { ToolView } from '../state/chat'

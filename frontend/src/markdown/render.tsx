@@ -2,7 +2,7 @@
 // text is always text (React escapes it), raw HTML tokens (there are none
 // with html: false) would be shown as text, and a link is only made when its
 // target passes safeUrl, again here, and then opens in a new window without
-// an opener. The structure and classes are the ones styles.css knows:
+// an opener. The structure and classes are the ones components/Markdown.css knows:
 // <pre class="md-code" data-lang>, <div class="md-table"><table>, <del>.
 
 import type { Token } from 'markdown-it'

@@ -28,7 +28,7 @@ function render(markdown: string): string {
 const BLOCK_TAGS = new Set(
   'blockquote div h1 h2 h3 h4 h5 h6 hr li ol p pre table tbody td tfoot th thead tr ul'.split(' '),
 )
-/** Attributes that only our renderer adds (classes for styles.css, link targets). */
+/** Attributes that only our renderer adds (classes for components/Markdown.css, link targets). */
 const OUR_ATTRIBUTES = new Set(['class', 'data-lang', 'target', 'rel'])
 
 const decode = (s: string) =>
