@@ -10,8 +10,15 @@ SERVE_TAGS   := headless,$(STORE_TAGS)
 VERSION      ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS      := -s -w -X main.version=$(VERSION)
 BIN          := build/bin
+# The Wails CLI from the same module version as go.mod pins, run with `go run` (no global
+# install). Its tags come from wails.json (build:tags); it adds desktop+production to a
+# build and dev to `wails dev`. -skipbindings: Wisp binds no Go methods (the UI talks to the
+# HTTP API), and making bindings would run main(); -m and -nosyncgomod: leave go.mod alone.
+WAILS_VERSION = $(shell $(GO) list -m -f '{{.Version}}' github.com/wailsapp/wails/v2)
+WAILS         = $(GO) run github.com/wailsapp/wails/v2/cmd/wails@$(WAILS_VERSION)
+WAILS_FLAGS  := -skipbindings -m -nosyncgomod
 
-.PHONY: run serve build build-serve fakellm frontend deps deps-build test test-go test-frontend e2e smoke package test-package bench bench-ui bench-desktop clean
+.PHONY: run serve dev build build-serve wails-build fakellm frontend deps deps-build test test-go test-frontend e2e smoke package test-package bench bench-ui bench-desktop clean
 
 ## run: build the desktop app and open it (headless machines get `wisp serve`)
 run: build
@@ -37,6 +44,14 @@ build: frontend
 
 build-serve: frontend
 	$(GO) build -tags $(SERVE_TAGS) -trimpath -ldflags "$(LDFLAGS)" -o $(BIN)/wisp-serve .
+
+## dev: the desktop window with the frontend live-reloading from Vite and Go rebuilt on change (wails dev)
+dev: deps-build
+	$(WAILS) dev $(WAILS_FLAGS)
+
+## wails-build: $(BIN)/wisp built by the Wails CLI (wails build); `make build` stays the reference
+wails-build: deps-build
+	$(WAILS) build $(WAILS_FLAGS) -trimpath -ldflags "-X main.version=$(VERSION)"
 
 ## test: everything CI runs
 test: deps
