@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -371,9 +372,13 @@ func (a *App) newGuard(cfg config.Config, ln net.Listener) (*api.Guard, error) {
 	if err != nil {
 		return nil, err
 	}
+	origins := cfg.Server.AllowedOrigins
+	if a.opts.Desktop {
+		origins = slices.Concat(origins, devWindowOrigins())
+	}
 	return api.NewGuard(api.GuardOptions{
 		Port: ln.Addr().(*net.TCPAddr).Port, BindHost: cfg.Server.Host, ExtraHosts: cfg.Server.AllowedHosts,
-		ExtraOrigins: cfg.Server.AllowedOrigins, Tokens: []string{cfg.API.Token, own}, Webview: a.opts.Desktop,
+		ExtraOrigins: origins, Tokens: []string{cfg.API.Token, own}, Webview: a.opts.Desktop,
 	}), nil
 }
 
