@@ -12,8 +12,9 @@ LDFLAGS      := -s -w -X main.version=$(VERSION)
 BIN          := build/bin
 # The Wails CLI from the same module version as go.mod pins, run with `go run` (no global
 # install). Its tags come from wails.json (build:tags); it adds desktop+production to a
-# build and dev to `wails dev`. -skipbindings: Wisp binds no Go methods (the UI talks to the
-# HTTP API), and making bindings would run main(); -m and -nosyncgomod: leave go.mod alone.
+# build and dev to `wails dev`. -skipbindings: the page calls its one bound method directly
+# (no generated frontend/wailsjs wrappers), and making them would run main(); -m and
+# -nosyncgomod: leave go.mod and go.sum alone.
 WAILS_VERSION = $(shell $(GO) list -m -f '{{.Version}}' github.com/wailsapp/wails/v2)
 WAILS         = $(GO) run github.com/wailsapp/wails/v2/cmd/wails@$(WAILS_VERSION)
 WAILS_FLAGS  := -skipbindings -m -nosyncgomod
