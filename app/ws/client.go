@@ -297,6 +297,7 @@ func (h *Hub) onDisconnect(s *melody.Session) {
 	}
 	delete(h.clients, s)
 	h.signalGoneLocked()
+	h.progressed()
 }
 
 func (h *Hub) onError(s *melody.Session, err error) {

@@ -99,6 +99,8 @@ type Hub struct {
 	journal *journalWriter
 	stop    chan struct{}
 	wg      sync.WaitGroup // connections, closers and background loops
+
+	progress progress // wakes producers waiting for a client's queue to shrink
 }
 
 // New builds a hub. Call Start before serving and Stop when done.
@@ -130,6 +132,7 @@ func New(opts Options) *Hub {
 			c.queued.Add(-int64(len(msg)))
 			c.frames.Add(-1)
 		}
+		h.progressed()
 	})
 	h.m.HandleError(h.onError)
 	return h

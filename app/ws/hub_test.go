@@ -675,6 +675,29 @@ func TestBacklog(t *testing.T) {
 	}
 }
 
+// A producer waiting for its clients to catch up is woken when one takes a frame, and
+// when one goes away.
+func TestProgressWakesWaitingProducers(t *testing.T) {
+	h := newHarness(t)
+	c := h.mustDial(t, "clientId=reader", nil)
+	expectType(t, c, "status")
+	woken := func(next <-chan struct{}, what string) {
+		t.Helper()
+		select {
+		case <-next:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no progress after %s", what)
+		}
+	}
+	next := h.hub.Progress()
+	h.hub.Send(bigOutput(10), nil)
+	expectType(t, c, "terminal-output")
+	woken(next, "a frame was written")
+	next = h.hub.Progress()
+	c.Close()
+	woken(next, "the client went away")
+}
+
 func TestOnActiveConversationHearsEachOpenedConversation(t *testing.T) {
 	heard := make(chan string, 10)
 	h := newHarnessHub(t, func(h *Hub) {
