@@ -40,7 +40,8 @@ func (a *App) newTerminalGate(cfg config.Config) *api.TerminalGate {
 }
 
 // sendTerminalEvent is the terminal's sink: its events go out as terminal-output
-// frames. It never blocks (the hub queues).
+// frames, to the hub and the run's followers. It runs on the run's delivering
+// goroutine, with no lock of the run held; it never blocks (the hub queues).
 func (a *App) sendTerminalEvent(e terminal.Event) {
 	f := wire.NewTerminalOutput(e.RunID, e.Owner, e.Seq, wire.TerminalEvent(e.Kind))
 	f.Command, f.MaxDurationMs, f.Code, f.Data = e.Command, e.MaxDurationMs, e.Code, e.Data
@@ -51,8 +52,16 @@ func (a *App) sendTerminalEvent(e terminal.Event) {
 // for them (see terminal.Options.Ready): well under the hub's per-client byte limit.
 const terminalBacklog = 2 << 20
 
-func (a *App) terminalViewersReady(owner string) bool {
-	return a.core.hub.Backlog(terminalViewers(owner)) < terminalBacklog
+// terminalViewersReady is the terminal's flow control. When owner's viewers are
+// behind, the run waits for the hub's next progress, taken before the second look so
+// that none is missed.
+func (a *App) terminalViewersReady(owner string) (bool, <-chan struct{}) {
+	viewers := terminalViewers(owner)
+	if a.core.hub.Backlog(viewers) < terminalBacklog {
+		return true, nil
+	}
+	progress := a.core.hub.Progress()
+	return a.core.hub.Backlog(viewers) < terminalBacklog, progress
 }
 
 type terminalFrame struct {

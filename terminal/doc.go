@@ -4,5 +4,7 @@
 // and the terminal-output events of seed 004.
 //
 // It is a leaf: it must not import app/ or runtime/. Events leave through a Sink
-// function, which the app connects to the /ws hub.
+// function, which the app connects to the /ws hub: each run queues its events in an
+// outbox (outbox.go), and one goroutine per run hands them to the sink in order, with
+// no lock held, waiting for lagging viewers (flow control) on the way.
 package terminal

@@ -41,14 +41,17 @@ type Options struct {
 	Scrollback   int // bytes of output kept per run; default 256 KiB
 	CaptureLimit int // bytes kept per captured stream; default 128 KiB
 	KeepFinished int // finished runs listed; default 20
-	// Sink receives every event in order. It must not block: it runs under the run's lock.
+	// Sink receives every event of a run in order, on the run's own delivering
+	// goroutine, with no lock held. It may take its time: meanwhile the run keeps
+	// reading output until 128 KiB wait for the sink, then the program pauses.
 	Sink func(Event)
 	// Ready is flow control: it reports whether the viewers of owner's runs ("" for
-	// the agent's) have taken most of what was sent. While it is false a run's output
-	// waits, up to FlowStall (default 5 s), and the program pauses as it would behind a
-	// slow terminal; a viewer that stays behind longer is no longer waited for. Nil:
-	// output never waits.
-	Ready     func(owner string) bool
+	// the agent's) have taken most of what was sent and, when they have not, a channel
+	// closed once that may have changed (nil: only FlowStall ends the wait). While they
+	// are behind a run's output waits, up to FlowStall (default 5 s), and the program
+	// pauses as it would behind a slow terminal; a viewer that stays behind longer is
+	// no longer waited for. Nil: output never waits for viewers.
+	Ready     func(owner string) (ready bool, changed <-chan struct{})
 	FlowStall time.Duration
 	Logger    *slog.Logger
 }
@@ -133,12 +136,14 @@ type Manager struct {
 	finished []*Run // oldest first, at most KeepFinished
 	stopped  bool
 	wg       sync.WaitGroup // one per run until its last event is sent
+
+	outboxBytes int // output held for a run's sink before its readers wait
 }
 
 // NewManager builds a manager.
 func NewManager(opts Options) *Manager {
 	opts.setDefaults()
-	return &Manager{opts: opts, log: opts.Logger, runs: map[string]*Run{}}
+	return &Manager{opts: opts, log: opts.Logger, runs: map[string]*Run{}, outboxBytes: outboxBytes}
 }
 
 // MaxConcurrent is the number of runs allowed at once.
@@ -189,13 +194,16 @@ func (m *Manager) Start(spec Spec) (*Run, error) {
 		id: id, spec: spec, m: m, status: StatusRunning, started: now, cols: spec.Cols, rows: spec.Rows,
 		scroll: scrollback{limit: m.opts.Scrollback},
 		stdout: capture{limit: m.opts.CaptureLimit}, stderr: capture{limit: m.opts.CaptureLimit},
+		out:  outbox{limit: m.outboxBytes},
 		done: make(chan struct{}),
 	}
+	r.out.changed.L = &r.mu
 	m.runs[id] = r
 	m.active++
 	m.wg.Add(1)
 	m.mu.Unlock()
 	m.log.Info("terminal run started", "run", id, "client", spec.Owner, "capture", spec.Capture)
+	go r.deliver()
 	r.start()
 	return r, nil
 }

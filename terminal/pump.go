@@ -14,56 +14,39 @@ const (
 	batchWindow = 2 * time.Millisecond
 	batchMax    = 32 << 10
 	bulkRead    = 1 << 10 // a read at least this big, soon after the last event, starts gathering
-	pumpQueue   = 4       // batches read ahead of the one being delivered
-	flowPoll    = 2 * time.Millisecond
 )
 
-// pump moves one output stream (the PTY master or the stderr pipe) to emit. One
-// goroutine reads and batches, another delivers, so reading the terminal goes on while
-// a batch is encoded and sent. src must support read deadlines.
+// pump reads one output stream (the PTY master or the stderr pipe), batches it and
+// hands the batches to emit, which queues them for the run's delivering goroutine, so
+// reading the terminal goes on while a batch is encoded and sent. src must support
+// read deadlines.
 type pump struct {
-	src  *os.File
-	emit func(data string) // called in order, on the delivering goroutine
-	// ready is the flow control: while it is false the viewer is behind, and delivery
-	// waits (up to stall), which in turn stops reading and pauses the program, as a
-	// terminal's XOFF would. Nil means always ready.
-	ready func() bool
-	stall time.Duration
-	stuck bool // the viewer stayed behind for a whole stall: stop waiting for it
-	// active is when the pump last read, delivered or waited for its viewer (unix ns):
-	// the run stops draining output only once it has been quiet for a while.
-	active atomic.Int64
+	src *os.File
+	// emit queues a batch, in order. It waits while the run's outbox is full (the
+	// viewer or the sink is behind), which stops reading and so pauses the program.
+	emit func(data string)
+	// active is when the pump last read or queued (unix ns), and waiting is set while
+	// emit waits for room: the run stops draining output only once the pump has been
+	// quiet for a while, and waiting for a viewer is not being quiet.
+	active  atomic.Int64
+	waiting atomic.Bool
 }
 
 func (p *pump) touch() { p.active.Store(time.Now().UnixNano()) }
 
 // quietSince reports whether the pump has done nothing since t.
-func (p *pump) quietSince(t time.Time) bool { return p.active.Load() < t.UnixNano() }
-
-// run returns once the stream has ended (EOF, EIO from a PTY whose other side is
-// closed, or the file being closed) and everything read has been delivered.
-func (p *pump) run() {
-	batches := make(chan string, pumpQueue)
-	delivered := make(chan struct{})
-	go func() {
-		defer close(delivered)
-		for data := range batches {
-			p.waitReady()
-			p.emit(data)
-			p.touch()
-		}
-	}()
-	p.read(batches)
-	close(batches)
-	<-delivered
+func (p *pump) quietSince(t time.Time) bool {
+	return !p.waiting.Load() && p.active.Load() < t.UnixNano()
 }
 
-func (p *pump) read(out chan<- string) {
+// run returns once the stream has ended (EOF, EIO from a PTY whose other side is
+// closed, or the file being closed) and everything read has been queued.
+func (p *pump) run() {
 	buf := make([]byte, 0, batchMax)
 	var lastFlush time.Time
 	gathering := false // a read deadline is set
 	flush := func(final bool) {
-		buf, lastFlush = p.flush(buf, final, out), time.Now()
+		buf, lastFlush = p.flush(buf, final), time.Now()
 		if gathering {
 			_ = p.src.SetReadDeadline(time.Time{})
 			gathering = false
@@ -98,33 +81,17 @@ func (p *pump) read(out chan<- string) {
 
 // flush sends buf up to the last complete character and returns what is left (an
 // unfinished UTF-8 sequence, moved to the front). At the end everything goes.
-func (p *pump) flush(buf []byte, final bool, out chan<- string) []byte {
+func (p *pump) flush(buf []byte, final bool) []byte {
 	n := len(buf)
 	if !final {
 		n = completePrefix(buf)
 	}
 	if n > 0 {
-		out <- string(buf[:n])
+		p.waiting.Store(true)
+		p.emit(string(buf[:n]))
+		p.waiting.Store(false)
+		p.touch()
 	}
 	rest := copy(buf, buf[n:])
 	return buf[:rest]
-}
-
-func (p *pump) waitReady() {
-	if p.ready == nil || p.ready() {
-		p.stuck = false
-		return
-	}
-	if p.stuck {
-		return // it will be dropped by the hub, or catch up
-	}
-	deadline := time.Now().Add(p.stall)
-	for !p.ready() {
-		if time.Now().After(deadline) {
-			p.stuck = true
-			return
-		}
-		p.touch() // waiting for a viewer is not being stuck on an escaped process
-		time.Sleep(flowPoll)
-	}
 }

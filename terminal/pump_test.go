@@ -3,7 +3,6 @@ package terminal
 import (
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -17,17 +16,12 @@ func TestPumpHoldsAnUnfinishedCharacter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	var got []string
-	sent := func() string {
-		mu.Lock()
-		defer mu.Unlock()
-		return strings.Join(got, "")
-	}
+	var got []string // only the pump's goroutine appends, before it signals
+	emitted := make(chan struct{})
+	sent := func() string { return strings.Join(got, "") }
 	p := pump{src: r, emit: func(s string) {
-		mu.Lock()
-		defer mu.Unlock()
 		got = append(got, s)
+		emitted <- struct{}{}
 	}}
 	done := make(chan struct{})
 	go func() {
@@ -42,7 +36,14 @@ func TestPumpHoldsAnUnfinishedCharacter(t *testing.T) {
 		if _, err := w.WriteString(step.part); err != nil {
 			t.Fatal(err)
 		}
-		eventually(t, "the pump to send "+step.sentSoFar, func() bool { return sent() == step.sentSoFar })
+		select {
+		case <-emitted:
+		case <-time.After(waitLimit):
+			t.Fatalf("the pump sent nothing of %q", step.part)
+		}
+		if sent() != step.sentSoFar {
+			t.Fatalf("sent %q, want %q", sent(), step.sentSoFar)
+		}
 	}
 	w.Close()
 	<-done

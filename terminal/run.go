@@ -68,6 +68,7 @@ type Run struct {
 	m    *Manager
 
 	mu       sync.Mutex // guards everything below and orders emitted events
+	out      outbox     // the events on their way to the sink
 	seq      int64
 	status   Status
 	exitCode int
@@ -88,8 +89,8 @@ type Run struct {
 	release func() // lets go of the confinement the shell started in
 	master  *os.File
 	errPipe *os.File
-	inputMu sync.Mutex // one keystroke write at a time
-	done    chan struct{}
+	inputMu sync.Mutex    // one keystroke write at a time
+	done    chan struct{} // closed by the delivering goroutine after the last event
 }
 
 // ID is the run's id.
@@ -98,7 +99,8 @@ func (r *Run) ID() string { return r.id }
 // Done is closed when the run has ended and its exit event was sent.
 func (r *Run) Done() <-chan struct{} { return r.done }
 
-// emitLocked numbers an event, keeps its output and hands it to the sink.
+// emitLocked numbers an event, keeps its output and queues it for the sink. It never
+// waits: output that must wait for room goes through queueOutput.
 func (r *Run) emitLocked(e Event) {
 	r.seq++
 	e.RunID, e.Owner, e.Seq = r.id, r.spec.Owner, r.seq
@@ -113,21 +115,12 @@ func (r *Run) emitLocked(e Event) {
 			}
 		}
 	}
-	r.m.opts.Sink(e)
+	r.out.push(e)
 }
 
-// pump builds the pump that delivers one of the run's output streams.
+// pump builds the pump that reads one of the run's output streams.
 func (r *Run) pump(src *os.File, kind Kind) *pump {
-	p := &pump{src: src, stall: r.m.opts.FlowStall, emit: func(data string) {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		r.emitLocked(Event{Kind: kind, Data: data})
-	}}
-	if ready := r.m.opts.Ready; ready != nil {
-		owner := r.spec.Owner
-		p.ready = func() bool { return ready(owner) }
-	}
-	return p
+	return &pump{src: src, emit: func(data string) { r.queueOutput(kind, data) }}
 }
 
 // start spawns the shell and the goroutines that serve it. A spawn failure is
@@ -203,12 +196,10 @@ func (r *Run) fail(err error) {
 	r.mu.Lock()
 	r.emitLocked(Event{Kind: KindError, Data: err.Error()})
 	r.mu.Unlock()
-	close(r.done)
-	r.m.wg.Done()
 }
 
 // supervise waits for the shell, kills what it left behind, drains the output and
-// publishes the exit. It is the only goroutine that waits for the process.
+// queues the exit. It is the only goroutine that waits for the process.
 func (r *Run) supervise() {
 	var pumps sync.WaitGroup
 	streams := []*pump{r.pump(r.master, KindStdout), r.pump(r.errPipe, KindStderr)}
@@ -277,7 +268,8 @@ func (r *Run) drain(drained <-chan struct{}, streams []*pump) {
 	}
 }
 
-// finish records the end, frees the slot, then sends the exit event.
+// finish records the end, frees the slot, then sends the exit event, after all the
+// output.
 func (r *Run) finish(code int) {
 	r.mu.Lock()
 	r.ended = time.Now()
@@ -295,8 +287,6 @@ func (r *Run) finish(code int) {
 	r.mu.Lock()
 	r.emitLocked(Event{Kind: KindExit, Code: code})
 	r.mu.Unlock()
-	close(r.done)
-	r.m.wg.Done()
 }
 
 // exitCode maps a wait status: the exit status, or 128+n after signal n.

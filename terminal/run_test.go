@@ -3,10 +3,8 @@ package terminal
 import (
 	"errors"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -98,7 +96,7 @@ func TestTimeoutKillsTheGroup(t *testing.T) {
 	} {
 		t.Run(cmd, func(t *testing.T) {
 			r := start(t, m, Spec{Command: cmd})
-			eventually(t, "the child's pid", func() bool { return strings.Contains(rec.text(r.ID(), KindStdout), "\n") })
+			rec.waitFor(t, "the child's pid", func() bool { return strings.Contains(rec.text(r.ID(), KindStdout), "\n") })
 			r.timeUp()
 			exit := wait(t, rec, r)
 			if exit.Code != ExitTimeout {
@@ -109,7 +107,7 @@ func TestTimeoutKillsTheGroup(t *testing.T) {
 				t.Fatalf("no timeout event with the limit: %+v", evs)
 			}
 			child := firstLineInt(t, rec.text(r.ID(), KindStdout))
-			eventually(t, "the background child to die", func() bool { return processGone(child) })
+			waitGone(t, child, "the background child to die")
 			if info := r.Info(); info.Status != StatusTimeout || *info.ExitCode != ExitTimeout {
 				t.Fatalf("info %+v", info)
 			}
@@ -128,7 +126,7 @@ func TestBackgroundChildDiesWithTheCommand(t *testing.T) {
 		t.Fatalf("exit %d", exit.Code)
 	}
 	child := firstLineInt(t, rec.text(r.ID(), KindStdout))
-	eventually(t, "the background child to die", func() bool { return processGone(child) })
+	waitGone(t, child, "the background child to die")
 
 	// With job control the child gets a process group of its own: the session is killed.
 	r = start(t, m, Spec{Command: "set -m; sleep 1000 & echo $!; cut -d' ' -f5 /proc/$!/stat; echo $$"})
@@ -138,7 +136,7 @@ func TestBackgroundChildDiesWithTheCommand(t *testing.T) {
 		t.Fatalf("want the child's pid, its group and the shell's pid, all different groups: %q", lines)
 	}
 	child = firstLineInt(t, lines[0])
-	eventually(t, "the job-control child to die", func() bool { return processGone(child) })
+	waitGone(t, child, "the job-control child to die")
 }
 
 func TestSessionOf(t *testing.T) {
@@ -255,7 +253,7 @@ func TestCapture(t *testing.T) {
 func TestScrollbackForALateSubscriber(t *testing.T) {
 	m, rec := newTestManager(t, Options{Scrollback: 1000})
 	r := start(t, m, Spec{Command: "head -c 3000 /dev/zero | tr '\\0' a; echo; echo mark; read x; echo after", Owner: "tab-1"})
-	eventually(t, "the mark", func() bool { return strings.Contains(rec.text(r.ID(), KindStdout), "mark") })
+	rec.waitFor(t, "the mark", func() bool { return strings.Contains(rec.text(r.ID(), KindStdout), "mark") })
 	snap := r.Snapshot()
 	var replay strings.Builder
 	for _, c := range snap.Scrollback {
@@ -303,7 +301,7 @@ func TestStopEndsEveryRun(t *testing.T) {
 	rec := &recorder{}
 	m := NewManager(Options{Sink: rec.sink, Dir: t.TempDir(), KillGrace: 100 * time.Millisecond, Logger: quiet})
 	r := start(t, m, Spec{Command: "trap '' TERM; echo ready; sleep 1000"})
-	eventually(t, "the trap", func() bool { return strings.Contains(rec.text(r.ID(), KindStdout), "ready") })
+	rec.waitFor(t, "the trap", func() bool { return strings.Contains(rec.text(r.ID(), KindStdout), "ready") })
 	m.Stop()
 	select {
 	case <-r.Done():
@@ -341,23 +339,18 @@ func TestListAndGet(t *testing.T) {
 
 // While the viewer is behind, output waits and the program pauses; nothing is lost.
 func TestFlowControlPausesTheProgram(t *testing.T) {
-	var ready atomic.Bool
-	var refused atomic.Int32 // how often the output asked and had to wait
-	m, rec := newTestManager(t, Options{Ready: func(owner string) bool {
-		if owner == "tab-1" && !ready.Load() {
-			refused.Add(1)
-			return false
-		}
-		return true
-	}})
+	v := newViewer()
+	m, rec := newTestManager(t, Options{Ready: v.ready, FlowStall: time.Minute})
 	r := start(t, m, Spec{Command: "head -c 2000000 /dev/zero | tr '\\0' a; echo; echo done", Owner: "tab-1", Capture: true})
-	// The output is waiting for the viewer (asked more than once): the 2 MB cannot all
-	// be out, and the program, whose writes fill the terminal, cannot have ended.
-	eventually(t, "the output to wait for the viewer", func() bool { return refused.Load() > 2 })
+	// The output is waiting for the viewer, and the reading has stopped with the
+	// outbox full: the 2 MB cannot all be out, and the program, whose writes fill the
+	// terminal, cannot have ended.
+	<-v.asked
+	waitRun(t, r, "the outbox to fill", r.out.full)
 	if got := len(rec.text(r.ID(), KindStdout)); got >= 2000000 || r.Info().Status != StatusRunning {
 		t.Fatalf("%d bytes out and status %q while the viewer was behind", got, r.Info().Status)
 	}
-	ready.Store(true)
+	v.catchUp()
 	wait(t, rec, r)
 	if out := rec.text(r.ID(), KindStdout); len(out) != 2000000+len("\ndone\n") {
 		t.Fatalf("%d bytes after catching up", len(out))
@@ -366,7 +359,7 @@ func TestFlowControlPausesTheProgram(t *testing.T) {
 
 // A viewer that never catches up does not hold the run for longer than the stall.
 func TestFlowControlGivesUpOnAStuckViewer(t *testing.T) {
-	m, rec := newTestManager(t, Options{Ready: func(string) bool { return false }, FlowStall: 100 * time.Millisecond})
+	m, rec := newTestManager(t, Options{Ready: func(string) (bool, <-chan struct{}) { return false, nil }, FlowStall: 100 * time.Millisecond})
 	r := start(t, m, Spec{Command: "head -c 1000000 /dev/zero | tr '\\0' a", Owner: "tab-1", Capture: true})
 	if exit := wait(t, rec, r); exit.Code != 0 || len(rec.text(r.ID(), KindStdout)) != 1000000 {
 		t.Fatalf("exit %+v", exit)
@@ -374,21 +367,32 @@ func TestFlowControlGivesUpOnAStuckViewer(t *testing.T) {
 }
 
 // Output still waiting for a slow viewer when the command ends is delivered, however
-// long the viewer takes (within the stall), not cut off by the drain timeout.
+// long the viewer takes (within the stall), not cut off by the drain timeout: a reader
+// waiting for room in the outbox is not a quiet stream.
 func TestOutputWaitingForAViewerOutlivesTheCommand(t *testing.T) {
-	var ready atomic.Bool
-	m, rec := newTestManager(t, Options{Ready: func(string) bool { return ready.Load() }, DrainTimeout: 200 * time.Millisecond})
-	r := start(t, m, Spec{Command: "head -c 100000 /dev/zero | tr '\\0' a", Owner: "tab-1", Capture: true})
+	const drain = 200 * time.Millisecond
+	v := newViewer()
+	// The stall is long enough for a busy machine: only the viewer ends the wait.
+	m, rec := newTestManager(t, Options{Ready: v.ready, DrainTimeout: drain, FlowStall: time.Minute})
+	// An outbox of one byte: x waits for the viewer in it, the reader holds y and
+	// waits for room, and the z's stay in the terminal (which holds over 12 kB)
+	// while the command ends.
+	m.outboxBytes = 1
+	const zs = 8000
+	r := start(t, m, Spec{Command: "printf x; sleep 0.1; printf y; sleep 0.1; head -c 8000 /dev/zero | tr '\\0' z", Owner: "tab-1", Capture: true})
 	// The command ends (its shell is a zombie until the run is done) while its output
-	// waits; then two drain periods pass in which a run that forgot the waiting output
-	// would have closed it.
-	eventually(t, "the command to end", func() bool { return processState(r.cmd.Process.Pid) == 'Z' })
-	ended := time.Now()
-	eventually(t, "two drain periods", func() bool { return time.Since(ended) > 2*200*time.Millisecond })
-	ready.Store(true)
+	// waits; then two drain periods pass in which a run that took the waiting reader
+	// for a quiet one would have closed the terminal.
+	waitGone(t, r.cmd.Process.Pid, "the command to end")
+	select {
+	case <-r.Done():
+		t.Fatal("the run ended while its output waited for the viewer")
+	case <-time.After(2 * drain):
+	}
+	v.catchUp()
 	wait(t, rec, r)
-	if n := len(rec.text(r.ID(), KindStdout)); n != 100000 {
-		t.Fatalf("%d bytes delivered, want 100000", n)
+	if out, want := rec.text(r.ID(), KindStdout), "xy"+strings.Repeat("z", zs); out != want {
+		t.Fatalf("%d bytes delivered, want %d", len(out), len(want))
 	}
 }
 
@@ -415,26 +419,20 @@ func TestExitBeforeTheLimitWinsOverTheDrain(t *testing.T) {
 	// The shell exits only once the daemon has left its session (and says so by
 	// writing its pid), so the kill of the session at the exit cannot catch it.
 	r := start(t, m, Spec{Command: "setsid sh -c 'echo $$ > pid.tmp && mv pid.tmp pid; exec sleep 30' & " +
-		"while [ ! -e pid ]; do sleep 0.01; done; exit 3"})
-	var daemon int
-	eventually(t, "the daemon's pid", func() bool {
-		data, err := os.ReadFile(filepath.Join(dir, "pid"))
-		if err != nil {
-			return false
-		}
-		daemon = firstLineInt(t, string(data))
-		return true
-	})
+		"while [ ! -e pid ]; do sleep 0.01; done; cat pid; exit 3"})
+	rec.waitFor(t, "the daemon's pid", func() bool { return strings.Contains(rec.text(r.ID(), KindStdout), "\n") })
+	daemon := firstLineInt(t, rec.text(r.ID(), KindStdout))
 	t.Cleanup(func() { _ = unix.Kill(daemon, unix.SIGKILL) }) // it escaped on purpose
-	eventually(t, "the shell to exit", func() bool { return processState(r.cmd.Process.Pid) == 'Z' })
+	waitGone(t, r.cmd.Process.Pid, "the shell to exit")
 	if time.Since(began) >= limit {
 		t.Fatalf("the shell took %v to exit, longer than the limit %v: this machine is too slow for the test", time.Since(began), limit)
 	}
 	// The limit passes while the daemon holds the terminal (a run that had not stopped
 	// its timer would now report a timeout).
-	eventually(t, "twice the limit", func() bool {
-		return time.Since(began) > 2*limit || slices.ContainsFunc(rec.of(r.ID()), func(e Event) bool { return e.Kind == KindTimeout })
-	})
+	timedOut := func() bool {
+		return slices.ContainsFunc(rec.of(r.ID()), func(e Event) bool { return e.Kind == KindTimeout })
+	}
+	rec.waitUntil(began.Add(2*limit), timedOut)
 	if r.Info().Status != StatusRunning {
 		t.Fatalf("the run ended while the daemon held its terminal: %+v", r.Info())
 	}
@@ -444,7 +442,7 @@ func TestExitBeforeTheLimitWinsOverTheDrain(t *testing.T) {
 	if exit.Code != 3 || res.ExitCode != 3 || res.TimedOut || r.Info().Status != StatusExited {
 		t.Fatalf("exit event %+v, result %+v, status %s; want exit 3, not a timeout", exit, res, r.Info().Status)
 	}
-	if slices.ContainsFunc(rec.of(r.ID()), func(e Event) bool { return e.Kind == KindTimeout }) {
+	if timedOut() {
 		t.Fatal("a timeout event was sent for a command that had already exited")
 	}
 }
