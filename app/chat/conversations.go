@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wispapp/wisp/internal/fault"
+	"github.com/wispapp/wisp/internal/ids"
 
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/view"
@@ -43,7 +44,7 @@ func (s *Service) CreateConversation(ctx context.Context, title string, metadata
 		metadata = nil
 	}
 	now := time.Now()
-	c := store.Conversation{ID: newID(), Title: title, RoomID: newID(), Metadata: metadata, CreatedAt: now, UpdatedAt: now}
+	c := store.Conversation{ID: ids.New(), Title: title, RoomID: ids.New(), Metadata: metadata, CreatedAt: now, UpdatedAt: now}
 	if err := s.store.CreateConversation(ctx, c); err != nil {
 		return wire.Conversation{}, err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/view"
 	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/internal/ids"
 	"github.com/wispapp/wisp/runtime"
 )
 
@@ -133,7 +134,7 @@ func (d *displayRecorder) save(msgType, contentType string, content any, status,
 
 func (d *displayRecorder) saveAt(now time.Time, msgType, contentType string, content any, status, toolCallID string) {
 	saved, err := d.s.store.SaveDisplayMessage(context.Background(), store.DisplayMessage{
-		ID: newID(), ConversationID: d.run.ConversationID, RunID: d.run.ID, MessageType: msgType,
+		ID: ids.New(), ConversationID: d.run.ConversationID, RunID: d.run.ID, MessageType: msgType,
 		ContentType: contentType, Content: wire.JSON(content), Status: status, ToolCallID: toolCallID,
 		CreatedAt: now, UpdatedAt: now,
 	})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/internal/ids"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/reply"
 )
@@ -97,7 +98,7 @@ func (s *Service) recoveredReply(r store.Run, rep *reply.Reply, status, why stri
 		return nil
 	}
 	return &store.Message{
-		ID: newID(), ConversationID: r.ConversationID, Role: "assistant", Text: rep.FullText(),
+		ID: ids.New(), ConversationID: r.ConversationID, Role: "assistant", Text: rep.FullText(),
 		Source: "chat", RunID: r.ID, CallbackHistory: rep.History(), Segments: wire.JSON(rep.Segments()),
 		Metadata: replyMeta(status, why), CreatedAt: at,
 	}

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wispapp/wisp/internal/ids"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/llm"
 )
@@ -82,7 +83,7 @@ type Run struct {
 
 func newRun(convID, userMsgID string, cancel context.CancelCauseFunc) *Run {
 	return &Run{
-		ID: newID(), ConversationID: convID, UserMessageID: userMsgID, ReplyMessageID: newID(),
+		ID: ids.New(), ConversationID: convID, UserMessageID: userMsgID, ReplyMessageID: ids.New(),
 		StartedAt: time.Now(), cancel: cancel, notify: make(chan struct{}), over: make(chan struct{}),
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wispapp/wisp/internal/fault"
+	"github.com/wispapp/wisp/internal/ids"
 
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/runtime"
@@ -71,7 +72,7 @@ func (s *Service) reserve(convID string, cancel context.CancelCauseFunc) (*Run, 
 	if _, busy := s.active[convID]; busy {
 		return nil, fault.Conflict.Errorf("a reply is still being written in this conversation; wait for it or stop it first")
 	}
-	run := newRun(convID, newID(), cancel)
+	run := newRun(convID, ids.New(), cancel)
 	s.active[convID] = run
 	s.byID[run.ID] = run
 	s.runs.Add(1)

@@ -15,6 +15,7 @@ import (
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/internal/clock"
+	"github.com/wispapp/wisp/internal/ids"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/llm"
 	"github.com/wispapp/wisp/runtime/llm/llmtest"
@@ -247,7 +248,7 @@ func (h *harness) settle(n int) {
 
 func (h *harness) conversation(title string, updated time.Time) store.Conversation {
 	h.t.Helper()
-	c := store.Conversation{ID: newID(), Title: title, RoomID: newID(), CreatedAt: updated, UpdatedAt: updated}
+	c := store.Conversation{ID: ids.New(), Title: title, RoomID: ids.New(), CreatedAt: updated, UpdatedAt: updated}
 	if err := h.st.CreateConversation(context.Background(), c); err != nil {
 		h.t.Fatal(err)
 	}
@@ -256,7 +257,7 @@ func (h *harness) conversation(title string, updated time.Time) store.Conversati
 
 func (h *harness) userSaid(convID, text string, at time.Time) {
 	h.t.Helper()
-	err := h.st.AddMessage(context.Background(), store.Message{ID: newID(), ConversationID: convID, Role: "user", Text: text, CreatedAt: at})
+	err := h.st.AddMessage(context.Background(), store.Message{ID: ids.New(), ConversationID: convID, Role: "user", Text: text, CreatedAt: at})
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wispapp/wisp/internal/fault"
+	"github.com/wispapp/wisp/internal/ids"
 
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/wire"
@@ -82,7 +83,7 @@ func checkReminder(in ReminderInput, now time.Time) (store.Reminder, error) {
 	if err != nil {
 		return store.Reminder{}, err
 	}
-	return store.Reminder{ID: newID(), ConversationID: in.ConversationID, Text: text, At: at, CreatedAt: now}, nil
+	return store.Reminder{ID: ids.New(), ConversationID: in.ConversationID, Text: text, At: at, CreatedAt: now}, nil
 }
 
 // reminderTime reads exactly one of at and inMinutes.

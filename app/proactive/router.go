@@ -74,7 +74,7 @@ func (r *Router) Deliver(ctx context.Context, n Note) (Delivered, error) {
 			return err
 		}
 		msg := store.Message{
-			ID: newID(), ConversationID: conv.ID, Role: "assistant", Text: text, Source: n.Source,
+			ID: ids.New(), ConversationID: conv.ID, Role: "assistant", Text: text, Source: n.Source,
 			Metadata: noteMeta(n), CreatedAt: now,
 		}
 		if err := tx.AddMessage(ctx, msg); err != nil {
@@ -94,7 +94,7 @@ func (r *Router) Deliver(ctx context.Context, n Note) (Delivered, error) {
 			}
 		}
 		display, err = tx.SaveDisplayMessage(ctx, store.DisplayMessage{
-			ID: newID(), ConversationID: conv.ID, MessageType: "assistant", ContentType: "text",
+			ID: ids.New(), ConversationID: conv.ID, MessageType: "assistant", ContentType: "text",
 			Content: wire.JSON(map[string]string{"text": text}), Metadata: noteMeta(n), CreatedAt: now,
 		})
 		if err != nil {
@@ -130,7 +130,7 @@ func (r *Router) target(ctx context.Context, tx *store.Tx, n Note, now time.Time
 	if err == nil || !errors.Is(err, store.ErrNotFound) {
 		return c, false, err
 	}
-	c = store.Conversation{ID: newID(), Title: newTitle(n.Source), RoomID: newID(), CreatedAt: now, UpdatedAt: now}
+	c = store.Conversation{ID: ids.New(), Title: newTitle(n.Source), RoomID: ids.New(), CreatedAt: now, UpdatedAt: now}
 	return c, true, tx.CreateConversation(ctx, c)
 }
 
@@ -191,5 +191,3 @@ func noteMeta(n Note) json.RawMessage {
 	}
 	return wire.JSON(m)
 }
-
-func newID() string { return ids.New() }
