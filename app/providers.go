@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/wispapp/wisp/internal/fault"
+	"github.com/wispapp/wisp/internal/jsonlist"
 
 	"github.com/wispapp/wisp/app/api"
 	"github.com/wispapp/wisp/app/config"
@@ -32,10 +33,8 @@ func (p providers) Info(context.Context) api.ProviderInfo {
 	if cfg.Provider == "" && r.reason == "" {
 		info.Provider, info.BaseURL, info.Model = r.kind, r.baseURL, r.model // the detected Ollama
 	}
-	info.Ollama.Detected, info.Ollama.Models = m.Detected()
-	if info.Ollama.Models == nil {
-		info.Ollama.Models = []string{}
-	}
+	detected, models := m.Detected()
+	info.Ollama.Detected, info.Ollama.Models = detected, jsonlist.NonNil(models)
 	for _, k := range []string{"WISP_PROVIDER", "WISP_BASE_URL", "WISP_MODEL", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"} {
 		if p.getenv(k) != "" {
 			info.EnvOverrides = append(info.EnvOverrides, k)

@@ -11,6 +11,7 @@ import (
 	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/dialect"
 	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/internal/jsonlist"
 )
 
 type chatRequest struct {
@@ -57,7 +58,7 @@ func (s *Server) answerRun(w http.ResponseWriter, r *http.Request, run *chat.Run
 	}
 	return writeJSON(w, http.StatusOK, wire.SendResult{
 		Text: out.FullText, AgentName: s.chat.AgentName(), RunID: run.ID, MessageID: out.MessageID,
-		Usage: wire.UsageOf(out.Usage.InputTokens, out.Usage.OutputTokens), ActionCallbackHistory: wire.NonNil(out.History), Status: out.Status, Error: out.Error,
+		Usage: wire.UsageOf(out.Usage.InputTokens, out.Usage.OutputTokens), ActionCallbackHistory: jsonlist.NonNil(out.History), Status: out.Status, Error: out.Error,
 	})
 }
 

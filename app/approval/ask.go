@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 
 	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/internal/jsonlist"
 )
 
 // Ask is one call the user must allow: what every guarded call has (its Header), and
@@ -89,7 +90,8 @@ func (r request) kind() string {
 }
 
 func (a Ask) request() request {
-	r := request{Kind: a.Detail.Kind(), Bases: nonNil(a.Bases), Grantable: nonNil(a.Grantable), AlwaysAsk: nonNil(a.AlwaysAsk)}
+	r := request{Kind: a.Detail.Kind(), Bases: jsonlist.NonNil(a.Bases),
+		Grantable: jsonlist.NonNil(a.Grantable), AlwaysAsk: jsonlist.NonNil(a.AlwaysAsk)}
 	a.Detail.fill(&r)
 	return r
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/wispapp/wisp/internal/fault"
 	"github.com/wispapp/wisp/internal/ids"
+	"github.com/wispapp/wisp/internal/jsonlist"
 
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/wire"
@@ -280,7 +281,7 @@ func (s *Service) Grants(ctx context.Context) ([]wire.Grant, error) {
 	}
 	out := make([]wire.Grant, len(grants))
 	for i, g := range grants {
-		out[i] = wire.Grant{ID: g.ID, Kind: g.Kind, Base: g.Base, CreatedAt: iso(g.CreatedAt)}
+		out[i] = wire.Grant{ID: g.ID, Kind: g.Kind, Base: g.Base, CreatedAt: wire.ISOTime(g.CreatedAt)}
 	}
 	return out, nil
 }
@@ -316,11 +317,11 @@ func requestOf(a store.Approval) request {
 func toWire(a store.Approval) wire.Approval {
 	r := requestOf(a)
 	out := wire.Approval{ID: a.ID, RunID: a.RunID, ConversationID: a.ConversationID, CallID: a.CallID,
-		ToolName: a.ToolName, Command: r.Command, Cwd: r.Cwd, Reason: r.Reason, Bases: nonNil(r.Bases),
-		Grantable: nonNil(r.Grantable), AlwaysAsk: nonNil(r.AlwaysAsk), Kind: r.kind(),
+		ToolName: a.ToolName, Command: r.Command, Cwd: r.Cwd, Reason: r.Reason, Bases: jsonlist.NonNil(r.Bases),
+		Grantable: jsonlist.NonNil(r.Grantable), AlwaysAsk: jsonlist.NonNil(r.AlwaysAsk), Kind: r.kind(),
 		Server: r.Server, Tool: r.Tool, Arguments: r.Arguments, Annotations: r.Annotations,
 		ToolTitle: r.ToolTitle, ToolDescription: r.ToolDescription, Status: a.Status, Note: a.Note,
-		CreatedAt: iso(a.CreatedAt)}
+		CreatedAt: wire.ISOTime(a.CreatedAt)}
 	if len(out.Arguments) == 0 {
 		out.Arguments = json.RawMessage("null")
 	}
@@ -329,17 +330,8 @@ func toWire(a store.Approval) wire.Approval {
 		out.Decision = &d
 	}
 	if !a.DecidedAt.IsZero() {
-		at := iso(a.DecidedAt)
+		at := wire.ISOTime(a.DecidedAt)
 		out.DecidedAt = &at
 	}
 	return out
-}
-
-func iso(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
-
-func nonNil(xs []string) []string {
-	if xs == nil {
-		return []string{}
-	}
-	return xs
 }

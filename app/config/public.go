@@ -3,6 +3,8 @@ package config
 import (
 	"slices"
 	"strings"
+
+	"github.com/wispapp/wisp/internal/jsonlist"
 )
 
 // Public is c as the API shows it: every setting but the secrets, whose keys are
@@ -34,7 +36,7 @@ func publicMCP(servers map[string]MCPServer) map[string]any {
 	out := make(map[string]any, len(servers))
 	for name, s := range servers {
 		out[name] = map[string]any{
-			"command": s.Command, "args": nonNilList(s.Args), "cwd": s.Cwd, "url": s.URL, "disabled": s.Disabled,
+			"command": s.Command, "args": jsonlist.NonNil(s.Args), "cwd": s.Cwd, "url": s.URL, "disabled": s.Disabled,
 			"envKeys": sortedKeys(s.Env), "headerKeys": sortedKeys(s.Headers),
 		}
 	}
@@ -48,13 +50,6 @@ func sortedKeys(m map[string]string) []string {
 	}
 	slices.Sort(keys)
 	return keys
-}
-
-func nonNilList(l []string) []string {
-	if l == nil {
-		return []string{}
-	}
-	return l
 }
 
 // SecretsSet says for each secret setting whether it has a value.

@@ -1,6 +1,10 @@
 package wire
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/wispapp/wisp/internal/jsonlist"
+)
 
 // The frame catalog: every frame Wisp's server sends on /ws and in a chat SSE stream,
 // and every frame a client may send on /ws. Each is a struct that embeds Head, with its
@@ -208,7 +212,7 @@ type RestartRequired struct {
 
 // NewRestartRequired is a restart-required frame.
 func NewRestartRequired(reasons []string) RestartRequired {
-	return RestartRequired{Head{TypeRestartRequired}, NonNil(reasons)}
+	return RestartRequired{Head{TypeRestartRequired}, jsonlist.NonNil(reasons)}
 }
 
 // ConfigError says why the config file on disk is not used (the last good one is).
@@ -228,7 +232,7 @@ type ConfigChanged struct {
 
 // NewConfigChanged is a config-changed frame.
 func NewConfigChanged(paths []string) ConfigChanged {
-	return ConfigChanged{Head{TypeConfigChanged}, NonNil(paths)}
+	return ConfigChanged{Head{TypeConfigChanged}, jsonlist.NonNil(paths)}
 }
 
 // Proactive is something Wisp said on its own, saved in a conversation.
@@ -332,7 +336,7 @@ type Reply struct {
 
 // NewReply is a reply frame.
 func NewReply(segments []string, fullText string) Reply {
-	return Reply{Head{TypeReply}, NonNil(segments), fullText}
+	return Reply{Head{TypeReply}, jsonlist.NonNil(segments), fullText}
 }
 
 // Thinking is more of the model's reasoning; one with Complete set (and no text)
@@ -392,7 +396,7 @@ type Done struct {
 
 // NewDone is a done frame.
 func NewDone(fullText, agentName, runID, messageID string, history []string, usage Usage) Done {
-	return Done{Head{TypeDone}, fullText, agentName, runID, messageID, NonNil(history), usage}
+	return Done{Head{TypeDone}, fullText, agentName, runID, messageID, jsonlist.NonNil(history), usage}
 }
 
 // ChatError ends a reply that failed or was interrupted (or, when Recoverable,

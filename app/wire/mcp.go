@@ -1,6 +1,10 @@
 package wire
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/wispapp/wisp/internal/jsonlist"
+)
 
 // MCP server states.
 const (
@@ -60,10 +64,7 @@ type MCPServers struct {
 
 // NewMCPServers is an mcp-servers frame.
 func NewMCPServers(servers []MCPServer) MCPServers {
-	if servers == nil {
-		servers = []MCPServer{}
-	}
-	return MCPServers{Head{TypeMCPServers}, servers}
+	return MCPServers{Head{TypeMCPServers}, jsonlist.NonNil(servers)}
 }
 
 func exampleMCPServers() []MCPServer {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"time"
+
+	"github.com/wispapp/wisp/internal/jsonlist"
 )
 
 // DefaultTitle is a conversation's title until one is generated or chosen.
@@ -168,7 +170,7 @@ type RestartState struct {
 
 // NewRestartState is the restart state of these pending reasons.
 func NewRestartState(reasons []string) *RestartState {
-	return &RestartState{PendingRestart: len(reasons) > 0, PendingRestartReasons: NonNil(reasons)}
+	return &RestartState{PendingRestart: len(reasons) > 0, PendingRestartReasons: jsonlist.NonNil(reasons)}
 }
 
 // The streams an envelope may be published on.
@@ -226,14 +228,6 @@ func ValidClientID(id string) bool { return clientID.MatchString(id) }
 
 // ISOTime is how the API writes a time: ISO 8601 in UTC, with milliseconds.
 func ISOTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
-
-// NonNil is s, or an empty list: lists are sent as [], never null.
-func NonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}
 
 // JSON encodes a value built of this package's shapes, maps and plain values, which
 // always encode.
