@@ -242,10 +242,11 @@ func (r *Run) markExited() {
 	}
 }
 
-// drain waits until the output of an ended command has been delivered. Something
-// outside the session (a daemon that called setsid) may still hold the terminal or
-// the pipe: once the streams have been quiet for DrainTimeout, or after DrainLimit in
-// all, they are closed rather than waited for.
+// drain waits until the output of an ended command has been read and queued for the
+// sink. Something outside the session (a daemon that called setsid) may still hold the
+// terminal or the pipe: once the streams have been quiet for DrainTimeout, or after
+// DrainLimit in all, they are closed rather than waited for. A reader waiting for room
+// in the outbox (a viewer behind) is not quiet.
 func (r *Run) drain(drained <-chan struct{}, streams []*pump) {
 	limit := time.After(r.m.opts.DrainLimit)
 	tick := time.NewTicker(r.m.opts.DrainTimeout)
