@@ -1,5 +1,5 @@
 // The colour theme (ui.theme): "system" follows prefers-color-scheme, "light"
-// and "dark" set data-theme on <html>, which styles.css honours. The last
+// and "dark" set data-theme on <html>, which styles/tokens.css honours. The last
 // choice is remembered in localStorage so a reload starts in it before the
 // config has loaded.
 
