@@ -2,6 +2,7 @@ package app
 
 import (
 	"github.com/wispapp/wisp/app/config"
+	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/confine"
 	"github.com/wispapp/wisp/mcp"
 )
@@ -40,9 +41,9 @@ func hasStdioServer(cfg config.Config) bool {
 // confinement is how far the agent's commands and MCP servers are confined now:
 // "full", "partial" or "none", and why, in words for the user. The approval gate
 // switches standing grants off unless it is "full".
-func (a *App) confinement() (level, reason string) {
+func (a *App) confinement() (level wire.Confinement, reason string) {
 	l, r := a.confiner.Status()
-	return string(l), r
+	return wire.Confinement(l), r
 }
 
 // reconfineMCP restarts the MCP servers that run a program after the port moved:

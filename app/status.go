@@ -12,7 +12,7 @@ func (a *App) status() wire.Status {
 	r := a.models.current()
 	reasons, configErr := a.settings.Pending()
 	s := wire.Status{
-		State:            state,
+		State:            wire.AppState(state),
 		AgentName:        a.settings.Live().Character.Name,
 		Model:            r.model,
 		Provider:         r.kind,

@@ -320,7 +320,7 @@ func toWire(a store.Approval) wire.Approval {
 		ToolName: a.ToolName, Command: r.Command, Cwd: r.Cwd, Reason: r.Reason, Bases: jsonlist.NonNil(r.Bases),
 		Grantable: jsonlist.NonNil(r.Grantable), AlwaysAsk: jsonlist.NonNil(r.AlwaysAsk), Kind: r.kind(),
 		Server: r.Server, Tool: r.Tool, Arguments: r.Arguments, Annotations: r.Annotations,
-		ToolTitle: r.ToolTitle, ToolDescription: r.ToolDescription, Status: a.Status, Note: a.Note,
+		ToolTitle: r.ToolTitle, ToolDescription: r.ToolDescription, Status: wire.ApprovalStatus(a.Status), Note: a.Note,
 		CreatedAt: wire.ISOTime(a.CreatedAt)}
 	if len(out.Arguments) == 0 {
 		out.Arguments = json.RawMessage("null")

@@ -26,7 +26,7 @@ type Approval struct {
 	Annotations     *ToolAnnotations `json:"annotations"`
 	ToolTitle       string           `json:"toolTitle"`
 	ToolDescription string           `json:"toolDescription"`
-	Status          string           `json:"status"`
+	Status          ApprovalStatus   `json:"status"`
 	Decision        *string          `json:"decision"`
 	Note            string           `json:"note"`
 	CreatedAt       string           `json:"createdAt"`
@@ -89,15 +89,15 @@ func NewApprovalDecided(a Approval) ApprovalChanged {
 // ToolStatus is a change in an action call's status (seed 002's lifecycle).
 type ToolStatus struct {
 	Head
-	CallID        string `json:"callId"`
-	Name          string `json:"name"`
-	Status        string `json:"status"`
-	TerminalRunID string `json:"terminalRunId,omitempty"`
+	CallID        string         `json:"callId"`
+	Name          string         `json:"name"`
+	Status        ToolCallStatus `json:"status"`
+	TerminalRunID string         `json:"terminalRunId,omitempty"`
 }
 
 // NewToolStatus is a tool_status frame.
 func NewToolStatus(callID, name, status, terminalRunID string) ToolStatus {
-	return ToolStatus{Head{TypeToolStatus}, callID, name, status, terminalRunID}
+	return ToolStatus{Head{TypeToolStatus}, callID, name, ToolCallStatus(status), terminalRunID}
 }
 
 // RunPaused says the run waits for the user before an action runs (seed 001).
@@ -145,10 +145,10 @@ func exampleApproval(decided bool) Approval {
 	a := Approval{ID: "ap_1", RunID: exRun, ConversationID: exConv, CallID: exCallID, ToolName: "RUN_SHELL",
 		Command: "git status && rm -rf build", Cwd: "/home/ada/src/wisp", Reason: "See what changed, then clean",
 		Bases: []string{"git", "rm"}, Grantable: []string{"rm"}, AlwaysAsk: []string{}, Kind: KindShell,
-		Arguments: json.RawMessage("null"), Status: "pending", Note: "", CreatedAt: exISO}
+		Arguments: json.RawMessage("null"), Status: ApprovalPending, Note: "", CreatedAt: exISO}
 	if decided {
 		d, at := "deny", "2025-11-21T09:01:00.000Z"
-		a.Status, a.Decision, a.Note, a.DecidedAt = "denied", &d, "not the build folder", &at
+		a.Status, a.Decision, a.Note, a.DecidedAt = ApprovalDenied, &d, "not the build folder", &at
 		a.Grantable, a.AlwaysAsk = []string{}, []string{"sudo changes the user a command runs as"}
 	}
 	return a
@@ -161,7 +161,7 @@ func exampleMCPApproval() Approval {
 		Bases: []string{"github.create_issue"}, Grantable: []string{"github.create_issue"}, AlwaysAsk: []string{},
 		Kind: KindMCP, Server: "github", Tool: "create_issue", Arguments: json.RawMessage(`{"repo":"wisp","title":"Crash on start"}`),
 		Annotations: &ToolAnnotations{Title: "Create an issue", ReadOnlyHint: &no, DestructiveHint: &no, IdempotentHint: &no, OpenWorldHint: &yes},
-		ToolTitle:   "Create an issue", ToolDescription: "Opens an issue in a repository", Status: "pending", CreatedAt: exISO}
+		ToolTitle:   "Create an issue", ToolDescription: "Opens an issue in a repository", Status: ApprovalPending, CreatedAt: exISO}
 }
 
 // approvalExamples are the approval frames, for Examples.

@@ -18,9 +18,9 @@ const (
 
 func exampleStatus(restart bool) Status {
 	s := Status{
-		State: "running", AgentName: "Wisp", Model: "llama3.2", Provider: "ollama", CanRespond: false,
+		State: StateRunning, AgentName: "Wisp", Model: "llama3.2", Provider: "ollama", CanRespond: false,
 		CanRespondReason: "Wisp is restarting", StartedAt: exTime, Uptime: 61000,
-		ConfigError: "config file wisp.json is not valid JSON", AutonomyEnabled: true, Confinement: "partial",
+		ConfigError: "config file wisp.json is not valid JSON", AutonomyEnabled: true, Confinement: ConfinementPartial,
 		ConfinementReason: "Agent commands and MCP servers are confined by Landlock, but this kernel's Landlock (ABI 3) " +
 			"cannot restrict network connections (Linux 6.7 or later can), so they can connect to Wisp's port.",
 	}

@@ -141,14 +141,14 @@ type AutonomyState struct {
 
 // Status is the agent's state: GET /api/status, and the body of a status frame.
 type Status struct {
-	State            string `json:"state"`
-	AgentName        string `json:"agentName"`
-	Model            string `json:"model"`
-	Provider         string `json:"provider"`
-	CanRespond       bool   `json:"canRespond"`
-	CanRespondReason string `json:"canRespondReason,omitempty"`
-	StartedAt        int64  `json:"startedAt"`
-	Uptime           int64  `json:"uptime"`
+	State            AppState `json:"state"`
+	AgentName        string   `json:"agentName"`
+	Model            string   `json:"model"`
+	Provider         string   `json:"provider"`
+	CanRespond       bool     `json:"canRespond"`
+	CanRespondReason string   `json:"canRespondReason,omitempty"`
+	StartedAt        int64    `json:"startedAt"`
+	Uptime           int64    `json:"uptime"`
 	// RestartState is left out (nil) of the first status frame a client gets.
 	*RestartState
 	// ConfigError says why the config file on disk is not in use (the last good one is).
@@ -158,8 +158,8 @@ type Status struct {
 	// Confinement says how far the agent's commands and MCP servers are confined:
 	// "full", "partial" or "none" (docs/confinement.md); ConfinementReason says why,
 	// in words for the user.
-	Confinement       string `json:"confinement"`
-	ConfinementReason string `json:"confinementReason"`
+	Confinement       Confinement `json:"confinement"`
+	ConfinementReason string      `json:"confinementReason"`
 }
 
 // RestartState says whether settings wait for a restart, and which.
