@@ -9,6 +9,7 @@ import (
 
 	"github.com/wispapp/wisp/app/approval"
 	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/internal/jsonlist"
 )
 
 // Approvals is what the approval and grant routes need (docs/approvals.md).
@@ -32,7 +33,7 @@ func (s *Server) listApprovals(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"approvals": list})
+	return writeJSON(w, http.StatusOK, wire.ApprovalList{Approvals: jsonlist.NonNil(list)})
 }
 
 type decisionRequest struct {
@@ -51,12 +52,12 @@ func (s *Server) decideApproval(w http.ResponseWriter, r *http.Request) error {
 	var f *fault.Error
 	if errors.As(err, &f) && f.Kind == fault.Conflict {
 		// 409 names what was decided (null when the run was stopped first).
-		return writeJSON(w, http.StatusConflict, map[string]any{"error": f.Msg, "decision": ap.Decision, "approval": ap})
+		return writeJSON(w, http.StatusConflict, wire.ApprovalConflict{Error: f.Msg, Decision: ap.Decision, Approval: ap})
 	}
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"approval": ap})
+	return writeJSON(w, http.StatusOK, wire.ApprovalBody{Approval: ap})
 }
 
 func (s *Server) listGrants(w http.ResponseWriter, r *http.Request) error {
@@ -64,7 +65,7 @@ func (s *Server) listGrants(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"grants": list})
+	return writeJSON(w, http.StatusOK, wire.GrantList{Grants: jsonlist.NonNil(list)})
 }
 
 func (s *Server) revokeGrant(w http.ResponseWriter, r *http.Request) error {

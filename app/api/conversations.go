@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/internal/jsonlist"
 )
 
 func (s *Server) listConversations(w http.ResponseWriter, r *http.Request) error {
@@ -12,7 +13,7 @@ func (s *Server) listConversations(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"conversations": convs})
+	return writeJSON(w, http.StatusOK, wire.ConversationList{Conversations: jsonlist.NonNil(convs)})
 }
 
 type createConversationRequest struct {
@@ -31,7 +32,7 @@ func (s *Server) createConversation(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"conversation": conv})
+	return writeJSON(w, http.StatusOK, wire.ConversationBody{Conversation: conv})
 }
 
 func (s *Server) getConversation(w http.ResponseWriter, r *http.Request) error {
@@ -39,7 +40,7 @@ func (s *Server) getConversation(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"conversation": conv})
+	return writeJSON(w, http.StatusOK, wire.ConversationBody{Conversation: conv})
 }
 
 type patchConversationRequest struct {
@@ -68,14 +69,14 @@ func (s *Server) patchConversation(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"conversation": conv})
+	return writeJSON(w, http.StatusOK, wire.ConversationBody{Conversation: conv})
 }
 
 func (s *Server) deleteConversation(w http.ResponseWriter, r *http.Request) error {
 	if err := s.conversations.Delete(r.Context(), r.PathValue("id")); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"ok": true})
+	return writeJSON(w, http.StatusOK, wire.Okay)
 }
 
 func (s *Server) listMessages(w http.ResponseWriter, r *http.Request) error {
@@ -83,7 +84,7 @@ func (s *Server) listMessages(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"messages": msgs})
+	return writeJSON(w, http.StatusOK, wire.MessageList{Messages: jsonlist.NonNil(msgs)})
 }
 
 // getSnapshot is the conversation as a client renders it before resuming its run's
@@ -110,7 +111,7 @@ func (s *Server) truncateMessages(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"ok": true, "deletedCount": n})
+	return writeJSON(w, http.StatusOK, wire.Truncated{OK: true, DeletedCount: int64(n)})
 }
 
 func (s *Server) listDisplayMessages(w http.ResponseWriter, r *http.Request) error {
@@ -118,5 +119,5 @@ func (s *Server) listDisplayMessages(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"displayMessages": rows})
+	return writeJSON(w, http.StatusOK, wire.DisplayMessageList{DisplayMessages: jsonlist.NonNil(rows)})
 }

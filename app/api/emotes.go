@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/wispapp/wisp/emotes"
+
+	"github.com/wispapp/wisp/app/wire"
 )
 
 // AvatarPath is where the avatar model is served.
@@ -57,7 +59,7 @@ func (s *Server) playEmote(w http.ResponseWriter, r *http.Request) error {
 		return Errorf(http.StatusBadRequest, "Unknown emote: %s", *req.EmoteID)
 	}
 	s.emotes.Play(r.Context(), e)
-	return writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	return writeJSON(w, http.StatusOK, wire.Okay)
 }
 
 func (s *Server) serveEmote(w http.ResponseWriter, r *http.Request) error {

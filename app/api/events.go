@@ -60,5 +60,5 @@ func (s *Server) postAgentEvent(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"ok": true, "eventId": env.EventID})
+	return writeJSON(w, http.StatusOK, wire.Published{OK: true, EventID: env.EventID})
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/internal/jsonlist"
 )
 
 // MCP is what the MCP server routes need (docs/mcp.md).
@@ -39,7 +40,7 @@ func (s *Server) mcpRoutes(mux *http.ServeMux) {
 }
 
 func (s *Server) listMCP(w http.ResponseWriter, r *http.Request) error {
-	return writeJSON(w, http.StatusOK, map[string]any{"servers": s.mcp.Servers(r.Context())})
+	return writeJSON(w, http.StatusOK, wire.MCPServerList{Servers: jsonlist.NonNil(s.mcp.Servers(r.Context()))})
 }
 
 func (s *Server) restartMCP(w http.ResponseWriter, r *http.Request) error {
@@ -47,7 +48,7 @@ func (s *Server) restartMCP(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusAccepted, map[string]any{"server": srv})
+	return writeJSON(w, http.StatusAccepted, wire.MCPServerBody{Server: srv})
 }
 
 func (s *Server) saveMCP(w http.ResponseWriter, r *http.Request) error {
@@ -63,7 +64,7 @@ func (s *Server) saveMCP(w http.ResponseWriter, r *http.Request) error {
 	if created {
 		status = http.StatusCreated
 	}
-	return writeJSON(w, status, map[string]any{"server": srv})
+	return writeJSON(w, status, wire.MCPServerBody{Server: srv})
 }
 
 func (s *Server) removeMCP(w http.ResponseWriter, r *http.Request) error {

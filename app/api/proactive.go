@@ -6,6 +6,7 @@ import (
 
 	"github.com/wispapp/wisp/app/proactive"
 	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/internal/jsonlist"
 )
 
 // Proactive is what the reminder and autonomy routes need.
@@ -23,7 +24,7 @@ func (s *Server) listReminders(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"reminders": list})
+	return writeJSON(w, http.StatusOK, wire.ReminderList{Reminders: jsonlist.NonNil(list)})
 }
 
 func (s *Server) createReminder(w http.ResponseWriter, r *http.Request) error {
@@ -42,7 +43,7 @@ func (s *Server) deleteReminder(w http.ResponseWriter, r *http.Request) error {
 	if err := s.proactive.DeleteReminder(r.Context(), r.PathValue("id")); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	return writeJSON(w, http.StatusOK, wire.Okay)
 }
 
 func (s *Server) getAutonomy(w http.ResponseWriter, r *http.Request) error {

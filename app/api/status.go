@@ -3,10 +3,12 @@ package api
 import (
 	"log/slog"
 	"net/http"
+
+	"github.com/wispapp/wisp/app/wire"
 )
 
 func (s *Server) health(w http.ResponseWriter, _ *http.Request) error {
-	return writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	return writeJSON(w, http.StatusOK, wire.Okay)
 }
 
 func (s *Server) getStatus(w http.ResponseWriter, _ *http.Request) error {
@@ -32,5 +34,5 @@ func (s *Server) postUIReady(w http.ResponseWriter, r *http.Request) error {
 	s.log.LogAttrs(r.Context(), slog.LevelInfo, "ui ready",
 		slog.Bool("api", req.API), slog.Bool("ws", req.WS), slog.Bool("painted", req.Painted),
 		slog.String("origin", r.Header.Get("Origin")), slog.String("userAgent", r.UserAgent()))
-	return writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	return writeJSON(w, http.StatusOK, wire.Okay)
 }

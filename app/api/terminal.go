@@ -80,7 +80,7 @@ func (s *Server) runTerminal(w http.ResponseWriter, r *http.Request) error {
 		return Errorf(http.StatusBadRequest, "%s", err)
 	}
 	if !spec.Capture {
-		return writeJSON(w, http.StatusOK, map[string]any{"ok": true, "runId": run.ID()})
+		return writeJSON(w, http.StatusOK, wire.TerminalStarted{OK: true, RunID: run.ID()})
 	}
 	res, err := run.Wait(r.Context())
 	if err != nil {
@@ -133,5 +133,5 @@ func (s *Server) killTerminalRun(w http.ResponseWriter, r *http.Request) error {
 	if err := run.Kill(); err != nil {
 		return Errorf(http.StatusConflict, "%s", err)
 	}
-	return writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+	return writeJSON(w, http.StatusOK, wire.Okay)
 }

@@ -1,0 +1,103 @@
+package wire
+
+// The bodies of the HTTP API's answers that wrap a shape in a named field (an
+// envelope such as {"conversations": […]}) or say only that a request worked. Every
+// body the API sends the UI is a named struct of this package (or, for the settings,
+// terminal and emote routes, of the package that owns the shape), never a map.
+
+// OK answers a request that has nothing else to say: {"ok": true}.
+type OK struct {
+	OK bool `json:"ok"`
+}
+
+// Okay is {"ok": true}.
+var Okay = OK{OK: true}
+
+// ErrorBody is the body of every failed request: {"error": "…"}.
+type ErrorBody struct {
+	Error string `json:"error"`
+}
+
+// ConversationList answers GET /api/conversations.
+type ConversationList struct {
+	Conversations []Conversation `json:"conversations"`
+}
+
+// ConversationBody answers the routes that create, read or change one conversation.
+type ConversationBody struct {
+	Conversation Conversation `json:"conversation"`
+}
+
+// MessageList answers GET /api/conversations/{id}/messages.
+type MessageList struct {
+	Messages []Message `json:"messages"`
+}
+
+// DisplayMessageList answers GET /api/conversations/{id}/display-messages.
+type DisplayMessageList struct {
+	DisplayMessages []DisplayMessage `json:"displayMessages"`
+}
+
+// Truncated answers a truncation of a conversation: how many messages went.
+type Truncated struct {
+	OK           bool  `json:"ok"`
+	DeletedCount int64 `json:"deletedCount"`
+}
+
+// Published answers POST /api/agent/events: the id the event was numbered with.
+type Published struct {
+	OK      bool   `json:"ok"`
+	EventID string `json:"eventId"`
+}
+
+// ApprovalList answers GET /api/approvals.
+type ApprovalList struct {
+	Approvals []Approval `json:"approvals"`
+}
+
+// ApprovalBody answers a decision on an approval.
+type ApprovalBody struct {
+	Approval Approval `json:"approval"`
+}
+
+// ApprovalConflict answers (409) a decision on an approval somebody else decided
+// first: the decision that stands, and the approval.
+type ApprovalConflict struct {
+	Error    string   `json:"error"`
+	Decision *string  `json:"decision"`
+	Approval Approval `json:"approval"`
+}
+
+// GrantList answers GET /api/grants.
+type GrantList struct {
+	Grants []Grant `json:"grants"`
+}
+
+// MCPServerList answers GET /api/mcp/servers.
+type MCPServerList struct {
+	Servers []MCPServer `json:"servers"`
+}
+
+// MCPServerBody answers a restart or a change of one MCP server.
+type MCPServerBody struct {
+	Server MCPServer `json:"server"`
+}
+
+// ReminderList answers GET /api/reminders.
+type ReminderList struct {
+	Reminders []Reminder `json:"reminders"`
+}
+
+// TerminalStarted answers POST /api/terminal/run without capture: the run's id.
+type TerminalStarted struct {
+	OK    bool   `json:"ok"`
+	RunID string `json:"runId"`
+}
+
+// Bodies are the API's answers of this package that are not in ShapeExamples (their
+// fields are), for the TypeScript generator: zero values.
+func Bodies() []any {
+	return []any{OK{}, ErrorBody{}, ConversationList{}, ConversationBody{}, MessageList{}, DisplayMessageList{}, Truncated{},
+		Published{}, ApprovalList{}, ApprovalBody{}, ApprovalConflict{}, GrantList{}, MCPServerList{}, MCPServerBody{},
+		ReminderList{}, TerminalStarted{}}
+}
