@@ -18,7 +18,7 @@ import (
 	"github.com/wispapp/wisp/terminal"
 )
 
-//go:generate go test -tags sqlite_fts5 -run TestWireGolden -update .
+//go:generate go test -tags sqlite_fts5 -run ^TestWire(Golden|Types)$ -update .
 
 // goldenPath is the golden wire file the frontend's decoder tests read.
 var goldenPath = filepath.Join("..", "frontend", "src", "api", "testdata", "wire.golden.json")
