@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -64,32 +63,23 @@ func (a *App) terminalViewersReady(owner string) (bool, <-chan struct{}) {
 	return a.core.hub.Backlog(viewers) < terminalBacklog, progress
 }
 
-type terminalFrame struct {
-	RunID         string `json:"runId"`
-	Data          string `json:"data"`
-	TerminalToken string `json:"terminalToken"`
-	Cols          int    `json:"cols"`
-	Rows          int    `json:"rows"`
-}
-
-func (a *App) terminalFrameRun(frame []byte) (terminalFrame, *terminal.Run, error) {
-	var f terminalFrame
-	if err := json.Unmarshal(frame, &f); err != nil {
-		return f, nil, errors.New("malformed terminal frame: want {runId, data} or {runId, cols, rows}")
-	}
+// terminalRun is the run a terminal frame is for, when shell access is on.
+func (a *App) terminalRun(runID string) (*terminal.Run, error) {
 	s := a.svc.Load()
 	if !s.termGate.Enabled() {
-		return f, nil, errors.New("shell access is disabled")
+		return nil, errors.New("shell access is disabled")
 	}
-	run, err := s.term.Get(f.RunID)
+	run, err := s.term.Get(runID)
 	if err != nil {
-		return f, nil, fmt.Errorf("no such terminal run: %.64s", f.RunID)
+		return nil, fmt.Errorf("no such terminal run: %.64s", runID)
 	}
-	return f, run, nil
+	return run, nil
 }
 
-func (a *App) terminalInput(c ws.Client, frame []byte) error {
-	f, run, err := a.terminalFrameRun(frame)
+// terminalInput handles a terminal-input frame (the hub decoded it).
+func (a *App) terminalInput(c ws.Client, frame wire.Frame) error {
+	f := frame.(wire.TerminalInput)
+	run, err := a.terminalRun(f.RunID)
 	if err != nil {
 		return err
 	}
@@ -99,8 +89,10 @@ func (a *App) terminalInput(c ws.Client, frame []byte) error {
 	return run.Input(c.ClientID, f.Data)
 }
 
-func (a *App) terminalResize(c ws.Client, frame []byte) error {
-	f, run, err := a.terminalFrameRun(frame)
+// terminalResize handles a terminal-resize frame (the hub decoded it).
+func (a *App) terminalResize(c ws.Client, frame wire.Frame) error {
+	f := frame.(wire.TerminalResize)
+	run, err := a.terminalRun(f.RunID)
 	if err != nil {
 		return err
 	}

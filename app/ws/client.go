@@ -179,47 +179,48 @@ func (h *Hub) activateLocked(c *client, status wire.StatusFrame) {
 	}
 }
 
-// inbound is every field a client frame may carry.
-type inbound struct {
-	Type           string          `json:"type"`
-	Token          string          `json:"token"`
-	ConversationID json.RawMessage `json:"conversationId"`
-}
-
+// onMessage decodes a client frame into the catalog's struct of its type
+// (wire.DecodeClientFrame) and acts on it.
 func (h *Hub) onMessage(s *melody.Session, data []byte) {
 	c := clientOf(s)
-	var msg inbound
-	err := json.Unmarshal(data, &msg)
+	frame, err := wire.DecodeClientFrame(data)
 	h.mu.Lock()
 	active := c.active
 	h.mu.Unlock()
 	if !active {
-		h.authenticate(s, c, msg, err)
+		auth, _ := frame.(wire.Auth)
+		h.authenticate(s, c, auth, err)
 		return
 	}
-	if err != nil {
-		h.reply(s, wire.NewSocketError("malformed frame: expected a JSON object with a type"))
-		return
-	}
-	switch msg.Type {
-	case "auth":
+	switch f := frame.(type) {
+	case nil:
+		h.reply(s, wire.NewSocketError(err.Error()))
+	case wire.Auth:
 		h.reply(s, wire.NewAuthOK())
-	case "ping":
+	case wire.Ping:
 		h.reply(s, wire.NewPong())
-	case "active-conversation":
-		h.setActiveConversation(c, msg.ConversationID)
+	case wire.ActiveConversation:
+		h.setActiveConversation(c, f.ConversationID)
 	default:
-		h.mu.Lock()
-		handle, ok := h.handlers[msg.Type]
-		info := c.info()
-		h.mu.Unlock()
-		if ok {
-			if err := handle(info, data); err != nil {
-				h.reply(s, wire.NewSocketError(err.Error()))
-			}
+		if errors.Is(err, wire.ErrUnknownFrame) {
+			h.reply(s, wire.NewSocketError("unknown message type: "+truncate(f.FrameType(), 64)))
 			return
 		}
-		h.reply(s, wire.NewSocketError("unknown message type: "+truncate(msg.Type, 64)))
+		if err != nil {
+			h.reply(s, wire.NewSocketError(err.Error()))
+			return
+		}
+		h.mu.Lock()
+		handle, ok := h.handlers[f.FrameType()]
+		info := c.info()
+		h.mu.Unlock()
+		if !ok {
+			h.reply(s, wire.NewSocketError("unknown message type: "+truncate(f.FrameType(), 64)))
+			return
+		}
+		if err := handle(info, f); err != nil {
+			h.reply(s, wire.NewSocketError(err.Error()))
+		}
 	}
 }
 
@@ -237,8 +238,8 @@ func (h *Hub) onBinary(s *melody.Session, _ []byte) {
 }
 
 // authenticate handles the first frame of a connection that still needs a token.
-func (h *Hub) authenticate(s *melody.Session, c *client, msg inbound, decodeErr error) {
-	if decodeErr != nil || msg.Type != "auth" {
+func (h *Hub) authenticate(s *melody.Session, c *client, msg wire.Auth, decodeErr error) {
+	if decodeErr != nil || msg.Type != wire.TypeAuth {
 		h.closePolicy(s, "authentication required: the first frame must be {\"type\":\"auth\",\"token\":...}")
 		return
 	}

@@ -72,10 +72,11 @@ type Gate interface {
 	OriginAllowed(r *http.Request) bool
 }
 
-// FrameHandler handles one client frame (the raw JSON object). It runs on the
+// FrameHandler handles one client frame, decoded into the catalog's struct of its
+// type (wire.TerminalInput, wire.TerminalResize). It runs on the
 // connection's read loop, so it must return quickly; an error is sent back to that
 // client as {"type":"error","message":…}.
-type FrameHandler func(c Client, frame []byte) error
+type FrameHandler func(c Client, frame wire.Frame) error
 
 // ErrClosed is returned by Publish after Stop.
 var ErrClosed = errors.New("ws hub is closed")

@@ -604,9 +604,10 @@ func waitFor(t *testing.T, cond func() bool) {
 func TestFrameHandlers(t *testing.T) {
 	got := make(chan string, 2)
 	h := newHarnessHub(t, func(h *Hub) {
-		h.HandleFrame("terminal-input", func(c Client, frame []byte) error {
-			got <- c.ClientID + " " + string(frame)
-			if strings.Contains(string(frame), "bad") {
+		h.HandleFrame("terminal-input", func(c Client, frame wire.Frame) error {
+			in := frame.(wire.TerminalInput)
+			got <- c.ClientID + " " + in.RunID + " " + in.Data
+			if in.Data == "bad" {
 				return errors.New("bad input")
 			}
 			return nil
@@ -614,9 +615,14 @@ func TestFrameHandlers(t *testing.T) {
 	})
 	c := h.mustDial(t, "clientId=tab-a", nil)
 	expectType(t, c, "status")
-	c.WriteMessage(websocket.TextMessage, []byte(`{"type":"terminal-input","data":"ok"}`))
-	if s := <-got; s != `tab-a {"type":"terminal-input","data":"ok"}` {
+	c.WriteMessage(websocket.TextMessage, []byte(`{"type":"terminal-input","runId":"r1","data":"ok"}`))
+	if s := <-got; s != `tab-a r1 ok` {
 		t.Fatalf("handler got %q", s)
+	}
+	// A frame of the catalog's type with a field of the wrong type never reaches it.
+	c.WriteMessage(websocket.TextMessage, []byte(`{"type":"terminal-input","runId":"r1","data":3}`))
+	if m := expectType(t, c, "error"); m["message"] != "malformed terminal-input frame: data must be a JSON string" {
+		t.Fatalf("error frame %v", m)
 	}
 	c.WriteJSON(map[string]string{"type": "ping"})
 	expectType(t, c, "pong") // no error frame came first
