@@ -142,9 +142,9 @@ func TestDisplayMessagesAndHeartbeats(t *testing.T) {
 	c.call("GET", "/api/conversations/"+conv+"/display-messages", nil, &rows)
 	var kinds []string
 	for _, r := range rows.DisplayMessages {
-		k := r.ContentType
+		k := string(r.ContentType)
 		if r.Status != "" {
-			k += ":" + r.Status
+			k += ":" + string(r.Status)
 		}
 		kinds = append(kinds, k)
 	}

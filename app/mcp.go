@@ -182,9 +182,9 @@ func keep(what string, old map[string]string, in map[string]*string) (map[string
 func wireMCPServer(st mcp.Status) wire.MCPServer {
 	s := st.Spec
 	out := wire.MCPServer{
-		Name: st.Name, Status: st.State, LastError: st.LastError, Stderr: jsonlist.NonNil(st.Stderr), Restarts: st.Restarts,
+		Name: st.Name, Status: wire.MCPServerStatus(st.State), LastError: st.LastError, Stderr: jsonlist.NonNil(st.Stderr), Restarts: st.Restarts,
 		Since: wire.ISOTime(st.Since), Tools: make([]wire.MCPTool, len(st.Tools)),
-		Config: wire.MCPServerConfig{Transport: s.Transport(), Command: s.Command, Args: jsonlist.NonNil(s.Args), Cwd: s.Cwd,
+		Config: wire.MCPServerConfig{Transport: wire.MCPTransport(s.Transport()), Command: s.Command, Args: jsonlist.NonNil(s.Args), Cwd: s.Cwd,
 			URL: s.URL, EnvKeys: sortedKeys(s.Env), HeaderKeys: sortedKeys(s.Headers), Disabled: s.Disabled},
 	}
 	if st.State == mcp.Failed && !st.RetryAt.IsZero() {

@@ -43,7 +43,7 @@ type Command struct {
 	Command, Cwd, Reason string
 }
 
-func (Command) Kind() string     { return wire.KindShell }
+func (Command) Kind() string     { return string(wire.KindShell) }
 func (Command) Noun() string     { return "a shell command" }
 func (Command) Declined() string { return "to run this command" }
 
@@ -56,7 +56,7 @@ type ToolCall struct {
 	Annotations                      *wire.ToolAnnotations
 }
 
-func (ToolCall) Kind() string     { return wire.KindMCP }
+func (ToolCall) Kind() string     { return string(wire.KindMCP) }
 func (ToolCall) Noun() string     { return "a tool call" }
 func (ToolCall) Declined() string { return "this tool call" }
 
@@ -84,7 +84,7 @@ type request struct {
 
 func (r request) kind() string {
 	if r.Kind == "" {
-		return wire.KindShell
+		return string(wire.KindShell)
 	}
 	return r.Kind
 }

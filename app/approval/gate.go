@@ -56,7 +56,7 @@ func (s *Service) gate(ctx context.Context, call runtime.Call, ask Ask, covered 
 	}
 	decision := ""
 	if ap.Decision != nil {
-		decision = *ap.Decision
+		decision = string(*ap.Decision)
 	}
 	call.Report(runtime.Event{Type: runtime.EventRunResumed, Data: runtime.RunResumed{ApprovalID: ap.ID, Decision: decision}})
 	if ap.Status == "approved" {

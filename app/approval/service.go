@@ -281,7 +281,7 @@ func (s *Service) Grants(ctx context.Context) ([]wire.Grant, error) {
 	}
 	out := make([]wire.Grant, len(grants))
 	for i, g := range grants {
-		out[i] = wire.Grant{ID: g.ID, Kind: g.Kind, Base: g.Base, CreatedAt: wire.ISOTime(g.CreatedAt)}
+		out[i] = wire.Grant{ID: g.ID, Kind: wire.ApprovalKind(g.Kind), Base: g.Base, CreatedAt: wire.ISOTime(g.CreatedAt)}
 	}
 	return out, nil
 }
@@ -318,7 +318,7 @@ func toWire(a store.Approval) wire.Approval {
 	r := requestOf(a)
 	out := wire.Approval{ID: a.ID, RunID: a.RunID, ConversationID: a.ConversationID, CallID: a.CallID,
 		ToolName: a.ToolName, Command: r.Command, Cwd: r.Cwd, Reason: r.Reason, Bases: jsonlist.NonNil(r.Bases),
-		Grantable: jsonlist.NonNil(r.Grantable), AlwaysAsk: jsonlist.NonNil(r.AlwaysAsk), Kind: r.kind(),
+		Grantable: jsonlist.NonNil(r.Grantable), AlwaysAsk: jsonlist.NonNil(r.AlwaysAsk), Kind: wire.ApprovalKind(r.kind()),
 		Server: r.Server, Tool: r.Tool, Arguments: r.Arguments, Annotations: r.Annotations,
 		ToolTitle: r.ToolTitle, ToolDescription: r.ToolDescription, Status: wire.ApprovalStatus(a.Status), Note: a.Note,
 		CreatedAt: wire.ISOTime(a.CreatedAt)}
@@ -326,7 +326,7 @@ func toWire(a store.Approval) wire.Approval {
 		out.Arguments = json.RawMessage("null")
 	}
 	if a.Decision != "" {
-		d := a.Decision
+		d := wire.ApprovalDecision(a.Decision)
 		out.Decision = &d
 	}
 	if !a.DecidedAt.IsZero() {

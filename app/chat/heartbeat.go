@@ -41,7 +41,7 @@ func (h *heartbeats) end(status, text string) {
 func (h *heartbeats) publish(status, pre string) {
 	now := time.Now()
 	h.s.events.Publish(wire.NewTurnHeartbeat(wire.TurnHeartbeat{
-		TS: now.UnixMilli(), Status: status, To: "chat", Preview: pre,
+		TS: now.UnixMilli(), Status: wire.TurnStatus(status), To: "chat", Preview: pre,
 		DurationMs: now.Sub(h.start).Milliseconds(), ConversationID: h.run.ConversationID, RunID: h.run.ID,
 	}))
 }

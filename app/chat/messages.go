@@ -55,7 +55,7 @@ func (s *Service) messages(ctx context.Context, convID string) ([]wire.Message, 
 }
 
 func toMessage(m store.Message) wire.Message {
-	msg := wire.Message{ID: m.ID, Role: m.Role, Text: m.Text, Timestamp: m.CreatedAt.UnixMilli(), Source: m.Source, RunID: m.RunID}
+	msg := wire.Message{ID: m.ID, Role: wire.Role(m.Role), Text: m.Text, Timestamp: m.CreatedAt.UnixMilli(), Source: m.Source, RunID: m.RunID}
 	if m.Role != "assistant" {
 		return msg
 	}
@@ -64,7 +64,7 @@ func toMessage(m store.Message) wire.Message {
 		Late                      bool
 	}
 	_ = json.Unmarshal(m.Metadata, &meta)
-	msg.Status, msg.Error = meta.Status, meta.Error
+	msg.Status, msg.Error = wire.RunStatus(meta.Status), meta.Error
 	msg.ReminderID, msg.Late = meta.ReminderID, meta.Late
 	msg.ActionCallbackHistory = m.CallbackHistory
 	var segs []reply.Segment

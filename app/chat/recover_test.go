@@ -64,7 +64,7 @@ func TestStartRecoversRunsACrashLeftActive(t *testing.T) {
 	}
 	byRun := map[string]string{}
 	for _, m := range msgs {
-		byRun[m.RunID] = m.Text + " [" + m.Status + "]"
+		byRun[m.RunID] = m.Text + " [" + string(m.Status) + "]"
 	}
 	want := map[string]string{"cut": "Half \n\nSearching… [interrupted]", "done": "All of it. [ended]"}
 	if !reflect.DeepEqual(byRun, want) {

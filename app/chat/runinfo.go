@@ -21,7 +21,7 @@ func (s *Service) RunInfo(ctx context.Context, id string) (wire.RunInfo, error) 
 		return wire.RunInfo{}, err
 	}
 	info := wire.RunInfo{ID: r.ID, ConversationID: r.ConversationID, UserMessageID: r.UserMessageID,
-		Status: r.Status, Error: r.Error, StartedAt: r.StartedAt.UnixMilli()}
+		Status: wire.RunStatus(r.Status), Error: r.Error, StartedAt: r.StartedAt.UnixMilli()}
 	if !r.EndedAt.IsZero() {
 		info.EndedAt = r.EndedAt.UnixMilli()
 	}

@@ -149,14 +149,14 @@ func TestRunPublishesDisplayRowsAndHeartbeats(t *testing.T) {
 	e.svc.Stop() // waits for the run's goroutine, which says "sent" after the run ended
 	var saved []string
 	for _, f := range e.frames.ofType(wire.TypeDisplayMessageSaved) {
-		saved = append(saved, f.(wire.DisplayMessageChanged).Message.ContentType)
+		saved = append(saved, string(f.(wire.DisplayMessageChanged).Message.ContentType))
 	}
 	if got := strings.Join(saved, " "); got != "text text tool_call tool_result text" {
 		t.Fatalf("saved rows: %s", got)
 	}
 	var states []string
 	for _, f := range e.frames.ofType(wire.TypeDisplayMessageUpdated) {
-		states = append(states, f.(wire.DisplayMessageChanged).Message.Status)
+		states = append(states, string(f.(wire.DisplayMessageChanged).Message.Status))
 	}
 	if got := strings.Join(states, " "); got != "executing executing completed" {
 		t.Fatalf("tool row states: %s", got)
@@ -167,7 +167,7 @@ func TestRunPublishesDisplayRowsAndHeartbeats(t *testing.T) {
 		if err := json.Unmarshal(f.(wire.Envelope).Payload, &p); err != nil {
 			t.Fatal(err)
 		}
-		beats = append(beats, p.Status)
+		beats = append(beats, string(p.Status))
 	}
 	if got := strings.Join(beats, " "); got != "thinking replying sent" {
 		t.Fatalf("heartbeats: %s", got)

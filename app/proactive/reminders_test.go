@@ -270,7 +270,7 @@ func TestRemindersListPendingByTimeThenDelivered(t *testing.T) {
 	}
 	var got []string
 	for _, r := range list {
-		got = append(got, r.ID+":"+r.Status)
+		got = append(got, r.ID+":"+string(r.Status))
 	}
 	if strings.Join(got, " ") != "c:pending a:pending b:delivered" {
 		t.Fatalf("order %v", got)

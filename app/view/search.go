@@ -12,7 +12,7 @@ import (
 func SearchResult(h store.SearchHit) wire.SearchResult {
 	return wire.SearchResult{
 		ConversationID: h.ConversationID, ConversationTitle: h.ConversationTitle, MessageID: h.MessageID,
-		Role: h.Role, CreatedAt: h.CreatedAt.UnixMilli(), Snippet: h.Snippet, Highlights: utf16Spans(h.Snippet, h.Marks),
+		Role: wire.Role(h.Role), CreatedAt: h.CreatedAt.UnixMilli(), Snippet: h.Snippet, Highlights: utf16Spans(h.Snippet, h.Marks),
 	}
 }
 

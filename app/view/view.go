@@ -20,8 +20,8 @@ func Conversation(c store.Conversation) wire.Conversation {
 // DisplayMessage is the wire shape of a stored display message.
 func DisplayMessage(d store.DisplayMessage) wire.DisplayMessage {
 	return wire.DisplayMessage{
-		ID: d.ID, ConversationID: d.ConversationID, RunID: d.RunID, MessageType: d.MessageType,
-		ContentType: d.ContentType, Content: d.Content, Status: d.Status, ToolCallID: d.ToolCallID,
+		ID: d.ID, ConversationID: d.ConversationID, RunID: d.RunID, MessageType: wire.DisplayMessageType(d.MessageType),
+		ContentType: wire.DisplayContentType(d.ContentType), Content: d.Content, Status: wire.ToolCallStatus(d.Status), ToolCallID: d.ToolCallID,
 		CreatedAt: d.CreatedAt.UnixMilli(), UpdatedAt: d.UpdatedAt.UnixMilli(),
 	}
 }

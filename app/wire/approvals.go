@@ -7,37 +7,31 @@ import "encoding/json"
 // frame. Kind says which; the fields of the other kind are empty (arguments and
 // annotations null). An MCP call's base (bases and grantable) is "server.tool".
 type Approval struct {
-	ID             string   `json:"id"`
-	RunID          string   `json:"runId"`
-	ConversationID string   `json:"conversationId"`
-	CallID         string   `json:"callId"`
-	ToolName       string   `json:"toolName"`
-	Command        string   `json:"command"`
-	Cwd            string   `json:"cwd"`
-	Reason         string   `json:"reason"`
-	Bases          []string `json:"bases"`
-	Grantable      []string `json:"grantable"`
-	AlwaysAsk      []string `json:"alwaysAsk"`
-	Kind           string   `json:"kind"`
+	ID             string       `json:"id"`
+	RunID          string       `json:"runId"`
+	ConversationID string       `json:"conversationId"`
+	CallID         string       `json:"callId"`
+	ToolName       string       `json:"toolName"`
+	Command        string       `json:"command"`
+	Cwd            string       `json:"cwd"`
+	Reason         string       `json:"reason"`
+	Bases          []string     `json:"bases"`
+	Grantable      []string     `json:"grantable"`
+	AlwaysAsk      []string     `json:"alwaysAsk"`
+	Kind           ApprovalKind `json:"kind"`
 	// MCP: the server, the tool, what the model passes it, and what the server says of it.
-	Server          string           `json:"server"`
-	Tool            string           `json:"tool"`
-	Arguments       json.RawMessage  `json:"arguments"`
-	Annotations     *ToolAnnotations `json:"annotations"`
-	ToolTitle       string           `json:"toolTitle"`
-	ToolDescription string           `json:"toolDescription"`
-	Status          ApprovalStatus   `json:"status"`
-	Decision        *string          `json:"decision"`
-	Note            string           `json:"note"`
-	CreatedAt       string           `json:"createdAt"`
-	DecidedAt       *string          `json:"decidedAt"`
+	Server          string            `json:"server"`
+	Tool            string            `json:"tool"`
+	Arguments       json.RawMessage   `json:"arguments"`
+	Annotations     *ToolAnnotations  `json:"annotations"`
+	ToolTitle       string            `json:"toolTitle"`
+	ToolDescription string            `json:"toolDescription"`
+	Status          ApprovalStatus    `json:"status"`
+	Decision        *ApprovalDecision `json:"decision"`
+	Note            string            `json:"note"`
+	CreatedAt       string            `json:"createdAt"`
+	DecidedAt       *string           `json:"decidedAt"`
 }
-
-// Approval and grant kinds.
-const (
-	KindShell = "shell"
-	KindMCP   = "mcp"
-)
 
 // ToolAnnotations are what an MCP server says of a tool: hints for the user, never a
 // reason to skip asking.
@@ -52,10 +46,10 @@ type ToolAnnotations struct {
 // Grant lets the agent run one base command (kind shell) or call one MCP tool
 // (kind mcp, base "server.tool") without asking.
 type Grant struct {
-	ID        string `json:"id"`
-	Kind      string `json:"kind"`
-	Base      string `json:"base"`
-	CreatedAt string `json:"createdAt"`
+	ID        string       `json:"id"`
+	Kind      ApprovalKind `json:"kind"`
+	Base      string       `json:"base"`
+	CreatedAt string       `json:"createdAt"`
 }
 
 // /ws frames of approvals, and the chat stream frames of pauses and tool status.
@@ -118,13 +112,13 @@ func NewRunPaused(reason, toolName, callID, approvalID string, approval json.Raw
 // RunResumed says the user decided and the run goes on.
 type RunResumed struct {
 	Head
-	ApprovalID string `json:"approvalId"`
-	Decision   string `json:"decision"`
+	ApprovalID string           `json:"approvalId"`
+	Decision   ApprovalDecision `json:"decision"`
 }
 
 // NewRunResumed is a run_resumed frame.
 func NewRunResumed(approvalID, decision string) RunResumed {
-	return RunResumed{Head{TypeRunResumed}, approvalID, decision}
+	return RunResumed{Head{TypeRunResumed}, approvalID, ApprovalDecision(decision)}
 }
 
 // StreamResync tells a client to reload the conversation (its snapshot) and go on
@@ -147,7 +141,7 @@ func exampleApproval(decided bool) Approval {
 		Bases: []string{"git", "rm"}, Grantable: []string{"rm"}, AlwaysAsk: []string{}, Kind: KindShell,
 		Arguments: json.RawMessage("null"), Status: ApprovalPending, Note: "", CreatedAt: exISO}
 	if decided {
-		d, at := "deny", "2025-11-21T09:01:00.000Z"
+		d, at := DecisionDeny, "2025-11-21T09:01:00.000Z"
 		a.Status, a.Decision, a.Note, a.DecidedAt = ApprovalDenied, &d, "not the build folder", &at
 		a.Grantable, a.AlwaysAsk = []string{}, []string{"sudo changes the user a command runs as"}
 	}

@@ -63,9 +63,9 @@ type ApprovalBody struct {
 // ApprovalConflict answers (409) a decision on an approval somebody else decided
 // first: the decision that stands, and the approval.
 type ApprovalConflict struct {
-	Error    string   `json:"error"`
-	Decision *string  `json:"decision"`
-	Approval Approval `json:"approval"`
+	Error    string            `json:"error"`
+	Decision *ApprovalDecision `json:"decision"`
+	Approval Approval          `json:"approval"`
 }
 
 // GrantList answers GET /api/grants.

@@ -79,7 +79,7 @@ type Envelope struct {
 	SessionKey string          `json:"sessionKey,omitempty"`
 	AgentID    string          `json:"agentId,omitempty"`
 	RoomID     string          `json:"roomId,omitempty"`
-	Payload    json.RawMessage `json:"payload"`
+	Payload    json.RawMessage `json:"payload" ts:"object"`
 }
 
 // NewEnvelope is a buffered event of a kind (TypeAgentEvent, TypeHeartbeatEvent or

@@ -6,14 +6,6 @@ import (
 	"github.com/wispapp/wisp/internal/jsonlist"
 )
 
-// MCP server states.
-const (
-	MCPStarting = "starting"
-	MCPRunning  = "running"
-	MCPFailed   = "failed"
-	MCPDisabled = "disabled"
-)
-
 // TypeMCPServers is the /ws frame with every MCP server, sent when any of them
 // changes (its status, tools or settings).
 const TypeMCPServers = "mcp-servers"
@@ -22,7 +14,7 @@ const TypeMCPServers = "mcp-servers"
 // show it (docs/mcp.md).
 type MCPServer struct {
 	Name      string          `json:"name"`
-	Status    string          `json:"status"`
+	Status    MCPServerStatus `json:"status"`
 	Config    MCPServerConfig `json:"config"`
 	Tools     []MCPTool       `json:"tools"`
 	LastError string          `json:"lastError"`
@@ -35,14 +27,14 @@ type MCPServer struct {
 // MCPServerConfig is a server's settings without their secrets: the names of its
 // env variables and headers, never their values.
 type MCPServerConfig struct {
-	Transport  string   `json:"transport"` // "stdio" or "http"
-	Command    string   `json:"command"`
-	Args       []string `json:"args"`
-	Cwd        string   `json:"cwd"`
-	URL        string   `json:"url"`
-	EnvKeys    []string `json:"envKeys"`
-	HeaderKeys []string `json:"headerKeys"`
-	Disabled   bool     `json:"disabled"`
+	Transport  MCPTransport `json:"transport"`
+	Command    string       `json:"command"`
+	Args       []string     `json:"args"`
+	Cwd        string       `json:"cwd"`
+	URL        string       `json:"url"`
+	EnvKeys    []string     `json:"envKeys"`
+	HeaderKeys []string     `json:"headerKeys"`
+	Disabled   bool         `json:"disabled"`
 }
 
 // MCPTool is one tool of a server: its name there, the agent's name for it, and

@@ -14,7 +14,7 @@ type SearchResult struct {
 	ConversationID    string      `json:"conversationId"`
 	ConversationTitle string      `json:"conversationTitle"`
 	MessageID         string      `json:"messageId"`
-	Role              string      `json:"role"`
+	Role              Role        `json:"role"`
 	CreatedAt         int64       `json:"createdAt"` // ms since the epoch
 	Snippet           string      `json:"snippet"`
 	Highlights        []Highlight `json:"highlights"`

@@ -1,15 +1,9 @@
 package wire
 
-// Where secrets are kept (SecretStore.Where).
-const (
-	SecretsInKeyring = "keyring" // the desktop's keyring (the Secret Service)
-	SecretsInFile    = "file"    // the config file, mode 0600
-)
-
 // SecretStore says where Wisp keeps the secrets set in its settings (the model's API
 // key, the API and terminal tokens) in this run: GET /api/config's secretStore.
 type SecretStore struct {
-	Where string `json:"where"` // SecretsInKeyring or SecretsInFile
+	Where SecretsWhere `json:"where"`
 	// Service is the keyring's service attribute of Wisp's items ("wisp:<config file>").
 	Service string `json:"service"`
 	// Reason says why the file keeps them: what the keyring answered, or that none did.

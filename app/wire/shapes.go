@@ -19,22 +19,22 @@ type Conversation struct {
 	RoomID    string          `json:"roomId"`
 	CreatedAt string          `json:"createdAt"`
 	UpdatedAt string          `json:"updatedAt"`
-	Metadata  json.RawMessage `json:"metadata,omitempty"`
+	Metadata  json.RawMessage `json:"metadata,omitempty" ts:"object"`
 	// Unread marks a proactive message no client has seen yet.
 	Unread bool `json:"unread"`
 }
 
 // Message is a chat message. An assistant reply's Text is the trail users saw live.
 type Message struct {
-	ID                    string   `json:"id"`
-	Role                  string   `json:"role"`
-	Text                  string   `json:"text"`
-	Timestamp             int64    `json:"timestamp"`
-	Source                string   `json:"source,omitempty"`
-	RunID                 string   `json:"runId,omitempty"`
-	Status                string   `json:"status,omitempty"`
-	Error                 string   `json:"error,omitempty"`
-	ActionCallbackHistory []string `json:"actionCallbackHistory,omitempty"`
+	ID                    string    `json:"id"`
+	Role                  Role      `json:"role"`
+	Text                  string    `json:"text"`
+	Timestamp             int64     `json:"timestamp"`
+	Source                string    `json:"source,omitempty"`
+	RunID                 string    `json:"runId,omitempty"`
+	Status                RunStatus `json:"status,omitempty"`
+	Error                 string    `json:"error,omitempty"`
+	ActionCallbackHistory []string  `json:"actionCallbackHistory,omitempty"`
 	// ReminderID and Late describe a delivered reminder (source "reminder").
 	ReminderID string `json:"reminderId,omitempty"`
 	Late       bool   `json:"late,omitempty"`
@@ -42,27 +42,27 @@ type Message struct {
 
 // DisplayMessage is a UI row of a conversation (seed 002).
 type DisplayMessage struct {
-	ID             string          `json:"id"`
-	ConversationID string          `json:"conversationId"`
-	RunID          string          `json:"runId,omitempty"`
-	MessageType    string          `json:"messageType"`
-	ContentType    string          `json:"contentType"`
-	Content        json.RawMessage `json:"content"`
-	Status         string          `json:"status,omitempty"`
-	ToolCallID     string          `json:"toolCallId,omitempty"`
-	CreatedAt      int64           `json:"createdAt"`
-	UpdatedAt      int64           `json:"updatedAt"`
+	ID             string             `json:"id"`
+	ConversationID string             `json:"conversationId"`
+	RunID          string             `json:"runId,omitempty"`
+	MessageType    DisplayMessageType `json:"messageType"`
+	ContentType    DisplayContentType `json:"contentType"`
+	Content        json.RawMessage    `json:"content" ts:"object"`
+	Status         ToolCallStatus     `json:"status,omitempty"`
+	ToolCallID     string             `json:"toolCallId,omitempty"`
+	CreatedAt      int64              `json:"createdAt"`
+	UpdatedAt      int64              `json:"updatedAt"`
 }
 
 // RunInfo is a run's record.
 type RunInfo struct {
-	ID             string `json:"id"`
-	ConversationID string `json:"conversationId,omitempty"`
-	UserMessageID  string `json:"userMessageId,omitempty"`
-	Status         string `json:"status"`
-	Error          string `json:"error,omitempty"`
-	StartedAt      int64  `json:"startedAt"`
-	EndedAt        int64  `json:"endedAt,omitempty"`
+	ID             string    `json:"id"`
+	ConversationID string    `json:"conversationId,omitempty"`
+	UserMessageID  string    `json:"userMessageId,omitempty"`
+	Status         RunStatus `json:"status"`
+	Error          string    `json:"error,omitempty"`
+	StartedAt      int64     `json:"startedAt"`
+	EndedAt        int64     `json:"endedAt,omitempty"`
 }
 
 // Snapshot is a conversation as a client renders it after a reload or a resync (seed
@@ -72,7 +72,7 @@ type Snapshot struct {
 	Messages       []Message `json:"messages"`
 	ActiveRun      *RunInfo  `json:"activeRun,omitempty"`
 	StreamSequence int64     `json:"streamSequence"`
-	Status         string    `json:"status"`
+	Status         RunStatus `json:"status"`
 }
 
 // SendResult answers a chat message sent without streaming, once its run ended.
@@ -83,7 +83,7 @@ type SendResult struct {
 	MessageID             string   `json:"messageId"`
 	Usage                 Usage    `json:"usage"`
 	ActionCallbackHistory []string `json:"actionCallbackHistory"`
-	Status                string   `json:"status"`
+	Status                string   `json:"status"` // a RunStatus: ended or interrupted
 	Error                 string   `json:"error,omitempty"`
 }
 
@@ -107,7 +107,7 @@ func UsageOf(input, output int) Usage {
 // reminderId and late for reminders).
 type ProactiveMessage struct {
 	ID         string `json:"id"`
-	Role       string `json:"role"`
+	Role       Role   `json:"role"`
 	Text       string `json:"text"`
 	Timestamp  int64  `json:"timestamp"`
 	Source     string `json:"source"`
@@ -117,15 +117,15 @@ type ProactiveMessage struct {
 
 // Reminder is a reminder as the API shows it.
 type Reminder struct {
-	ID             string  `json:"id"`
-	ConversationID *string `json:"conversationId"`
-	Text           string  `json:"text"`
-	At             string  `json:"at"`
-	CreatedAt      string  `json:"createdAt"`
-	Status         string  `json:"status"` // pending | delivered
-	DeliveredAt    string  `json:"deliveredAt,omitempty"`
-	Late           bool    `json:"late"`
-	MessageID      string  `json:"messageId,omitempty"`
+	ID             string         `json:"id"`
+	ConversationID *string        `json:"conversationId"`
+	Text           string         `json:"text"`
+	At             string         `json:"at"`
+	CreatedAt      string         `json:"createdAt"`
+	Status         ReminderStatus `json:"status"`
+	DeliveredAt    string         `json:"deliveredAt,omitempty"`
+	Late           bool           `json:"late"`
+	MessageID      string         `json:"messageId,omitempty"`
 }
 
 // AutonomyState is the autonomy loop's settings and progress.
@@ -189,14 +189,14 @@ var Streams = []string{StreamSystem, StreamAutonomy, StreamAssistant, StreamActi
 // TurnHeartbeat is the payload of a chat turn's heartbeat_event: thinking when it
 // starts, replying at its first text, then sent or failed.
 type TurnHeartbeat struct {
-	TS             int64  `json:"ts"`
-	Status         string `json:"status"`
-	To             string `json:"to"`
-	Preview        string `json:"preview"`
-	DurationMs     int64  `json:"durationMs"`
-	HasMedia       bool   `json:"hasMedia"`
-	ConversationID string `json:"conversationId"`
-	RunID          string `json:"runId"`
+	TS             int64      `json:"ts"`
+	Status         TurnStatus `json:"status"`
+	To             string     `json:"to"`
+	Preview        string     `json:"preview"`
+	DurationMs     int64      `json:"durationMs"`
+	HasMedia       bool       `json:"hasMedia"`
+	ConversationID string     `json:"conversationId"`
+	RunID          string     `json:"runId"`
 }
 
 // AutonomyPayload is the payload of an autonomy tick's agent_event on the autonomy

@@ -74,7 +74,13 @@ var TerminalEvents = []TerminalEvent{TerminalStart, TerminalStdout, TerminalStde
 // Enums are the vocabularies above, for the TypeScript generator: each a list of
 // one typed string's values.
 func Enums() [][]any {
-	return [][]any{anys(AppStates), anys(ApprovalStatuses), anys(ToolCallStatuses), anys(Confinements), anys(TerminalEvents)}
+	return [][]any{anys(AppStates), anys(ApprovalStatuses), anys(ToolCallStatuses), anys(Confinements), anys(TerminalEvents),
+		{RoleUser, RoleAssistant}, {RunActive, RunWaiting, RunEnded, RunFailed, RunInterrupted},
+		{DisplayUser, DisplayAssistant, DisplayTool, DisplaySystem},
+		{ContentText, ContentThinking, ContentToolCall, ContentToolResult, ContentError, ContentNotification, ContentApproval},
+		{ReminderPending, ReminderDelivered}, {TurnThinking, TurnReplying, TurnSent, TurnFailed}, {KindShell, KindMCP},
+		{DecisionApprove, DecisionApproveAlways, DecisionDeny}, {MCPStarting, MCPRunning, MCPFailed, MCPDisabled},
+		{MCPStdio, MCPHTTP}, {SecretsInKeyring, SecretsInFile}}
 }
 
 func anys[T any](s []T) []any {
@@ -84,3 +90,122 @@ func anys[T any](s []T) []any {
 	}
 	return out
 }
+
+// Role is who said a message.
+type Role string
+
+// The roles.
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// RunStatus is where a run stands (RunInfo, Snapshot, SendResult, and an assistant
+// message of a run): active, paused (waiting for the user), then how it ended.
+type RunStatus string
+
+// The run statuses.
+const (
+	RunActive      RunStatus = "active"
+	RunWaiting     RunStatus = "paused" // for the user
+	RunEnded       RunStatus = "ended"
+	RunFailed      RunStatus = "failed"
+	RunInterrupted RunStatus = "interrupted"
+)
+
+// DisplayMessageType is who a display message's row is of.
+type DisplayMessageType string
+
+// The display message types.
+const (
+	DisplayUser      DisplayMessageType = "user"
+	DisplayAssistant DisplayMessageType = "assistant"
+	DisplayTool      DisplayMessageType = "tool"
+	DisplaySystem    DisplayMessageType = "system"
+)
+
+// DisplayContentType is what a display message's content is.
+type DisplayContentType string
+
+// The display content types.
+const (
+	ContentText         DisplayContentType = "text"
+	ContentThinking     DisplayContentType = "thinking"
+	ContentToolCall     DisplayContentType = "tool_call"
+	ContentToolResult   DisplayContentType = "tool_result"
+	ContentError        DisplayContentType = "error"
+	ContentNotification DisplayContentType = "notification"
+	ContentApproval     DisplayContentType = "approval"
+)
+
+// ReminderStatus is whether a reminder was delivered yet.
+type ReminderStatus string
+
+// The reminder statuses.
+const (
+	ReminderPending   ReminderStatus = "pending"
+	ReminderDelivered ReminderStatus = "delivered"
+)
+
+// TurnStatus is a chat turn's step in its heartbeat_event: thinking when it starts,
+// replying at its first text, then sent or failed.
+type TurnStatus string
+
+// The turn statuses.
+const (
+	TurnThinking TurnStatus = "thinking"
+	TurnReplying TurnStatus = "replying"
+	TurnSent     TurnStatus = "sent"
+	TurnFailed   TurnStatus = "failed"
+)
+
+// ApprovalKind says what an approval or a grant is of: a shell command or an MCP
+// tool call.
+type ApprovalKind string
+
+// Approval and grant kinds.
+const (
+	KindShell ApprovalKind = "shell"
+	KindMCP   ApprovalKind = "mcp"
+)
+
+// ApprovalDecision is the user's answer: run it once, run it and grant its bases,
+// or refuse.
+type ApprovalDecision string
+
+// The decisions.
+const (
+	DecisionApprove       ApprovalDecision = "approve"
+	DecisionApproveAlways ApprovalDecision = "approve_always"
+	DecisionDeny          ApprovalDecision = "deny"
+)
+
+// MCPServerStatus is where an MCP server stands.
+type MCPServerStatus string
+
+// MCP server states.
+const (
+	MCPStarting MCPServerStatus = "starting"
+	MCPRunning  MCPServerStatus = "running"
+	MCPFailed   MCPServerStatus = "failed"
+	MCPDisabled MCPServerStatus = "disabled"
+)
+
+// MCPTransport is how Wisp talks to an MCP server: a command it runs (stdio) or a
+// Streamable HTTP URL.
+type MCPTransport string
+
+// The MCP transports.
+const (
+	MCPStdio MCPTransport = "stdio"
+	MCPHTTP  MCPTransport = "http"
+)
+
+// SecretsWhere is where Wisp keeps the secrets of its settings (SecretStore.Where).
+type SecretsWhere string
+
+// Where secrets are kept.
+const (
+	SecretsInKeyring SecretsWhere = "keyring" // the desktop's keyring (the Secret Service)
+	SecretsInFile    SecretsWhere = "file"    // the config file, mode 0600
+)

@@ -4,7 +4,8 @@
 // first field that is wrong. It follows encoding/json's rules: json tags, omitempty
 // (an optional field), pointers (T | null), slices, string-keyed maps, nested and
 // embedded structs; typed string constants declared with Enum become string-literal
-// unions. It imports nothing of Wisp.
+// unions. A field tagged `ts:"object"` (say a json.RawMessage that is always an
+// object) is a Record<string, unknown>. It imports nothing of Wisp.
 package tsgen
 
 import (
@@ -219,6 +220,7 @@ type field struct {
 	goName   string
 	typ      reflect.Type
 	optional bool
+	object   bool // ts:"object"
 	literals []string
 }
 
@@ -281,7 +283,7 @@ func (g *Generator) collect(t reflect.Type, optional bool, out *[]field) error {
 		if strings.Contains(opts, "string") {
 			return fmt.Errorf("tsgen: %s.%s: the ,string option is not supported", t, f.Name)
 		}
-		*out = append(*out, field{json: name, goName: f.Name, typ: ft,
+		*out = append(*out, field{json: name, goName: f.Name, typ: ft, object: f.Tag.Get("ts") == "object",
 			optional: optional || strings.Contains(","+opts+",", ",omitempty,") || strings.Contains(","+opts+",", ",omitzero,")})
 	}
 	return nil
@@ -437,6 +439,9 @@ func (g *Generator) writeStruct(b *bytes.Buffer, d decl) error {
 		ts, dec, err := g.tsType(f.typ, f.optional)
 		if err != nil {
 			return fmt.Errorf("tsgen: %s.%s: %w", d.typ, f.goName, err)
+		}
+		if f.object {
+			ts, dec = "Record<string, unknown>", prim("_obj")
 		}
 		if f.literals != nil {
 			if f.typ.Kind() != reflect.String {

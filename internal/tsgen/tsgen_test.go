@@ -40,6 +40,7 @@ type Everything struct {
 	Ptrs    []*Inner           `json:"ptrs"`
 	ByKey   map[string]bool    `json:"byKey"`
 	Raw     json.RawMessage    `json:"raw"`
+	Object  json.RawMessage    `json:"object,omitempty" ts:"object"`
 	Any     any                `json:"any"`
 	When    time.Time          `json:"when"`
 	Anon    struct{ A string } `json:"anon"`
@@ -79,7 +80,7 @@ func TestFields(t *testing.T) {
 		"export const ColorValues: readonly Color[] = ['red', 'blue']\n",
 		"export interface Everything {\n  type: 'every'\n  flag?: boolean\n  name: string\n  count?: number\n  ratio: number\n" +
 			"  color: Color\n  plain?: Color\n  maybe: string | null\n  absent?: Inner\n  list: Inner[]\n  ptrs: (Inner | null)[]\n" +
-			"  byKey: Record<string, boolean>\n  raw: unknown\n  any: unknown\n  when: string\n  anon: EverythingAnon\n" +
+			"  byKey: Record<string, boolean>\n  raw: unknown\n  object?: Record<string, unknown>\n  any: unknown\n  when: string\n  anon: EverythingAnon\n" +
 			"  NoTag: string\n  'odd-key': string\n}\n",
 		"    type: _oneOf(o.type, ['every'] as const, path + '.type'),\n",
 		"  if (o.flag !== undefined) out.flag = _bool(o.flag, path + '.flag')\n",
@@ -89,6 +90,7 @@ func TestFields(t *testing.T) {
 		"    ptrs: _arr(o.ptrs, path + '.ptrs', (x, p) => _nullable(x, p, (x, p) => decodeInner(x, p))),\n",
 		"    byKey: _rec(o.byKey, path + '.byKey', (x, p) => _bool(x, p)),\n",
 		"    raw: _present(o.raw, path + '.raw'),\n",
+		"  if (o.object !== undefined) out.object = _obj(o.object, path + '.object')\n",
 		"    'odd-key': _str(o['odd-key'], path + '[\\'odd-key\\']'),\n",
 		"export interface Inner {\n  n: number\n}\n",
 		"export interface EverythingAnon {\n  A: string\n}\n",

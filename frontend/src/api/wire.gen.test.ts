@@ -71,7 +71,7 @@ describe('the generated wire decoders', () => {
     ['a missing required field', wire.decodeApproval, { ...approval, callId: undefined }, 'Approval.callId: want a string, have missing'],
     ['a field of the wrong type', wire.decodeApproval, { ...approval, bases: 'git' }, 'Approval.bases: want an array, have a string'],
     ['a status not of its vocabulary', wire.decodeApproval, { ...approval, status: 'maybe' }, 'Approval.status: want "pending" or "approved" or "denied" or "cancelled", have a string'],
-    ['null where null is not sent', wire.decodeApproval, { ...approval, kind: null }, 'Approval.kind: want a string, have null'],
+    ['null where null is not sent', wire.decodeApproval, { ...approval, command: null }, 'Approval.command: want a string, have null'],
     ['a wrong element deep inside', wire.decodeMCPServer, { ...server, tools: [{ ...server.tools[0], name: 3 }] }, 'MCPServer.tools[0].name: want a string, have a number'],
     ['a frame type of no frame', wire.decodeServerFrame, { type: 'nope' }, 'ServerFrame.type: unknown type "nope"'],
     ['a frame without its fields', wire.decodeServerFrame, { type: 'reminder-deleted' }, 'ServerFrame.id: want a string, have missing'],

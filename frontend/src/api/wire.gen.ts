@@ -105,6 +105,72 @@ export function decodeTerminalEvent(v: unknown, path = 'TerminalEvent'): Termina
   return _oneOf(v, TerminalEventValues, path)
 }
 
+export type Role = 'user' | 'assistant'
+export const RoleValues: readonly Role[] = ['user', 'assistant']
+export function decodeRole(v: unknown, path = 'Role'): Role {
+  return _oneOf(v, RoleValues, path)
+}
+
+export type RunStatus = 'active' | 'paused' | 'ended' | 'failed' | 'interrupted'
+export const RunStatusValues: readonly RunStatus[] = ['active', 'paused', 'ended', 'failed', 'interrupted']
+export function decodeRunStatus(v: unknown, path = 'RunStatus'): RunStatus {
+  return _oneOf(v, RunStatusValues, path)
+}
+
+export type DisplayMessageType = 'user' | 'assistant' | 'tool' | 'system'
+export const DisplayMessageTypeValues: readonly DisplayMessageType[] = ['user', 'assistant', 'tool', 'system']
+export function decodeDisplayMessageType(v: unknown, path = 'DisplayMessageType'): DisplayMessageType {
+  return _oneOf(v, DisplayMessageTypeValues, path)
+}
+
+export type DisplayContentType = 'text' | 'thinking' | 'tool_call' | 'tool_result' | 'error' | 'notification' | 'approval'
+export const DisplayContentTypeValues: readonly DisplayContentType[] = ['text', 'thinking', 'tool_call', 'tool_result', 'error', 'notification', 'approval']
+export function decodeDisplayContentType(v: unknown, path = 'DisplayContentType'): DisplayContentType {
+  return _oneOf(v, DisplayContentTypeValues, path)
+}
+
+export type ReminderStatus = 'pending' | 'delivered'
+export const ReminderStatusValues: readonly ReminderStatus[] = ['pending', 'delivered']
+export function decodeReminderStatus(v: unknown, path = 'ReminderStatus'): ReminderStatus {
+  return _oneOf(v, ReminderStatusValues, path)
+}
+
+export type TurnStatus = 'thinking' | 'replying' | 'sent' | 'failed'
+export const TurnStatusValues: readonly TurnStatus[] = ['thinking', 'replying', 'sent', 'failed']
+export function decodeTurnStatus(v: unknown, path = 'TurnStatus'): TurnStatus {
+  return _oneOf(v, TurnStatusValues, path)
+}
+
+export type ApprovalKind = 'shell' | 'mcp'
+export const ApprovalKindValues: readonly ApprovalKind[] = ['shell', 'mcp']
+export function decodeApprovalKind(v: unknown, path = 'ApprovalKind'): ApprovalKind {
+  return _oneOf(v, ApprovalKindValues, path)
+}
+
+export type ApprovalDecision = 'approve' | 'approve_always' | 'deny'
+export const ApprovalDecisionValues: readonly ApprovalDecision[] = ['approve', 'approve_always', 'deny']
+export function decodeApprovalDecision(v: unknown, path = 'ApprovalDecision'): ApprovalDecision {
+  return _oneOf(v, ApprovalDecisionValues, path)
+}
+
+export type MCPServerStatus = 'starting' | 'running' | 'failed' | 'disabled'
+export const MCPServerStatusValues: readonly MCPServerStatus[] = ['starting', 'running', 'failed', 'disabled']
+export function decodeMCPServerStatus(v: unknown, path = 'MCPServerStatus'): MCPServerStatus {
+  return _oneOf(v, MCPServerStatusValues, path)
+}
+
+export type MCPTransport = 'stdio' | 'http'
+export const MCPTransportValues: readonly MCPTransport[] = ['stdio', 'http']
+export function decodeMCPTransport(v: unknown, path = 'MCPTransport'): MCPTransport {
+  return _oneOf(v, MCPTransportValues, path)
+}
+
+export type SecretsWhere = 'keyring' | 'file'
+export const SecretsWhereValues: readonly SecretsWhere[] = ['keyring', 'file']
+export function decodeSecretsWhere(v: unknown, path = 'SecretsWhere'): SecretsWhere {
+  return _oneOf(v, SecretsWhereValues, path)
+}
+
 export interface StatusFrame {
   type: 'status'
   state: AppState
@@ -155,7 +221,7 @@ export interface Envelope {
   sessionKey?: string
   agentId?: string
   roomId?: string
-  payload: unknown
+  payload: Record<string, unknown>
 }
 export function decodeEnvelope(v: unknown, path = 'Envelope'): Envelope {
   const o = _obj(v, path)
@@ -164,7 +230,7 @@ export function decodeEnvelope(v: unknown, path = 'Envelope'): Envelope {
     version: _num(o.version, path + '.version'),
     eventId: _str(o.eventId, path + '.eventId'),
     ts: _num(o.ts, path + '.ts'),
-    payload: _present(o.payload, path + '.payload'),
+    payload: _obj(o.payload, path + '.payload'),
   }
   if (o.runId !== undefined) out.runId = _str(o.runId, path + '.runId')
   if (o.seq !== undefined) out.seq = _num(o.seq, path + '.seq')
@@ -229,7 +295,7 @@ export interface Conversation {
   roomId: string
   createdAt: string
   updatedAt: string
-  metadata?: unknown
+  metadata?: Record<string, unknown>
   unread: boolean
 }
 export function decodeConversation(v: unknown, path = 'Conversation'): Conversation {
@@ -242,7 +308,7 @@ export function decodeConversation(v: unknown, path = 'Conversation'): Conversat
     updatedAt: _str(o.updatedAt, path + '.updatedAt'),
     unread: _bool(o.unread, path + '.unread'),
   }
-  if (o.metadata !== undefined) out.metadata = _present(o.metadata, path + '.metadata')
+  if (o.metadata !== undefined) out.metadata = _obj(o.metadata, path + '.metadata')
   return out
 }
 
@@ -265,10 +331,10 @@ export interface DisplayMessage {
   id: string
   conversationId: string
   runId?: string
-  messageType: string
-  contentType: string
-  content: unknown
-  status?: string
+  messageType: DisplayMessageType
+  contentType: DisplayContentType
+  content: Record<string, unknown>
+  status?: ToolCallStatus
   toolCallId?: string
   createdAt: number
   updatedAt: number
@@ -278,14 +344,14 @@ export function decodeDisplayMessage(v: unknown, path = 'DisplayMessage'): Displ
   const out: DisplayMessage = {
     id: _str(o.id, path + '.id'),
     conversationId: _str(o.conversationId, path + '.conversationId'),
-    messageType: _str(o.messageType, path + '.messageType'),
-    contentType: _str(o.contentType, path + '.contentType'),
-    content: _present(o.content, path + '.content'),
+    messageType: decodeDisplayMessageType(o.messageType, path + '.messageType'),
+    contentType: decodeDisplayContentType(o.contentType, path + '.contentType'),
+    content: _obj(o.content, path + '.content'),
     createdAt: _num(o.createdAt, path + '.createdAt'),
     updatedAt: _num(o.updatedAt, path + '.updatedAt'),
   }
   if (o.runId !== undefined) out.runId = _str(o.runId, path + '.runId')
-  if (o.status !== undefined) out.status = _str(o.status, path + '.status')
+  if (o.status !== undefined) out.status = decodeToolCallStatus(o.status, path + '.status')
   if (o.toolCallId !== undefined) out.toolCallId = _str(o.toolCallId, path + '.toolCallId')
   return out
 }
@@ -390,7 +456,7 @@ export function decodeProactive(v: unknown, path = 'Proactive'): Proactive {
 
 export interface ProactiveMessage {
   id: string
-  role: string
+  role: Role
   text: string
   timestamp: number
   source: string
@@ -401,7 +467,7 @@ export function decodeProactiveMessage(v: unknown, path = 'ProactiveMessage'): P
   const o = _obj(v, path)
   const out: ProactiveMessage = {
     id: _str(o.id, path + '.id'),
-    role: _str(o.role, path + '.role'),
+    role: decodeRole(o.role, path + '.role'),
     text: _str(o.text, path + '.text'),
     timestamp: _num(o.timestamp, path + '.timestamp'),
     source: _str(o.source, path + '.source'),
@@ -430,7 +496,7 @@ export interface Reminder {
   text: string
   at: string
   createdAt: string
-  status: string
+  status: ReminderStatus
   deliveredAt?: string
   late: boolean
   messageId?: string
@@ -443,7 +509,7 @@ export function decodeReminder(v: unknown, path = 'Reminder'): Reminder {
     text: _str(o.text, path + '.text'),
     at: _str(o.at, path + '.at'),
     createdAt: _str(o.createdAt, path + '.createdAt'),
-    status: _str(o.status, path + '.status'),
+    status: decodeReminderStatus(o.status, path + '.status'),
     late: _bool(o.late, path + '.late'),
   }
   if (o.deliveredAt !== undefined) out.deliveredAt = _str(o.deliveredAt, path + '.deliveredAt')
@@ -504,7 +570,7 @@ export interface Approval {
   bases: string[]
   grantable: string[]
   alwaysAsk: string[]
-  kind: string
+  kind: ApprovalKind
   server: string
   tool: string
   arguments: unknown
@@ -512,7 +578,7 @@ export interface Approval {
   toolTitle: string
   toolDescription: string
   status: ApprovalStatus
-  decision: string | null
+  decision: ApprovalDecision | null
   note: string
   createdAt: string
   decidedAt: string | null
@@ -531,7 +597,7 @@ export function decodeApproval(v: unknown, path = 'Approval'): Approval {
     bases: _arr(o.bases, path + '.bases', (x, p) => _str(x, p)),
     grantable: _arr(o.grantable, path + '.grantable', (x, p) => _str(x, p)),
     alwaysAsk: _arr(o.alwaysAsk, path + '.alwaysAsk', (x, p) => _str(x, p)),
-    kind: _str(o.kind, path + '.kind'),
+    kind: decodeApprovalKind(o.kind, path + '.kind'),
     server: _str(o.server, path + '.server'),
     tool: _str(o.tool, path + '.tool'),
     arguments: _present(o.arguments, path + '.arguments'),
@@ -539,7 +605,7 @@ export function decodeApproval(v: unknown, path = 'Approval'): Approval {
     toolTitle: _str(o.toolTitle, path + '.toolTitle'),
     toolDescription: _str(o.toolDescription, path + '.toolDescription'),
     status: decodeApprovalStatus(o.status, path + '.status'),
-    decision: _nullable(o.decision, path + '.decision', (x, p) => _str(x, p)),
+    decision: _nullable(o.decision, path + '.decision', (x, p) => decodeApprovalDecision(x, p)),
     note: _str(o.note, path + '.note'),
     createdAt: _str(o.createdAt, path + '.createdAt'),
     decidedAt: _nullable(o.decidedAt, path + '.decidedAt', (x, p) => _str(x, p)),
@@ -581,7 +647,7 @@ export function decodeMCPServers(v: unknown, path = 'MCPServers'): MCPServers {
 
 export interface MCPServer {
   name: string
-  status: string
+  status: MCPServerStatus
   config: MCPServerConfig
   tools: MCPTool[]
   lastError: string
@@ -594,7 +660,7 @@ export function decodeMCPServer(v: unknown, path = 'MCPServer'): MCPServer {
   const o = _obj(v, path)
   const out: MCPServer = {
     name: _str(o.name, path + '.name'),
-    status: _str(o.status, path + '.status'),
+    status: decodeMCPServerStatus(o.status, path + '.status'),
     config: decodeMCPServerConfig(o.config, path + '.config'),
     tools: _arr(o.tools, path + '.tools', (x, p) => decodeMCPTool(x, p)),
     lastError: _str(o.lastError, path + '.lastError'),
@@ -607,7 +673,7 @@ export function decodeMCPServer(v: unknown, path = 'MCPServer'): MCPServer {
 }
 
 export interface MCPServerConfig {
-  transport: string
+  transport: MCPTransport
   command: string
   args: string[]
   cwd: string
@@ -619,7 +685,7 @@ export interface MCPServerConfig {
 export function decodeMCPServerConfig(v: unknown, path = 'MCPServerConfig'): MCPServerConfig {
   const o = _obj(v, path)
   const out: MCPServerConfig = {
-    transport: _str(o.transport, path + '.transport'),
+    transport: decodeMCPTransport(o.transport, path + '.transport'),
     command: _str(o.command, path + '.command'),
     args: _arr(o.args, path + '.args', (x, p) => _str(x, p)),
     cwd: _str(o.cwd, path + '.cwd'),
@@ -822,14 +888,14 @@ export function decodeRunPaused(v: unknown, path = 'RunPaused'): RunPaused {
 export interface RunResumed {
   type: 'run_resumed'
   approvalId: string
-  decision: string
+  decision: ApprovalDecision
 }
 export function decodeRunResumed(v: unknown, path = 'RunResumed'): RunResumed {
   const o = _obj(v, path)
   const out: RunResumed = {
     type: _oneOf(o.type, ['run_resumed'] as const, path + '.type'),
     approvalId: _str(o.approvalId, path + '.approvalId'),
-    decision: _str(o.decision, path + '.decision'),
+    decision: decodeApprovalDecision(o.decision, path + '.decision'),
   }
   return out
 }
@@ -1184,7 +1250,7 @@ export function decodeConfigView(v: unknown, path = 'ConfigView'): ConfigView {
 }
 
 export interface SecretStore {
-  where: string
+  where: SecretsWhere
   service: string
   reason: string
   unread: string[]
@@ -1192,7 +1258,7 @@ export interface SecretStore {
 export function decodeSecretStore(v: unknown, path = 'SecretStore'): SecretStore {
   const o = _obj(v, path)
   const out: SecretStore = {
-    where: _str(o.where, path + '.where'),
+    where: decodeSecretsWhere(o.where, path + '.where'),
     service: _str(o.service, path + '.service'),
     reason: _str(o.reason, path + '.reason'),
     unread: _arr(o.unread, path + '.unread', (x, p) => _str(x, p)),
@@ -1263,7 +1329,7 @@ export function decodeCatalogEmote(v: unknown, path = 'CatalogEmote'): CatalogEm
 
 export interface Grant {
   id: string
-  kind: string
+  kind: ApprovalKind
   base: string
   createdAt: string
 }
@@ -1271,7 +1337,7 @@ export function decodeGrant(v: unknown, path = 'Grant'): Grant {
   const o = _obj(v, path)
   const out: Grant = {
     id: _str(o.id, path + '.id'),
-    kind: _str(o.kind, path + '.kind'),
+    kind: decodeApprovalKind(o.kind, path + '.kind'),
     base: _str(o.base, path + '.base'),
     createdAt: _str(o.createdAt, path + '.createdAt'),
   }
@@ -1312,12 +1378,12 @@ export function decodeImportFailure(v: unknown, path = 'ImportFailure'): ImportF
 
 export interface Message {
   id: string
-  role: string
+  role: Role
   text: string
   timestamp: number
   source?: string
   runId?: string
-  status?: string
+  status?: RunStatus
   error?: string
   actionCallbackHistory?: string[]
   reminderId?: string
@@ -1327,13 +1393,13 @@ export function decodeMessage(v: unknown, path = 'Message'): Message {
   const o = _obj(v, path)
   const out: Message = {
     id: _str(o.id, path + '.id'),
-    role: _str(o.role, path + '.role'),
+    role: decodeRole(o.role, path + '.role'),
     text: _str(o.text, path + '.text'),
     timestamp: _num(o.timestamp, path + '.timestamp'),
   }
   if (o.source !== undefined) out.source = _str(o.source, path + '.source')
   if (o.runId !== undefined) out.runId = _str(o.runId, path + '.runId')
-  if (o.status !== undefined) out.status = _str(o.status, path + '.status')
+  if (o.status !== undefined) out.status = decodeRunStatus(o.status, path + '.status')
   if (o.error !== undefined) out.error = _str(o.error, path + '.error')
   if (o.actionCallbackHistory !== undefined) out.actionCallbackHistory = _arr(o.actionCallbackHistory, path + '.actionCallbackHistory', (x, p) => _str(x, p))
   if (o.reminderId !== undefined) out.reminderId = _str(o.reminderId, path + '.reminderId')
@@ -1448,7 +1514,7 @@ export interface RunInfo {
   id: string
   conversationId?: string
   userMessageId?: string
-  status: string
+  status: RunStatus
   error?: string
   startedAt: number
   endedAt?: number
@@ -1457,7 +1523,7 @@ export function decodeRunInfo(v: unknown, path = 'RunInfo'): RunInfo {
   const o = _obj(v, path)
   const out: RunInfo = {
     id: _str(o.id, path + '.id'),
-    status: _str(o.status, path + '.status'),
+    status: decodeRunStatus(o.status, path + '.status'),
     startedAt: _num(o.startedAt, path + '.startedAt'),
   }
   if (o.conversationId !== undefined) out.conversationId = _str(o.conversationId, path + '.conversationId')
@@ -1499,7 +1565,7 @@ export interface SearchResult {
   conversationId: string
   conversationTitle: string
   messageId: string
-  role: string
+  role: Role
   createdAt: number
   snippet: string
   highlights: Highlight[]
@@ -1510,7 +1576,7 @@ export function decodeSearchResult(v: unknown, path = 'SearchResult'): SearchRes
     conversationId: _str(o.conversationId, path + '.conversationId'),
     conversationTitle: _str(o.conversationTitle, path + '.conversationTitle'),
     messageId: _str(o.messageId, path + '.messageId'),
-    role: _str(o.role, path + '.role'),
+    role: decodeRole(o.role, path + '.role'),
     createdAt: _num(o.createdAt, path + '.createdAt'),
     snippet: _str(o.snippet, path + '.snippet'),
     highlights: _arr(o.highlights, path + '.highlights', (x, p) => decodeHighlight(x, p)),
@@ -1575,14 +1641,14 @@ export interface Snapshot {
   messages: Message[]
   activeRun?: RunInfo
   streamSequence: number
-  status: string
+  status: RunStatus
 }
 export function decodeSnapshot(v: unknown, path = 'Snapshot'): Snapshot {
   const o = _obj(v, path)
   const out: Snapshot = {
     messages: _arr(o.messages, path + '.messages', (x, p) => decodeMessage(x, p)),
     streamSequence: _num(o.streamSequence, path + '.streamSequence'),
-    status: _str(o.status, path + '.status'),
+    status: decodeRunStatus(o.status, path + '.status'),
   }
   if (o.activeRun !== undefined) out.activeRun = decodeRunInfo(o.activeRun, path + '.activeRun')
   return out
@@ -1737,7 +1803,7 @@ export function decodeTerminalChunk(v: unknown, path = 'TerminalChunk'): Termina
 
 export interface TurnHeartbeat {
   ts: number
-  status: string
+  status: TurnStatus
   to: string
   preview: string
   durationMs: number
@@ -1749,7 +1815,7 @@ export function decodeTurnHeartbeat(v: unknown, path = 'TurnHeartbeat'): TurnHea
   const o = _obj(v, path)
   const out: TurnHeartbeat = {
     ts: _num(o.ts, path + '.ts'),
-    status: _str(o.status, path + '.status'),
+    status: decodeTurnStatus(o.status, path + '.status'),
     to: _str(o.to, path + '.to'),
     preview: _str(o.preview, path + '.preview'),
     durationMs: _num(o.durationMs, path + '.durationMs'),
@@ -1876,14 +1942,14 @@ export function decodeApprovalBody(v: unknown, path = 'ApprovalBody'): ApprovalB
 
 export interface ApprovalConflict {
   error: string
-  decision: string | null
+  decision: ApprovalDecision | null
   approval: Approval
 }
 export function decodeApprovalConflict(v: unknown, path = 'ApprovalConflict'): ApprovalConflict {
   const o = _obj(v, path)
   const out: ApprovalConflict = {
     error: _str(o.error, path + '.error'),
-    decision: _nullable(o.decision, path + '.decision', (x, p) => _str(x, p)),
+    decision: _nullable(o.decision, path + '.decision', (x, p) => decodeApprovalDecision(x, p)),
     approval: decodeApproval(o.approval, path + '.approval'),
   }
   return out
