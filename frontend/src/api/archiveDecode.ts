@@ -1,23 +1,14 @@
 // Decoders of the export and import answers.
 
-import type { ImportFailure, ImportResult } from './archiveTypes'
-import { decodeAll, isObject, isString, isStringArray } from './guards'
+import type { ImportResult } from './archiveTypes'
+import { decodeImportResult as decodeResult, decodeOrNull } from './wire.gen'
 
-function isCount(v: unknown): v is number {
-  return typeof v === 'number' && Number.isInteger(v) && v >= 0
-}
+const isCount = (n: number): boolean => Number.isInteger(n) && n >= 0
 
-function decodeFailure(v: unknown): ImportFailure | null {
-  if (!isObject(v) || !isString(v.id) || !isString(v.title) || !isString(v.error)) return null
-  return { id: v.id, title: v.title, error: v.error }
-}
-
+/** POST /api/import: the generated check, and counts that are counts. */
 export function decodeImportResult(v: unknown): ImportResult | null {
-  if (!isObject(v) || !isCount(v.imported) || !isCount(v.skipped)) return null
-  if (!isStringArray(v.conversations)) return null
-  const failed = decodeAll(v.failed, decodeFailure)
-  if (failed === null) return null
-  return { imported: v.imported, skipped: v.skipped, conversations: [...v.conversations], failed }
+  const r = decodeOrNull(decodeResult, v)
+  return r !== null && isCount(r.imported) && isCount(r.skipped) ? r : null
 }
 
 /**

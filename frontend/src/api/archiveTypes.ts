@@ -12,19 +12,9 @@ export interface ExportFile {
   blob: Blob
 }
 
-/** A conversation of an import file that was not brought in (nothing of it was saved). */
-export interface ImportFailure {
-  id: string
-  title: string
-  error: string
-}
-
-/** POST /api/import's answer. */
-export interface ImportResult {
-  imported: number
-  /** Conversations Wisp already had: skipped whole. */
-  skipped: number
-  /** The ids of the conversations brought in. */
-  conversations: string[]
-  failed: ImportFailure[]
-}
+/**
+ * POST /api/import's answer (ImportResult: imported, skipped whole, the ids brought
+ * in, and the ones that were not with why) and its ImportFailure, generated from
+ * the Go types.
+ */
+export type { ImportFailure, ImportResult } from './wire.gen'

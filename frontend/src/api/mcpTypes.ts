@@ -1,65 +1,20 @@
 // Wire types of MCP (Model Context Protocol) servers: the servers wisp.json
 // declares under mcpServers, their tools (the agent's actions server__tool)
-// and the edits of PUT /api/mcp/servers/{name}. Decoders live in
-// mcpDecode.ts; nothing here has behaviour.
+// and the edits of PUT /api/mcp/servers/{name}. What the server sends is
+// generated from the Go types (wire.gen.ts, app/wire/mcp.go); the names here are
+// the UI's. Decoders live in mcpDecode.ts.
 
-/** disabled: "disabled": true in wisp.json; failed: it stopped or never started (retried later). */
-export type McpStatus = 'starting' | 'running' | 'failed' | 'disabled'
+import type { MCPServer } from './wire.gen'
 
-/** stdio: a command Wisp runs; http: a Streamable HTTP URL. */
-export type McpTransport = 'stdio' | 'http'
-
-/** What a server says about a tool; hints only, never a reason to skip the user's approval. */
-export interface McpToolAnnotations {
-  title?: string
-  readOnlyHint?: boolean
-  destructiveHint?: boolean
-  idempotentHint?: boolean
-  openWorldHint?: boolean
-}
-
-export interface McpTool {
-  /** The server's name for it. */
-  name: string
-  /** The agent's name for it: server__tool. */
-  action: string
-  /** '' when the server gave none. */
-  title: string
-  description: string
-  /** A JSON Schema object. */
-  inputSchema: unknown
-  annotations: McpToolAnnotations | null
-}
-
-/** A server's entry of wisp.json, without its secrets: env and headers by name only. */
-export interface McpServerConfig {
-  transport: McpTransport
-  /** stdio ('' and [] for http). */
-  command: string
-  args: string[]
-  cwd: string
-  /** http ('' for stdio). */
-  url: string
-  envKeys: string[]
-  headerKeys: string[]
-  disabled: boolean
-}
-
-export interface McpServer {
-  name: string
-  status: McpStatus
-  config: McpServerConfig
-  tools: McpTool[]
-  /** '' when none. */
-  lastError: string
-  /** The last lines the process wrote to stderr (at most 50). */
-  stderr: string[]
-  restarts: number
-  /** ISO 8601: the next automatic retry while failed; null otherwise. */
-  retryAt: string | null
-  /** ISO 8601: when it entered its status. */
-  since: string
-}
+export type {
+  MCPServerStatus as McpStatus,
+  MCPTransport as McpTransport,
+  ToolAnnotations as McpToolAnnotations,
+  MCPTool as McpTool,
+  MCPServerConfig as McpServerConfig,
+  MCPServer as McpServer,
+  MCPServers as McpServersMessage,
+} from './wire.gen'
 
 /**
  * The body of PUT /api/mcp/servers/{name}: command (with args, cwd, env) for
@@ -78,12 +33,6 @@ export interface McpServerEdit {
 
 /** The answer of PUT /api/mcp/servers/{name}: the server as it is now; created when the PUT added it (201). */
 export interface McpServerSaved {
-  server: McpServer
+  server: MCPServer
   created: boolean
-}
-
-/** /ws: every server, whenever one's status, tools or config changed. */
-export interface McpServersMessage {
-  type: 'mcp-servers'
-  servers: McpServer[]
 }

@@ -23,16 +23,8 @@ describe('decodeSearchResults', () => {
     expect(decodeSearchResults({ results: [] })).toEqual({ results: [] })
   })
 
-  it('rejects a result with a field missing or wrong', () => {
-    for (const key of Object.keys(result)) {
-      const { [key as keyof SearchResult]: _gone, ...rest } = result
-      expect(decodeSearchResult(rest), `without ${key}`).toBeNull()
-    }
-    expect(decodeSearchResult({ ...result, role: 'system' })).toBeNull()
-    expect(decodeSearchResult({ ...result, createdAt: '2025' })).toBeNull()
+  it('rejects an answer that is not its shape (wire.gen.test.ts checks every field)', () => {
     expect(decodeSearchResults({ results: [result, { ...result, snippet: 3 }] })).toBeNull()
-    expect(decodeSearchResults({ results: [result], nextCursor: '' })).toBeNull()
-    expect(decodeSearchResults({ results: [result], nextCursor: 7 })).toBeNull()
     expect(decodeSearchResults({})).toBeNull()
   })
 

@@ -1,32 +1,9 @@
 // GET /api/search (docs/search.md): messages of every conversation that match
-// the words typed, best first.
+// the words typed, best first. The answer's types are generated from the Go types
+// (wire.gen.ts): a SearchResult's highlights are [start, end) in UTF-16 code units
+// (string indices), and nextCursor is absent on the last page.
 
-import type { MessageRole } from './chatTypes'
-
-/** A stretch of a snippet, [start, end) in UTF-16 code units (string indices). */
-export interface SearchHighlight {
-  start: number
-  end: number
-}
-
-export interface SearchResult {
-  conversationId: string
-  conversationTitle: string
-  messageId: string
-  role: MessageRole
-  /** ms since the epoch */
-  createdAt: number
-  /** Plain text around the matches (never markup), cut with "…". */
-  snippet: string
-  /** The matched terms in the snippet, in order, not overlapping. */
-  highlights: SearchHighlight[]
-}
-
-export interface SearchResults {
-  results: SearchResult[]
-  /** Asks for the next page; absent on the last one. */
-  nextCursor?: string
-}
+export type { Highlight as SearchHighlight, SearchResult, SearchResults } from './wire.gen'
 
 export interface SearchOptions {
   /** 1 to 100; the server's default is 20. */
