@@ -1,51 +1,25 @@
 // Wire types of proactive messages (docs/proactive.md): reminders, the
 // autonomy loop's state and the /ws frames that announce what Wisp said on
-// its own. Decoders live in proactiveDecode.ts; nothing here has behaviour.
+// its own. What the server sends is generated from the Go types (wire.gen.ts);
+// the UI narrows a proactive message to the assistant's and reads an autonomy
+// payload as a union by kind. Decoders live in proactiveDecode.ts.
+
+import type * as wire from './wire.gen'
+
+export type { AssistantPayload, AutonomyState, Reminder, ReminderStatus } from './wire.gen'
 
 /** Where a message Wisp sent without being asked came from. */
 export const PROACTIVE_SOURCES = ['reminder', 'autonomy', 'terminal'] as const
 export type ProactiveSource = (typeof PROACTIVE_SOURCES)[number]
 
-/** The assistant message of a proactive-message frame. */
-export interface ProactiveMessage {
-  id: string
-  role: 'assistant'
-  text: string
-  /** Epoch milliseconds. */
-  timestamp: number
-  /** reminder, autonomy or terminal (kept as sent, so a newer source still shows). */
-  source: string
-  /** Reminders only. */
-  reminderId?: string
-  /** Reminders only: delivered more than a minute after its time. */
-  late?: boolean
-}
+/** The assistant message of a proactive-message frame (source: reminder, autonomy or terminal, kept as sent). */
+export type ProactiveMessage = wire.ProactiveMessage & { role: 'assistant' }
 
 /** /ws: Wisp said something on its own in conversationId. */
 export interface ProactiveMessageFrame {
   type: 'proactive-message'
   conversationId: string
   message: ProactiveMessage
-}
-
-export type ReminderStatus = 'pending' | 'delivered'
-
-export interface Reminder {
-  id: string
-  /** null when its conversation was deleted (it still fires, in the active conversation). */
-  conversationId: string | null
-  text: string
-  /** ISO 8601: when it is due. */
-  at: string
-  /** ISO 8601 */
-  createdAt: string
-  status: ReminderStatus
-  /** Delivered more than a minute after `at` (Wisp was closed, or the machine slept). */
-  late: boolean
-  /** ISO 8601; delivered reminders only. */
-  deliveredAt?: string
-  /** The message it became; delivered reminders only. */
-  messageId?: string
 }
 
 /** POST /api/reminders: exactly one of at (RFC 3339 with a zone) and inMinutes (> 0). */
@@ -55,18 +29,11 @@ export type NewReminder = { conversationId?: string; text: string } & (
 )
 
 /** /ws: a reminder was created or delivered. */
-export interface ReminderUpdatedMessage {
-  type: 'reminder-updated'
-  reminder: Reminder
-}
+export type ReminderUpdatedMessage = wire.ReminderUpdated
 
 /** /ws: a reminder was deleted. */
-export interface ReminderDeletedMessage {
-  type: 'reminder-deleted'
-  id: string
-}
+export type ReminderDeletedMessage = wire.ReminderDeleted
 
-/** GET and POST /api/agent/autonomy. */
 /** The payload of an autonomy tick's agent_event on the autonomy stream (docs/proactive.md). */
 export type AutonomyPayload =
   | { kind: 'tick'; tick: number }
@@ -76,21 +43,3 @@ export type AutonomyPayload =
   | { kind: 'skipped'; reason: string }
   | { kind: 'error'; message: string }
 
-/** The payload of an agent_event on the assistant stream: text Wisp says. */
-export interface AssistantPayload {
-  text: string
-  source?: string
-}
-
-export interface AutonomyState {
-  enabled: boolean
-  /** The interval in effect: the configured one clamped to 5 s – 10 min. */
-  intervalMs: number
-  maxPerHour: number
-  cooldownMs: number
-  sentLastHour: number
-  /** Epoch milliseconds (the wire may say it as a number or as ISO 8601). */
-  lastTickAt?: number
-  /** Epoch milliseconds. */
-  nextTickAt?: number
-}
