@@ -10,6 +10,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/wispapp/wisp/app/api"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/emotes"
 	"github.com/wispapp/wisp/internal/jsonpatch"
@@ -44,6 +45,8 @@ app/wire_types_test.go. Change the Go types, then run ` + "`go generate ./app`" 
 	for _, e := range wire.Enums() {
 		g.Enum(e...)
 	}
+	g.Rename(terminal.StatusRunning, "TerminalRunStatus")
+	g.Enum(terminal.StatusRunning, terminal.StatusExited, terminal.StatusTimeout, terminal.StatusKilled, terminal.StatusError)
 	// Go names that clash, or that say less than they should in the frontend.
 	g.Rename(emotes.Emote{}, "CatalogEmote")
 	g.Rename(terminal.Info{}, "TerminalRun")
@@ -85,6 +88,11 @@ app/wire_types_test.go. Change the Go types, then run ` + "`go generate ./app`" 
 		}
 	}
 	g.Union("ChatDeltaFrame", "type", delta...)
+
+	// Fields of other packages' shapes that take only some strings.
+	g.Add(terminal.Chunk{}, tsgen.Literal("event", string(terminal.KindStdout), string(terminal.KindStderr)))
+	g.Add(emotes.Emote{}, tsgen.Literal("source", emotes.SourceBuiltin, emotes.SourceUser))
+	g.Add(api.ProviderInfo{}, tsgen.Literal("provider", "openai", "anthropic", "ollama", ""))
 
 	// Shapes, by the golden file's names, then the API's bodies.
 	shapes := wire.ShapeExamples()

@@ -100,7 +100,8 @@ func (g *Generator) claim(t reflect.Type, name string) bool {
 }
 
 // Enum declares a string type's values (constants of one named string type):
-// `export type T = 'a' | 'b'`, `export const TValues` and decodeT.
+// `export type T = 'a' | 'b'`, `export const TValues` and decodeT (T is the Go
+// name, or the one Rename gave it).
 func (g *Generator) Enum(values ...any) {
 	if len(values) == 0 {
 		return
@@ -118,12 +119,16 @@ func (g *Generator) Enum(values ...any) {
 		}
 		vals = append(vals, reflect.ValueOf(v).String())
 	}
-	if _, ok := g.names[t]; ok {
+	if slices.ContainsFunc(g.decls, func(d decl) bool { return d.typ == t }) {
 		g.errs = append(g.errs, fmt.Errorf("tsgen: enum %s declared twice", t))
 		return
 	}
-	if g.claim(t, t.Name()) {
-		g.decls = append(g.decls, decl{name: t.Name(), typ: t, values: vals})
+	name := t.Name()
+	if n, ok := g.names[t]; ok {
+		name = n
+	}
+	if g.claim(t, name) {
+		g.decls = append(g.decls, decl{name: name, typ: t, values: vals})
 	}
 }
 

@@ -127,6 +127,8 @@ func TestUnion(t *testing.T) {
 		g.Add(Everything{}, Literal("type", "c"))
 		g.Union("Frame", "type", "Other", "Every")
 		g.List("Names", "the names", []string{"x", "it's"})
+		g.Rename(Red, "Hue")
+		g.Enum(Red, Blue)
 	})
 	for _, want := range []string{
 		"export type Frame = Other | Every\n",
@@ -135,6 +137,7 @@ func TestUnion(t *testing.T) {
 		"const kind = _str(_obj(v, path).type, path + '.type')",
 		"/** the names */\nexport const Names = ['x', 'it\\'s'] as const\n",
 		"export interface Every {",
+		"export type Hue = 'red' | 'blue'\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the output has no\n%s\nin\n%s", want, out)
@@ -176,6 +179,7 @@ func TestErrors(t *testing.T) {
 		{"func field", func(g *Generator) { g.Add(Fn{}) }, "not supported"},
 		{"not a struct", func(g *Generator) { g.Add(3) }, "not a named struct"},
 		{"enum of plain strings", func(g *Generator) { g.Enum("a", "b") }, "not a named string type"},
+		{"enum twice", func(g *Generator) { g.Enum(Red); g.Enum(Blue) }, "declared twice"},
 		{"literal of a missing field", func(g *Generator) { g.Add(Inner{}, Literal("type", "x")) }, `no field "type"`},
 		{"two types one name", func(g *Generator) { g.Rename(Inner{}, "X"); g.Rename(Other{}, "X") }, "both named X"},
 		{"union member without literal", func(g *Generator) { g.Add(Inner{}); g.Union("U", "type", "Inner") }, "not a struct added with Literal"},

@@ -4,6 +4,7 @@
 // defaults so one odd field does not hide a whole run.
 
 import { isBoolean, isNumber, isObject, isString, oneOf } from './guards'
+import { TerminalRunStatusValues } from './wire.gen'
 import type { JsonObject } from './types'
 import type {
   ScrollbackChunk,
@@ -14,7 +15,7 @@ import type {
   TerminalRunList,
 } from './terminalTypes'
 
-export const isTerminalRunStatus = oneOf(['running', 'exited', 'timeout', 'killed', 'error'])
+export const isTerminalRunStatus = oneOf(TerminalRunStatusValues)
 const isChunkEvent = oneOf(['stdout', 'stderr'])
 
 /** Same rule as the server's run ids and client ids. */

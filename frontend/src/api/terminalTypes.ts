@@ -1,51 +1,16 @@
-// Wire types of the terminal API (docs/terminal.md). Decoders live in
-// terminalDecode.ts; nothing here has behaviour.
+// Wire types of the terminal API (docs/terminal.md). The runs, their list and
+// scrollback are generated from the Go types (wire.gen.ts); a terminal-output frame
+// is read as a union by event (the server sends only its event's fields).
+// Decoders live in terminalDecode.ts.
 
-export type TerminalRunStatus = 'running' | 'exited' | 'timeout' | 'killed' | 'error'
-
-/** One run of GET /api/terminal/runs. */
-export interface TerminalRun {
-  runId: string
-  command: string
-  /** The tab that started it; empty for agent runs. */
-  clientId: string
-  agent: boolean
-  /** Captured runs write bare \n line ends (a terminal view shows them with convertEol). */
-  captured: boolean
-  status: TerminalRunStatus
-  exitCode: number | null
-  error: string
-  startedAt: number
-  endedAt: number | null
-  durationMs: number
-  maxDurationMs: number
-  cols: number
-  rows: number
-}
-
-/** GET /api/terminal/runs */
-export interface TerminalRunList {
-  enabled: boolean
-  tokenRequired: boolean
-  maxConcurrent: number
-  maxDurationMs: number
-  configPath: string
-  /** Active runs and the most recent finished ones, newest first. */
-  runs: TerminalRun[]
-}
-
-export interface ScrollbackChunk {
-  seq: number
-  event: 'stdout' | 'stderr'
-  data: string
-}
-
-/** GET /api/terminal/runs/{id}: the run plus the newest part of its output. */
-export interface TerminalRunDetail extends TerminalRun {
-  lastSeq: number
-  scrollbackTruncated: boolean
-  scrollback: ScrollbackChunk[]
-}
+export type {
+  TerminalRunStatus,
+  TerminalRun,
+  TerminalRuns as TerminalRunList,
+  TerminalChunk as ScrollbackChunk,
+  TerminalSnapshot as TerminalRunDetail,
+  TerminalStarted as StartTerminalRunResult,
+} from './wire.gen'
 
 /** Body of POST /api/terminal/run (the client id goes in the X-Client-Id header). */
 export interface StartTerminalRunRequest {
@@ -59,11 +24,6 @@ export interface TerminalAuth {
   clientId: string
   /** X-Terminal-Token; only needed when the server has an API token. */
   terminalToken?: string
-}
-
-export interface StartTerminalRunResult {
-  ok: boolean
-  runId: string
 }
 
 interface TerminalOutputBase {

@@ -171,6 +171,12 @@ export function decodeSecretsWhere(v: unknown, path = 'SecretsWhere'): SecretsWh
   return _oneOf(v, SecretsWhereValues, path)
 }
 
+export type TerminalRunStatus = 'running' | 'exited' | 'timeout' | 'killed' | 'error'
+export const TerminalRunStatusValues: readonly TerminalRunStatus[] = ['running', 'exited', 'timeout', 'killed', 'error']
+export function decodeTerminalRunStatus(v: unknown, path = 'TerminalRunStatus'): TerminalRunStatus {
+  return _oneOf(v, TerminalRunStatusValues, path)
+}
+
 export interface StatusFrame {
   type: 'status'
   state: AppState
@@ -1165,6 +1171,86 @@ export function decodeChatDeltaFrame(v: unknown, path = 'ChatDeltaFrame'): ChatD
   return decode(v, path)
 }
 
+export interface TerminalChunk {
+  seq: number
+  event: 'stdout' | 'stderr'
+  data: string
+}
+export function decodeTerminalChunk(v: unknown, path = 'TerminalChunk'): TerminalChunk {
+  const o = _obj(v, path)
+  const out: TerminalChunk = {
+    seq: _num(o.seq, path + '.seq'),
+    event: _oneOf(o.event, ['stdout', 'stderr'] as const, path + '.event'),
+    data: _str(o.data, path + '.data'),
+  }
+  return out
+}
+
+export interface CatalogEmote {
+  id: string
+  name: string
+  description: string
+  category: string
+  glbPath: string
+  duration: number
+  loop: boolean
+  source: 'builtin' | 'user'
+  status: string
+}
+export function decodeCatalogEmote(v: unknown, path = 'CatalogEmote'): CatalogEmote {
+  const o = _obj(v, path)
+  const out: CatalogEmote = {
+    id: _str(o.id, path + '.id'),
+    name: _str(o.name, path + '.name'),
+    description: _str(o.description, path + '.description'),
+    category: _str(o.category, path + '.category'),
+    glbPath: _str(o.glbPath, path + '.glbPath'),
+    duration: _num(o.duration, path + '.duration'),
+    loop: _bool(o.loop, path + '.loop'),
+    source: _oneOf(o.source, ['builtin', 'user'] as const, path + '.source'),
+    status: _str(o.status, path + '.status'),
+  }
+  return out
+}
+
+export interface ProviderInfo {
+  provider: 'openai' | 'anthropic' | 'ollama' | ''
+  baseURL: string
+  model: string
+  hasApiKey: boolean
+  canRespond: boolean
+  reason?: string
+  ollama: ProviderInfoOllama
+  envOverrides?: string[]
+}
+export function decodeProviderInfo(v: unknown, path = 'ProviderInfo'): ProviderInfo {
+  const o = _obj(v, path)
+  const out: ProviderInfo = {
+    provider: _oneOf(o.provider, ['openai', 'anthropic', 'ollama', ''] as const, path + '.provider'),
+    baseURL: _str(o.baseURL, path + '.baseURL'),
+    model: _str(o.model, path + '.model'),
+    hasApiKey: _bool(o.hasApiKey, path + '.hasApiKey'),
+    canRespond: _bool(o.canRespond, path + '.canRespond'),
+    ollama: decodeProviderInfoOllama(o.ollama, path + '.ollama'),
+  }
+  if (o.reason !== undefined) out.reason = _str(o.reason, path + '.reason')
+  if (o.envOverrides !== undefined) out.envOverrides = _arr(o.envOverrides, path + '.envOverrides', (x, p) => _str(x, p))
+  return out
+}
+
+export interface ProviderInfoOllama {
+  detected: boolean
+  models: string[]
+}
+export function decodeProviderInfoOllama(v: unknown, path = 'ProviderInfoOllama'): ProviderInfoOllama {
+  const o = _obj(v, path)
+  const out: ProviderInfoOllama = {
+    detected: _bool(o.detected, path + '.detected'),
+    models: _arr(o.models, path + '.models', (x, p) => _str(x, p)),
+  }
+  return out
+}
+
 export interface AssistantPayload {
   text: string
   source?: string
@@ -1300,33 +1386,6 @@ export function decodeEmoteList(v: unknown, path = 'EmoteList'): EmoteList {
   return out
 }
 
-export interface CatalogEmote {
-  id: string
-  name: string
-  description: string
-  category: string
-  glbPath: string
-  duration: number
-  loop: boolean
-  source: string
-  status: string
-}
-export function decodeCatalogEmote(v: unknown, path = 'CatalogEmote'): CatalogEmote {
-  const o = _obj(v, path)
-  const out: CatalogEmote = {
-    id: _str(o.id, path + '.id'),
-    name: _str(o.name, path + '.name'),
-    description: _str(o.description, path + '.description'),
-    category: _str(o.category, path + '.category'),
-    glbPath: _str(o.glbPath, path + '.glbPath'),
-    duration: _num(o.duration, path + '.duration'),
-    loop: _bool(o.loop, path + '.loop'),
-    source: _str(o.source, path + '.source'),
-    status: _str(o.status, path + '.status'),
-  }
-  return out
-}
-
 export interface Grant {
   id: string
   kind: ApprovalKind
@@ -1404,44 +1463,6 @@ export function decodeMessage(v: unknown, path = 'Message'): Message {
   if (o.actionCallbackHistory !== undefined) out.actionCallbackHistory = _arr(o.actionCallbackHistory, path + '.actionCallbackHistory', (x, p) => _str(x, p))
   if (o.reminderId !== undefined) out.reminderId = _str(o.reminderId, path + '.reminderId')
   if (o.late !== undefined) out.late = _bool(o.late, path + '.late')
-  return out
-}
-
-export interface ProviderInfo {
-  provider: string
-  baseURL: string
-  model: string
-  hasApiKey: boolean
-  canRespond: boolean
-  reason?: string
-  ollama: ProviderInfoOllama
-  envOverrides?: string[]
-}
-export function decodeProviderInfo(v: unknown, path = 'ProviderInfo'): ProviderInfo {
-  const o = _obj(v, path)
-  const out: ProviderInfo = {
-    provider: _str(o.provider, path + '.provider'),
-    baseURL: _str(o.baseURL, path + '.baseURL'),
-    model: _str(o.model, path + '.model'),
-    hasApiKey: _bool(o.hasApiKey, path + '.hasApiKey'),
-    canRespond: _bool(o.canRespond, path + '.canRespond'),
-    ollama: decodeProviderInfoOllama(o.ollama, path + '.ollama'),
-  }
-  if (o.reason !== undefined) out.reason = _str(o.reason, path + '.reason')
-  if (o.envOverrides !== undefined) out.envOverrides = _arr(o.envOverrides, path + '.envOverrides', (x, p) => _str(x, p))
-  return out
-}
-
-export interface ProviderInfoOllama {
-  detected: boolean
-  models: string[]
-}
-export function decodeProviderInfoOllama(v: unknown, path = 'ProviderInfoOllama'): ProviderInfoOllama {
-  const o = _obj(v, path)
-  const out: ProviderInfoOllama = {
-    detected: _bool(o.detected, path + '.detected'),
-    models: _arr(o.models, path + '.models', (x, p) => _str(x, p)),
-  }
   return out
 }
 
@@ -1712,7 +1733,7 @@ export interface TerminalRun {
   clientId: string
   agent: boolean
   captured: boolean
-  status: string
+  status: TerminalRunStatus
   exitCode: number | null
   error: string
   startedAt: number
@@ -1730,7 +1751,7 @@ export function decodeTerminalRun(v: unknown, path = 'TerminalRun'): TerminalRun
     clientId: _str(o.clientId, path + '.clientId'),
     agent: _bool(o.agent, path + '.agent'),
     captured: _bool(o.captured, path + '.captured'),
-    status: _str(o.status, path + '.status'),
+    status: decodeTerminalRunStatus(o.status, path + '.status'),
     exitCode: _nullable(o.exitCode, path + '.exitCode', (x, p) => _num(x, p)),
     error: _str(o.error, path + '.error'),
     startedAt: _num(o.startedAt, path + '.startedAt'),
@@ -1749,7 +1770,7 @@ export interface TerminalSnapshot {
   clientId: string
   agent: boolean
   captured: boolean
-  status: string
+  status: TerminalRunStatus
   exitCode: number | null
   error: string
   startedAt: number
@@ -1770,7 +1791,7 @@ export function decodeTerminalSnapshot(v: unknown, path = 'TerminalSnapshot'): T
     clientId: _str(o.clientId, path + '.clientId'),
     agent: _bool(o.agent, path + '.agent'),
     captured: _bool(o.captured, path + '.captured'),
-    status: _str(o.status, path + '.status'),
+    status: decodeTerminalRunStatus(o.status, path + '.status'),
     exitCode: _nullable(o.exitCode, path + '.exitCode', (x, p) => _num(x, p)),
     error: _str(o.error, path + '.error'),
     startedAt: _num(o.startedAt, path + '.startedAt'),
@@ -1782,21 +1803,6 @@ export function decodeTerminalSnapshot(v: unknown, path = 'TerminalSnapshot'): T
     lastSeq: _num(o.lastSeq, path + '.lastSeq'),
     scrollbackTruncated: _bool(o.scrollbackTruncated, path + '.scrollbackTruncated'),
     scrollback: _arr(o.scrollback, path + '.scrollback', (x, p) => decodeTerminalChunk(x, p)),
-  }
-  return out
-}
-
-export interface TerminalChunk {
-  seq: number
-  event: string
-  data: string
-}
-export function decodeTerminalChunk(v: unknown, path = 'TerminalChunk'): TerminalChunk {
-  const o = _obj(v, path)
-  const out: TerminalChunk = {
-    seq: _num(o.seq, path + '.seq'),
-    event: _str(o.event, path + '.event'),
-    data: _str(o.data, path + '.data'),
   }
   return out
 }
