@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/wispapp/wisp/app/api"
+	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/emotes"
 	"github.com/wispapp/wisp/internal/jsonpatch"
@@ -47,6 +48,9 @@ app/wire_types_test.go. Change the Go types, then run ` + "`go generate ./app`" 
 	}
 	g.Rename(terminal.StatusRunning, "TerminalRunStatus")
 	g.Enum(terminal.StatusRunning, terminal.StatusExited, terminal.StatusTimeout, terminal.StatusKilled, terminal.StatusError)
+	g.Rename(config.Hot, "ApplyMode")
+	g.Enum(config.Hot, config.Restart)
+	g.Rename(config.Field{}, "ConfigField")
 	// Go names that clash, or that say less than they should in the frontend.
 	g.Rename(emotes.Emote{}, "CatalogEmote")
 	g.Rename(terminal.Info{}, "TerminalRun")

@@ -1,19 +1,29 @@
 // Wire types of the settings API (GET/PUT /api/config, PUT
 // /api/permissions/shell, POST /api/agent/restart) and of the /ws frames
-// the config watcher sends. Decoders live in configDecode.ts; nothing here
-// has behaviour.
+// the config watcher sends. The fields, the secret store, the shell access
+// answer and the frames are generated from the Go types (wire.gen.ts); the config
+// itself is a map on the Go side, typed here. Decoders live in configDecode.ts.
 
 import type { ProviderKind } from './chatTypes'
 import type { JsonObject } from './json'
 import type { AgentStatus } from './statusTypes'
 
+export type {
+  ApplyMode,
+  ConfigField,
+  SecretStore,
+  ShellView as ShellAccessResult,
+  ConnectionInfo as ServerEndpoint,
+  RestartRequired as RestartRequiredMessage,
+  ConfigError as ConfigErrorMessage,
+  ConfigChanged as ConfigChangedMessage,
+} from './wire.gen'
+import type { ConfigField, ConnectionInfo as ServerEndpoint, SecretStore } from './wire.gen'
+
 export type ThemeChoice = 'system' | 'light' | 'dark'
 
 /** '' means not chosen: Wisp looks for a local Ollama. */
 export type ModelProviderChoice = ProviderKind | ''
-
-/** How a change to a setting takes effect. */
-export type ApplyMode = 'hot' | 'restart'
 
 /** The config file's values with defaults filled in; secret keys are never sent. */
 export interface WispConfig {
@@ -41,33 +51,6 @@ export interface WispConfig {
   mcpServers: Record<string, JsonObject>
 }
 
-/** One leaf setting ("server.port"). editable=false: only a hand edit of the file changes it. */
-export interface ConfigField {
-  path: string
-  apply: ApplyMode
-  secret: boolean
-  editable: boolean
-  /** How restart reasons name it ("Server port"). */
-  label: string
-  /** "ms" for a duration. */
-  unit?: string
-}
-
-/**
- * Where Wisp keeps the secrets of its settings (the model's API key, the API and
- * terminal tokens) in this run: the desktop's keyring, or the config file (mode 0600)
- * when no keyring answered, and why.
- */
-export interface SecretStore {
-  where: 'keyring' | 'file'
-  /** The keyring's service attribute of Wisp's items ("wisp:<config file>"). */
-  service: string
-  /** Why the file keeps them ('' while the keyring does). */
-  reason: string
-  /** Secrets the file says the keyring keeps that this run could not read from it. */
-  unread: string[]
-}
-
 /** GET /api/config (and the answer of PUT /api/config). */
 export interface ConfigSnapshot {
   /** The config file. */
@@ -92,41 +75,10 @@ export interface MergePatch {
   [key: string]: MergePatchValue
 }
 
-/** PUT /api/permissions/shell */
-export interface ShellAccessResult {
-  enabled: boolean
-  pendingRestart: boolean
-  pendingRestartReasons: string[]
-}
-
-/** Where the server listens after a restart. */
-export interface ServerEndpoint {
-  baseURL: string
-  wsURL: string
-}
-
 /** POST /api/agent/restart */
 export interface RestartResult {
   ok: boolean
   status: AgentStatus
   /** Absent only from an older server; then the connection did not change. */
   connection: ServerEndpoint | null
-}
-
-/** Restart-only settings changed; reasons lists all that are pending. */
-export interface RestartRequiredMessage {
-  type: 'restart-required'
-  reasons: string[]
-}
-
-/** The config file on disk is invalid (a later status frame without configError means it is fixed). */
-export interface ConfigErrorMessage {
-  type: 'config-error'
-  message: string
-}
-
-/** Settings changed, by hand or through the API. */
-export interface ConfigChangedMessage {
-  type: 'config-changed'
-  paths: string[]
 }

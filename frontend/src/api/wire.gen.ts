@@ -177,6 +177,12 @@ export function decodeTerminalRunStatus(v: unknown, path = 'TerminalRunStatus'):
   return _oneOf(v, TerminalRunStatusValues, path)
 }
 
+export type ApplyMode = 'hot' | 'restart'
+export const ApplyModeValues: readonly ApplyMode[] = ['hot', 'restart']
+export function decodeApplyMode(v: unknown, path = 'ApplyMode'): ApplyMode {
+  return _oneOf(v, ApplyModeValues, path)
+}
+
 export interface StatusFrame {
   type: 'status'
   state: AppState
@@ -1313,7 +1319,7 @@ export interface ConfigView {
   config: Record<string, unknown>
   secrets: Record<string, boolean>
   secretStore: SecretStore
-  fields: Field[]
+  fields: ConfigField[]
   overrides: Record<string, string>
   configError: string
   pendingRestart: boolean
@@ -1326,7 +1332,7 @@ export function decodeConfigView(v: unknown, path = 'ConfigView'): ConfigView {
     config: _rec(o.config, path + '.config', (x, p) => _present(x, p)),
     secrets: _rec(o.secrets, path + '.secrets', (x, p) => _bool(x, p)),
     secretStore: decodeSecretStore(o.secretStore, path + '.secretStore'),
-    fields: _arr(o.fields, path + '.fields', (x, p) => decodeField(x, p)),
+    fields: _arr(o.fields, path + '.fields', (x, p) => decodeConfigField(x, p)),
     overrides: _rec(o.overrides, path + '.overrides', (x, p) => _str(x, p)),
     configError: _str(o.configError, path + '.configError'),
     pendingRestart: _bool(o.pendingRestart, path + '.pendingRestart'),
@@ -1352,19 +1358,19 @@ export function decodeSecretStore(v: unknown, path = 'SecretStore'): SecretStore
   return out
 }
 
-export interface Field {
+export interface ConfigField {
   path: string
-  apply: string
+  apply: ApplyMode
   secret: boolean
   editable: boolean
   label: string
   unit?: string
 }
-export function decodeField(v: unknown, path = 'Field'): Field {
+export function decodeConfigField(v: unknown, path = 'ConfigField'): ConfigField {
   const o = _obj(v, path)
-  const out: Field = {
+  const out: ConfigField = {
     path: _str(o.path, path + '.path'),
-    apply: _str(o.apply, path + '.apply'),
+    apply: decodeApplyMode(o.apply, path + '.apply'),
     secret: _bool(o.secret, path + '.secret'),
     editable: _bool(o.editable, path + '.editable'),
     label: _str(o.label, path + '.label'),
