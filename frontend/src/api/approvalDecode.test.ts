@@ -81,6 +81,8 @@ describe('grant decoders', () => {
   it('decodes grants and the list', () => {
     expect(decodeGrant(grant)).toEqual(grant)
     expect(decodeGrant(mcpGrantExample)).toEqual(mcpGrantExample)
+    const { kind: _k, ...old } = grant
+    expect(decodeGrant(old)).toEqual({ ...old, kind: 'shell' })
     expect(decodeGrantList({ grants: [grant, { ...grant, id: 'g2', base: 'ls' }] })).toHaveLength(2)
     expect(decodeGrantList({ grants: [] })).toEqual([])
   })

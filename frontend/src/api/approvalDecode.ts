@@ -61,13 +61,17 @@ export function decodeDecisionConflict(v: unknown): { decision: ApprovalDecision
   return { decision, error: isString(v.error) && v.error !== '' ? v.error : 'the approval was already decided' }
 }
 
+/** A grant without a kind is a shell one: every grant was, before MCP servers. */
+const withKind = (v: unknown): unknown => (isObject(v) && v.kind === undefined ? { ...v, kind: 'shell' } : v)
+
 export function decodeGrant(v: unknown): Grant | null {
-  return wire.decodeOrNull(wire.decodeGrant, v)
+  return wire.decodeOrNull(wire.decodeGrant, withKind(v))
 }
 
 /** GET /api/grants: {grants:[...]}. */
 export function decodeGrantList(v: unknown): Grant[] | null {
-  return wire.decodeOrNull(wire.decodeGrantList, v)?.grants ?? null
+  if (!isObject(v) || !Array.isArray(v.grants)) return null
+  return wire.decodeOrNull(wire.decodeGrantList, { grants: v.grants.map(withKind) })?.grants ?? null
 }
 
 /** /ws approval-requested. */

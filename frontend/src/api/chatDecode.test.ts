@@ -41,23 +41,13 @@ describe('conversation decoders', () => {
       { ...conv, id: 'c2', metadata: { a: 1 } },
     ])
     expect(decodeConversationBody({ conversation: conv })).toEqual(conv)
-    const { roomId: _r, ...noRoom } = conv
-    expect(decodeConversationBody({ conversation: noRoom })).toEqual({ ...conv, roomId: '' })
-  })
-
-  it('reads the unread mark, false when missing or not a boolean', () => {
     expect(decodeConversationBody({ conversation: { ...conv, unread: true } })?.unread).toBe(true)
-    const { unread: _u, ...older } = conv
-    expect(decodeConversationBody({ conversation: older })?.unread).toBe(false)
-    expect(decodeConversationBody({ conversation: { ...conv, unread: 'yes' } })?.unread).toBe(false)
   })
 
-  it('rejects malformed bodies', () => {
+  it('rejects malformed bodies, a list as a whole (wire.gen.test.ts checks every field)', () => {
     expect(decodeConversationList({})).toBeNull()
     expect(decodeConversationList({ conversations: [conv, { ...conv, title: 3 }] })).toBeNull()
     expect(decodeConversationList([conv])).toBeNull()
-    expect(decodeConversationBody({ conversation: { ...conv, id: '' } })).toBeNull()
-    expect(decodeConversationBody({ conversation: { ...conv, updatedAt: 5 } })).toBeNull()
     expect(decodeConversationBody(conv)).toBeNull()
   })
 })
@@ -75,11 +65,8 @@ describe('message decoders', () => {
     actionCallbackHistory: ['a', 'b'],
   }
 
-  it('keeps optional fields of the right type and drops the rest', () => {
+  it('keeps the optional fields that are sent', () => {
     expect(decodeMessageList({ messages: [user, assistant] })).toEqual([user, assistant])
-    expect(decodeMessageList({ messages: [{ ...assistant, status: 'weird', runId: 4 }] })).toEqual([
-      { id: 'm2', role: 'assistant', text: 'hello', timestamp: 11, error: 'boom', actionCallbackHistory: ['a', 'b'] },
-    ])
   })
 
   it('keeps the source of a proactive message, and a reminder id and late flag when sent', () => {
@@ -87,7 +74,6 @@ describe('message decoders', () => {
     expect(decodeMessageList({ messages: [reminder] })).toEqual([reminder])
     const late = { ...reminder, reminderId: 'r1', late: true }
     expect(decodeMessageList({ messages: [late] })).toEqual([late])
-    expect(decodeMessageList({ messages: [{ ...reminder, late: 'yes', reminderId: 3 }] })).toEqual([reminder])
   })
 
   it('rejects a list with a bad message', () => {
@@ -111,7 +97,6 @@ describe('message decoders', () => {
     expect(decodeRunBody({ run })).toEqual(run)
     expect(decodeRunBody({ run: { ...run, startedAt: 'x' } })).toBeNull()
     expect(decodeRunBody({ run: { id: 'r', status: 'active', startedAt: 1 } })).toEqual({ id: 'r', status: 'active', startedAt: 1 })
-    expect(decodeRunBody({ run: { ...run, id: '' } })).toBeNull()
     expect(decodeTruncate({ ok: true, deletedCount: 3 })).toEqual({ ok: true, deletedCount: 3 })
     expect(decodeTruncate({ ok: false })).toBeNull()
   })

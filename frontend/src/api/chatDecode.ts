@@ -1,6 +1,9 @@
-// Runtime checks for the chat API's JSON (docs/chat.md). Like decode.ts, a
-// value that lacks a required field, or has one of the wrong type, is
-// rejected (null) instead of being passed on with a lying type.
+// Runtime checks for the chat API's JSON (docs/chat.md): conversations,
+// messages, runs and display messages by the generated checks of wire.gen.ts
+// (null for a value that is not its shape); the reply's SSE frames, the send
+// result, the provider and a turn's heartbeat by hand, as the UI reads them
+// (one ChatFrame union for both dialects, defaults for what an older server left
+// out).
 
 import type {
   ChatFrame,
@@ -21,14 +24,12 @@ import type {
 import { decodeApproval, isApprovalDecision } from './approvalDecode'
 import { isBoolean, isNumber, isObject, isString, isStringArray, oneOf, optional } from './guards'
 import type { JsonObject } from './types'
+import * as wire from './wire.gen'
 
-const isRole = oneOf(['user', 'assistant'])
-const isMessageStatus = oneOf(['active', 'ended', 'failed', 'interrupted'])
-const isDisplayType = oneOf(['user', 'assistant', 'tool', 'system'])
-const isContentType = oneOf(['text', 'thinking', 'tool_call', 'tool_result', 'error', 'notification', 'approval'])
-const isDisplayStatus = oneOf(['pending', 'waiting', 'executing', 'completed', 'failed', 'interrupted', 'cancelled'])
+const isMessageStatus = oneOf(wire.RunStatusValues)
+const isDisplayStatus = oneOf(wire.ToolCallStatusValues)
 const isProviderName = oneOf(['openai', 'anthropic', 'ollama', ''])
-const isTurnStatus = oneOf(['thinking', 'replying', 'sent', 'failed'])
+const isTurnStatus = oneOf(wire.TurnStatusValues)
 
 /** Copies the listed optional fields of src that pass check onto dst. */
 function copyOptional<T extends object>(
@@ -43,58 +44,25 @@ function copyOptional<T extends object>(
   }
 }
 
-/** Decodes every element or fails as a whole. */
-function decodeAll<T>(list: unknown, decode: (v: unknown) => T | null): T[] | null {
-  if (!Array.isArray(list)) return null
-  const out: T[] = []
-  for (const item of list) {
-    const decoded = decode(item)
-    if (decoded === null) return null
-    out.push(decoded)
-  }
-  return out
-}
-
 export function decodeConversation(v: unknown): Conversation | null {
-  if (!isObject(v)) return null
-  const { id, title, createdAt, updatedAt } = v
-  if (!isString(id) || id === '' || !isString(title) || !isString(createdAt) || !isString(updatedAt)) return null
-  const conv: Conversation = {
-    id,
-    title,
-    roomId: optional(v.roomId, isString) ?? '',
-    createdAt,
-    updatedAt,
-    unread: v.unread === true,
-  }
-  if (isObject(v.metadata)) conv.metadata = v.metadata
-  return conv
+  return wire.decodeOrNull(wire.decodeConversation, v)
 }
 
 export function decodeConversationList(v: unknown): Conversation[] | null {
-  return isObject(v) ? decodeAll(v.conversations, decodeConversation) : null
+  return wire.decodeOrNull(wire.decodeConversationList, v)?.conversations ?? null
 }
 
 /** {conversation} answers of POST, GET and PATCH. */
 export function decodeConversationBody(v: unknown): Conversation | null {
-  return isObject(v) ? decodeConversation(v.conversation) : null
+  return wire.decodeOrNull(wire.decodeConversationBody, v)?.conversation ?? null
 }
 
 export function decodeMessage(v: unknown): Message | null {
-  if (!isObject(v)) return null
-  const { id, role, text, timestamp } = v
-  if (!isString(id) || !isRole(role) || !isString(text) || !isNumber(timestamp)) return null
-  const msg: Message = { id, role, text, timestamp }
-  copyOptional(msg, v, ['source', 'runId', 'error', 'reminderId'], isString)
-  copyOptional(msg, v, ['late'], isBoolean)
-  const status = optional(v.status, isMessageStatus)
-  if (status !== undefined) msg.status = status
-  if (isStringArray(v.actionCallbackHistory)) msg.actionCallbackHistory = v.actionCallbackHistory
-  return msg
+  return wire.decodeOrNull(wire.decodeMessage, v)
 }
 
 export function decodeMessageList(v: unknown): Message[] | null {
-  return isObject(v) ? decodeAll(v.messages, decodeMessage) : null
+  return wire.decodeOrNull(wire.decodeMessageList, v)?.messages ?? null
 }
 
 function decodeUsage(v: unknown): Usage | undefined {
@@ -129,13 +97,7 @@ export function decodeSendResult(v: unknown): SendResult | null {
 }
 
 export function decodeRun(v: unknown): Run | null {
-  if (!isObject(v)) return null
-  const { id, status, startedAt } = v
-  if (!isString(id) || id === '' || !isString(status) || !isNumber(startedAt)) return null
-  const run: Run = { id, status, startedAt }
-  copyOptional(run, v, ['conversationId', 'userMessageId', 'error'], isString)
-  copyOptional(run, v, ['endedAt'], isNumber)
-  return run
+  return wire.decodeOrNull(wire.decodeRunInfo, v)
 }
 
 export function decodeRunBody(v: unknown): Run | null {
@@ -143,16 +105,7 @@ export function decodeRunBody(v: unknown): Run | null {
 }
 
 export function decodeDisplayMessage(v: unknown): DisplayMessage | null {
-  if (!isObject(v)) return null
-  const { id, conversationId, messageType, contentType, content, createdAt, updatedAt } = v
-  if (!isString(id) || !isString(conversationId)) return null
-  if (!isDisplayType(messageType) || !isContentType(contentType) || !isObject(content)) return null
-  if (!isNumber(createdAt) || !isNumber(updatedAt)) return null
-  const msg: DisplayMessage = { id, conversationId, messageType, contentType, content, createdAt, updatedAt }
-  copyOptional(msg, v, ['runId', 'toolCallId'], isString)
-  const status = optional(v.status, isDisplayStatus)
-  if (status !== undefined) msg.status = status
-  return msg
+  return wire.decodeOrNull(wire.decodeDisplayMessage, v)
 }
 
 /**

@@ -4,56 +4,34 @@
 
 import type { Approval, ApprovalDecision } from './approvalTypes'
 import type { JsonObject } from './json'
+import type { DisplayMessageChanged, RunStatus, ToolCallStatus, Usage } from './wire.gen'
 
-export interface Conversation {
-  id: string
-  title: string
-  roomId: string
-  /** ISO 8601 */
-  createdAt: string
-  /** ISO 8601 */
-  updatedAt: string
-  /** Wisp said something in it that nobody has seen yet (docs/proactive.md); false when the server omits it. */
-  unread: boolean
-  metadata?: JsonObject
-}
-
-export type MessageRole = 'user' | 'assistant'
-export type MessageStatus = 'active' | 'ended' | 'failed' | 'interrupted'
-
-export interface Message {
-  id: string
-  role: MessageRole
-  /** For assistant messages: the trail the user saw (see docs/chat.md, Reload). */
-  text: string
-  /** Epoch milliseconds. */
-  timestamp: number
-  /** chat for replies; reminder, autonomy or terminal for what Wisp said on its own. */
-  source?: string
-  /** The reminder a reminder message delivered, when the server says so. */
-  reminderId?: string
-  /** A reminder delivered more than a minute late, when the server says so. */
-  late?: boolean
-  runId?: string
-  status?: MessageStatus
-  error?: string
-  actionCallbackHistory?: string[]
-}
+/**
+ * What the server sends of conversations, messages, runs and display messages is
+ * generated from the Go types (wire.gen.ts, app/wire/shapes.go).
+ */
+export type {
+  Conversation,
+  Message,
+  Role as MessageRole,
+  RunStatus as MessageStatus,
+  Usage,
+  RunInfo as Run,
+  DisplayMessageType,
+  DisplayContentType,
+  ToolCallStatus as ToolStatus,
+  DisplayMessage,
+  Truncated as TruncateResult,
+  ConversationUpdated as ConversationUpdatedMessage,
+} from './wire.gen'
+/** A display message's status: its tool call's. */
+export type DisplayStatus = ToolCallStatus
 
 export interface ChatRequest {
   text: string
   clientMessageId?: string
   metadata?: JsonObject
   images?: unknown[]
-}
-
-/** What a reply cost in model tokens; the prompt/completion/total names are the elizaOS client's. */
-export interface Usage {
-  inputTokens: number
-  outputTokens: number
-  promptTokens: number
-  completionTokens: number
-  totalTokens: number
 }
 
 /** POST /api/conversations/{id}/messages, answered when the run ends. */
@@ -65,47 +43,11 @@ export interface SendResult {
   usage?: Usage
   actionCallbackHistory: string[]
   /** How the run ended (ended, interrupted; a failed run is a 502 instead). */
-  status?: MessageStatus
+  status?: RunStatus
   /** Why it was interrupted. */
   error?: string
 }
 
-export interface Run {
-  id: string
-  /** May be absent for runs not started from a conversation. */
-  conversationId?: string
-  userMessageId?: string
-  /** active, ended, failed or interrupted */
-  status: string
-  error?: string
-  startedAt: number
-  endedAt?: number
-}
-
-export type DisplayMessageType = 'user' | 'assistant' | 'tool' | 'system'
-export type DisplayContentType = 'text' | 'thinking' | 'tool_call' | 'tool_result' | 'error' | 'notification' | 'approval'
-/** A tool call's lifecycle; waiting: for the user's approval (docs/approvals.md). */
-export type ToolStatus = 'pending' | 'waiting' | 'executing' | 'completed' | 'failed' | 'interrupted' | 'cancelled'
-export type DisplayStatus = ToolStatus
-
-export interface DisplayMessage {
-  id: string
-  conversationId: string
-  runId?: string
-  messageType: DisplayMessageType
-  contentType: DisplayContentType
-  /** text/thinking/error/notification: {text}; tool_call: {callId, name, arguments}; tool_result: {callId, name, result?, error?} */
-  content: JsonObject
-  status?: DisplayStatus
-  toolCallId?: string
-  createdAt: number
-  updatedAt: number
-}
-
-export interface TruncateResult {
-  ok: true
-  deletedCount: number
-}
 
 /** One RFC 6902 operation of a state_patch frame. */
 export interface JsonPatchOperation {
@@ -133,7 +75,7 @@ export type ChatFrame =
   | { type: 'state_patch'; callId?: string; patches: JsonPatchOperation[] }
   | { type: 'tool_end'; callId: string; name: string; result?: unknown; error?: string }
   /** A tool call's new status; terminalRunId once its command runs in the terminal. */
-  | { type: 'tool_status'; callId: string; name: string; status: ToolStatus; terminalRunId?: string }
+  | { type: 'tool_status'; callId: string; name: string; status: ToolCallStatus; terminalRunId?: string }
   /** The run waits for the user's decision on approval (docs/approvals.md). */
   | {
       type: 'run_paused'
@@ -214,16 +156,7 @@ export interface TurnHeartbeat {
   durationMs?: number
 }
 
-/** /ws: a conversation's title was generated or renamed, or it got (or lost) its unread mark. */
-export interface ConversationUpdatedMessage {
-  type: 'conversation-updated'
-  conversation: Conversation
-}
-
 /** /ws: a display message of a conversation was saved or changed. */
-export interface DisplayMessageEvent<T extends 'display-message-saved' | 'display-message-updated' =
-  'display-message-saved' | 'display-message-updated'> {
+export type DisplayMessageEvent<T extends DisplayMessageChanged['type'] = DisplayMessageChanged['type']> = DisplayMessageChanged & {
   type: T
-  conversationId: string
-  message: DisplayMessage
 }
