@@ -20,16 +20,9 @@ import { decodeConfigChanged, decodeConfigError, decodeRestartRequired } from '.
 import { decodeProactiveFrame, decodeReminderDeleted, decodeReminderUpdated } from './proactiveDecode'
 import { decodeMcpServersFrame } from './mcpDecode'
 import { isNumber, isObject, isString, isStringArray, optional } from './guards'
+import { AppStateValues, ConfinementValues, decodeOrNull, decodeReplayTruncated } from './wire.gen'
 
-const AGENT_STATES = new Set([
-  'not_started',
-  'starting',
-  'running',
-  'paused',
-  'stopped',
-  'restarting',
-  'error',
-])
+const AGENT_STATES = new Set<string>(AppStateValues)
 
 export { isObject }
 
@@ -64,7 +57,7 @@ export function decodeStatusFields(v: unknown): StatusFields | null {
   return fields
 }
 
-const CONFINEMENTS = new Set(['full', 'partial', 'none'])
+const CONFINEMENTS = new Set<string>(ConfinementValues)
 
 export function decodeStatus(v: unknown): AgentStatus | null {
   const fields = decodeStatusFields(v)
@@ -129,10 +122,7 @@ const decoders: Decoders = {
   'approval-requested': decodeApprovalRequested,
   'approval-decided': decodeApprovalDecided,
   'mcp-servers': decodeMcpServersFrame,
-  'replay-truncated': (v) =>
-    isString(v.lastEventId) && isString(v.oldestEventId)
-      ? { type: 'replay-truncated', lastEventId: v.lastEventId, oldestEventId: v.oldestEventId }
-      : null,
+  'replay-truncated': (v) => decodeOrNull(decodeReplayTruncated, v),
 }
 
 /** Every server frame type this client decodes (the server's catalog, checked by wire.golden.test.ts). */

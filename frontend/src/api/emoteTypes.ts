@@ -34,11 +34,5 @@ export interface EmoteCatalog {
   emotes: Emote[]
 }
 
-/** {"type":"emote"} on /ws: every client plays it. emoteId "idle" returns to idle. */
-export interface EmoteMessage {
-  type: 'emote'
-  emoteId: string
-  glbPath: string
-  duration: number
-  loop: boolean
-}
+/** {"type":"emote"} on /ws: every client plays it. emoteId "idle" returns to idle (generated: wire.gen.ts). */
+export type { Emote as EmoteMessage } from './wire.gen'

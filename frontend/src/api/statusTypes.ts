@@ -1,21 +1,15 @@
-// The agent's status (GET /api/status and the /ws status frame). A leaf: it imports
-// nothing, so the other wire types can use it without a cycle.
+// The agent's status (GET /api/status and the /ws status frame). Its
+// vocabularies are generated from the Go types (wire.gen.ts); the status itself
+// is read leniently (decode.ts): a frame may leave out what an older server did not
+// send, and the UI fills it.
 
-export type AgentState =
-  | 'not_started'
-  | 'starting'
-  | 'running'
-  | 'paused'
-  | 'stopped'
-  | 'restarting'
-  | 'error'
+import type { AppState, Confinement } from './wire.gen'
 
-/** How far the agent's commands and MCP servers are confined (docs/confinement.md). */
-export type Confinement = 'full' | 'partial' | 'none'
+export type { AppState as AgentState, Confinement } from './wire.gen'
 
 /** GET /api/status */
 export interface AgentStatus {
-  state: AgentState
+  state: AppState
   agentName: string
   model: string
   /** openai, anthropic or ollama: the provider in use, "" when none is set up. */

@@ -1,5 +1,7 @@
 // Wire types for the Wisp HTTP API and the /ws WebSocket, as fixed by the
-// backend contract. Decoders live in decode.ts; nothing here has behaviour.
+// backend contract: the /ws frames this client knows, by type. The frames' own
+// types are generated from the Go catalog (wire.gen.ts) or come from the area
+// modules (chatTypes.ts, approvalTypes.ts, …). Decoders live in decode.ts.
 // The chat API's types are in chatTypes.ts.
 
 import type { ApprovalDecidedMessage, ApprovalRequestedMessage } from './approvalTypes'
@@ -11,6 +13,7 @@ import type { TerminalOutputMessage } from './terminalTypes'
 import type { JsonObject } from './json'
 import type { McpServersMessage } from './mcpTypes'
 import type { StatusFields } from './statusTypes'
+import type { ReplayTruncated, TerminalInput, TerminalResize } from './wire.gen'
 
 export type { JsonObject } from './json'
 export type { AgentState, AgentStatus, Confinement, StatusFields } from './statusTypes'
@@ -77,11 +80,7 @@ export interface KnownServerMessages {
  * older than the server's replay window (oldestEventId is the oldest it still
  * holds): events were missed, so the client reloads what it shows.
  */
-export interface ReplayTruncatedMessage {
-  type: 'replay-truncated'
-  lastEventId: string
-  oldestEventId: string
-}
+export type ReplayTruncatedMessage = ReplayTruncated
 
 export type KnownServerMessageType = keyof KnownServerMessages
 
@@ -111,19 +110,9 @@ const CLIENT_MESSAGES: Record<ClientMessage['type'] | 'auth', true> = {
 export const CLIENT_MESSAGE_TYPES = Object.keys(CLIENT_MESSAGES) as (keyof typeof CLIENT_MESSAGES)[]
 
 /** Keystrokes for a run this tab started (docs/terminal.md). */
-export interface TerminalInputMessage {
-  type: 'terminal-input'
-  runId: string
-  data: string
-  terminalToken?: string
-}
+export type TerminalInputMessage = TerminalInput
 
-export interface TerminalResizeMessage {
-  type: 'terminal-resize'
-  runId: string
-  cols: number
-  rows: number
-}
+export type TerminalResizeMessage = TerminalResize
 
 export interface ConnectionInfo {
   baseURL: string
