@@ -516,7 +516,7 @@ func (g *Generator) writeUnion(b *bytes.Buffer, d decl) error {
 	b.WriteString("}\n")
 	fmt.Fprintf(b, "export function decode%s(v: unknown, path = '%s'): %s {\n", d.name, d.name, d.name)
 	fmt.Fprintf(b, "  const kind = _str(_obj(v, path)%s, %s)\n", member(u.field), pathExpr(u.field))
-	fmt.Fprintf(b, "  const decode = %sDecoders[kind]\n", lowerFirst(d.name))
+	fmt.Fprintf(b, "  const decode = Object.hasOwn(%[1]sDecoders, kind) ? %[1]sDecoders[kind] : undefined\n", lowerFirst(d.name))
 	fmt.Fprintf(b, "  if (decode === undefined) throw new WireDecodeError(%s, `unknown %s ${JSON.stringify(kind)}`)\n",
 		pathExpr(u.field), u.field)
 	b.WriteString("  return decode(v, path)\n}\n")

@@ -135,6 +135,7 @@ func TestUnion(t *testing.T) {
 		"export const FrameTypes = ['a', 'b', 'c'] as const\n",
 		"  a: decodeOther,\n  b: decodeOther,\n  c: decodeEvery,\n",
 		"const kind = _str(_obj(v, path).type, path + '.type')",
+		"const decode = Object.hasOwn(frameDecoders, kind) ? frameDecoders[kind] : undefined\n",
 		"/** the names */\nexport const Names = ['x', 'it\\'s'] as const\n",
 		"export interface Every {",
 		"export type Hue = 'red' | 'blue'\n",

@@ -74,6 +74,7 @@ describe('the generated wire decoders', () => {
     ['null where null is not sent', wire.decodeApproval, { ...approval, command: null }, 'Approval.command: want a string, have null'],
     ['a wrong element deep inside', wire.decodeMCPServer, { ...server, tools: [{ ...server.tools[0], name: 3 }] }, 'MCPServer.tools[0].name: want a string, have a number'],
     ['a frame type of no frame', wire.decodeServerFrame, { type: 'nope' }, 'ServerFrame.type: unknown type "nope"'],
+    ['a frame type named like an Object method', wire.decodeServerFrame, { type: 'toString' }, 'ServerFrame.type: unknown type "toString"'],
     ['a frame without its fields', wire.decodeServerFrame, { type: 'reminder-deleted' }, 'ServerFrame.id: want a string, have missing'],
   ]
   for (const [what, decode, value, message] of refused) {

@@ -1109,7 +1109,7 @@ const serverFrameDecoders: Record<string, (v: unknown, path: string) => ServerFr
 }
 export function decodeServerFrame(v: unknown, path = 'ServerFrame'): ServerFrame {
   const kind = _str(_obj(v, path).type, path + '.type')
-  const decode = serverFrameDecoders[kind]
+  const decode = Object.hasOwn(serverFrameDecoders, kind) ? serverFrameDecoders[kind] : undefined
   if (decode === undefined) throw new WireDecodeError(path + '.type', `unknown type ${JSON.stringify(kind)}`)
   return decode(v, path)
 }
@@ -1132,7 +1132,7 @@ const chatFrameDecoders: Record<string, (v: unknown, path: string) => ChatFrame>
 }
 export function decodeChatFrame(v: unknown, path = 'ChatFrame'): ChatFrame {
   const kind = _str(_obj(v, path).type, path + '.type')
-  const decode = chatFrameDecoders[kind]
+  const decode = Object.hasOwn(chatFrameDecoders, kind) ? chatFrameDecoders[kind] : undefined
   if (decode === undefined) throw new WireDecodeError(path + '.type', `unknown type ${JSON.stringify(kind)}`)
   return decode(v, path)
 }
@@ -1148,7 +1148,7 @@ const clientFrameDecoders: Record<string, (v: unknown, path: string) => ClientFr
 }
 export function decodeClientFrame(v: unknown, path = 'ClientFrame'): ClientFrame {
   const kind = _str(_obj(v, path).type, path + '.type')
-  const decode = clientFrameDecoders[kind]
+  const decode = Object.hasOwn(clientFrameDecoders, kind) ? clientFrameDecoders[kind] : undefined
   if (decode === undefined) throw new WireDecodeError(path + '.type', `unknown type ${JSON.stringify(kind)}`)
   return decode(v, path)
 }
@@ -1172,7 +1172,7 @@ const chatDeltaFrameDecoders: Record<string, (v: unknown, path: string) => ChatD
 }
 export function decodeChatDeltaFrame(v: unknown, path = 'ChatDeltaFrame'): ChatDeltaFrame {
   const kind = _str(_obj(v, path).type, path + '.type')
-  const decode = chatDeltaFrameDecoders[kind]
+  const decode = Object.hasOwn(chatDeltaFrameDecoders, kind) ? chatDeltaFrameDecoders[kind] : undefined
   if (decode === undefined) throw new WireDecodeError(path + '.type', `unknown type ${JSON.stringify(kind)}`)
   return decode(v, path)
 }
