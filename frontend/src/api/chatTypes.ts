@@ -124,17 +124,8 @@ export interface SeqFrame {
 
 export type ProviderKind = 'openai' | 'anthropic' | 'ollama'
 
-export interface ProviderInfo {
-  provider: ProviderKind | ''
-  baseURL: string
-  model: string
-  hasApiKey: boolean
-  canRespond: boolean
-  reason?: string
-  ollama: { detected: boolean; models: string[] }
-  /** Settings the environment overrides: saving changes the file, not the running process. */
-  envOverrides?: string[]
-}
+/** GET /api/provider (generated from api.ProviderInfo); decoded leniently by decodeProvider. */
+export type { ProviderInfo } from './wire.gen'
 
 /** PUT /api/provider. An empty or missing apiKey keeps the stored one. */
 export interface ProviderUpdate {
