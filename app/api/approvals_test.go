@@ -15,10 +15,11 @@ func TestDecideApproval(t *testing.T) {
 		decide: func(_ context.Context, id string, d approval.Decision) (wire.Approval, error) {
 			got = d
 			if id == "late" {
-				deny := "deny"
+				deny := wire.DecisionDeny
 				return wire.Approval{ID: id, Decision: &deny}, fault.Conflict.Errorf("already decided")
 			}
-			return wire.Approval{ID: id, Decision: &d.Decision}, nil
+			decision := wire.ApprovalDecision(d.Decision)
+			return wire.Approval{ID: id, Decision: &decision}, nil
 		},
 		revoke: func(context.Context, string) error { return fault.NotFound.Errorf("no such grant") },
 	}})
