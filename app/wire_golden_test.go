@@ -13,6 +13,7 @@ import (
 
 	"github.com/wispapp/wisp/app/api"
 	"github.com/wispapp/wisp/app/config"
+	"github.com/wispapp/wisp/app/settings"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/emotes"
 	"github.com/wispapp/wisp/terminal"
@@ -47,13 +48,13 @@ func restExamples() map[string][]any {
 		CanRespond: false, Reason: "Ollama has no model to use", EnvOverrides: []string{"WISP_MODEL"}}
 	provider.Ollama.Detected, provider.Ollama.Models = true, []string{"llama3.2:latest"}
 	return map[string][]any{
-		"ConfigView": {api.ConfigView{Path: "/home/ada/.local/state/wisp/wisp.json", Config: public,
+		"ConfigView": {settings.ConfigView{Path: "/home/ada/.local/state/wisp/wisp.json", Config: public,
 			Secrets: map[string]bool{"api.token": false, "model.apiKey": true}, Fields: config.Fields(),
 			SecretStore: wire.SecretStore{Where: wire.SecretsInFile, Service: "wisp:/home/ada/.local/state/wisp/wisp.json",
 				Reason: "no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)", Unread: []string{"api.terminalToken"}},
 			Overrides: map[string]string{"model.name": "WISP_MODEL"}, ConfigError: "config file wisp.json is not valid JSON",
 			PendingRestart: true, PendingRestartReasons: []string{"Shell access enabled"}}},
-		"ShellView": {api.ShellView{Enabled: true, PendingRestart: true, PendingRestartReasons: []string{"Shell access enabled"}}},
+		"ShellView": {settings.ShellView{Enabled: true, PendingRestart: true, PendingRestartReasons: []string{"Shell access enabled"}}},
 		"RestartResult": {api.RestartResult{OK: true, Status: status,
 			Connection: api.ConnectionInfo{BaseURL: "http://127.0.0.1:3000", WSURL: "ws://127.0.0.1:3000/ws"}}},
 		"ProviderInfo": {provider},

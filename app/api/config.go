@@ -4,18 +4,18 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/wispapp/wisp/app/config"
+	"github.com/wispapp/wisp/app/settings"
 	"github.com/wispapp/wisp/app/wire"
 )
 
 // Settings reads and changes the config file.
 type Settings interface {
 	// Config is the file's settings as the API shows them.
-	Config(ctx context.Context) ConfigView
+	Config(ctx context.Context) settings.ConfigView
 	// PatchConfig applies a JSON merge patch to the file, saves and applies it.
-	PatchConfig(ctx context.Context, patch map[string]any) (ConfigView, error)
+	PatchConfig(ctx context.Context, patch map[string]any) (settings.ConfigView, error)
 	// SetShell turns shell access on or off in the file.
-	SetShell(ctx context.Context, enabled bool) (ShellView, error)
+	SetShell(ctx context.Context, enabled bool) (settings.ShellView, error)
 	// SetAutonomy writes autonomy.enabled to the file and applies it.
 	SetAutonomy(ctx context.Context, enabled bool) error
 }
@@ -24,26 +24,6 @@ type Settings interface {
 type Restarter interface {
 	// Restart applies the restart-only settings in-process.
 	Restart(ctx context.Context) (RestartResult, error)
-}
-
-// ConfigView is GET /api/config: the file's settings without the secrets' values.
-type ConfigView struct {
-	Path                  string            `json:"path"`
-	Config                map[string]any    `json:"config"`
-	Secrets               map[string]bool   `json:"secrets"`     // whether each secret is set
-	SecretStore           wire.SecretStore  `json:"secretStore"` // where the secrets are kept, and why
-	Fields                []config.Field    `json:"fields"`
-	Overrides             map[string]string `json:"overrides"` // setting → environment variable or flag
-	ConfigError           string            `json:"configError"`
-	PendingRestart        bool              `json:"pendingRestart"`
-	PendingRestartReasons []string          `json:"pendingRestartReasons"`
-}
-
-// ShellView is the answer to PUT /api/permissions/shell.
-type ShellView struct {
-	Enabled               bool     `json:"enabled"`
-	PendingRestart        bool     `json:"pendingRestart"`
-	PendingRestartReasons []string `json:"pendingRestartReasons"`
 }
 
 // RestartResult is the answer to POST /api/agent/restart. Connection tells a client

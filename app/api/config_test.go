@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"github.com/wispapp/wisp/app/settings"
 	"testing"
 
 	"github.com/wispapp/wisp/app/wire"
@@ -14,17 +15,17 @@ func TestConfigRoutes(t *testing.T) {
 	restarts := 0
 	s := serveAPI(t, "tok-123", Options{
 		Settings: fakeSettings{
-			config: func(context.Context) ConfigView { return ConfigView{Path: "/x/wisp.json"} },
-			patch: func(_ context.Context, p map[string]any) (ConfigView, error) {
+			config: func(context.Context) settings.ConfigView { return settings.ConfigView{Path: "/x/wisp.json"} },
+			patch: func(_ context.Context, p map[string]any) (settings.ConfigView, error) {
 				patches = append(patches, p)
 				if _, ok := p["nope"]; ok {
-					return ConfigView{}, fault.Invalid.Errorf("unknown setting: nope")
+					return settings.ConfigView{}, fault.Invalid.Errorf("unknown setting: nope")
 				}
-				return ConfigView{Path: "/x/wisp.json"}, nil
+				return settings.ConfigView{Path: "/x/wisp.json"}, nil
 			},
-			shell: func(_ context.Context, on bool) (ShellView, error) {
+			shell: func(_ context.Context, on bool) (settings.ShellView, error) {
 				shell = append(shell, on)
-				return ShellView{Enabled: on, PendingRestart: true, PendingRestartReasons: []string{"Shell access enabled"}}, nil
+				return settings.ShellView{Enabled: on, PendingRestart: true, PendingRestartReasons: []string{"Shell access enabled"}}, nil
 			},
 		},
 		Restarter: fakeRestarter(func(context.Context) (RestartResult, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/wispapp/wisp/app/settings"
 	"io"
 	"log/slog"
 	"net/http"
@@ -142,30 +143,30 @@ func (f fakeProactive) RouteAgentEvent(ctx context.Context, env wire.Envelope) e
 }
 
 type fakeSettings struct {
-	config func(ctx context.Context) ConfigView
-	patch  func(ctx context.Context, patch map[string]any) (ConfigView, error)
-	shell  func(ctx context.Context, enabled bool) (ShellView, error)
+	config func(ctx context.Context) settings.ConfigView
+	patch  func(ctx context.Context, patch map[string]any) (settings.ConfigView, error)
+	shell  func(ctx context.Context, enabled bool) (settings.ShellView, error)
 	// autonomy is nil for a switch that always works.
 	autonomy func(ctx context.Context, enabled bool) error
 }
 
-func (f fakeSettings) Config(ctx context.Context) ConfigView {
+func (f fakeSettings) Config(ctx context.Context) settings.ConfigView {
 	if f.config == nil {
-		return ConfigView{}
+		return settings.ConfigView{}
 	}
 	return f.config(ctx)
 }
 
-func (f fakeSettings) PatchConfig(ctx context.Context, patch map[string]any) (ConfigView, error) {
+func (f fakeSettings) PatchConfig(ctx context.Context, patch map[string]any) (settings.ConfigView, error) {
 	if f.patch == nil {
-		return ConfigView{}, errNotFaked
+		return settings.ConfigView{}, errNotFaked
 	}
 	return f.patch(ctx, patch)
 }
 
-func (f fakeSettings) SetShell(ctx context.Context, enabled bool) (ShellView, error) {
+func (f fakeSettings) SetShell(ctx context.Context, enabled bool) (settings.ShellView, error) {
 	if f.shell == nil {
-		return ShellView{}, errNotFaked
+		return settings.ShellView{}, errNotFaked
 	}
 	return f.shell(ctx, enabled)
 }

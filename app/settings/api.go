@@ -3,17 +3,14 @@ package settings
 import (
 	"context"
 
-	"github.com/wispapp/wisp/app/api"
 	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/internal/fault"
 )
 
-var _ api.Settings = (*Settings)(nil)
-
 // Config is the file's settings as the API shows them: no secret's value, where the
 // secrets are kept, what the environment or the command line overrides, and what
 // waits for a restart.
-func (s *Settings) Config(context.Context) api.ConfigView {
+func (s *Settings) Config(context.Context) ConfigView {
 	sn := s.snap.Load()
 	file := sn.file.Config
 	withSecrets, store := s.kept.fill(sn.file), s.kept.view(sn.file)
@@ -31,7 +28,7 @@ func (s *Settings) Config(context.Context) api.ConfigView {
 	if s.opts.Port >= 0 {
 		overrides["server.port"] = "--port"
 	}
-	return api.ConfigView{
+	return ConfigView{
 		Path: s.opts.Path, Config: public, Secrets: config.SecretsSet(withSecrets), SecretStore: store, Fields: config.Fields(),
 		Overrides: overrides, ConfigError: sn.err,
 		PendingRestart: len(sn.reasons) > 0, PendingRestartReasons: sn.reasons,
@@ -39,12 +36,12 @@ func (s *Settings) Config(context.Context) api.ConfigView {
 }
 
 // PatchConfig applies a JSON merge patch to the file, saves and applies it.
-func (s *Settings) PatchConfig(ctx context.Context, patch map[string]any) (api.ConfigView, error) {
+func (s *Settings) PatchConfig(ctx context.Context, patch map[string]any) (ConfigView, error) {
 	if err := s.Change(ctx, func(f *config.File) error { return f.Patch(patch) }); err != nil {
-		return api.ConfigView{}, err
+		return ConfigView{}, err
 	}
 	if err := s.syncAutostart(patch); err != nil {
-		return api.ConfigView{}, err
+		return ConfigView{}, err
 	}
 	return s.Config(ctx), nil
 }
@@ -67,16 +64,16 @@ func (s *Settings) syncAutostart(patch map[string]any) error {
 }
 
 // SetShell turns shell access on or off in the file.
-func (s *Settings) SetShell(ctx context.Context, enabled bool) (api.ShellView, error) {
+func (s *Settings) SetShell(ctx context.Context, enabled bool) (ShellView, error) {
 	err := s.Change(ctx, func(f *config.File) error {
 		f.Config.Features.ShellEnabled = enabled
 		return nil
 	})
 	if err != nil {
-		return api.ShellView{}, err
+		return ShellView{}, err
 	}
 	reasons, _ := s.Pending()
-	return api.ShellView{Enabled: enabled, PendingRestart: len(reasons) > 0, PendingRestartReasons: reasons}, nil
+	return ShellView{Enabled: enabled, PendingRestart: len(reasons) > 0, PendingRestartReasons: reasons}, nil
 }
 
 // SetAutonomy writes autonomy.enabled to the file and applies it.
