@@ -58,7 +58,7 @@ func (s *Server) answerRun(w http.ResponseWriter, r *http.Request, run *chat.Run
 	}
 	return writeJSON(w, http.StatusOK, wire.SendResult{
 		Text: out.FullText, AgentName: s.chat.AgentName(), RunID: run.ID, MessageID: out.MessageID,
-		Usage: wire.UsageOf(out.Usage.InputTokens, out.Usage.OutputTokens), ActionCallbackHistory: jsonlist.NonNil(out.History), Status: out.Status, Error: out.Error,
+		Usage: wire.UsageOf(out.Usage.InputTokens, out.Usage.OutputTokens), ActionCallbackHistory: jsonlist.NonNil(out.History), Status: wire.RunStatus(out.Status), Error: out.Error,
 	})
 }
 
@@ -164,12 +164,12 @@ func (s *Server) getRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"run": info})
+	return writeJSON(w, http.StatusOK, wire.RunBody{Run: info})
 }
 
 func (s *Server) cancelRun(w http.ResponseWriter, r *http.Request) error {
 	if err := s.chat.CancelRun(r.Context(), r.PathValue("id")); err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, map[string]any{"ok": true})
+	return writeJSON(w, http.StatusOK, wire.Okay)
 }

@@ -50,6 +50,11 @@ type Published struct {
 	EventID string `json:"eventId"`
 }
 
+// RunBody answers GET /api/runs/{id}.
+type RunBody struct {
+	Run RunInfo `json:"run"`
+}
+
 // ApprovalList answers GET /api/approvals.
 type ApprovalList struct {
 	Approvals []Approval `json:"approvals"`
@@ -99,5 +104,5 @@ type TerminalStarted struct {
 func Bodies() []any {
 	return []any{OK{}, ErrorBody{}, ConversationList{}, ConversationBody{}, MessageList{}, DisplayMessageList{}, Truncated{},
 		Published{}, ApprovalList{}, ApprovalBody{}, ApprovalConflict{}, GrantList{}, MCPServerList{}, MCPServerBody{},
-		ReminderList{}, TerminalStarted{}}
+		ReminderList{}, TerminalStarted{}, RunBody{}}
 }

@@ -77,14 +77,14 @@ type Snapshot struct {
 
 // SendResult answers a chat message sent without streaming, once its run ended.
 type SendResult struct {
-	Text                  string   `json:"text"`
-	AgentName             string   `json:"agentName"`
-	RunID                 string   `json:"runId"`
-	MessageID             string   `json:"messageId"`
-	Usage                 Usage    `json:"usage"`
-	ActionCallbackHistory []string `json:"actionCallbackHistory"`
-	Status                string   `json:"status"` // a RunStatus: ended or interrupted
-	Error                 string   `json:"error,omitempty"`
+	Text                  string    `json:"text"`
+	AgentName             string    `json:"agentName"`
+	RunID                 string    `json:"runId"`
+	MessageID             string    `json:"messageId"`
+	Usage                 Usage     `json:"usage"`
+	ActionCallbackHistory []string  `json:"actionCallbackHistory"`
+	Status                RunStatus `json:"status"` // ended or interrupted
+	Error                 string    `json:"error,omitempty"`
 }
 
 // Usage is what a reply cost in model tokens, in Wisp's words (inputTokens,

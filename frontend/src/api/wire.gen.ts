@@ -1631,7 +1631,7 @@ export interface SendResult {
   messageId: string
   usage: Usage
   actionCallbackHistory: string[]
-  status: string
+  status: RunStatus
   error?: string
 }
 export function decodeSendResult(v: unknown, path = 'SendResult'): SendResult {
@@ -1643,7 +1643,7 @@ export function decodeSendResult(v: unknown, path = 'SendResult'): SendResult {
     messageId: _str(o.messageId, path + '.messageId'),
     usage: decodeUsage(o.usage, path + '.usage'),
     actionCallbackHistory: _arr(o.actionCallbackHistory, path + '.actionCallbackHistory', (x, p) => _str(x, p)),
-    status: _str(o.status, path + '.status'),
+    status: decodeRunStatus(o.status, path + '.status'),
   }
   if (o.error !== undefined) out.error = _str(o.error, path + '.error')
   return out
@@ -2020,6 +2020,17 @@ export function decodeTerminalStarted(v: unknown, path = 'TerminalStarted'): Ter
   const out: TerminalStarted = {
     ok: _bool(o.ok, path + '.ok'),
     runId: _str(o.runId, path + '.runId'),
+  }
+  return out
+}
+
+export interface RunBody {
+  run: RunInfo
+}
+export function decodeRunBody(v: unknown, path = 'RunBody'): RunBody {
+  const o = _obj(v, path)
+  const out: RunBody = {
+    run: decodeRunInfo(o.run, path + '.run'),
   }
   return out
 }
