@@ -389,6 +389,8 @@ var (
 	_ api.Archive       = (*archive.Service)(nil)
 	_ api.Approvals     = (*approval.Service)(nil)
 	_ api.Proactive     = (*proactive.Service)(nil)
+	_ api.Settings      = (*settings.Settings)(nil)
+	_ api.Chat          = (*chat.Service)(nil)
 )
 
 // newHandler builds the API for one set of services.

@@ -41,5 +41,3 @@ type Chat interface {
 	// Complete answers a stateless conversation (the /v1 APIs); nothing is stored.
 	Complete(ctx context.Context, history []llm.Message, text string, maxTokens int, onText func(string)) (runtime.Result, error)
 }
-
-var _ Chat = (*chat.Service)(nil)
