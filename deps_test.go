@@ -79,6 +79,16 @@ func TestDependencyRules(t *testing.T) {
 		}},
 		{"app/wire", "the frame catalog imports nothing of Wisp but internal/", internalOnly},
 		{"app/ws", "the hub knows only the frame catalog", func(d string) bool { return d == "app/wire" || internalOnly(d) }},
+		{"app/settings", "knows the config, the catalog, the keyring and internal/", func(d string) bool {
+			return d == "app/config" || d == "app/wire" || d == "secrets" || internalOnly(d)
+		}},
+		{"app/dialect", "knows the runtime's events, the catalog and internal/", func(d string) bool {
+			return strings.HasPrefix(d, "runtime") || d == "app/wire" || internalOnly(d)
+		}},
+		{"app/compat", "translates foreign APIs to the runtime's messages: pure, nothing of app/", func(d string) bool {
+			return strings.HasPrefix(d, "runtime") || internalOnly(d)
+		}},
+		{"internal/tsgen", "is a leaf: nothing of Wisp", func(string) bool { return false }},
 	}
 	for _, r := range rules {
 		p, ok := pkgs[r.pkg]
@@ -99,7 +109,7 @@ func TestDependencyRules(t *testing.T) {
 	}
 	// Domain packages return typed errors and publish frames: they know neither HTTP
 	// (only the API maps errors to status codes) nor the hub.
-	domain := []string{"app/chat", "app/proactive", "app/archive", "app/store", "app/config", "app/view", "app/wire",
+	domain := []string{"app/chat", "app/proactive", "app/archive", "app/store", "app/config", "app/settings", "app/view", "app/wire", "app/dialect",
 		"app/approval", "app/shell", "app/mcptool", "shellgrant", "secrets", "runtime", "runtime/reply", "terminal", "emotes", "confine"}
 	for _, name := range domain {
 		p := pkgs[name]
