@@ -81,7 +81,7 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
     )
   }
   return (
-    <div className="message-scroller" ref={follow.scroller} onScroll={follow.onScroll}>
+    <div className="message-scroller" ref={follow.scroller} onScroll={follow.onScroll} onWheel={follow.onWheel}>
       <div ref={follow.content}>{content}</div>
     </div>
   )

@@ -10,6 +10,8 @@ interface Follow {
   content: RefObject<HTMLDivElement | null>
   /** The scroller's scroll handler: scrolling up stops following, back to the bottom resumes. */
   onScroll(): void
+  /** The scroller's wheel handler: a turn of the wheel upwards stops following at once. */
+  onWheel(event: { deltaY: number }): void
   /** Follow again (a new conversation opened). */
   stick(): void
   /** Stop following and scroll a row of the content to the middle (a search result chosen). */
@@ -34,6 +36,13 @@ export function useFollowBottom(): Follow {
   const toBottom = useCallback(() => {
     const el = scroller.current
     if (el === null || !sticking.current) return
+    // The user moved up since our last scroll, and its scroll event has not come
+    // yet (a busy page): that move wins over following.
+    if (el.scrollTop < lastTop.current - 1 && el.scrollHeight - el.scrollTop - el.clientHeight >= STICK_PX) {
+      sticking.current = false
+      lastTop.current = el.scrollTop
+      return
+    }
     el.scrollTop = el.scrollHeight
     lastTop.current = el.scrollTop
   }, [])
@@ -61,6 +70,14 @@ export function useFollowBottom(): Follow {
     lastTop.current = top
   }, [])
 
+  // The wheel says what the user wants before the scroll it makes reaches the page:
+  // on a busy page the content can grow in between, and following would put the list
+  // back at the bottom under the user's hand.
+  const onWheel = useCallback((event: { deltaY: number }) => {
+    const el = scroller.current
+    if (el !== null && event.deltaY < 0 && el.scrollTop > 0) sticking.current = false
+  }, [])
+
   const stick = useCallback(() => {
     sticking.current = true
     toBottom()
@@ -74,5 +91,5 @@ export function useFollowBottom(): Follow {
     lastTop.current = el.scrollTop
   }, [])
 
-  return { scroller, content, onScroll, stick, reveal }
+  return { scroller, content, onScroll, onWheel, stick, reveal }
 }
