@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"runtime/debug"
 	"time"
+
+	"github.com/wispapp/wisp/app/wire"
 )
 
 // handlerFunc is the shape of every API handler.
@@ -35,7 +37,7 @@ func (s *Server) adapt(fn handlerFunc, public bool) http.Handler {
 type errorShape func(status int, msg string, err error) any
 
 // wispError is Wisp's own error shape: {"error": "..."}.
-func wispError(_ int, msg string, _ error) any { return map[string]string{"error": msg} }
+func wispError(_ int, msg string, _ error) any { return wire.ErrorBody{Error: msg} }
 
 // adaptWith checks the request, runs fn and writes its error (the check's included)
 // in shape: each API family has its error shape, and writeError is the one writer.
