@@ -28,9 +28,18 @@ type ConversationBody struct {
 	Conversation Conversation `json:"conversation"`
 }
 
-// MessageList answers GET /api/conversations/{id}/messages.
+// MessageList answers GET /api/conversations/{id}/messages and PUT …/branch: a page
+// of the conversation's active branch, oldest first (docs/chat.md#branches).
 type MessageList struct {
 	Messages []Message `json:"messages"`
+	// HasOlder and HasNewer say whether the branch goes on before the page's first
+	// message and after its last one; BranchLength is how many messages it has.
+	HasOlder     bool `json:"hasOlder"`
+	HasNewer     bool `json:"hasNewer"`
+	BranchLength int  `json:"branchLength"`
+	// DisplayMessages are the display rows (seed 002) of the runs of the page's
+	// messages, oldest first: what the page needs to show its tool cards.
+	DisplayMessages []DisplayMessage `json:"displayMessages"`
 }
 
 // DisplayMessageList answers GET /api/conversations/{id}/display-messages.

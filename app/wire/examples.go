@@ -90,6 +90,7 @@ func Examples() []Frame {
 		NewStatus(exampleStatus(true)), NewStatus(exampleStatus(false)),
 		NewPong(), NewAuthOK(), NewSocketError("unknown message type: nope"),
 		NewConversationUpdated(exampleConversation()),
+		NewConversationBranch(exConv, "m5"),
 		NewDisplayMessageSaved(exampleDisplayMessage()), NewDisplayMessageUpdated(exampleDisplayMessage()),
 		NewEmote("wave", "/emotes/wave.glb", 2.5, false),
 		NewRestartRequired([]string{"Shell access enabled"}),
@@ -147,13 +148,15 @@ func ShapeExamples() map[string][]any {
 		"Grant":        {Grant{ID: "gr_1", Kind: KindShell, Base: "git", CreatedAt: exISO}, Grant{ID: "gr_2", Kind: KindMCP, Base: "github.create_issue", CreatedAt: exISO}},
 		"Conversation": {conv, conv2},
 		"Message": {
-			Message{ID: "m1", Role: "user", Text: "remind me to stretch in 20 minutes", Timestamp: exTime},
+			Message{ID: "m1", Role: "user", Text: "remind me to stretch in 20 minutes", Timestamp: exTime,
+				SiblingIDs: []string{"m1"}},
 			Message{ID: exMsg, Role: "assistant", Text: "🔍 Looking up track...\n\nNow playing: **Song**", Timestamp: exTime + 900,
-				Source: "chat", RunID: exRun, Status: "ended", ActionCallbackHistory: []string{"🔍 Looking up track...", "Now playing: **Song**"}},
+				Source: "chat", RunID: exRun, Status: "ended", ActionCallbackHistory: []string{"🔍 Looking up track...", "Now playing: **Song**"},
+				ParentID: ptr("m1"), SiblingIDs: []string{"m0", exMsg}, SiblingIndex: 1, Depth: 1},
 			Message{ID: "m3", Role: "assistant", Text: "Reminder (late: it was due Fri 21 Nov 09:20): stretch", Timestamp: exTime,
-				Source: "reminder", ReminderID: "r1", Late: true},
+				Source: "reminder", ReminderID: "r1", Late: true, ParentID: ptr(exMsg), SiblingIDs: []string{"m3"}, Depth: 2},
 			Message{ID: "m4", Role: "assistant", Text: "Partial", Timestamp: exTime, Source: "chat", RunID: exRun, Status: "failed",
-				Error: "the model refused the key"},
+				Error: "the model refused the key", ParentID: ptr("m3"), SiblingIDs: []string{"m4"}, Depth: 3},
 		},
 		"DisplayMessage": {exampleDisplayMessage()},
 		"RunInfo": {
@@ -162,14 +165,17 @@ func ShapeExamples() map[string][]any {
 			RunInfo{ID: exRun, Status: "active", StartedAt: exTime},
 		},
 		"Snapshot": {
-			Snapshot{Messages: []Message{{ID: "m1", Role: "user", Text: "clean the build", Timestamp: exTime},
-				{ID: exMsg, Role: "assistant", Text: "Let me look.", Timestamp: exTime, Source: "chat", RunID: exRun, Status: "active"}},
+			Snapshot{Messages: []Message{{ID: "m1", Role: "user", Text: "clean the build", Timestamp: exTime, SiblingIDs: []string{"m1"}},
+				{ID: exMsg, Role: "assistant", Text: "Let me look.", Timestamp: exTime, Source: "chat", RunID: exRun, Status: "active",
+					ParentID: ptr("m1"), SiblingIDs: []string{exMsg}, Depth: 1}},
 				ActiveRun:      &RunInfo{ID: exRun, ConversationID: exConv, UserMessageID: "m1", Status: "paused", StartedAt: exTime},
 				StreamSequence: 42, Status: "paused"},
 			Snapshot{Messages: []Message{
-				{ID: "m3", Role: "assistant", Text: "Reminder: stretch", Timestamp: exTime, Source: "reminder", ReminderID: "r1", Late: true},
+				{ID: "m3", Role: "assistant", Text: "Reminder: stretch", Timestamp: exTime, Source: "reminder", ReminderID: "r1", Late: true,
+					ParentID: ptr("m2"), SiblingIDs: []string{"m3"}, Depth: 8},
 				{ID: "m4", Role: "assistant", Text: "Partial", Timestamp: exTime, Source: "chat", RunID: exRun, Status: "failed",
-					Error: "the model refused the key", ActionCallbackHistory: []string{"🔍 Looking up track..."}}},
+					Error: "the model refused the key", ActionCallbackHistory: []string{"🔍 Looking up track..."},
+					ParentID: ptr("m3"), SiblingIDs: []string{"m4"}, Depth: 9}},
 				Status: "failed"},
 			Snapshot{Messages: []Message{}, ActiveRun: &RunInfo{ID: exRun, Status: "failed", Error: "x", StartedAt: exTime, EndedAt: exTime + 1},
 				Status: "ended"},
@@ -197,3 +203,5 @@ func ShapeExamples() map[string][]any {
 		"SearchResults":    exampleSearchResults(),
 	}
 }
+
+func ptr(s string) *string { return &s }

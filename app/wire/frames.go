@@ -42,6 +42,7 @@ const (
 	TypeAuthOK                = "auth-ok"
 	TypeError                 = "error"
 	TypeConversationUpdated   = "conversation-updated"
+	TypeConversationBranch    = "conversation-branch"
 	TypeDisplayMessageSaved   = "display-message-saved"
 	TypeDisplayMessageUpdated = "display-message-updated"
 	TypeTerminalOutput        = "terminal-output"
@@ -136,6 +137,20 @@ type ConversationUpdated struct {
 // NewConversationUpdated is a conversation-updated frame.
 func NewConversationUpdated(c Conversation) ConversationUpdated {
 	return ConversationUpdated{Head{TypeConversationUpdated}, c}
+}
+
+// ConversationBranch: another branch of a conversation became the one shown: every
+// window showing it reloads its messages (GET …/messages). LeafID is the last
+// message of the branch now active.
+type ConversationBranch struct {
+	Head
+	ConversationID string `json:"conversationId"`
+	LeafID         string `json:"leafId"`
+}
+
+// NewConversationBranch is a conversation-branch frame.
+func NewConversationBranch(convID, leafID string) ConversationBranch {
+	return ConversationBranch{Head{TypeConversationBranch}, convID, leafID}
 }
 
 // DisplayMessageChanged: a display message (seed 002) was saved or updated.
@@ -482,6 +497,7 @@ var Catalog = []Spec{
 	{TypeAuthOK, ToClient, AuthOK{}},
 	{TypeError, ToClient, SocketError{}},
 	{TypeConversationUpdated, ToClient, ConversationUpdated{}},
+	{TypeConversationBranch, ToClient, ConversationBranch{}},
 	{TypeDisplayMessageSaved, ToClient, DisplayMessageChanged{}},
 	{TypeDisplayMessageUpdated, ToClient, DisplayMessageChanged{}},
 	{TypeTerminalOutput, ToClient, TerminalOutput{}},

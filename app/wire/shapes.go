@@ -38,6 +38,14 @@ type Message struct {
 	// ReminderID and Late describe a delivered reminder (source "reminder").
 	ReminderID string `json:"reminderId,omitempty"`
 	Late       bool   `json:"late,omitempty"`
+	// The message's place in its conversation's tree (docs/chat.md#branches):
+	// ParentID is the message it follows (null for the first), SiblingIDs the
+	// messages sharing that parent, oldest first and itself included, SiblingIndex
+	// its own index among them, Depth its index on its branch (0 for the first).
+	ParentID     *string  `json:"parentId"`
+	SiblingIDs   []string `json:"siblingIds"`
+	SiblingIndex int      `json:"siblingIndex"`
+	Depth        int      `json:"depth"`
 }
 
 // DisplayMessage is a UI row of a conversation (seed 002).

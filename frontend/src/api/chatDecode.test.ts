@@ -65,21 +65,29 @@ describe('message decoders', () => {
     actionCallbackHistory: ['a', 'b'],
   }
 
+  const tree = (m: object, parentId: string | null, depth: number) => ({ ...m, parentId, siblingIds: [(m as { id: string }).id], siblingIndex: 0, depth })
+
   it('keeps the optional fields that are sent', () => {
-    expect(decodeMessageList({ messages: [user, assistant] })).toEqual([user, assistant])
+    const list = [tree(user, null, 0), tree(assistant, 'm1', 1)]
+    expect(decodeMessageList({ messages: list, hasOlder: false, hasNewer: false, branchLength: 2, displayMessages: [] })).toEqual(list)
   })
 
   it('keeps the source of a proactive message, and a reminder id and late flag when sent', () => {
-    const reminder = { id: 'm3', role: 'assistant', text: 'Reminder: stretch', timestamp: 12, source: 'reminder' }
-    expect(decodeMessageList({ messages: [reminder] })).toEqual([reminder])
+    const page = (messages: object[]) => ({ messages, hasOlder: true, hasNewer: false, branchLength: 9, displayMessages: [] })
+    const reminder = tree({ id: 'm3', role: 'assistant', text: 'Reminder: stretch', timestamp: 12, source: 'reminder' }, 'm2', 8)
+    expect(decodeMessageList(page([reminder]))).toEqual([reminder])
     const late = { ...reminder, reminderId: 'r1', late: true }
-    expect(decodeMessageList({ messages: [late] })).toEqual([late])
+    expect(decodeMessageList(page([late]))).toEqual([late])
   })
 
   it('rejects a list with a bad message', () => {
-    expect(decodeMessageList({ messages: [user, { ...user, role: 'system' }] })).toBeNull()
-    expect(decodeMessageList({ messages: [{ ...user, timestamp: '10' }] })).toBeNull()
-    expect(decodeMessageList({ messages: [{ ...user, text: null }] })).toBeNull()
+    const page = (messages: object[]) => ({ messages, hasOlder: false, hasNewer: false, branchLength: 2, displayMessages: [] })
+    const ok = tree(user, null, 0)
+    expect(decodeMessageList(page([ok]))).toEqual([ok])
+    expect(decodeMessageList(page([ok, { ...ok, role: 'system' }]))).toBeNull()
+    expect(decodeMessageList(page([{ ...ok, timestamp: '10' }]))).toBeNull()
+    expect(decodeMessageList(page([{ ...ok, text: null }]))).toBeNull()
+    expect(decodeMessageList(page([{ ...ok, siblingIds: null }]))).toBeNull()
     expect(decodeMessageList({ messages: 'x' })).toBeNull()
   })
 

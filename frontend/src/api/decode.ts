@@ -20,7 +20,7 @@ import { decodeConfigChanged, decodeConfigError, decodeRestartRequired } from '.
 import { decodeProactiveFrame, decodeReminderDeleted, decodeReminderUpdated } from './proactiveDecode'
 import { decodeMcpServersFrame } from './mcpDecode'
 import { isNumber, isObject, isString, isStringArray, optional } from './guards'
-import { AppStateValues, ConfinementValues, decodeOrNull, decodeReplayTruncated } from './wire.gen'
+import { AppStateValues, ConfinementValues, decodeConversationBranch, decodeOrNull, decodeReplayTruncated } from './wire.gen'
 
 const AGENT_STATES = new Set<string>(AppStateValues)
 
@@ -109,6 +109,7 @@ const decoders: Decoders = {
   'auth-ok': () => ({ type: 'auth-ok' }),
   error: (v) => ({ type: 'error', message: isString(v.message) ? v.message : 'unknown error' }),
   'conversation-updated': decodeConversationUpdated,
+  'conversation-branch': (v) => decodeOrNull(decodeConversationBranch, v),
   'display-message-saved': (v) => decodeDisplayMessageEvent('display-message-saved', v),
   'display-message-updated': (v) => decodeDisplayMessageEvent('display-message-updated', v),
   'terminal-output': decodeTerminalOutput,

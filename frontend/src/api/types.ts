@@ -13,7 +13,7 @@ import type { TerminalOutputMessage } from './terminalTypes'
 import type { JsonObject } from './json'
 import type { McpServersMessage } from './mcpTypes'
 import type { StatusFields } from './statusTypes'
-import type { ReplayTruncated, TerminalInput, TerminalResize } from './wire.gen'
+import type { ConversationBranch, ReplayTruncated, TerminalInput, TerminalResize } from './wire.gen'
 
 export type { JsonObject } from './json'
 export type { AgentState, AgentStatus, Confinement, StatusFields } from './statusTypes'
@@ -59,6 +59,7 @@ export interface KnownServerMessages {
   'auth-ok': { type: 'auth-ok' }
   error: { type: 'error'; message: string }
   'conversation-updated': ConversationUpdatedMessage
+  'conversation-branch': ConversationBranch
   'display-message-saved': DisplayMessageEvent<'display-message-saved'>
   'display-message-updated': DisplayMessageEvent<'display-message-updated'>
   'terminal-output': TerminalOutputMessage

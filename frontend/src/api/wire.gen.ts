@@ -324,6 +324,21 @@ export function decodeConversation(v: unknown, path = 'Conversation'): Conversat
   return out
 }
 
+export interface ConversationBranch {
+  type: 'conversation-branch'
+  conversationId: string
+  leafId: string
+}
+export function decodeConversationBranch(v: unknown, path = 'ConversationBranch'): ConversationBranch {
+  const o = _obj(v, path)
+  const out: ConversationBranch = {
+    type: _oneOf(o.type, ['conversation-branch'] as const, path + '.type'),
+    conversationId: _str(o.conversationId, path + '.conversationId'),
+    leafId: _str(o.leafId, path + '.leafId'),
+  }
+  return out
+}
+
 export interface DisplayMessageChanged {
   type: 'display-message-saved' | 'display-message-updated'
   conversationId: string
@@ -1081,8 +1096,8 @@ export function decodeTerminalResize(v: unknown, path = 'TerminalResize'): Termi
   return out
 }
 
-export type ServerFrame = StatusFrame | Envelope | Pong | AuthOK | SocketError | ConversationUpdated | DisplayMessageChanged | TerminalOutput | Emote | RestartRequired | ConfigError | ConfigChanged | Proactive | ReminderUpdated | ReminderDeleted | ReplayTruncated | ApprovalChanged | MCPServers
-export const ServerFrameTypes = ['status', 'agent_event', 'heartbeat_event', 'training_event', 'pong', 'auth-ok', 'error', 'conversation-updated', 'display-message-saved', 'display-message-updated', 'terminal-output', 'emote', 'restart-required', 'config-error', 'config-changed', 'proactive-message', 'reminder-updated', 'reminder-deleted', 'replay-truncated', 'approval-requested', 'approval-decided', 'mcp-servers'] as const
+export type ServerFrame = StatusFrame | Envelope | Pong | AuthOK | SocketError | ConversationUpdated | ConversationBranch | DisplayMessageChanged | TerminalOutput | Emote | RestartRequired | ConfigError | ConfigChanged | Proactive | ReminderUpdated | ReminderDeleted | ReplayTruncated | ApprovalChanged | MCPServers
+export const ServerFrameTypes = ['status', 'agent_event', 'heartbeat_event', 'training_event', 'pong', 'auth-ok', 'error', 'conversation-updated', 'conversation-branch', 'display-message-saved', 'display-message-updated', 'terminal-output', 'emote', 'restart-required', 'config-error', 'config-changed', 'proactive-message', 'reminder-updated', 'reminder-deleted', 'replay-truncated', 'approval-requested', 'approval-decided', 'mcp-servers'] as const
 const serverFrameDecoders: Record<string, (v: unknown, path: string) => ServerFrame> = {
   status: decodeStatusFrame,
   agent_event: decodeEnvelope,
@@ -1092,6 +1107,7 @@ const serverFrameDecoders: Record<string, (v: unknown, path: string) => ServerFr
   'auth-ok': decodeAuthOK,
   error: decodeSocketError,
   'conversation-updated': decodeConversationUpdated,
+  'conversation-branch': decodeConversationBranch,
   'display-message-saved': decodeDisplayMessageChanged,
   'display-message-updated': decodeDisplayMessageChanged,
   'terminal-output': decodeTerminalOutput,
@@ -1453,6 +1469,10 @@ export interface Message {
   actionCallbackHistory?: string[]
   reminderId?: string
   late?: boolean
+  parentId: string | null
+  siblingIds: string[]
+  siblingIndex: number
+  depth: number
 }
 export function decodeMessage(v: unknown, path = 'Message'): Message {
   const o = _obj(v, path)
@@ -1461,6 +1481,10 @@ export function decodeMessage(v: unknown, path = 'Message'): Message {
     role: decodeRole(o.role, path + '.role'),
     text: _str(o.text, path + '.text'),
     timestamp: _num(o.timestamp, path + '.timestamp'),
+    parentId: _nullable(o.parentId, path + '.parentId', (x, p) => _str(x, p)),
+    siblingIds: _arr(o.siblingIds, path + '.siblingIds', (x, p) => _str(x, p)),
+    siblingIndex: _num(o.siblingIndex, path + '.siblingIndex'),
+    depth: _num(o.depth, path + '.depth'),
   }
   if (o.source !== undefined) out.source = _str(o.source, path + '.source')
   if (o.runId !== undefined) out.runId = _str(o.runId, path + '.runId')
@@ -1884,11 +1908,19 @@ export function decodeConversationBody(v: unknown, path = 'ConversationBody'): C
 
 export interface MessageList {
   messages: Message[]
+  hasOlder: boolean
+  hasNewer: boolean
+  branchLength: number
+  displayMessages: DisplayMessage[]
 }
 export function decodeMessageList(v: unknown, path = 'MessageList'): MessageList {
   const o = _obj(v, path)
   const out: MessageList = {
     messages: _arr(o.messages, path + '.messages', (x, p) => decodeMessage(x, p)),
+    hasOlder: _bool(o.hasOlder, path + '.hasOlder'),
+    hasNewer: _bool(o.hasNewer, path + '.hasNewer'),
+    branchLength: _num(o.branchLength, path + '.branchLength'),
+    displayMessages: _arr(o.displayMessages, path + '.displayMessages', (x, p) => decodeDisplayMessage(x, p)),
   }
   return out
 }

@@ -119,7 +119,7 @@ export class FakeServer {
     }
     if (method === 'GET' && conv !== null) {
       const id = decodeURIComponent(conv[1] ?? '')
-      if (conv[2] === 'messages') return json(200, { messages: this.messages.get(id) ?? [] })
+      if (conv[2] === 'messages') return json(200, messagePage(this.messages.get(id) ?? []))
       return json(200, { displayMessages: this.display.get(id) ?? [] })
     }
     if (method === 'POST' && /^\/api\/conversations\/[^/]+\/messages\/stream$/.test(p)) {
@@ -176,4 +176,16 @@ export function fakeSockets(): { sockets: FakeSocket[]; createSocket: SocketFact
       return s
     },
   }
+}
+
+/** A whole list as the one page of a single branch, with the tree fields a test left out. */
+export function messagePage(list: readonly Partial<Message>[]): unknown {
+  const messages = list.map((m, i) => ({
+    parentId: i === 0 ? null : (list[i - 1]?.id ?? null),
+    siblingIds: [m.id],
+    siblingIndex: 0,
+    depth: i,
+    ...m,
+  }))
+  return { messages, hasOlder: false, hasNewer: false, branchLength: messages.length, displayMessages: [] }
 }
