@@ -178,7 +178,7 @@ func TestRunsSurviveStopAndCrash(t *testing.T) {
 	}
 	ctx := context.Background()
 	now := time.Now()
-	if err := st.AddMessage(ctx, store.Message{ID: "u2", ConversationID: conv, Role: "user", Text: "again", CreatedAt: now}); err != nil {
+	if _, err := st.AddMessage(ctx, store.Message{ID: "u2", ConversationID: conv, Role: "user", Text: "again", CreatedAt: now}); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.CreateRun(ctx, store.Run{ID: "crashed", ConversationID: conv, UserMessageID: "u2", Status: "active", StartedAt: now}); err != nil {

@@ -75,10 +75,15 @@ func seed(t *testing.T, st *store.Store) {
 			t.Fatal(err)
 		}
 	}
+	add := func(m store.Message) {
+		t.Helper()
+		_, err := st.AddMessage(ctx, m)
+		must(err)
+	}
 	must(st.CreateConversation(ctx, store.Conversation{ID: "c-music", Title: "Play something <calm> & quiet", RoomID: "room-1",
 		Metadata: json.RawMessage(`{"pinned": true}`), CreatedAt: ms(t0)}))
-	must(st.AddMessage(ctx, store.Message{ID: "m1", ConversationID: "c-music", Role: "user", Text: "play something calm",
-		ClientMessageID: "client-1", CreatedAt: ms(t0 + 1000)}))
+	add(store.Message{ID: "m1", ConversationID: "c-music", Role: "user", Text: "play something calm",
+		ClientMessageID: "client-1", CreatedAt: ms(t0 + 1000)})
 	must(st.CreateRun(ctx, store.Run{ID: "run-1", ConversationID: "c-music", UserMessageID: "m1", StartedAt: ms(t0 + 1100)}))
 	must(st.AppendRunEvents(ctx, []store.RunEvent{
 		{RunID: "run-1", Seq: 1, Type: "text_delta", Data: json.RawMessage(`{"text":"Sure"}`), Time: ms(t0 + 1200)},
@@ -99,11 +104,11 @@ func seed(t *testing.T, st *store.Store) {
 	must(st.EndRun(ctx, "run-1", store.RunEnded, "", ms(t0+3000), &store.Message{ID: "m2", Text: "Now playing: **Song**",
 		Source: "chat", Segments: json.RawMessage(`[{"kind":"text","text":"Sure"},{"kind":"callback","text":"Now playing: **Song**","history":["Looking up…","Now playing: **Song**"]}]`),
 		CallbackHistory: []string{"Looking up…", "Now playing: **Song**"}, Metadata: json.RawMessage(`{"status":"ended"}`)}))
-	must(st.AddMessage(ctx, store.Message{ID: "m3", ConversationID: "c-music", Role: "assistant", Text: "Reminder: stretch",
-		Source: "reminder", Metadata: json.RawMessage(`{"reminderId":"r1","late":true}`), CreatedAt: ms(t0 + 60000)}))
+	add(store.Message{ID: "m3", ConversationID: "c-music", Role: "assistant", Text: "Reminder: stretch",
+		Source: "reminder", Metadata: json.RawMessage(`{"reminderId":"r1","late":true}`), CreatedAt: ms(t0 + 60000)})
 
 	must(st.CreateConversation(ctx, store.Conversation{ID: "c-fail", Title: "Broken key", RoomID: "room-2", CreatedAt: ms(t0 + 100)}))
-	must(st.AddMessage(ctx, store.Message{ID: "m4", ConversationID: "c-fail", Role: "user", Text: "hello", CreatedAt: ms(t0 + 5000)}))
+	add(store.Message{ID: "m4", ConversationID: "c-fail", Role: "user", Text: "hello", CreatedAt: ms(t0 + 5000)})
 	must(st.CreateRun(ctx, store.Run{ID: "run-2", ConversationID: "c-fail", UserMessageID: "m4", StartedAt: ms(t0 + 5100)}))
 	_, err := st.SaveDisplayMessage(ctx, store.DisplayMessage{ID: "d4", ConversationID: "c-fail", RunID: "run-2", MessageType: "system",
 		ContentType: "error", Content: json.RawMessage(`{"text":"the model refused the key"}`), CreatedAt: ms(t0 + 5200)})

@@ -75,7 +75,7 @@ func TestImportedConversationIsNotMerged(t *testing.T) {
 	seed(t, st)
 	data := exportOne(t, src, "c-music", JSON)
 	// Wisp goes on in the source; the file is older. Importing it changes nothing.
-	if err := st.AddMessage(context.Background(), store.Message{ID: "m9", ConversationID: "c-music", Role: "user",
+	if _, err := st.AddMessage(context.Background(), store.Message{ID: "m9", ConversationID: "c-music", Role: "user",
 		Text: "later", CreatedAt: ms(t0 + 90000)}); err != nil {
 		t.Fatal(err)
 	}

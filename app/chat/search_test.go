@@ -21,7 +21,7 @@ func searchEnv(t *testing.T, texts ...string) (*env, string) {
 	e := newEnv(t, newScript(-1))
 	conv := e.conversation()
 	for i, text := range texts {
-		if err := e.st.AddMessage(context.Background(), store.Message{ID: fmt.Sprintf("m%d", i), ConversationID: conv,
+		if _, err := e.st.AddMessage(context.Background(), store.Message{ID: fmt.Sprintf("m%d", i), ConversationID: conv,
 			Role: "user", Text: text, CreatedAt: time.UnixMilli(int64(1000 + i))}); err != nil {
 			t.Fatal(err)
 		}

@@ -97,7 +97,7 @@ func (s *Service) begin(ctx context.Context, run *Run, text string, in SendInput
 		ID: run.UserMessageID, ConversationID: run.ConversationID, Role: "user", Text: text,
 		ClientMessageID: in.ClientMessageID, Metadata: in.Metadata, RunID: run.ID, CreatedAt: now,
 	}
-	if err := s.store.AddMessage(ctx, msg); err != nil {
+	if _, err := s.store.AddMessage(ctx, msg); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return errConversationNotFound
 		}

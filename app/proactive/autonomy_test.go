@@ -142,7 +142,7 @@ func TestRateLimitAndCooldown(t *testing.T) {
 	h, a := autonomous(t, func(s *Settings) { s.MaxPerHour = 1 })
 	// One message of its own 50 minutes ago: the hour's allowance is used.
 	ctx := context.Background()
-	err := h.st.AddMessage(ctx, store.Message{ID: "m0", ConversationID: a.ID, Role: "assistant", Text: "hi",
+	_, err := h.st.AddMessage(ctx, store.Message{ID: "m0", ConversationID: a.ID, Role: "assistant", Text: "hi",
 		Source: SourceAutonomy, CreatedAt: t0.Add(-50 * time.Minute)})
 	if err != nil {
 		t.Fatal(err)

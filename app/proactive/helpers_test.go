@@ -257,7 +257,7 @@ func (h *harness) conversation(title string, updated time.Time) store.Conversati
 
 func (h *harness) userSaid(convID, text string, at time.Time) {
 	h.t.Helper()
-	err := h.st.AddMessage(context.Background(), store.Message{ID: ids.New(), ConversationID: convID, Role: "user", Text: text, CreatedAt: at})
+	_, err := h.st.AddMessage(context.Background(), store.Message{ID: ids.New(), ConversationID: convID, Role: "user", Text: text, CreatedAt: at})
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -77,7 +77,7 @@ func (r *Router) Deliver(ctx context.Context, n Note) (Delivered, error) {
 			ID: ids.New(), ConversationID: conv.ID, Role: "assistant", Text: text, Source: n.Source,
 			Metadata: noteMeta(n), CreatedAt: now,
 		}
-		if err := tx.AddMessage(ctx, msg); err != nil {
+		if msg, err = tx.AddMessage(ctx, msg); err != nil {
 			return err
 		}
 		if r.afterSend != nil {

@@ -16,9 +16,11 @@ var ErrDuplicate = errors.New("the id is already taken")
 // The reads below are what an export needs beyond the chat's own: every row of a
 // conversation, in the order it was saved.
 
-// AllMessages returns every message of a conversation, oldest first.
+// AllMessages returns every message of a conversation, on every branch, in the
+// order they were saved (a parent before its children).
 func (s *Store) AllMessages(ctx context.Context, conversationID string) ([]Message, error) {
-	return s.Messages(ctx, conversationID, 0)
+	return queryAll(ctx, s.db, "load all messages", scanMessage,
+		"SELECT "+messageColumns+" FROM messages WHERE conversation_id = ? ORDER BY n", conversationID)
 }
 
 // AllDisplayMessages returns every display message of a conversation, oldest first.
@@ -66,16 +68,13 @@ func (t *Tx) ImportConversation(ctx context.Context, c Conversation) error {
 	return duplicate(createConversation(ctx, t.tx, c))
 }
 
-// ImportMessage saves a message as it is, without touching its conversation;
-// ErrDuplicate if its id is taken, ErrNotFound if the conversation does not exist.
+// ImportMessage saves a message as it is, under m.ParentID ("" for a first message),
+// which must be saved before it in the same conversation; it touches neither its
+// conversation's time nor its leaf (Tx.SetActiveLeaf). ErrDuplicate if its id is
+// taken, ErrNotFound if the conversation or the parent does not exist.
 func (t *Tx) ImportMessage(ctx context.Context, m Message) error {
-	args, err := messageArgs(m)
-	if err != nil {
+	if err := insertMessageTx(ctx, t.tx, &m); err != nil {
 		return fmt.Errorf("import message %s: %w", m.ID, err)
-	}
-	if _, err := t.tx.ExecContext(ctx,
-		"INSERT INTO messages ("+messageColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", args...); err != nil {
-		return fmt.Errorf("import message %s: %w", m.ID, duplicate(notFound(err)))
 	}
 	return nil
 }

@@ -22,9 +22,12 @@ type Conversation struct {
 	CreatedAt, UpdatedAt time.Time
 	// Unread is set when a proactive message arrived while no client had it open.
 	Unread bool
+	// ActiveLeafID is the last message of the branch shown ("" when it has none). It
+	// is read only: messages move it (AddMessage, EndRun, Tx.SetActiveLeaf).
+	ActiveLeafID string
 }
 
-const conversationColumns = "id, title, room_id, metadata, created_at, updated_at, unread"
+const conversationColumns = "id, title, room_id, metadata, created_at, updated_at, unread, active_leaf_id"
 
 // CreateConversation saves a new conversation. A zero UpdatedAt is taken to be
 // CreatedAt.
@@ -44,7 +47,7 @@ func createConversation(ctx context.Context, q querier, c Conversation) error {
 		return fmt.Errorf("create conversation %s: %w", c.ID, err)
 	}
 	_, err = q.ExecContext(ctx,
-		"INSERT INTO conversations ("+conversationColumns+") VALUES (?, ?, ?, ?, ?, ?, ?)",
+		"INSERT INTO conversations ("+conversationColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
 		c.ID, c.Title, c.RoomID, meta, c.CreatedAt.UnixMilli(), c.UpdatedAt.UnixMilli(), c.Unread)
 	if err != nil {
 		return fmt.Errorf("create conversation %s: %w", c.ID, err)
@@ -143,10 +146,11 @@ func scanConversation(r scanner) (Conversation, error) {
 	var c Conversation
 	var meta []byte
 	var created, updated int64
-	if err := r.Scan(&c.ID, &c.Title, &c.RoomID, &meta, &created, &updated, &c.Unread); err != nil {
+	var leaf sql.NullString
+	if err := r.Scan(&c.ID, &c.Title, &c.RoomID, &meta, &created, &updated, &c.Unread, &leaf); err != nil {
 		return Conversation{}, err
 	}
-	c.Metadata = meta
+	c.Metadata, c.ActiveLeafID = meta, leaf.String
 	c.CreatedAt, c.UpdatedAt = time.UnixMilli(created), time.UnixMilli(updated)
 	return c, nil
 }

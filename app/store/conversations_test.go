@@ -97,7 +97,7 @@ func TestConversationsNewestFirst(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A message moves "old" to the top.
-	if err := s.AddMessage(ctx, Message{ID: "m", ConversationID: "old", Role: "user", Text: "hi", CreatedAt: at(400)}); err != nil {
+	if _, err := s.AddMessage(ctx, Message{ID: "m", ConversationID: "old", Role: "user", Text: "hi", CreatedAt: at(400)}); err != nil {
 		t.Fatal(err)
 	}
 	got, err = s.Conversations(ctx)

@@ -11,7 +11,7 @@ import (
 
 func mustAddMessage(t *testing.T, s *Store, m Message) {
 	t.Helper()
-	if err := s.AddMessage(context.Background(), m); err != nil {
+	if _, err := s.AddMessage(context.Background(), m); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -30,10 +30,13 @@ func TestMessageRoundTrip(t *testing.T) {
 	s, _ := openTemp(t)
 	ctx := context.Background()
 	mustCreateConversation(t, s, "c", 1)
-	for _, tt := range tests {
+	parent := ""
+	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.in.ConversationID = "c"
 			mustAddMessage(t, s, tt.in)
+			// Each follows the one before, on the conversation's one branch.
+			tt.in.ParentID, tt.in.Depth, parent = parent, i, tt.in.ID
 			got, err := s.Messages(ctx, "c", 1)
 			if err != nil {
 				t.Fatal(err)
@@ -71,7 +74,7 @@ func TestAddMessage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := s.AddMessage(ctx, tt.m)
+			_, err := s.AddMessage(ctx, tt.m)
 			if err == nil || errors.Is(err, ErrNotFound) != tt.notFound {
 				t.Fatalf("err = %v, want an error (ErrNotFound: %v)", err, tt.notFound)
 			}

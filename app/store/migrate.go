@@ -191,6 +191,23 @@ var migrations = []string{
 	// and exact arguments, checked whenever the approval is found again for a call.
 	// Approvals from before have none, and release nothing that is asked again.
 	`ALTER TABLE approvals ADD COLUMN binding TEXT NOT NULL DEFAULT '';`,
+
+	// 9: conversations are trees. A message follows its parent (NULL for the first),
+	// at a depth on its branch (0 for the first); a conversation shows the branch that
+	// ends at its active leaf. Every conversation before becomes one branch in the
+	// order it was saved, its last message the leaf. No foreign key on parent_id: a
+	// cascade down a 10,000-message branch would outgrow SQLite's trigger depth, so
+	// the store deletes subtrees itself.
+	`ALTER TABLE messages ADD COLUMN parent_id TEXT;
+	ALTER TABLE messages ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
+	ALTER TABLE conversations ADD COLUMN active_leaf_id TEXT;
+	UPDATE messages SET parent_id = t.pid, depth = t.d FROM (
+		SELECT n, LAG(id) OVER w AS pid, ROW_NUMBER() OVER w - 1 AS d
+		FROM messages WINDOW w AS (PARTITION BY conversation_id ORDER BY n)
+	) AS t WHERE messages.n = t.n;
+	UPDATE conversations SET active_leaf_id =
+		(SELECT id FROM messages m WHERE m.conversation_id = conversations.id ORDER BY n DESC LIMIT 1);
+	CREATE INDEX messages_children ON messages (conversation_id, parent_id, n);`,
 }
 
 // SchemaVersion is the version a fully migrated database has.

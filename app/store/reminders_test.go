@@ -89,7 +89,7 @@ func TestTxRollsBackOnErrorAndPanic(t *testing.T) {
 	ctx := context.Background()
 	addConversation(t, s, "c1", rt0)
 	write := func(tx *Tx, id string) {
-		if err := tx.AddMessage(ctx, Message{ID: id, ConversationID: "c1", Role: "assistant", Text: "hi", CreatedAt: rt0.Add(time.Minute)}); err != nil {
+		if _, err := tx.AddMessage(ctx, Message{ID: id, ConversationID: "c1", Role: "assistant", Text: "hi", CreatedAt: rt0.Add(time.Minute)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -169,7 +169,7 @@ func TestActivityLookups(t *testing.T) {
 		{Role: "user", CreatedAt: rt0.Add(5 * time.Minute)},
 	} {
 		m.ID, m.ConversationID, m.Text = string(rune('a'+i)), "c1", "x"
-		if err := s.AddMessage(ctx, m); err != nil {
+		if _, err := s.AddMessage(ctx, m); err != nil {
 			t.Fatal(err)
 		}
 	}

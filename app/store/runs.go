@@ -62,7 +62,8 @@ func (s *Store) Run(ctx context.Context, id string) (Run, error) {
 // EndRun finishes a live run with a final status (ended, failed or interrupted), an
 // optional error and its end time and, when reply is not nil, saves the reply in the
 // same transaction: either both happen or neither. The reply's role defaults to
-// assistant, its conversation and run to the run's, and its time to at. ErrNotFound if the run does
+// assistant, its conversation and run to the run's, and its time to at. The reply
+// follows the run's user message U (see saveReplyTx). ErrNotFound if the run does
 // not exist, ErrRunFinished if it is not live.
 func (s *Store) EndRun(ctx context.Context, id, status, errMsg string, at time.Time, reply *Message) error {
 	switch status {
@@ -78,10 +79,10 @@ func (s *Store) EndRun(ctx context.Context, id, status, errMsg string, at time.T
 		return fmt.Errorf("end run %s: %w", id, err)
 	}
 	defer tx.Rollback()
-	var conversationID sql.NullString
+	var conversationID, userMessageID sql.NullString
 	err = tx.QueryRowContext(ctx, `UPDATE runs SET status = ?, error = ?, ended_at = ?
-		WHERE id = ? AND status IN ('active', 'paused') RETURNING conversation_id`,
-		status, optText(errMsg), at.UnixMilli(), id).Scan(&conversationID)
+		WHERE id = ? AND status IN ('active', 'paused') RETURNING conversation_id, user_message_id`,
+		status, optText(errMsg), at.UnixMilli(), id).Scan(&conversationID, &userMessageID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return whyNotLiveTx(ctx, tx, id)
 	}
@@ -102,7 +103,7 @@ func (s *Store) EndRun(ctx context.Context, id, status, errMsg string, at time.T
 		if m.CreatedAt.IsZero() {
 			m.CreatedAt = at
 		}
-		if err := addMessageTx(ctx, tx, m); err != nil {
+		if err := saveReplyTx(ctx, tx, m, userMessageID.String); err != nil {
 			return fmt.Errorf("end run %s: %w", id, err)
 		}
 	}
@@ -159,4 +160,30 @@ func scanRun(r scanner) (Run, error) {
 	run.ConversationID, run.UserMessageID, run.Error = conversationID.String, userMessageID.String, errMsg.String
 	run.StartedAt, run.EndedAt = time.UnixMilli(started), fromOptMillis(ended)
 	return run, nil
+}
+
+// saveReplyTx saves a run's reply after the run's user message: when the branch
+// shown ends at that message or below it (a proactive message came meanwhile), the
+// reply goes at its end and becomes the leaf; else (the run answered a branch not
+// shown) it follows the user message and the branch shown stays. A run with no user
+// message appends to the branch shown.
+func saveReplyTx(ctx context.Context, tx *sql.Tx, m Message, userMessageID string) error {
+	if userMessageID == "" {
+		_, err := addMessageTx(ctx, tx, m)
+		return err
+	}
+	var leaf sql.NullString
+	err := tx.QueryRowContext(ctx, "SELECT active_leaf_id FROM conversations WHERE id = ?", m.ConversationID).Scan(&leaf)
+	if err != nil {
+		return fmt.Errorf("conversation %s: %w", m.ConversationID, notFound(err))
+	}
+	below, err := descendsTx(ctx, tx, leaf.String, userMessageID)
+	if err != nil {
+		return err
+	}
+	m.ParentID = userMessageID
+	if below {
+		m.ParentID = leaf.String
+	}
+	return addChildTx(ctx, tx, m, below)
 }

@@ -243,7 +243,7 @@ func TestSearchPagesByKeyWhenTheSortSpills(t *testing.T) {
 	if err := s.InTx(ctx, func(tx *Tx) error {
 		for i := range 6000 {
 			m := Message{ID: fmt.Sprintf("m%04d", i), ConversationID: "c", Role: "user", Text: texts[i%3], CreatedAt: at(int64(10 + i))}
-			if err := tx.AddMessage(ctx, m); err != nil {
+			if _, err := tx.AddMessage(ctx, m); err != nil {
 				return err
 			}
 		}
@@ -402,7 +402,7 @@ func FuzzMatchExpr(f *testing.F) {
 	if err := s.CreateConversation(ctx, Conversation{ID: "c", Title: "t", RoomID: "r", CreatedAt: at(1)}); err != nil {
 		f.Fatal(err)
 	}
-	if err := s.AddMessage(ctx, Message{ID: "m", ConversationID: "c", Role: "user", Text: "a text NEAR café 🔥", CreatedAt: at(2)}); err != nil {
+	if _, err := s.AddMessage(ctx, Message{ID: "m", ConversationID: "c", Role: "user", Text: "a text NEAR café 🔥", CreatedAt: at(2)}); err != nil {
 		f.Fatal(err)
 	}
 	stmt, err := s.db.Prepare("SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?")

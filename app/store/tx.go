@@ -46,9 +46,15 @@ func (t *Tx) CreateConversation(ctx context.Context, c Conversation) error {
 	return createConversation(ctx, t.tx, c)
 }
 
-// AddMessage appends a message and moves its conversation's updated_at forward.
-func (t *Tx) AddMessage(ctx context.Context, m Message) error {
+// AddMessage appends a message to the branch shown (see Store.AddMessage).
+func (t *Tx) AddMessage(ctx context.Context, m Message) (Message, error) {
 	return addMessageTx(ctx, t.tx, m)
+}
+
+// SetActiveLeaf makes messageID, a message of the conversation, the last message of
+// the branch it shows, exactly (no descent to a newer leaf); ErrNotFound otherwise.
+func (t *Tx) SetActiveLeaf(ctx context.Context, conversationID, messageID string) error {
+	return setLeafTx(ctx, t.tx, conversationID, messageID)
 }
 
 // SaveDisplayMessage saves a display message (see Store.SaveDisplayMessage).
