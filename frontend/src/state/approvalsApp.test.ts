@@ -4,12 +4,13 @@
 // Terminal" and the grants in Settings.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { Approval, ChatFrame, Message } from '../api'
+import type { Approval, ChatFrame } from '../api'
 import { approvalExample } from '../api/approvals.test-util'
 import { bubbles, mountApp, startApp, statusFrame, type MountedApp } from './appHarness.test-util'
 import type { FakeElement } from './fakeDom.test-util'
 import { click, keyDown, typeInto } from './fakeEvents.test-util'
 import { FakeServer, json, type SseFeed } from './fakeServer.test-util'
+import { onBranch } from './messages.test-util'
 
 // The markdown renderer is someone else's and not under test: plain text.
 vi.mock('../components/Markdown', async () => {
@@ -29,11 +30,11 @@ vi.mock('../components/TerminalDock', async () => {
 
 const CONV = 'c1'
 const at = '2025-11-21T09:00:00.000Z'
-const history: Message[] = [
+const history = onBranch([
   // Saved user messages carry their run's id too (the card goes after the reply only).
   { id: 'u1', role: 'user', text: 'earlier question', timestamp: 1, source: 'chat', runId: 'run-0' },
   { id: 'a1', role: 'assistant', text: 'earlier answer', timestamp: 2, runId: 'run-0', status: 'ended', source: 'chat' },
-]
+])
 
 function makeServer(): FakeServer {
   const server = new FakeServer()

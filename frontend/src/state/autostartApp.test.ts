@@ -3,12 +3,12 @@
 // disk, and saving it sends desktop.openAtLogin as a merge patch.
 
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import type { Message } from '../api'
 import goldenFile from '../api/testdata/wire.golden.json'
 import { startApp, type MountedApp } from './appHarness.test-util'
 import type { FakeElement } from './fakeDom.test-util'
 import { click } from './fakeEvents.test-util'
 import { FakeServer, json } from './fakeServer.test-util'
+import { onBranch } from './messages.test-util'
 
 vi.mock('../components/Markdown', async () => {
   const { createElement } = await import('react')
@@ -20,10 +20,10 @@ vi.mock('../components/TerminalDock', () => ({ TerminalDock: () => null }))
 
 const CONV = 'c1'
 const at = '2025-11-21T09:00:00.000Z'
-const history: Message[] = [
+const history = onBranch([
   { id: 'u1', role: 'user', text: 'hello', timestamp: 1, source: 'chat' },
   { id: 'a1', role: 'assistant', text: 'hi', timestamp: 2, status: 'ended', source: 'chat' },
-]
+])
 const SWITCH = 'setting-desktop.openAtLogin'
 
 type View = { config: Record<string, Record<string, unknown>>; configError: string; [k: string]: unknown }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ChatFrame, DisplayMessage, Message } from '../api'
+import type { ChatFrame, DisplayMessage } from '../api'
 import {
   applyFrame,
   bubblesFromMessages,
@@ -14,8 +14,9 @@ import {
 } from './chat'
 import type { LiveReply } from './liveReply'
 import { initialState, reducer } from './reducer'
+import { onBranch } from './messages.test-util'
 
-const messages: Message[] = [
+const messages = onBranch([
   { id: 'u1', role: 'user', text: 'first', timestamp: 1 },
   { id: 'a1', role: 'assistant', text: 'ok', timestamp: 2, runId: 'r1', status: 'ended' },
   { id: 'u2', role: 'user', text: 'second', timestamp: 3 },
@@ -23,7 +24,7 @@ const messages: Message[] = [
   { id: 'u3', role: 'user', text: 'third', timestamp: 5 },
   { id: 'a3', role: 'assistant', text: 'so far', timestamp: 6, runId: 'r3', status: 'active' },
   { id: 'a4', role: 'assistant', text: '', timestamp: 7, status: 'interrupted' },
-]
+])
 
 function opened(session = 1): ChatState {
   return chatReducer(initialChat, { type: 'chat-open', session, conversationId: 'c1' })
@@ -54,10 +55,12 @@ describe('bubblesFromMessages', () => {
   })
 
   it('shows an interrupted reply as stopped with its text and reason', () => {
-    const views = bubblesFromMessages([
-      { id: 'u', role: 'user', text: 'tell me', timestamp: 1 },
-      { id: 'a', role: 'assistant', text: 'Once upon', timestamp: 2, runId: 'r', status: 'interrupted', error: 'stopped by the user' },
-    ])
+    const views = bubblesFromMessages(
+      onBranch([
+        { id: 'u', role: 'user', text: 'tell me', timestamp: 1 },
+        { id: 'a', role: 'assistant', text: 'Once upon', timestamp: 2, runId: 'r', status: 'interrupted', error: 'stopped by the user' },
+      ]),
+    )
     expect(views[1]).toMatchObject({ status: 'stopped', text: 'Once upon', stopReason: 'stopped by the user', prompt: 'tell me' })
     expect(views[1]?.error).toBeUndefined()
   })

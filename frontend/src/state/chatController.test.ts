@@ -2,16 +2,17 @@
 // fake API client and a recorded socket.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { ApiClient, ClientMessage, Message } from '../api'
+import type { ApiClient, ClientMessage } from '../api'
 import { AppStore } from './appStore'
 import { ChatController } from './chatController'
 import { installFakeBrowser, type FakeBrowser } from './fakeDom.test-util'
 import { ReplyStore } from './replyStore'
+import { onBranch } from './messages.test-util'
 
-const saved: Message[] = [
+const saved = onBranch([
   { id: 'u1', role: 'user', text: 'hi', timestamp: 1 },
   { id: 'a1', role: 'assistant', text: 'hello', timestamp: 2, runId: 'r1', status: 'ended' },
-]
+])
 
 describe('ChatController', () => {
   let browser: FakeBrowser

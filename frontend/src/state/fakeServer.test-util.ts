@@ -3,8 +3,9 @@
 // changes), reply streams the test feeds frame by frame, and /ws sockets the
 // test opens and sends frames on. Every request is recorded.
 
-import type { ChatFrame, Conversation, DisplayMessage, Message, SocketFactory, SocketHandlers, SocketLike } from '../api'
+import type { ChatFrame, Conversation, DisplayMessage, SocketFactory, SocketHandlers, SocketLike } from '../api'
 import goldenFile from '../api/testdata/wire.golden.json'
+import { onBranch, type BareMessage } from './messages.test-util'
 
 const golden = goldenFile as unknown as { shapes: Record<string, unknown[]> }
 const enc = new TextEncoder()
@@ -60,7 +61,7 @@ export class FakeServer {
     uptime: 1,
   }
   conversations: Conversation[] = []
-  messages = new Map<string, Message[]>()
+  messages = new Map<string, BareMessage[]>()
   display = new Map<string, DisplayMessage[]>()
   reminders: unknown[] = golden.shapes.Reminder ?? []
   runId = 'run-1'
@@ -179,13 +180,7 @@ export function fakeSockets(): { sockets: FakeSocket[]; createSocket: SocketFact
 }
 
 /** A whole list as the one page of a single branch, with the tree fields a test left out. */
-export function messagePage(list: readonly Partial<Message>[]): unknown {
-  const messages = list.map((m, i) => ({
-    parentId: i === 0 ? null : (list[i - 1]?.id ?? null),
-    siblingIds: [m.id],
-    siblingIndex: 0,
-    depth: i,
-    ...m,
-  }))
+export function messagePage(list: readonly BareMessage[]): unknown {
+  const messages = onBranch(list)
   return { messages, hasOlder: false, hasNewer: false, branchLength: messages.length, displayMessages: [] }
 }

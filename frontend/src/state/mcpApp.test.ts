@@ -4,13 +4,14 @@
 // and tool grants in Settings.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { Approval, Message } from '../api'
+import type { Approval } from '../api'
 import { mcpApprovalExample, mcpGrantExample, grantExample } from '../api/approvals.test-util'
 import { httpServerExample, mcpServerExample } from '../api/mcp.test-util'
 import { mountApp, startApp, statusFrame, type MountedApp } from './appHarness.test-util'
 import type { FakeElement } from './fakeDom.test-util'
 import { click } from './fakeEvents.test-util'
 import { FakeServer, json } from './fakeServer.test-util'
+import { onBranch } from './messages.test-util'
 
 // The markdown renderer, the avatar and the terminal are not under test.
 vi.mock('../components/Markdown', async () => {
@@ -23,10 +24,10 @@ vi.mock('../components/TerminalDock', () => ({ TerminalDock: () => null }))
 
 const CONV = 'c1'
 const at = '2025-11-21T09:00:00.000Z'
-const history: Message[] = [
+const history = onBranch([
   { id: 'u1', role: 'user', text: 'file a bug', timestamp: 1, source: 'chat', runId: 'run-0' },
   { id: 'a1', role: 'assistant', text: 'Filing it.', timestamp: 2, runId: 'run-0', status: 'ended', source: 'chat' },
-]
+])
 
 function makeServer(): FakeServer {
   const server = new FakeServer()

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import type { Conversation, Message, ProactiveMessage } from '../api'
+import type { Conversation, ProactiveMessage } from '../api'
 import { bubblesFromMessages } from './chat'
 import { markRead, receiveMessage } from './conversations'
 import { isProactiveSource, sourceLabel } from './proactive'
 import { initialState, reducer, type Action, type AppState } from './reducer'
+import { lone, onBranch } from './messages.test-util'
 
 const iso = (ms: number) => new Date(ms).toISOString()
 const T0 = Date.parse('2026-11-21T14:00:00.000Z')
@@ -36,7 +37,7 @@ const proactive = (conversationId: string, message: ProactiveMessage): Action =>
 const updated = (conversation: Conversation): Action => ({ type: 'conversation-upserted', conversation })
 
 /** A (new) chat open on openId, A and B in the sidebar (A newest), messages of openId loaded. */
-function withOpen(openId: string | null, loaded: Message[] = []): AppState {
+function withOpen(openId: string | null, loaded = onBranch([])): AppState {
   let s = reducer(initialState, { type: 'conversations-loaded', conversations: [conv('b', T0 + 1_000), conv('a', T0 + 2_000)] })
   s = reducer(s, { type: 'chat-open', session: 1, conversationId: openId })
   if (openId !== null) s = reducer(s, { type: 'chat-loaded', session: 1, messages: loaded, display: [] })
@@ -49,7 +50,7 @@ const shown = (s: AppState) => s.chat.messages.map((m) => [m.id, m.role, m.sourc
 
 describe('a proactive message for the open conversation', () => {
   it('is appended to the chat at once as an assistant message, and the conversation moves up unread-free', () => {
-    const hello: Message = { id: 'u1', role: 'user', text: 'hi', timestamp: T0, source: 'chat' }
+    const hello = lone({ id: 'u1', role: 'user', text: 'hi', timestamp: T0, source: 'chat' })
     let s = withOpen('b', [hello])
     s = reducer(s, proactive('b', reminderMsg('m1', T0 + 5_000)))
     expect(shown(s)).toEqual([
@@ -74,7 +75,7 @@ describe('a proactive message for the open conversation', () => {
     s = reducer(s, {
       type: 'chat-loaded',
       session: 2,
-      messages: [{ id: 'm1', role: 'assistant', text: m.text, timestamp: m.timestamp, source: 'reminder' }],
+      messages: [lone({ id: 'm1', role: 'assistant', text: m.text, timestamp: m.timestamp, source: 'reminder' })],
       display: [],
     })
     expect(shown(s)).toEqual([['m1', 'assistant', 'reminder']])
@@ -84,7 +85,7 @@ describe('a proactive message for the open conversation', () => {
     let s = reducer(withOpen(null), { type: 'chat-open', session: 3, conversationId: 'b' })
     expect(s.chat.loading).toBe(true)
     s = reducer(s, proactive('b', reminderMsg('m1', T0 + 5_000)))
-    const old: Message = { id: 'u1', role: 'user', text: 'hi', timestamp: T0, source: 'chat' }
+    const old = lone({ id: 'u1', role: 'user', text: 'hi', timestamp: T0, source: 'chat' })
     s = reducer(s, { type: 'chat-loaded', session: 3, messages: [old], display: [] })
     expect(shown(s)).toEqual([
       ['u1', 'user', 'chat'],
@@ -174,15 +175,15 @@ describe('reading an unread conversation', () => {
 
 describe('catching up after a reconnect', () => {
   it('appends only the proactive messages the chat does not show', () => {
-    const hello: Message = { id: 'u1', role: 'user', text: 'hi', timestamp: T0, source: 'chat' }
+    const hello = lone({ id: 'u1', role: 'user', text: 'hi', timestamp: T0, source: 'chat' })
     let s = withOpen('b', [hello])
     s = reducer(s, proactive('b', reminderMsg('m1', T0 + 1_000)))
-    const missed: Message[] = [
+    const missed = onBranch([
       hello,
       { id: 'm1', role: 'assistant', text: 'Reminder: stretch', timestamp: T0 + 1_000, source: 'reminder' },
       { id: 'm2', role: 'assistant', text: 'Your build finished', timestamp: T0 + 2_000, source: 'terminal' },
       { id: 'x9', role: 'assistant', text: 'an ordinary reply', timestamp: T0 + 3_000, source: 'chat' },
-    ]
+    ])
     s = reducer(s, { type: 'chat-caught-up', session: 1, messages: missed })
     expect(shown(s)).toEqual([
       ['u1', 'user', 'chat'],
@@ -196,11 +197,11 @@ describe('catching up after a reconnect', () => {
 
 describe('loaded messages', () => {
   it('keep their source and late flag, and a proactive message answers no prompt', () => {
-    const views = bubblesFromMessages([
+    const views = bubblesFromMessages(onBranch([
       { id: 'u1', role: 'user', text: 'hi', timestamp: 1, source: 'chat' },
       { id: 'm1', role: 'assistant', text: 'Reminder: stretch', timestamp: 2, source: 'reminder', late: true },
       { id: 'a1', role: 'assistant', text: 'hello', timestamp: 3, source: 'chat', status: 'ended' },
-    ])
+    ]))
     expect(views.map((v) => [v.id, v.source, v.late, v.prompt])).toEqual([
       ['u1', 'chat', undefined, undefined],
       ['m1', 'reminder', true, undefined],

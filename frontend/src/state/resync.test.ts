@@ -3,9 +3,10 @@
 // (1013), and how a resume answered 204 ends a reply.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { DisplayMessage, Message } from '../api'
+import type { DisplayMessage } from '../api'
 import { bubbles, startApp, statusFrame, type MountedApp } from './appHarness.test-util'
 import { FakeServer } from './fakeServer.test-util'
+import { lone, onBranch } from './messages.test-util'
 
 vi.mock('../components/Markdown', async () => {
   const { createElement } = await import('react')
@@ -19,10 +20,10 @@ vi.mock('../components/EmotePicker', () => ({ EmotePicker: () => null }))
 const CONV = 'c1'
 const at = '2025-11-21T09:00:00.000Z'
 const conversation = (id: string, title: string) => ({ id, title, roomId: '', createdAt: at, updatedAt: at, unread: false })
-const history: Message[] = [
+const history = onBranch([
   { id: 'u1', role: 'user', text: 'question', timestamp: 1 },
   { id: 'a1', role: 'assistant', text: 'answer', timestamp: 2, runId: 'run-0', status: 'ended' },
-]
+])
 
 /** The REST reads that rebuild what the page got from /ws events. */
 const RELOADS = [
@@ -153,14 +154,14 @@ describe('a resume answered 204', () => {
   it('loads the saved reply instead of streaming, with no error and no retry', async () => {
     const s = new FakeServer()
     s.conversations = [conversation(CONV, 'Open chat')]
-    const active: Message = { id: 'a2', role: 'assistant', text: 'Once upon', timestamp: 4, runId: 'run-2', status: 'active' }
+    const active = lone({ id: 'a2', role: 'assistant', text: 'Once upon', timestamp: 4, runId: 'run-2', status: 'active' })
     s.messages.set(CONV, [...history, { id: 'u2', role: 'user', text: 'a story', timestamp: 3 }, active])
     // The run ends between the page's load and its resume.
     s.runAnswers.push({ kind: 'ended' })
     const resumed = () => s.count('GET', '/api/runs/run-2/stream')
     s.onRequest = (req) => {
       if (!req.path.startsWith('/api/runs/run-2/stream')) return
-      const ended: Message = { ...active, text: 'Once upon a time.', status: 'ended' }
+      const ended = lone({ ...active, text: 'Once upon a time.', status: 'ended' })
       s.messages.set(CONV, [...history, { id: 'u2', role: 'user', text: 'a story', timestamp: 3 }, ended])
     }
 

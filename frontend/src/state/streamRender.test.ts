@@ -5,10 +5,11 @@
 // animation frame however many tokens came, and nothing else.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { ChatFrame, Message } from '../api'
+import type { ChatFrame } from '../api'
 import { bubbles, mountApp, startApp, statusFrame, type MountedApp } from './appHarness.test-util'
 import { FakeServer, SseFeed } from './fakeServer.test-util'
 import { renderCounts, rendersOf, resetRenders } from './renderCount.test-util'
+import { onBranch } from './messages.test-util'
 
 // The components that must stay still while a reply streams, and the bubbles.
 vi.mock('../components/Header', async (orig) => (await import('./renderCount.test-util')).counting(await orig(), 'Header'))
@@ -47,10 +48,10 @@ vi.mock('../components/SettingsPanel', () => ({ SettingsPanel: () => null }))
 vi.mock('../components/EmotePicker', () => ({ EmotePicker: () => null }))
 
 const CONV = 'c1'
-const history: Message[] = [
+const history = onBranch([
   { id: 'u1', role: 'user', text: 'earlier question', timestamp: 1, source: 'chat' },
   { id: 'a1', role: 'assistant', text: 'earlier answer', timestamp: 2, runId: 'run-0', status: 'ended', source: 'chat' },
-]
+])
 
 function serverWithHistory(): FakeServer {
   const server = new FakeServer()
