@@ -85,7 +85,7 @@ func TestExportImportThroughTheAPI(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Format != "wisp-export" || doc.Version != 1 || len(doc.Conversations) != 1 {
+	if doc.Format != "wisp-export" || doc.Version != 2 || len(doc.Conversations) != 1 {
 		t.Fatalf("%s", data)
 	}
 	got := doc.Conversations[0]

@@ -81,7 +81,7 @@ func decodeChatGPT(data []byte, base int, now time.Time) ([]checked, error) {
 		if err != nil {
 			return nil, err
 		}
-		ch, err := checkConversation(doc, path, ids, now)
+		ch, err := checkConversation(doc, path, ids, now, 1) // one branch
 		if err != nil {
 			return nil, err
 		}

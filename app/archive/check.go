@@ -48,6 +48,9 @@ type checked struct {
 	messages []store.Message
 	display  []store.DisplayMessage
 	runs     []checkedRun
+	// leaf is the last message of the branch the conversation shows ("" when it has
+	// no message).
+	leaf string
 	// notSaved, when set, is why the conversation is not saved though the file is
 	// fine: the import reports it as failed and brings in the rest.
 	notSaved string
@@ -92,7 +95,9 @@ func (k *checker) fail(path, format string, args ...any) {
 	}
 }
 
-func checkConversation(c Conversation, path string, ids seen, exportedAt time.Time) (checked, error) {
+// checkConversation checks a conversation of a file of the given version (its
+// messages' places in the tree are read from version 2 on).
+func checkConversation(c Conversation, path string, ids seen, exportedAt time.Time, version int) (checked, error) {
 	k := &checker{path: path, seen: ids, exportedAt: exportedAt}
 	out := checked{conv: store.Conversation{
 		ID: k.id(path+".id", "conversation", c.ID), Title: k.title(path+".title", c.Title),
@@ -111,6 +116,12 @@ func checkConversation(c Conversation, path string, ids seen, exportedAt time.Ti
 	for i, m := range c.Messages {
 		out.messages = append(out.messages, k.message(fmt.Sprintf("%s.messages[%d]", path, i), out.conv.ID, m))
 	}
+	if version < 2 {
+		out.leaf = k.oneBranch(out.messages)
+	} else {
+		out.leaf = k.tree(path, c, out.messages)
+	}
+	out.conv.ActiveLeafID = out.leaf
 	for i, d := range c.DisplayMessages {
 		out.display = append(out.display, k.displayMessage(fmt.Sprintf("%s.displayMessages[%d]", path, i), out.conv.ID, d))
 	}

@@ -111,8 +111,9 @@ func decodeWisp(data []byte, base int) ([]checked, error) {
 		return nil, fault.Invalid.Errorf("format %q is not a Wisp export (%q)", clip(*f.Format), FormatName)
 	case f.Version == nil:
 		return nil, fault.Invalid.Errorf("version is required")
-	case *f.Version != Version:
-		return nil, fault.Invalid.Errorf("version %d is not one this Wisp reads (%d): use a Wisp of that version", *f.Version, Version)
+	case *f.Version < OldestVersion || *f.Version > Version:
+		return nil, fault.Invalid.Errorf("version %d is not one this Wisp reads (%d to %d): use a Wisp of that version",
+			*f.Version, OldestVersion, Version)
 	case f.ExportedAt == nil:
 		return nil, fault.Invalid.Errorf("exportedAt is required")
 	case f.Conversations == nil:
@@ -135,7 +136,7 @@ func decodeWisp(data []byte, base int) ([]checked, error) {
 		if err := json.Unmarshal(raw, &c); err != nil {
 			return nil, jsonError(path, err, base)
 		}
-		ch, err := checkConversation(c, path, ids, exportedAt)
+		ch, err := checkConversation(c, path, ids, exportedAt, *f.Version)
 		if err != nil {
 			return nil, err
 		}

@@ -112,12 +112,13 @@ func (e *Export) each(ctx context.Context, fn func(i int, r records) error) erro
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if _, err := e.s.store.Conversation(ctx, c.ID); errors.Is(err, store.ErrNotFound) {
+		c, err := e.s.store.Conversation(ctx, c.ID) // as it is now: its leaf may have moved
+		if errors.Is(err, store.ErrNotFound) {
 			continue // deleted meanwhile
 		} else if err != nil {
 			return err
 		}
-		r, err := load(ctx, e.s.store, c)
+		r, err := load(ctx, e.s.store, c, e.Format == Markdown)
 		if err != nil {
 			return fmt.Errorf("export conversation %s: %w", c.ID, err)
 		}

@@ -17,7 +17,7 @@ func TestExportJSONCarriesEveryRecord(t *testing.T) {
 	seed(t, st)
 	data := exportAll(t, s, JSON)
 	doc := decodeDocument(t, data)
-	if doc.Format != FormatName || doc.Version != 1 || doc.ExportedAt != "2026-11-21T09:30:00.000Z" {
+	if doc.Format != FormatName || doc.Version != 2 || doc.ExportedAt != "2026-11-21T09:30:00.000Z" {
 		t.Fatalf("head %+v", doc)
 	}
 	if len(doc.Conversations) != 2 || doc.Conversations[0].ID != "c-music" || doc.Conversations[1].ID != "c-fail" {
@@ -31,8 +31,18 @@ func TestExportJSONCarriesEveryRecord(t *testing.T) {
 	if n := len(music.Messages); n != 3 {
 		t.Fatalf("%d messages", n)
 	}
+	// One branch: each message follows the one before, the last is the leaf.
+	if parents := parentIDs(music); !reflect.DeepEqual(parents, []string{"", "m1", "m2"}) || deref(music.ActiveLeafID) != "m3" {
+		t.Fatalf("parents %q, leaf %v", parents, deref(music.ActiveLeafID))
+	}
+	if !bytes.Contains(data, []byte(`"activeLeafId": "m3",`)) || !bytes.Contains(data, []byte(`{
+          "id": "m1",
+          "parentId": null,
+          "role": "user",`)) {
+		t.Fatalf("a first message's parentId is not written null:\n%s", data)
+	}
 	reply := music.Messages[1]
-	wantReply := Message{ID: "m2", Role: "assistant", Text: "Now playing: **Song**", Source: "chat", RunID: "run-1",
+	wantReply := Message{ID: "m2", ParentID: ptr("m1"), Role: "assistant", Text: "Now playing: **Song**", Source: "chat", RunID: "run-1",
 		Segments:        json.RawMessage(`[{"kind":"text","text":"Sure"},{"kind":"callback","text":"Now playing: **Song**","history":["Looking up…","Now playing: **Song**"]}]`),
 		CallbackHistory: []string{"Looking up…", "Now playing: **Song**"}, Metadata: json.RawMessage(`{"status":"ended"}`),
 		CreatedAt: "2025-11-21T08:00:03.000Z"}

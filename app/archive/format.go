@@ -2,10 +2,12 @@ package archive
 
 import "encoding/json"
 
-// The export format's name and the one version this Wisp writes and reads.
+// The export format's name, the version this Wisp writes, and the oldest it reads.
+// Version 1 knew no branches: each conversation was one list of messages.
 const (
-	FormatName = "wisp-export"
-	Version    = 1
+	FormatName    = "wisp-export"
+	Version       = 2
+	OldestVersion = 1
 )
 
 // Document is an export file. Times are ISO 8601 in UTC with milliseconds, as the
@@ -18,7 +20,9 @@ type Document struct {
 }
 
 // Conversation is one conversation with every record of it, each list in the order
-// Wisp saved it.
+// Wisp saved it. Its messages form a tree (every branch, a parent before its
+// children); ActiveLeafID is the last message of the branch it shows, null when it
+// has no message.
 type Conversation struct {
 	ID              string           `json:"id"`
 	Title           string           `json:"title"`
@@ -26,15 +30,18 @@ type Conversation struct {
 	Metadata        json.RawMessage  `json:"metadata,omitempty"`
 	CreatedAt       string           `json:"createdAt"`
 	UpdatedAt       string           `json:"updatedAt"`
+	ActiveLeafID    *string          `json:"activeLeafId"`
 	Messages        []Message        `json:"messages"`
 	DisplayMessages []DisplayMessage `json:"displayMessages"`
 	Runs            []Run            `json:"runs"`
 }
 
 // Message is a message as the model sees it: Text is the reply's final text,
-// Segments and CallbackHistory what the UI rebuilds the live trail from.
+// Segments and CallbackHistory what the UI rebuilds the live trail from. ParentID
+// is the message it follows, null for a first message.
 type Message struct {
 	ID              string          `json:"id"`
+	ParentID        *string         `json:"parentId"`
 	Role            string          `json:"role"`
 	Text            string          `json:"text"`
 	Source          string          `json:"source,omitempty"`

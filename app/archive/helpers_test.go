@@ -177,3 +177,23 @@ func decodeDocument(t *testing.T, data []byte) Document {
 	}
 	return doc
 }
+
+// ptr is a pointer to s, for a file's optional ids.
+func ptr(s string) *string { return &s }
+
+// deref is what p points to, "" for nil.
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// parentIDs are the parentId of each message of an exported conversation ("" for null).
+func parentIDs(c Conversation) []string {
+	out := make([]string, len(c.Messages))
+	for i, m := range c.Messages {
+		out[i] = deref(m.ParentID)
+	}
+	return out
+}

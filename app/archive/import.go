@@ -12,10 +12,11 @@ import (
 
 // Import brings in the conversations of a Wisp export or of ChatGPT's export. The
 // whole file is read and checked first: a bad one (fault.Invalid) changes nothing.
-// Then each conversation is saved in its own transaction, all of it or nothing: one
-// whose id Wisp already has is skipped whole (never merged), one whose records clash
-// with records Wisp has, or that has nothing to bring in (checked.notSaved), is
-// reported as failed. Each new conversation is announced with a conversation-updated
+// Then each conversation is saved in its own transaction, all of it or nothing (its
+// messages in their places in the tree, and its active leaf): one whose id Wisp
+// already has is skipped whole (never merged), one whose records clash with records
+// Wisp has, or that has nothing to bring in (checked.notSaved), is reported as
+// failed. Each new conversation is announced with a conversation-updated
 // frame.
 func (s *Service) Import(ctx context.Context, data []byte, src Source) (wire.ImportResult, error) {
 	res := wire.ImportResult{Conversations: []string{}, Failed: []wire.ImportFailure{}}
@@ -61,8 +62,13 @@ func (s *Service) save(ctx context.Context, c checked) (bool, error) {
 		if err := t.ImportConversation(ctx, c.conv); err != nil {
 			return err
 		}
-		for _, m := range c.messages {
+		for _, m := range c.messages { // parents first, as the file lists them
 			if err := t.ImportMessage(ctx, m); err != nil {
+				return err
+			}
+		}
+		if c.leaf != "" {
+			if err := t.SetActiveLeaf(ctx, c.conv.ID, c.leaf); err != nil {
 				return err
 			}
 		}

@@ -48,6 +48,10 @@ func (s *Service) markdownConversation(w *bufio.Writer, r records, level int, at
 		fmt.Fprintf(w, ", exported %s", mdTime(at))
 	}
 	fmt.Fprintf(w, ". Conversation %s.\n", code(r.conv.ID))
+	if r.offBranch > 0 {
+		fmt.Fprintf(w, "\nThe branch last shown: the other branches (%s) are in the JSON export only.\n",
+			count(r.offBranch, "message"))
+	}
 	if len(r.messages) == 0 {
 		w.WriteString("\nNo messages.\n")
 		return
@@ -143,6 +147,14 @@ func code(s string) string {
 
 // oneLine folds text onto one line (titles, headings, list items).
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// count says n of a noun: "1 message", "3 messages".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
 
 func orDefault(s, def string) string {
 	if strings.TrimSpace(s) == "" {

@@ -23,6 +23,16 @@ func (s *Store) AllMessages(ctx context.Context, conversationID string) ([]Messa
 		"SELECT "+messageColumns+" FROM messages WHERE conversation_id = ? ORDER BY n", conversationID)
 }
 
+// AllMessageCount is the number of messages of a conversation on every branch.
+func (s *Store) AllMessageCount(ctx context.Context, conversationID string) (int, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx,
+		"SELECT COUNT(*) FROM messages WHERE conversation_id = ?", conversationID).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count all messages: %w", err)
+	}
+	return n, nil
+}
+
 // AllDisplayMessages returns every display message of a conversation, oldest first.
 func (s *Store) AllDisplayMessages(ctx context.Context, conversationID string) ([]DisplayMessage, error) {
 	return s.DisplayMessages(ctx, conversationID, 0)

@@ -91,7 +91,7 @@ describe('export and import', () => {
       expect(json.name).toMatch(/^wisp-[a-z0-9-]+-\d{8}-\d{6}\.json$/)
       const doc = JSON.parse(json.text) as WispExport
       expect(doc.format).toBe('wisp-export')
-      expect(doc.version).toBe(1)
+      expect(doc.version).toBe(2)
       expect(doc.conversations).toHaveLength(1)
       const conv = doc.conversations[0]!
       expect(conv.messages.map((m) => [m.role, m.text])).toEqual([
