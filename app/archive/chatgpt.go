@@ -15,9 +15,8 @@ import (
 )
 
 // ChatGPT's export (conversations.json) is an array of conversations. Each keeps its
-// messages as a tree, mapping node ids to nodes {id, message, parent, children}:
-// editing a message or asking for another answer starts a branch, and current_node
-// is the leaf of the branch the user last saw. Only that branch is brought in.
+// messages as a tree, mapping node ids to nodes {id, message, parent, children}
+// (chatgpt_tree.go). Every branch is brought in.
 
 // SourceChatGPT is the source of the messages a ChatGPT import brings in.
 const SourceChatGPT = "chatgpt"
@@ -81,7 +80,7 @@ func decodeChatGPT(data []byte, base int, now time.Time) ([]checked, error) {
 		if err != nil {
 			return nil, err
 		}
-		ch, err := checkConversation(doc, path, ids, now, 1) // one branch
+		ch, err := checkConversation(doc, path, ids, now, Version)
 		if err != nil {
 			return nil, err
 		}
@@ -111,12 +110,13 @@ func decodeGPTConversation(path string, raw json.RawMessage, base int) (gptConve
 	return c, nil
 }
 
-// document is the conversation as Wisp keeps it: the visible branch's user and
-// assistant messages, with ids derived from ChatGPT's. What it refuses is named by
+// document is the conversation as Wisp keeps it: the user and assistant messages of
+// every branch, with ids derived from ChatGPT's, each under its nearest ancestor
+// that is kept, and current_node's as the active leaf. What it refuses is named by
 // its place in the file: path is the conversation's.
 func (c gptConversation) document(path string, raw []byte, now time.Time) (Conversation, error) {
 	key := c.key(raw)
-	branch, err := c.visiblePath(path + ".mapping")
+	tree, err := c.tree(path + ".mapping")
 	if err != nil {
 		return Conversation{}, err
 	}
@@ -130,28 +130,54 @@ func (c gptConversation) document(path string, raw []byte, now time.Time) (Conve
 	}
 	doc := Conversation{ID: ids.FromName("chatgpt/" + key), Title: gptTitle(c.Title),
 		Metadata: c.metadata(key), Messages: []Message{}, DisplayMessages: []DisplayMessage{}, Runs: []Run{}}
-	last := created
-	for _, nodeID := range branch {
-		at := fmt.Sprintf("%s.mapping[%q].message", path, clip(nodeID))
-		m, when, ok, err := gptVisible(at, c.Mapping[nodeID].Message)
+	// kept is, for each node walked, the nearest node at or above it whose message
+	// is kept (-1: none); when, the time of each kept node's message.
+	kept := make([]int, len(tree.ids))
+	when := make([]time.Time, len(tree.ids))
+	msgID := func(node int) *string {
+		id := ids.FromName("chatgpt/" + key + "/" + tree.ids[node])
+		return &id
+	}
+	var last time.Time
+	for _, node := range tree.order {
+		up := -1
+		if p := tree.parent[node]; p >= 0 {
+			up = kept[p]
+		}
+		kept[node] = up
+		at := fmt.Sprintf("%s.mapping[%q].message", path, clip(tree.ids[node]))
+		m, t, ok, err := gptVisible(at, c.Mapping[tree.ids[node]].Message)
 		if err != nil {
 			return Conversation{}, err
 		}
 		if !ok {
 			continue
 		}
-		if when.IsZero() {
-			when = last // ChatGPT leaves some times out: the one before stands in
+		if t.IsZero() && up >= 0 {
+			t = when[up] // ChatGPT leaves some times out: the one before stands in
 		}
-		if !when.IsZero() {
-			last = when
-		}
+		t = orTime(t, created)
 		if created.IsZero() {
-			created = when
+			created = t
 		}
-		m.ID = ids.FromName("chatgpt/" + key + "/" + nodeID)
-		m.CreatedAt = wire.ISOTime(orTime(when, created, updated, now))
+		if t.After(last) {
+			last = t
+		}
+		kept[node], when[node] = node, t
+		m.ID = *msgID(node)
+		if up >= 0 {
+			m.ParentID = msgID(up)
+		}
+		m.CreatedAt = wire.ISOTime(orTime(t, created, updated, now))
 		doc.Messages = append(doc.Messages, m)
+	}
+	if n := len(doc.Messages); n > 0 {
+		// The leaf's nearest kept message or, when current_node's branch keeps none,
+		// the last one saved.
+		doc.ActiveLeafID = &doc.Messages[n-1].ID
+		if leaf := kept[tree.leaf]; leaf >= 0 {
+			doc.ActiveLeafID = msgID(leaf)
+		}
 	}
 	created = orTime(created, updated, now)
 	doc.CreatedAt = wire.ISOTime(created)

@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"cmp"
 	"maps"
 	"math"
 	"slices"
@@ -8,41 +9,118 @@ import (
 	"github.com/wispapp/wisp/internal/fault"
 )
 
-// A ChatGPT conversation's mapping is a tree read through each node's parent: the
-// branch brought in runs from current_node (or the newest leaf, a node without
-// children) up to the root. ChatGPT never writes a mapping whose parents loop or
-// whose every node has children; such a file was damaged or made by hand, and is
-// refused rather than guessed at.
+// A ChatGPT conversation's mapping is a tree read through each node's parent (a
+// node's children list only orders its children): editing a question or asking for
+// another answer starts a branch, and current_node is the leaf of the branch the
+// user last saw. Every branch is brought in. A parent the mapping lacks starts a
+// branch. ChatGPT never writes a mapping whose parents loop; such a file was damaged
+// or made by hand, and is refused rather than guessed at.
 
-// visiblePath is the node ids from the root to current_node (or, when the file does
-// not name one the mapping has, to the newest leaf). path is the mapping's in the file.
-func (c gptConversation) visiblePath(path string) ([]string, error) {
+// gptTree is a mapping's nodes walked depth first, so that a parent comes before its
+// children: siblings in the order of their parent's children list (then by time, then
+// id), the roots by time then id. Nodes are numbered by their place in ids.
+type gptTree struct {
+	ids    []string // the node ids, sorted
+	order  []int    // the nodes as walked
+	parent []int    // each node's parent, -1 for a root
+	leaf   int      // current_node or, when the mapping lacks it, the newest leaf; -1 when empty
+}
+
+// tree walks the mapping; path is the mapping's in the file.
+func (c gptConversation) tree(path string) (gptTree, error) {
 	if id, ok := c.loopAt(); ok {
-		return nil, fault.Invalid.Errorf("%s has a loop: node %q is its own ancestor", path, clip(id))
+		return gptTree{}, fault.Invalid.Errorf("%s has a loop: node %q is its own ancestor", path, clip(id))
 	}
-	leaf := ""
+	t := gptTree{ids: slices.Sorted(maps.Keys(c.Mapping)), leaf: -1}
+	index := make(map[string]int, len(t.ids))
+	for i, id := range t.ids {
+		index[id] = i
+	}
+	t.parent = make([]int, len(t.ids))
+	children := make([][]int, len(t.ids))
+	var roots []int
+	for i, id := range t.ids {
+		t.parent[i] = -1
+		if p := c.Mapping[id].Parent; p != nil {
+			if j, ok := index[*p]; ok {
+				t.parent[i] = j
+				children[j] = append(children[j], i)
+				continue
+			}
+		}
+		roots = append(roots, i)
+	}
+	at := func(i int) float64 { return c.Mapping[t.ids[i]].createTime() }
+	slices.SortFunc(roots, func(a, b int) int { return cmp.Or(cmp.Compare(at(a), at(b)), cmp.Compare(a, b)) })
+	for j, kids := range children {
+		if len(kids) > 1 {
+			place := listed(c.Mapping[t.ids[j]].Children)
+			rank := func(i int) int {
+				if r, ok := place[t.ids[i]]; ok {
+					return r
+				}
+				return math.MaxInt
+			}
+			slices.SortFunc(kids, func(a, b int) int {
+				return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(at(a), at(b)), cmp.Compare(a, b))
+			})
+		}
+	}
+	// Depth first without recursion: a branch may be as long as the file allows.
+	t.order = make([]int, 0, len(t.ids))
+	stack := slices.Clone(roots)
+	slices.Reverse(stack)
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		t.order = append(t.order, i)
+		for k := len(children[i]) - 1; k >= 0; k-- {
+			stack = append(stack, children[i][k])
+		}
+	}
 	if c.CurrentNode != nil {
-		leaf = *c.CurrentNode
-	}
-	if _, ok := c.Mapping[leaf]; !ok {
-		if leaf, ok = c.newestLeaf(); !ok && len(c.Mapping) > 0 {
-			return nil, fault.Invalid.Errorf("%s has no leaf: every node has children, so no branch ends", path)
+		if i, ok := index[*c.CurrentNode]; ok {
+			t.leaf = i
 		}
 	}
-	var branch []string
-	for id := leaf; id != ""; {
-		node, ok := c.Mapping[id]
-		if !ok {
-			break // a parent the file does not have: the branch starts here
-		}
-		branch = append(branch, id)
-		if node.Parent == nil {
-			break
-		}
-		id = *node.Parent
+	if t.leaf < 0 {
+		t.leaf = t.newestLeaf(children, at)
 	}
-	slices.Reverse(branch)
-	return branch, nil
+	return t, nil
+}
+
+// listed is where each id first appears in a children list.
+func listed(ids []string) map[string]int {
+	place := make(map[string]int, len(ids))
+	for i, id := range ids {
+		if _, ok := place[id]; !ok {
+			place[id] = i
+		}
+	}
+	return place
+}
+
+// newestLeaf is the node without children whose message is the newest (by time,
+// then id); -1 when there is none (an empty mapping).
+func (t gptTree) newestLeaf(children [][]int, at func(int) float64) int {
+	best := -1
+	for i := range t.ids {
+		if len(children[i]) > 0 {
+			continue
+		}
+		if best < 0 || at(i) > at(best) || at(i) == at(best) && i > best {
+			best = i
+		}
+	}
+	return best
+}
+
+// createTime is the node's message's time, or -Inf when it has none.
+func (n gptNode) createTime() float64 {
+	if n.Message == nil || n.Message.CreateTime == nil {
+		return math.Inf(-1)
+	}
+	return *n.Message.CreateTime
 }
 
 // loopAt is a node that is its own ancestor, and whether there is one. Nodes are
@@ -74,23 +152,4 @@ func (c gptConversation) loopAt() (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// newestLeaf is the node without children whose message is the newest (by time,
-// then id), and whether there is one.
-func (c gptConversation) newestLeaf() (string, bool) {
-	best, bestAt, found := "", math.Inf(-1), false
-	for id, n := range c.Mapping {
-		if len(n.Children) > 0 {
-			continue
-		}
-		at := math.Inf(-1)
-		if n.Message != nil && n.Message.CreateTime != nil {
-			at = *n.Message.CreateTime
-		}
-		if !found || at > bestAt || at == bestAt && id > best {
-			best, bestAt, found = id, at, true
-		}
-	}
-	return best, found
 }

@@ -56,9 +56,9 @@ type checked struct {
 	notSaved string
 }
 
-// noMessageToImport is why a ChatGPT conversation with no message on its branch is
-// not saved: it would come in as an empty conversation.
-const noMessageToImport = "nothing to import: the branch ChatGPT shows has no user or assistant message with text"
+// noMessageToImport is why a ChatGPT conversation with no message is not saved: it
+// would come in as an empty conversation.
+const noMessageToImport = "nothing to import: the conversation has no user or assistant message with text"
 
 type checkedRun struct {
 	run    store.Run

@@ -32,7 +32,6 @@ func TestImportRefusesWhatIsNotAConversation(t *testing.T) {
 		{"loop from current_node", `[{"current_node":"b","mapping":{` + loop + `}}]`, `conversations[0].mapping has a loop: node "a" is its own ancestor`},
 		{"loop beside a good branch", `[{"current_node":"r","mapping":{"r":` + gptNodeJSON("null", "[]", "user", "hi") + `,` + loop + `}}]`, `has a loop: node "a"`},
 		{"node its own parent", `{"mapping":{"a":{"parent":"a"}},"current_node":"a"}`, `conversations[0].mapping has a loop: node "a" is its own ancestor`},
-		{"no leaf", `[{"mapping":{"a":{"children":["b"]},"b":{"children":["a"]}}}]`, "conversations[0].mapping has no leaf: every node has children, so no branch ends"},
 		{"ChatGPT bad time", `[{"id":"x","create_time":-5,"mapping":{}}]`, "conversations[0].create_time: -5 is out of range"},
 		{"ChatGPT bad message time", `[{"mapping":{"n1":{"message":{"author":{"role":"user"},"create_time":-1,"content":{"content_type":"text","parts":["hi"]}}}}}]`, `conversations[0].mapping["n1"].message.create_time: -1 is out of range`},
 		{"ChatGPT wrong type", `[{"mapping":{}},{"title":3,"mapping":{}}]`, "conversations[1]: title must be a string, not number"},
@@ -62,7 +61,9 @@ func TestChatGPTConversationWithNoMessageIsReported(t *testing.T) {
 		{"only a root", `{"id":"e","title":"Empty","mapping":{"root":{"message":null,"children":[]}}}`},
 		{"only hidden", `{"id":"e","title":"Empty","current_node":"s","mapping":{"s":` + hidden + `}}`},
 		{"only empty answers", `{"id":"e","title":"Empty","mapping":{"a":` + gptNodeJSON("null", "[]", "assistant", " ") + `}}`},
-		{"current_node off the text", `{"id":"e","title":"Empty","current_node":"s","mapping":{"s":` + hidden + `,"t":` + gptNodeJSON("null", "[]", "user", "hi") + `}}`},
+		// Read through parents, these are two roots without messages; the children
+		// lists that loop only order siblings.
+		{"children that loop", `{"id":"e","title":"Empty","mapping":{"a":{"children":["b"]},"b":{"children":["a"]}}}`},
 	}
 	full := `{"id":"f","title":"Full","mapping":{"a":` + gptNodeJSON("null", "[]", "user", "hi") + `}}`
 	for _, tc := range cases {

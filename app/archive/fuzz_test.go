@@ -12,8 +12,9 @@ import (
 )
 
 // FuzzImport: whatever the file, an import either succeeds or says what is wrong
-// with it (fault.Invalid, a 400, in a short message): it never panics and never
-// fails inside (a 500). What it brought in then exports, as UTF-8 text, and no
+// with it (fault.Invalid, a 400, in a short message): it never panics, loops or
+// fails inside (a 500). What it brought in then exports, as UTF-8 text, in a file
+// that imports (parents before children, a leaf among the messages), and no
 // conversation of ChatGPT's comes in empty.
 func FuzzImport(f *testing.F) {
 	fixture, err := os.ReadFile(chatgptFixture)
@@ -33,6 +34,19 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte(`[{"title":"\ud83d\ude00","mapping":{"a":{"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["\\udc00"]}}}}}]`), "")
 	f.Add([]byte(`[null]`), "chatgpt")
 	f.Add([]byte(`[{"mapping":{"a":{"parent":"b","children":["b"]},"b":{"parent":"a","children":["a"]}}}]`), "chatgpt")
+	branches, err := os.ReadFile(chatgptBranches)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(branches, "chatgpt")
+	// Version 2: a tree, a loop, a parent in another conversation, a leaf that is not there.
+	const v2 = `{"format":"wisp-export","version":2,"exportedAt":"2026-11-21T09:30:00Z","conversations":[`
+	const at = `"createdAt":"2026-11-21T09:00:00Z"`
+	f.Add([]byte(v2+`{"id":"c",`+at+`,"activeLeafId":"b","messages":[{"id":"a","parentId":null,"role":"user","text":"q",`+at+`},{"id":"b","parentId":"a","role":"assistant","text":"x",`+at+`},{"id":"e","parentId":"a","role":"assistant","text":"y",`+at+`},{"id":"f","role":"user","text":"q2",`+at+`}]}]}`), "")
+	f.Add([]byte(v2+`{"id":"c",`+at+`,"activeLeafId":"a","messages":[{"id":"a","parentId":"b","role":"user","text":"q",`+at+`},{"id":"b","parentId":"a","role":"user","text":"q",`+at+`}]}]}`), "wisp")
+	f.Add([]byte(v2+`{"id":"c",`+at+`,"activeLeafId":"a","messages":[{"id":"a","role":"user","text":"q",`+at+`}]},{"id":"d",`+at+`,"activeLeafId":"b","messages":[{"id":"b","parentId":"a","role":"user","text":"q",`+at+`}]}]}`), "")
+	f.Add([]byte(v2+`{"id":"c",`+at+`,"activeLeafId":"zz","messages":[{"id":"a","role":"user","text":"q",`+at+`}]}]}`), "")
+	f.Add([]byte(`{"mapping":{"r":{"children":["q","q"]},"q":{"parent":"r","children":["r"],"message":{"author":{"role":"user"},"content":{"content_type":"text","parts":["hi"]}}},"t":{"parent":"gone","message":{"author":{"role":"assistant"},"content":{"content_type":"text","parts":["yo"]}}}},"current_node":"r"}`), "")
 	f.Add([]byte(`{"format":"wisp-export","version":1e99999,"exportedAt":"2026-11-21T09:30:00Z","conversations":[null]}`), "")
 	ctx := context.Background()
 	s, _, _ := newService(f)
@@ -71,6 +85,10 @@ func FuzzImport(f *testing.F) {
 			// No conversation of ChatGPT's comes in empty.
 			if doc := decodeDocument(t, b.Bytes()); src == ChatGPT && len(doc.Conversations[0].Messages) == 0 {
 				t.Fatalf("an empty ChatGPT conversation was imported from %q", data)
+			}
+			// What came in exports as a file that imports: its tree holds.
+			if _, _, err := decodeFile(b.Bytes(), Wisp, exportTime); err != nil {
+				t.Fatalf("export %s does not import: %v\n%s", id, err, b.Bytes())
 			}
 		}
 	})
