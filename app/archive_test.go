@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -205,5 +206,66 @@ func TestExportImportErrors(t *testing.T) {
 		if code := c.upload("/api/import", strings.NewReader(tc.body), false, &res); code != 400 || !strings.Contains(res.Error, tc.want) {
 			t.Errorf("import %q: %d %q", tc.body, code, res.Error)
 		}
+	}
+}
+
+// A conversation with branches (ChatGPT's, with an edited question and a regenerated
+// answer) comes in with every branch, shows current_node's, and exports and imports
+// into a fresh Wisp byte for byte.
+func TestImportATreeThroughTheAPI(t *testing.T) {
+	src := startChat(t, t.TempDir())
+	fixture, err := os.ReadFile(filepath.Join("archive", "testdata", "chatgpt", "branches.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res importAnswer
+	if code := src.upload("/api/import?format=chatgpt", bytes.NewReader(fixture), false, &res); code != 200 || res.Imported != 1 {
+		t.Fatalf("import: %d %+v", code, res)
+	}
+	conv := res.Conversations[0]
+	wantShown := []string{"How long should I boil an egg?", "About 7 minutes for a firm yolk, then cool it in cold water.",
+		"And for a soft one?", "Five to six minutes from boiling: the white sets and the yolk stays soft."}
+	shown := func(c *chatApp) []string {
+		var texts []string
+		for _, m := range c.messages(conv) {
+			texts = append(texts, m.Text)
+		}
+		return texts
+	}
+	if got := shown(src); !slices.Equal(got, wantShown) {
+		t.Fatalf("branch shown %q", got)
+	}
+	code, _, first := src.download("/api/conversations/" + conv + "/export?format=json")
+	var doc struct {
+		Version       int
+		Conversations []struct {
+			ActiveLeafID string
+			Messages     []struct{ ID, ParentID, Text string }
+		}
+	}
+	if err := json.Unmarshal(first, &doc); code != 200 || err != nil || doc.Version != 2 || len(doc.Conversations[0].Messages) != 9 {
+		t.Fatalf("export: %d %v\n%s", code, err, first)
+	}
+	if c := doc.Conversations[0]; c.ActiveLeafID != c.Messages[4].ID || c.Messages[4].ParentID != c.Messages[2].ID ||
+		c.Messages[3].ParentID != c.Messages[2].ID || c.Messages[7].ParentID != "" {
+		t.Fatalf("exported tree %+v", c)
+	}
+
+	dst := startChat(t, t.TempDir())
+	if code := dst.upload("/api/import", bytes.NewReader(first), false, &res); code != 200 || res.Imported != 1 || res.Conversations[0] != conv {
+		t.Fatalf("import into a fresh Wisp: %d %+v", code, res)
+	}
+	_, _, again := dst.download("/api/conversations/" + conv + "/export?format=json")
+	if exportedAtLine.ReplaceAllString(string(again), "") != exportedAtLine.ReplaceAllString(string(first), "") {
+		t.Fatalf("the re-export differs\n%s\n%s", first, again)
+	}
+	if got := shown(dst); !slices.Equal(got, wantShown) {
+		t.Fatalf("branch shown after the round trip %q", got)
+	}
+	// Markdown has the branch shown only.
+	_, _, md := dst.download("/api/conversations/" + conv + "/export?format=md")
+	if !strings.Contains(string(md), wantShown[3]) || strings.Contains(string(md), "duck egg") ||
+		!strings.Contains(string(md), "the other branches (5 messages) are in the JSON export only") {
+		t.Fatalf("markdown:\n%s", md)
 	}
 }
