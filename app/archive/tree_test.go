@@ -248,3 +248,23 @@ func TestImportRefusesABadTree(t *testing.T) {
 		}
 	}
 }
+
+// A conversation is read table by table: when its leaf is not among the messages read
+// (they were cut meanwhile), or a parent is not, the file written still imports.
+func TestExportWritesATreeThatImports(t *testing.T) {
+	r := records{conv: store.Conversation{ID: "c", ActiveLeafID: "gone", CreatedAt: ms(t0), UpdatedAt: ms(t0)}, messages: []store.Message{
+		{ID: "a", Role: "user", CreatedAt: ms(t0)},
+		{ID: "b", ParentID: "cut", Role: "assistant", CreatedAt: ms(t0)},
+		{ID: "c", ParentID: "a", Role: "assistant", CreatedAt: ms(t0)},
+	}}
+	doc := r.document()
+	if got := parentIDs(doc); !reflect.DeepEqual(got, []string{"", "", "a"}) || deref(doc.ActiveLeafID) != "c" {
+		t.Fatalf("parents %q leaf %q", got, deref(doc.ActiveLeafID))
+	}
+	if _, err := checkConversation(doc, "conversations[0]", seen{}, exportTime, Version); err != nil {
+		t.Fatal(err)
+	}
+	if empty := (records{conv: store.Conversation{ID: "e", ActiveLeafID: "gone"}}).document(); empty.ActiveLeafID != nil {
+		t.Fatalf("the leaf of a conversation without messages: %q", *empty.ActiveLeafID)
+	}
+}
