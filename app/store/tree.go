@@ -364,3 +364,9 @@ func (s *Store) RunDisplayMessages(ctx context.Context, conversationID string, r
 		WHERE run_id IN (SELECT value FROM json_each(?2)) AND conversation_id = ?1 ORDER BY n`,
 		conversationID, string(list))
 }
+
+// Descends reports whether message id is ancestor or below it, walking up from id no
+// higher than ancestor's depth; false when either is "".
+func (s *Store) Descends(ctx context.Context, id, ancestor string) (bool, error) {
+	return descendsTx(ctx, s.db, id, ancestor)
+}
