@@ -152,7 +152,7 @@ func pathSQL(start string) string {
 	return `WITH RECURSIVE up(n, parent, k) AS (
 		SELECT n, parent_id, 1 FROM messages WHERE id = ` + start + ` AND conversation_id = ?1
 		UNION ALL
-		SELECT m.n, m.parent_id, up.k + 1 FROM messages m JOIN up ON m.id = up.parent
+		SELECT m.n, m.parent_id, up.k + 1 FROM up CROSS JOIN messages m ON m.id = up.parent
 		WHERE m.conversation_id = ?1 AND (?2 < 0 OR up.k < ?2)
 	)
 	SELECT ` + messageColumns + ` FROM messages WHERE n IN (SELECT n FROM up) ORDER BY depth`
@@ -228,7 +228,7 @@ func descendsTx(ctx context.Context, q querier, id, ancestor string) (bool, erro
 	err := q.QueryRowContext(ctx, `WITH RECURSIVE up(id, parent, depth) AS (
 			SELECT id, parent_id, depth FROM messages WHERE id = ?1
 			UNION ALL
-			SELECT m.id, m.parent_id, m.depth FROM messages m JOIN up ON m.id = up.parent
+			SELECT m.id, m.parent_id, m.depth FROM up CROSS JOIN messages m ON m.id = up.parent
 			WHERE up.id != ?2 AND up.depth > (SELECT depth FROM messages WHERE id = ?2)
 		)
 		SELECT EXISTS (SELECT 1 FROM up WHERE id = ?2)`, id, ancestor).Scan(&ok)

@@ -13,7 +13,10 @@ import (
 // page of the branch shown, the children of messages, moving to another branch,
 // cutting a subtree. Each walks only the part of the tree it answers about (a
 // bounded recursive walk by parent, or the (conversation_id, parent_id, n) index),
-// never the whole conversation, and takes one statement whatever the length.
+// never the whole conversation, and takes one statement whatever the length. A
+// recursive step reads "FROM <walk> CROSS JOIN messages": the walk's row drives the
+// index lookup (joined the other way round, SQLite may scan the messages for every
+// step: a truncate of 10,000 messages took 8 s instead of 11 ms).
 
 // ErrNotOnBranch reports a message that is in its conversation but not on the branch
 // it shows.
@@ -77,7 +80,7 @@ func (s *Store) BranchPage(ctx context.Context, conversationID string, q PageQue
 	rows, err := queryAll(ctx, tx, "load a page", scanMessage, `WITH RECURSIVE up(n, id, parent, depth) AS (
 			SELECT n, id, parent_id, depth FROM messages WHERE id = ?2 AND conversation_id = ?1
 			UNION ALL
-			SELECT m.n, m.id, m.parent_id, m.depth FROM messages m JOIN up ON m.id = up.parent
+			SELECT m.n, m.id, m.parent_id, m.depth FROM up CROSS JOIN messages m ON m.id = up.parent
 			WHERE m.conversation_id = ?1 AND up.depth > ?3
 		)
 		SELECT `+messageColumns+` FROM messages WHERE n IN (SELECT n FROM up WHERE depth BETWEEN ?4 AND ?5)
@@ -306,7 +309,7 @@ func truncateTx(ctx context.Context, tx *sql.Tx, conversationID, messageID strin
 	err = tx.QueryRowContext(ctx, `WITH RECURSIVE sub(n, id, run_id) AS (
 			SELECT n, id, run_id FROM messages WHERE id = ?2 AND conversation_id = ?1
 			UNION ALL
-			SELECT m.n, m.id, m.run_id FROM messages m JOIN sub ON m.conversation_id = ?1 AND m.parent_id = sub.id
+			SELECT m.n, m.id, m.run_id FROM sub CROSS JOIN messages m ON m.conversation_id = ?1 AND m.parent_id = sub.id
 		), gone AS (SELECT * FROM sub WHERE ?3 OR id != ?2)
 		SELECT (SELECT json_group_array(n) FROM gone),
 			(SELECT json_group_array(id) FROM (

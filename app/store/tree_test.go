@@ -307,6 +307,25 @@ func TestBranchPagesOfALongConversation(t *testing.T) {
 	if d, _ := s.RunDisplayMessages(ctx, "other", runs); len(d) != 0 {
 		t.Fatalf("display messages of another conversation: %v", d)
 	}
+	// A fork at the top: the branch switch descends 10,000 messages, and a truncate
+	// near the root cuts them all, each in one statement.
+	if err := s.InTx(ctx, func(tx *Tx) error {
+		if err := tx.ImportMessage(ctx, Message{ID: "x1", ParentID: "m0", ConversationID: "c", Role: "user", Text: "x", CreatedAt: at(5)}); err != nil {
+			return err
+		}
+		return tx.SetActiveLeaf(ctx, "c", "x1")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if leaf, err := s.SwitchBranch(ctx, "c", "m1"); err != nil || leaf != fmt.Sprintf("m%d", n-1) {
+		t.Fatalf("switch down the long branch: %q, %v", leaf, err)
+	}
+	if deleted, err := s.TruncateMessages(ctx, "c", "m0", false); err != nil || deleted != n {
+		t.Fatalf("truncate: %d, %v; want %d", deleted, err, n)
+	}
+	if c, _ := s.Conversation(ctx, "c"); c.ActiveLeafID != "m0" {
+		t.Fatalf("leaf after the truncate %q", c.ActiveLeafID)
+	}
 }
 
 func BenchmarkBranchPage(b *testing.B) {
