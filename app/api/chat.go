@@ -22,19 +22,26 @@ type chatRequest struct {
 }
 
 func (s *Server) startRun(w http.ResponseWriter, r *http.Request) (*chat.Run, error) {
-	var req chatRequest
-	if err := decodeJSON(w, r, &req); err != nil {
+	in, err := sendInputOf(w, r)
+	if err != nil {
 		return nil, err
 	}
+	return s.chat.Send(r.Context(), r.PathValue("id"), in)
+}
+
+// sendInputOf reads a user message's body (a send's or an edit's).
+func sendInputOf(w http.ResponseWriter, r *http.Request) (chat.SendInput, error) {
+	var req chatRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		return chat.SendInput{}, err
+	}
 	if len(req.Images) > 0 {
-		return nil, Errorf(http.StatusBadRequest, "images are not supported yet")
+		return chat.SendInput{}, Errorf(http.StatusBadRequest, "images are not supported yet")
 	}
 	if len(req.ClientMessageID) > 128 {
-		return nil, Errorf(http.StatusBadRequest, "clientMessageId is longer than 128 characters")
+		return chat.SendInput{}, Errorf(http.StatusBadRequest, "clientMessageId is longer than 128 characters")
 	}
-	return s.chat.Send(r.Context(), r.PathValue("id"), chat.SendInput{
-		Text: req.Text, ClientMessageID: req.ClientMessageID, Metadata: req.Metadata,
-	})
+	return chat.SendInput{Text: req.Text, ClientMessageID: req.ClientMessageID, Metadata: req.Metadata}, nil
 }
 
 // sendMessage answers once the run has ended. If the client leaves first the run
@@ -73,6 +80,48 @@ func (s *Server) streamMessage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("X-Wisp-Run-Id", run.ID)
+	return s.streamRun(w, r, run.ID, 0, enc)
+}
+
+// editMessage starts a new branch beside a user message and streams its reply as
+// streamMessage does; X-Wisp-Message-Id is the new user message.
+func (s *Server) editMessage(w http.ResponseWriter, r *http.Request) error {
+	enc, err := encoderFor(r)
+	if err != nil {
+		return err
+	}
+	in, err := sendInputOf(w, r)
+	if err != nil {
+		return err
+	}
+	run, err := s.chat.Edit(r.Context(), r.PathValue("id"), r.PathValue("messageId"), in)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("X-Wisp-Run-Id", run.ID)
+	w.Header().Set("X-Wisp-Message-Id", run.UserMessageID)
+	return s.streamRun(w, r, run.ID, 0, enc)
+}
+
+// regenerateMessage answers again what an assistant message answered and streams
+// the reply as streamMessage does; X-Wisp-Message-Id is the reply's id.
+func (s *Server) regenerateMessage(w http.ResponseWriter, r *http.Request) error {
+	enc, err := encoderFor(r)
+	if err != nil {
+		return err
+	}
+	if r.ContentLength != 0 && r.Body != http.NoBody {
+		var empty struct{}
+		if err := decodeJSON(w, r, &empty); err != nil {
+			return err
+		}
+	}
+	run, err := s.chat.Regenerate(r.Context(), r.PathValue("id"), r.PathValue("messageId"))
+	if err != nil {
+		return err
+	}
+	w.Header().Set("X-Wisp-Run-Id", run.ID)
+	w.Header().Set("X-Wisp-Message-Id", run.ReplyMessageID)
 	return s.streamRun(w, r, run.ID, 0, enc)
 }
 

@@ -24,7 +24,7 @@ type Chat interface {
 	Rename(ctx context.Context, id, title string) (wire.Conversation, error)
 	GenerateTitle(ctx context.Context, id string) (wire.Conversation, error)
 	Delete(ctx context.Context, id string) error
-	Messages(ctx context.Context, convID string) ([]wire.Message, error)
+	Messages(ctx context.Context, convID string, p chat.Page) (wire.MessageList, error)
 	DisplayMessages(ctx context.Context, convID string) ([]wire.DisplayMessage, error)
 	Truncate(ctx context.Context, convID, messageID string, inclusive bool) (int, error)
 	Snapshot(ctx context.Context, convID string) (wire.Snapshot, error)
@@ -32,6 +32,11 @@ type Chat interface {
 
 	// Send starts a run answering a user message in a conversation.
 	Send(ctx context.Context, convID string, in chat.SendInput) (*chat.Run, error)
+	// Edit starts a run answering a new sibling of the user message messageID.
+	Edit(ctx context.Context, convID, messageID string, in chat.SendInput) (*chat.Run, error)
+	// Regenerate starts a run answering again what the assistant message messageID
+	// answered; its reply becomes that message's sibling.
+	Regenerate(ctx context.Context, convID, messageID string) (*chat.Run, error)
 	// Subscribe follows a run from after event `after`, encoded by enc.
 	Subscribe(ctx context.Context, runID string, after int64, enc dialect.Encoder) (*chat.Subscription, error)
 	RunInfo(ctx context.Context, id string) (wire.RunInfo, error)

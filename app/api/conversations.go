@@ -3,7 +3,9 @@ package api
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
 
+	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/internal/jsonlist"
 )
@@ -79,12 +81,54 @@ func (s *Server) deleteConversation(w http.ResponseWriter, r *http.Request) erro
 	return writeJSON(w, http.StatusOK, wire.Okay)
 }
 
+// listMessages answers a page of the branch a conversation shows
+// (?limit=&before=|after=|around=, docs/chat.md#branches).
 func (s *Server) listMessages(w http.ResponseWriter, r *http.Request) error {
-	msgs, err := s.conversations.Messages(r.Context(), r.PathValue("id"))
+	p, err := pageOf(r)
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, wire.MessageList{Messages: jsonlist.NonNil(msgs)})
+	list, err := s.conversations.Messages(r.Context(), r.PathValue("id"), p)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, nonNilList(list))
+}
+
+// pageOf reads a page's query parameters.
+func pageOf(r *http.Request) (chat.Page, error) {
+	q := r.URL.Query()
+	p := chat.Page{Before: q.Get("before"), After: q.Get("after"), Around: q.Get("around")}
+	if q.Has("limit") {
+		n, err := strconv.Atoi(q.Get("limit"))
+		if err != nil || n < 1 || n > chat.MaxPageLimit {
+			return p, Errorf(http.StatusBadRequest, "limit must be a number from 1 to %d", chat.MaxPageLimit)
+		}
+		p.Limit = n
+	}
+	return p, nil
+}
+
+func nonNilList(l wire.MessageList) wire.MessageList {
+	l.Messages, l.DisplayMessages = jsonlist.NonNil(l.Messages), jsonlist.NonNil(l.DisplayMessages)
+	return l
+}
+
+type branchRequest struct {
+	MessageID string `json:"messageId"`
+}
+
+// putBranch shows the branch through a message and answers its newest page.
+func (s *Server) putBranch(w http.ResponseWriter, r *http.Request) error {
+	var req branchRequest
+	if err := decodeJSON(w, r, &req); err != nil {
+		return err
+	}
+	list, err := s.conversations.SetBranch(r.Context(), r.PathValue("id"), req.MessageID)
+	if err != nil {
+		return err
+	}
+	return writeJSON(w, http.StatusOK, nonNilList(list))
 }
 
 // getSnapshot is the conversation as a client renders it before resuming its run's

@@ -18,6 +18,9 @@ type fakeConversations struct {
 	generate func(ctx context.Context, id string) (wire.Conversation, error)
 	truncate func(ctx context.Context, id, messageID string, inclusive bool) (int, error)
 	search   func(ctx context.Context, q string, limit int, cursor string) (wire.SearchResults, error)
+	// messages and setBranch answer a page; nil: the conversation is not found.
+	messages  func(ctx context.Context, id string, p chat.Page) (wire.MessageList, error)
+	setBranch func(ctx context.Context, id, messageID string) (wire.MessageList, error)
 }
 
 var errNoSuch = fault.NotFound.Errorf("conversation not found")
@@ -52,8 +55,18 @@ func (f fakeConversations) GenerateTitle(ctx context.Context, id string) (wire.C
 }
 
 func (f fakeConversations) Delete(context.Context, string) error { return errNoSuch }
-func (f fakeConversations) Messages(context.Context, string) ([]wire.Message, error) {
-	return nil, errNoSuch
+func (f fakeConversations) Messages(ctx context.Context, id string, p chat.Page) (wire.MessageList, error) {
+	if f.messages == nil {
+		return wire.MessageList{}, errNoSuch
+	}
+	return f.messages(ctx, id, p)
+}
+
+func (f fakeConversations) SetBranch(ctx context.Context, id, messageID string) (wire.MessageList, error) {
+	if f.setBranch == nil {
+		return wire.MessageList{}, errNoSuch
+	}
+	return f.setBranch(ctx, id, messageID)
 }
 
 func (f fakeConversations) DisplayMessages(context.Context, string) ([]wire.DisplayMessage, error) {

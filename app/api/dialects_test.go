@@ -32,6 +32,30 @@ type fakeChat struct {
 	mu    sync.Mutex
 	convs []wire.Conversation
 	sent  []string // conversation: text of every Send
+	// turns: "edit conv/message: text" or "regenerate conv/message" of every Edit and
+	// Regenerate; turnErr fails them.
+	turns   []string
+	turnErr error
+}
+
+func (f *fakeChat) turn(what, convID string) (*chat.Run, error) {
+	f.mu.Lock()
+	f.turns = append(f.turns, what)
+	f.mu.Unlock()
+	if f.turnErr != nil {
+		return nil, f.turnErr
+	}
+	run := chat.EndedRun("run1", convID, chat.Outcome{Status: chat.StatusEnded})
+	run.UserMessageID, run.ReplyMessageID = "new-user", "new-reply"
+	return run, nil
+}
+
+func (f *fakeChat) Edit(_ context.Context, convID, messageID string, in chat.SendInput) (*chat.Run, error) {
+	return f.turn("edit "+convID+"/"+messageID+": "+in.Text, convID)
+}
+
+func (f *fakeChat) Regenerate(_ context.Context, convID, messageID string) (*chat.Run, error) {
+	return f.turn("regenerate "+convID+"/"+messageID, convID)
 }
 
 func (f *fakeChat) AgentName() string { return "Wisp" }

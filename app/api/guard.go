@@ -135,7 +135,7 @@ func (s *Server) protect(next http.Handler) http.Handler {
 			h := w.Header()
 			h.Set("Access-Control-Allow-Origin", origin)
 			h.Add("Vary", "Origin")
-			h.Set("Access-Control-Expose-Headers", "Content-Type, X-Wisp-Run-Id")
+			h.Set("Access-Control-Expose-Headers", "Content-Type, X-Wisp-Run-Id, X-Wisp-Message-Id")
 			if r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != "" {
 				h.Set("Access-Control-Allow-Methods", "GET, POST, PUT, PATCH, DELETE, OPTIONS")
 				h.Set("Access-Control-Allow-Headers", corsAllowHeaders)

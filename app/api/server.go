@@ -160,6 +160,7 @@ func (s *Server) conversationRoutes(mux *http.ServeMux) {
 	mux.Handle("PATCH /api/conversations/{id}", s.handle(s.patchConversation))
 	mux.Handle("DELETE /api/conversations/{id}", s.handle(s.deleteConversation))
 	mux.Handle("GET /api/conversations/{id}/messages", s.handle(s.listMessages))
+	mux.Handle("PUT /api/conversations/{id}/branch", s.handle(s.putBranch))
 	mux.Handle("GET /api/conversations/{id}/snapshot", s.handle(s.getSnapshot))
 	mux.Handle("POST /api/conversations/{id}/messages/truncate", s.handle(s.truncateMessages))
 	mux.Handle("GET /api/conversations/{id}/display-messages", s.handle(s.listDisplayMessages))
@@ -171,6 +172,8 @@ func (s *Server) conversationRoutes(mux *http.ServeMux) {
 func (s *Server) chatRoutes(mux *http.ServeMux) {
 	mux.Handle("POST /api/conversations/{id}/messages", s.handle(s.sendMessage))
 	mux.Handle("POST /api/conversations/{id}/messages/stream", s.handle(s.streamMessage))
+	mux.Handle("POST /api/conversations/{id}/messages/{messageId}/edit", s.handle(s.editMessage))
+	mux.Handle("POST /api/conversations/{id}/messages/{messageId}/regenerate", s.handle(s.regenerateMessage))
 	mux.Handle("GET /api/runs/{id}", s.handle(s.getRun))
 	mux.Handle("GET /api/runs/{id}/stream", s.handle(s.resumeRun))
 	mux.Handle("GET /api/runs/{id}/chunks", s.handle(s.runChunks))

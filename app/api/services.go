@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/wire"
 )
 
@@ -27,7 +28,10 @@ type Conversations interface {
 	// GenerateTitle asks the model for a title.
 	GenerateTitle(ctx context.Context, id string) (wire.Conversation, error)
 	Delete(ctx context.Context, id string) error
-	Messages(ctx context.Context, id string) ([]wire.Message, error)
+	// Messages is a page of the branch a conversation shows (docs/chat.md#branches).
+	Messages(ctx context.Context, id string, p chat.Page) (wire.MessageList, error)
+	// SetBranch shows the branch through messageID and answers its newest page.
+	SetBranch(ctx context.Context, id, messageID string) (wire.MessageList, error)
 	DisplayMessages(ctx context.Context, id string) ([]wire.DisplayMessage, error)
 	// Snapshot is the conversation as a client renders it before resuming a stream.
 	Snapshot(ctx context.Context, id string) (wire.Snapshot, error)

@@ -316,7 +316,7 @@ func requestOf(a store.Approval) request {
 
 func toWire(a store.Approval) wire.Approval {
 	r := requestOf(a)
-	out := wire.Approval{ID: a.ID, RunID: a.RunID, ConversationID: a.ConversationID, CallID: a.CallID,
+	out := wire.Approval{ID: a.ID, RunID: a.RunID, ConversationID: a.ConversationID, MessageID: a.MessageID, CallID: a.CallID,
 		ToolName: a.ToolName, Command: r.Command, Cwd: r.Cwd, Reason: r.Reason, Bases: jsonlist.NonNil(r.Bases),
 		Grantable: jsonlist.NonNil(r.Grantable), AlwaysAsk: jsonlist.NonNil(r.AlwaysAsk), Kind: wire.ApprovalKind(r.kind()),
 		Server: r.Server, Tool: r.Tool, Arguments: r.Arguments, Annotations: r.Annotations,

@@ -89,10 +89,7 @@ func (s *Service) setTitle(ctx context.Context, id, title string) (wire.Conversa
 
 // Delete removes a conversation with its messages and runs, stopping a run in it.
 func (s *Service) Delete(ctx context.Context, id string) error {
-	s.mu.Lock()
-	run := s.active[id]
-	s.mu.Unlock()
-	if run != nil {
+	for _, run := range s.liveRuns(id) {
 		run.Cancel(errors.New("the conversation was deleted"))
 		_, _ = run.Wait(ctx)
 	}

@@ -4,13 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/wispapp/wisp/internal/fault"
 
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/runtime"
-	"github.com/wispapp/wisp/runtime/llm"
 )
 
 // A run pauses when an action waits for the user (runtime.RunPaused): its status is
@@ -69,7 +67,7 @@ func (s *Service) adoptPaused(ctx context.Context, r store.Run) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if r.ConversationID != "" {
-		s.active[r.ConversationID] = run
+		s.active[r.ConversationID] = append(s.active[r.ConversationID], run)
 	}
 	s.byID[run.ID] = run
 	return nil
@@ -118,28 +116,19 @@ func (s *Service) resumeAdopted(runID string, cause error) error {
 	return nil
 }
 
-// resumeInput rebuilds what a paused run started from: the conversation before its
-// user message, the message, and its log so far.
+// resumeInput rebuilds what a paused run started from: the branch above its user
+// message (wherever the branch shown is now), the message, and its log so far.
 func (s *Service) resumeInput(ctx context.Context, run *Run) (runtime.Input, []runtime.Event, error) {
 	in := runtime.Input{ConversationID: run.ConversationID, RunID: run.ID}
-	msgs, err := s.store.Messages(ctx, run.ConversationID, s.opts.HistoryLimit+1)
+	msgs, err := s.store.Path(ctx, run.ConversationID, run.UserMessageID, s.opts.HistoryLimit+1)
 	if err != nil {
 		return in, nil, fmt.Errorf("load the conversation: %w", err)
 	}
-	for _, m := range msgs {
-		if m.ID == run.UserMessageID {
-			in.Text = m.Text
-			break
-		}
-		if strings.TrimSpace(m.Text) == "" {
-			continue
-		}
-		role := llm.RoleUser
-		if m.Role == "assistant" {
-			role = llm.RoleAssistant
-		}
-		in.History = append(in.History, llm.Message{Role: role, Text: m.Text})
+	if len(msgs) == 0 {
+		return in, nil, fmt.Errorf("the run's message %s is gone", run.UserMessageID)
 	}
+	in.Text = msgs[len(msgs)-1].Text
+	in.History = toHistory(msgs[:len(msgs)-1])
 	run.mu.Lock()
 	log := make([]runtime.Event, 0, len(run.items))
 	for _, it := range run.items {

@@ -58,7 +58,8 @@ func TestStartRecoversRunsACrashLeftActive(t *testing.T) {
 	if done.Status != StatusEnded {
 		t.Fatalf("done run %+v", done)
 	}
-	msgs, err := e.svc.Messages(ctx, "conv")
+	list, err := e.svc.Messages(ctx, "conv", Page{})
+	msgs := list.Messages
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,12 +29,9 @@ type SendInput struct {
 // Send saves the user's message and starts a run answering it. The run belongs to
 // the service, not to the caller: it goes on if the caller goes away.
 func (s *Service) Send(ctx context.Context, convID string, in SendInput) (*Run, error) {
-	text := strings.TrimSpace(in.Text)
-	if text == "" {
-		return nil, fault.Invalid.Errorf("text is required")
-	}
-	if utf8.RuneCountInString(text) > MaxMessageRunes {
-		return nil, fault.Invalid.Errorf("text is longer than %d characters", MaxMessageRunes)
+	text, err := checkText(in.Text)
+	if err != nil {
+		return nil, err
 	}
 	if ok, why := s.opts.CanRespond(); !ok {
 		return nil, fault.Unavailable.Errorf("%s", why)
@@ -42,12 +39,15 @@ func (s *Service) Send(ctx context.Context, convID string, in SendInput) (*Run, 
 	if _, err := s.conversation(ctx, convID); err != nil {
 		return nil, err
 	}
+	if err := s.pausedAtLeaf(ctx, convID); err != nil {
+		return nil, err
+	}
 	history, err := s.history(ctx, convID)
 	if err != nil {
 		return nil, err
 	}
 	runCtx, cancel := context.WithCancelCause(s.base)
-	run, err := s.reserve(convID, cancel)
+	run, err := s.reserve(convID, ids.New(), cancel)
 	if err != nil {
 		cancel(nil)
 		return nil, err
@@ -62,21 +62,43 @@ func (s *Service) Send(ctx context.Context, convID string, in SendInput) (*Run, 
 	return run, nil
 }
 
-// reserve registers a run for the conversation, refusing a second concurrent one.
-func (s *Service) reserve(convID string, cancel context.CancelCauseFunc) (*Run, error) {
+// reserve registers a run for the conversation. A conversation streams one run at a
+// time: a second is refused while one streams, but a run paused on an approval does
+// not count (docs/chat.md#branches: a run on another branch may go on meanwhile).
+func (s *Service) reserve(convID, userMsgID string, cancel context.CancelCauseFunc) (*Run, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stopped {
 		return nil, fault.Unavailable.Errorf("Wisp is shutting down")
 	}
-	if _, busy := s.active[convID]; busy {
-		return nil, fault.Conflict.Errorf("a reply is still being written in this conversation; wait for it or stop it first")
+	if s.streamingLocked(convID) {
+		return nil, errBusy
 	}
-	run := newRun(convID, ids.New(), cancel)
-	s.active[convID] = run
+	run := newRun(convID, userMsgID, cancel)
+	s.active[convID] = append(s.active[convID], run)
 	s.byID[run.ID] = run
 	s.runs.Add(1)
 	return run, nil
+}
+
+// errBusy refuses a write while a reply is being written in the conversation.
+var errBusy = fault.Conflict.Errorf("a reply is still being written in this conversation; wait for it or stop it first")
+
+// streamingLocked reports whether a run of the conversation is writing (not paused).
+func (s *Service) streamingLocked(convID string) bool {
+	for _, r := range s.active[convID] {
+		if !r.isPaused() {
+			return true
+		}
+	}
+	return false
+}
+
+// liveRuns are the conversation's live runs, oldest first.
+func (s *Service) liveRuns(convID string) []*Run {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]*Run(nil), s.active[convID]...)
 }
 
 // unregister frees the conversation for its next run. From then on the run is read
@@ -84,8 +106,17 @@ func (s *Service) reserve(convID string, cancel context.CancelCauseFunc) (*Run, 
 func (s *Service) unregister(run *Run) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.active[run.ConversationID] == run {
+	runs := s.active[run.ConversationID]
+	for i, r := range runs {
+		if r == run {
+			runs = append(runs[:i:i], runs[i+1:]...)
+			break
+		}
+	}
+	if len(runs) == 0 {
 		delete(s.active, run.ConversationID)
+	} else {
+		s.active[run.ConversationID] = runs
 	}
 	delete(s.byID, run.ID)
 }
@@ -110,12 +141,29 @@ func (s *Service) begin(ctx context.Context, run *Run, text string, in SendInput
 	})
 }
 
-// history is the conversation so far as the model sees it.
+// checkText is a user message's text, trimmed, or why it cannot be sent.
+func checkText(text string) (string, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return "", fault.Invalid.Errorf("text is required")
+	}
+	if utf8.RuneCountInString(text) > MaxMessageRunes {
+		return "", fault.Invalid.Errorf("text is longer than %d characters", MaxMessageRunes)
+	}
+	return text, nil
+}
+
+// history is the branch shown so far as the model sees it.
 func (s *Service) history(ctx context.Context, convID string) ([]llm.Message, error) {
 	msgs, err := s.store.Messages(ctx, convID, s.opts.HistoryLimit)
 	if err != nil {
 		return nil, err
 	}
+	return toHistory(msgs), nil
+}
+
+// toHistory is a branch as the model sees it.
+func toHistory(msgs []store.Message) []llm.Message {
 	out := make([]llm.Message, 0, len(msgs))
 	for _, m := range msgs {
 		if strings.TrimSpace(m.Text) == "" {
@@ -127,5 +175,5 @@ func (s *Service) history(ctx context.Context, convID string) ([]llm.Message, er
 		}
 		out = append(out, llm.Message{Role: role, Text: m.Text})
 	}
-	return out, nil
+	return out
 }

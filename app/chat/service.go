@@ -50,8 +50,8 @@ type Service struct {
 	cancel context.CancelCauseFunc
 
 	mu      sync.Mutex
-	active  map[string]*Run // by conversation id
-	byID    map[string]*Run // by run id
+	active  map[string][]*Run // live runs by conversation id, oldest first
+	byID    map[string]*Run   // by run id
 	stopped bool
 	runs    sync.WaitGroup // run goroutines
 	bg      sync.WaitGroup // title generation, compacting logs left from before
@@ -77,7 +77,7 @@ func New(opts Options) *Service {
 	base, cancel := context.WithCancelCause(context.Background())
 	return &Service{
 		opts: opts, store: opts.Store, agent: opts.Agent, events: opts.Events, log: opts.Logger,
-		base: base, cancel: cancel, active: map[string]*Run{}, byID: map[string]*Run{},
+		base: base, cancel: cancel, active: map[string][]*Run{}, byID: map[string]*Run{},
 	}
 }
 

@@ -119,7 +119,8 @@ func TestCancelledRunKeepsWhatItSaid(t *testing.T) {
 	if last["type"] != "error" || last["interrupted"] != true || !strings.Contains(last["message"].(string), "stopped by the user") {
 		t.Fatalf("last frame %v", last)
 	}
-	msgs, err := e.svc.Messages(t.Context(), conv)
+	list, err := e.svc.Messages(t.Context(), conv, Page{})
+	msgs := list.Messages
 	if err != nil {
 		t.Fatal(err)
 	}

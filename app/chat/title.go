@@ -23,7 +23,8 @@ func (s *Service) maybeTitle(run *Run, userText, replyText string) {
 	if err != nil || conv.Title != wire.DefaultTitle {
 		return
 	}
-	if n, err := s.store.MessageCount(ctx, run.ConversationID); err != nil || n != 2 {
+	// The first exchange of the branch shown (the branch is those two messages).
+	if msgs, err := s.store.Messages(ctx, run.ConversationID, 3); err != nil || len(msgs) != 2 {
 		return
 	}
 	s.mu.Lock()

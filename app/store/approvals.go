@@ -35,9 +35,13 @@ type Approval struct {
 	Binding                                     string
 	Status, Decision, Note                      string
 	CreatedAt, DecidedAt                        time.Time
+	// MessageID is the user message its run answers (read only: from the run).
+	MessageID string
 }
 
-const approvalColumns = "id, run_id, conversation_id, call_id, tool_name, request, binding, status, decision, note, created_at, decided_at"
+// approvalColumns read an approval with its run's user message.
+const approvalColumns = "id, run_id, conversation_id, call_id, tool_name, request, binding, status, decision, note, created_at, decided_at, " +
+	"(SELECT r.user_message_id FROM runs r WHERE r.id = run_id)"
 
 // AddApproval saves a pending approval. ErrNotFound if its run does not exist.
 func (s *Store) AddApproval(ctx context.Context, a Approval) error {
@@ -166,10 +170,11 @@ func scanApproval(r scanner) (Approval, error) {
 	var req string
 	var created int64
 	var decided sql.NullInt64
-	if err := r.Scan(&a.ID, &a.RunID, &conv, &a.CallID, &a.ToolName, &req, &a.Binding, &a.Status, &decision, &a.Note, &created, &decided); err != nil {
+	var message sql.NullString
+	if err := r.Scan(&a.ID, &a.RunID, &conv, &a.CallID, &a.ToolName, &req, &a.Binding, &a.Status, &decision, &a.Note, &created, &decided, &message); err != nil {
 		return Approval{}, err
 	}
-	a.ConversationID, a.Decision, a.Request = conv.String, decision.String, json.RawMessage(req)
+	a.ConversationID, a.Decision, a.Request, a.MessageID = conv.String, decision.String, json.RawMessage(req), message.String
 	a.CreatedAt, a.DecidedAt = time.UnixMilli(created), fromOptMillis(decided)
 	return a, nil
 }

@@ -48,13 +48,13 @@ func addMessageTx(ctx context.Context, tx *sql.Tx, m Message) (Message, error) {
 		return Message{}, fmt.Errorf("add message %s: conversation %s: %w", m.ID, m.ConversationID, notFound(err))
 	}
 	m.ParentID = leaf.String
-	return m, addChildTx(ctx, tx, m, true)
+	return m, addChildTx(ctx, tx, &m, true)
 }
 
 // addChildTx saves m after m.ParentID ("" for a first message), moves its
 // conversation's updated_at forward and, with lead set, makes it the active leaf.
-func addChildTx(ctx context.Context, tx *sql.Tx, m Message, lead bool) error {
-	if err := insertMessageTx(ctx, tx, &m); err != nil {
+func addChildTx(ctx context.Context, tx *sql.Tx, m *Message, lead bool) error {
+	if err := insertMessageTx(ctx, tx, m); err != nil {
 		return fmt.Errorf("add message %s: %w", m.ID, err)
 	}
 	if err := touchConversationTx(ctx, tx, m.ConversationID, m.CreatedAt); err != nil {
@@ -152,7 +152,7 @@ func pathSQL(start string) string {
 	return `WITH RECURSIVE up(n, parent, k) AS (
 		SELECT n, parent_id, 1 FROM messages WHERE id = ` + start + ` AND conversation_id = ?1
 		UNION ALL
-		SELECT m.n, m.parent_id, up.k + 1 FROM messages m JOIN up ON m.id = up.parent
+		SELECT m.n, m.parent_id, up.k + 1 FROM up CROSS JOIN messages m ON m.id = up.parent
 		WHERE m.conversation_id = ?1 AND (?2 < 0 OR up.k < ?2)
 	)
 	SELECT ` + messageColumns + ` FROM messages WHERE n IN (SELECT n FROM up) ORDER BY depth`
@@ -166,56 +166,6 @@ func (s *Store) MessageCount(ctx context.Context, conversationID string) (int, e
 		return 0, fmt.Errorf("count messages: %w", err)
 	}
 	return n, nil
-}
-
-// TruncateMessages cuts a conversation back to the message messageID: it deletes
-// the messages after it (and it too when inclusive), the runs (with their events)
-// started at or after its time, and the display messages created after its time,
-// at its time when inclusive, or belonging to a deleted run. It returns how many
-// messages it deleted; ErrNotFound if messageID is not in that conversation.
-func (s *Store) TruncateMessages(ctx context.Context, conversationID, messageID string, inclusive bool) (int, error) {
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return 0, fmt.Errorf("truncate messages: %w", err)
-	}
-	defer tx.Rollback()
-	var n, at int64
-	err = tx.QueryRowContext(ctx,
-		"SELECT n, created_at FROM messages WHERE id = ? AND conversation_id = ?",
-		messageID, conversationID).Scan(&n, &at)
-	if err != nil {
-		return 0, fmt.Errorf("truncate at message %s: %w", messageID, notFound(err))
-	}
-	if !inclusive {
-		n++ // keep the message
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM display_messages WHERE conversation_id = ?1 AND (
-			created_at > ?2 OR (?3 AND created_at = ?2)
-			OR run_id IN (SELECT id FROM runs WHERE conversation_id = ?1 AND started_at >= ?2))`,
-		conversationID, at, inclusive); err != nil {
-		return 0, fmt.Errorf("truncate display messages: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx,
-		"DELETE FROM runs WHERE conversation_id = ? AND started_at >= ?", conversationID, at); err != nil {
-		return 0, fmt.Errorf("truncate runs: %w", err)
-	}
-	res, err := tx.ExecContext(ctx,
-		"DELETE FROM messages WHERE conversation_id = ? AND n >= ?", conversationID, n)
-	if err != nil {
-		return 0, fmt.Errorf("truncate messages: %w", err)
-	}
-	deleted, err := res.RowsAffected()
-	if err != nil {
-		return 0, fmt.Errorf("truncate messages: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE conversations SET active_leaf_id =
-		(SELECT id FROM messages WHERE conversation_id = ?1 ORDER BY n DESC LIMIT 1) WHERE id = ?1`, conversationID); err != nil {
-		return 0, fmt.Errorf("truncate messages: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
-		return 0, fmt.Errorf("truncate messages: %w", err)
-	}
-	return int(deleted), nil
 }
 
 func scanMessage(r scanner) (Message, error) {
@@ -278,7 +228,7 @@ func descendsTx(ctx context.Context, q querier, id, ancestor string) (bool, erro
 	err := q.QueryRowContext(ctx, `WITH RECURSIVE up(id, parent, depth) AS (
 			SELECT id, parent_id, depth FROM messages WHERE id = ?1
 			UNION ALL
-			SELECT m.id, m.parent_id, m.depth FROM messages m JOIN up ON m.id = up.parent
+			SELECT m.id, m.parent_id, m.depth FROM up CROSS JOIN messages m ON m.id = up.parent
 			WHERE up.id != ?2 AND up.depth > (SELECT depth FROM messages WHERE id = ?2)
 		)
 		SELECT EXISTS (SELECT 1 FROM up WHERE id = ?2)`, id, ancestor).Scan(&ok)

@@ -208,6 +208,12 @@ var migrations = []string{
 	UPDATE conversations SET active_leaf_id =
 		(SELECT id FROM messages m WHERE m.conversation_id = conversations.id ORDER BY n DESC LIMIT 1);
 	CREATE INDEX messages_children ON messages (conversation_id, parent_id, n);`,
+
+	// 10: a page of a long conversation reads only its own messages (a walk up the
+	// branch starts at the nearest depth where the tree does not fork) and the display
+	// messages of its runs.
+	`CREATE INDEX messages_depth ON messages (conversation_id, depth);
+	CREATE INDEX display_messages_run ON display_messages (run_id) WHERE run_id IS NOT NULL;`,
 }
 
 // SchemaVersion is the version a fully migrated database has.

@@ -35,13 +35,17 @@ const runColumns = "id, conversation_id, user_message_id, status, error, started
 // CreateRun saves a new run; an empty Status means active. ErrNotFound if its
 // conversation does not exist.
 func (s *Store) CreateRun(ctx context.Context, r Run) error {
+	return createRun(ctx, s.db, r)
+}
+
+func createRun(ctx context.Context, q querier, r Run) error {
 	if r.Status == "" {
 		r.Status = RunActive
 	}
 	if err := requireTime("started at", r.StartedAt); err != nil {
 		return fmt.Errorf("create run %s: %w", r.ID, err)
 	}
-	_, err := s.db.ExecContext(ctx, "INSERT INTO runs ("+runColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+	_, err := q.ExecContext(ctx, "INSERT INTO runs ("+runColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
 		r.ID, optText(r.ConversationID), optText(r.UserMessageID), r.Status, optText(r.Error),
 		r.StartedAt.UnixMilli(), optMillis(r.EndedAt), r.Compacted)
 	if err != nil {
@@ -185,5 +189,5 @@ func saveReplyTx(ctx context.Context, tx *sql.Tx, m Message, userMessageID strin
 	if below {
 		m.ParentID = leaf.String
 	}
-	return addChildTx(ctx, tx, m, below)
+	return addChildTx(ctx, tx, &m, below)
 }

@@ -7,18 +7,21 @@ import "encoding/json"
 // frame. Kind says which; the fields of the other kind are empty (arguments and
 // annotations null). An MCP call's base (bases and grantable) is "server.tool".
 type Approval struct {
-	ID             string       `json:"id"`
-	RunID          string       `json:"runId"`
-	ConversationID string       `json:"conversationId"`
-	CallID         string       `json:"callId"`
-	ToolName       string       `json:"toolName"`
-	Command        string       `json:"command"`
-	Cwd            string       `json:"cwd"`
-	Reason         string       `json:"reason"`
-	Bases          []string     `json:"bases"`
-	Grantable      []string     `json:"grantable"`
-	AlwaysAsk      []string     `json:"alwaysAsk"`
-	Kind           ApprovalKind `json:"kind"`
+	ID             string `json:"id"`
+	RunID          string `json:"runId"`
+	ConversationID string `json:"conversationId"`
+	// MessageID is the user message the run answers: the branch the approval is on
+	// (docs/chat.md#branches).
+	MessageID string       `json:"messageId,omitempty"`
+	CallID    string       `json:"callId"`
+	ToolName  string       `json:"toolName"`
+	Command   string       `json:"command"`
+	Cwd       string       `json:"cwd"`
+	Reason    string       `json:"reason"`
+	Bases     []string     `json:"bases"`
+	Grantable []string     `json:"grantable"`
+	AlwaysAsk []string     `json:"alwaysAsk"`
+	Kind      ApprovalKind `json:"kind"`
 	// MCP: the server, the tool, what the model passes it, and what the server says of it.
 	Server          string            `json:"server"`
 	Tool            string            `json:"tool"`
@@ -136,7 +139,7 @@ func NewStreamResync(reason string, from int64, messages int) StreamResync {
 }
 
 func exampleApproval(decided bool) Approval {
-	a := Approval{ID: "ap_1", RunID: exRun, ConversationID: exConv, CallID: exCallID, ToolName: "RUN_SHELL",
+	a := Approval{ID: "ap_1", RunID: exRun, ConversationID: exConv, MessageID: "m1", CallID: exCallID, ToolName: "RUN_SHELL",
 		Command: "git status && rm -rf build", Cwd: "/home/ada/src/wisp", Reason: "See what changed, then clean",
 		Bases: []string{"git", "rm"}, Grantable: []string{"rm"}, AlwaysAsk: []string{}, Kind: KindShell,
 		Arguments: json.RawMessage("null"), Status: ApprovalPending, Note: "", CreatedAt: exISO}
@@ -151,7 +154,7 @@ func exampleApproval(decided bool) Approval {
 // exampleMCPApproval is an approval of an MCP tool call.
 func exampleMCPApproval() Approval {
 	yes, no := true, false
-	return Approval{ID: "ap_2", RunID: exRun, ConversationID: exConv, CallID: "call_2", ToolName: "github__create_issue",
+	return Approval{ID: "ap_2", RunID: exRun, ConversationID: exConv, MessageID: "m1", CallID: "call_2", ToolName: "github__create_issue",
 		Bases: []string{"github.create_issue"}, Grantable: []string{"github.create_issue"}, AlwaysAsk: []string{},
 		Kind: KindMCP, Server: "github", Tool: "create_issue", Arguments: json.RawMessage(`{"repo":"wisp","title":"Crash on start"}`),
 		Annotations: &ToolAnnotations{Title: "Create an issue", ReadOnlyHint: &no, DestructiveHint: &no, IdempotentHint: &no, OpenWorldHint: &yes},

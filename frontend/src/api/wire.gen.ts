@@ -589,6 +589,7 @@ export interface Approval {
   id: string
   runId: string
   conversationId: string
+  messageId?: string
   callId: string
   toolName: string
   command: string
@@ -637,6 +638,7 @@ export function decodeApproval(v: unknown, path = 'Approval'): Approval {
     createdAt: _str(o.createdAt, path + '.createdAt'),
     decidedAt: _nullable(o.decidedAt, path + '.decidedAt', (x, p) => _str(x, p)),
   }
+  if (o.messageId !== undefined) out.messageId = _str(o.messageId, path + '.messageId')
   return out
 }
 
