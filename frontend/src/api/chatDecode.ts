@@ -14,6 +14,7 @@ import type {
   DisplayMessageEvent,
   JsonPatchOperation,
   Message,
+  MessagePage,
   ProviderInfo,
   Run,
   SendResult,
@@ -63,6 +64,11 @@ export function decodeMessage(v: unknown): Message | null {
 
 export function decodeMessageList(v: unknown): Message[] | null {
   return wire.decodeOrNull(wire.decodeMessageList, v)?.messages ?? null
+}
+
+/** A page of the branch shown (PUT …/branch answers one). */
+export function decodeMessagePage(v: unknown): MessagePage | null {
+  return wire.decodeOrNull(wire.decodeMessageList, v)
 }
 
 function decodeUsage(v: unknown): Usage | undefined {

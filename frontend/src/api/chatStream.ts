@@ -14,6 +14,11 @@ export interface ChatStream {
    * is read from the saved messages instead.
    */
   runEnded: boolean
+  /**
+   * X-Wisp-Message-Id of an edit or a regenerate: the new user message, or the
+   * new reply; absent or null when the server did not say (a send, a resume).
+   */
+  messageId?: string | null
   /** Frames in order; ends after done or error, or throws when the connection breaks. */
   frames: AsyncGenerator<SeqFrame, void, undefined>
 }
@@ -22,6 +27,8 @@ export interface ChatStream {
 export const CHAT_DIALECT = 'delta'
 
 export const RUN_ID_HEADER = 'X-Wisp-Run-Id'
+
+export const MESSAGE_ID_HEADER = 'X-Wisp-Message-Id'
 
 /** The SSE id: of a frame as a sequence number, or null when it is not one. */
 export function parseSeq(id: string | null): number | null {

@@ -13,6 +13,7 @@ import type { DisplayMessageChanged, RunStatus, ToolCallStatus, Usage } from './
 export type {
   Conversation,
   Message,
+  MessageList as MessagePage,
   Role as MessageRole,
   RunStatus as MessageStatus,
   Usage,

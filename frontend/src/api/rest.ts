@@ -12,17 +12,19 @@ import {
   decodeConversationList,
   decodeDisplayMessageList,
   decodeMessageList,
+  decodeMessagePage,
   decodeProvider,
   decodeRunBody,
   decodeSendResult,
   decodeTruncate,
 } from './chatDecode'
-import { CHAT_DIALECT, chatFrames, noFrames, RUN_ID_HEADER, type ChatStream } from './chatStream'
+import { CHAT_DIALECT, chatFrames, MESSAGE_ID_HEADER, noFrames, RUN_ID_HEADER, type ChatStream } from './chatStream'
 import type {
   ChatRequest,
   Conversation,
   DisplayMessage,
   Message,
+  MessagePage,
   ProviderInfo,
   ProviderUpdate,
   Run,
@@ -192,6 +194,33 @@ export class ApiClient {
   async streamMessage(conversationId: string, req: ChatRequest, opts: StreamOptions = {}): Promise<ChatStream> {
     const path = `/api/conversations/${seg(conversationId)}/messages/stream?dialect=${CHAT_DIALECT}`
     return this.openStream('POST', path, { ...req }, null, opts)
+  }
+
+  /**
+   * Edits a user message: its new text becomes a sibling of messageId (a new
+   * branch, shown from now on) and the reply streams as streamMessage's does;
+   * the stream's messageId is the new user message's. Rejects with ApiError
+   * (404 unknown message, 400 not a user message or empty text, 409 busy).
+   */
+  async editMessage(conversationId: string, messageId: string, req: ChatRequest, opts: StreamOptions = {}): Promise<ChatStream> {
+    const path = `/api/conversations/${seg(conversationId)}/messages/${seg(messageId)}/edit?dialect=${CHAT_DIALECT}`
+    return this.openStream('POST', path, { ...req }, null, opts)
+  }
+
+  /**
+   * Asks again for the reply messageId (an assistant message): a new reply,
+   * its sibling, streams as streamMessage's does; the stream's messageId is
+   * the new reply's. Rejects as editMessage does.
+   */
+  async regenerate(conversationId: string, messageId: string, opts: StreamOptions = {}): Promise<ChatStream> {
+    const path = `/api/conversations/${seg(conversationId)}/messages/${seg(messageId)}/regenerate?dialect=${CHAT_DIALECT}`
+    return this.openStream('POST', path, {}, null, opts)
+  }
+
+  /** Shows the branch through messageId (down to its newest leaf); answers that branch's newest page. */
+  async setBranch(conversationId: string, messageId: string): Promise<MessagePage> {
+    const body = await this.request('PUT', `/api/conversations/${seg(conversationId)}/branch`, { messageId })
+    return decoded(body, decodeMessagePage, 'branch')
   }
 
   /**
@@ -556,7 +585,7 @@ export class ApiClient {
     }
     if (res.status === 204) {
       await res.body?.cancel().catch(() => undefined)
-      return { runId: res.headers.get(RUN_ID_HEADER) ?? knownRunId, runEnded: true, frames: noFrames() }
+      return { runId: res.headers.get(RUN_ID_HEADER) ?? knownRunId, runEnded: true, messageId: null, frames: noFrames() }
     }
     const type = res.headers.get('Content-Type') ?? ''
     if (!type.toLowerCase().startsWith('text/event-stream') || res.body === null) {
@@ -567,6 +596,7 @@ export class ApiClient {
     return {
       runId: res.headers.get(RUN_ID_HEADER) ?? knownRunId,
       runEnded: false,
+      messageId: res.headers.get(MESSAGE_ID_HEADER),
       frames: lostConnectionAsApiError(frames, opts.signal),
     }
   }

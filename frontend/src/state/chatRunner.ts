@@ -1,5 +1,5 @@
-// Drives one streaming reply: opens the stream (a new message, or a run to
-// resume), reports each frame, and when the connection drops mid-run
+// Drives one streaming reply: opens the stream (a new message, an edit, a
+// regenerate, or a run to resume), reports each frame, and when the connection drops mid-run
 // resumes with GET /api/runs/{id}/stream?after=<last seq> a few times
 // before giving up; a resume answered 204 (the run ended with nothing more
 // to send) ends it without an error. No React here; the hook (useChat)
@@ -10,14 +10,25 @@ import { ApiError, type ChatFrame, type ChatRequest, type ChatStream, type Strea
 export interface ReplyApi {
   streamMessage(conversationId: string, req: ChatRequest, opts?: StreamOptions): Promise<ChatStream>
   streamRun(runId: string, after: number, opts?: StreamOptions): Promise<ChatStream>
+  editMessage(conversationId: string, messageId: string, req: ChatRequest, opts?: StreamOptions): Promise<ChatStream>
+  regenerate(conversationId: string, messageId: string, opts?: StreamOptions): Promise<ChatStream>
 }
 
 export type ReplyStart =
   | { kind: 'send'; conversationId: string; request: ChatRequest }
   | { kind: 'resume'; runId: string; after: number }
+  /** A new branch: request's text as a sibling of the user message messageId. */
+  | { kind: 'edit'; conversationId: string; messageId: string; request: ChatRequest }
+  /** Another reply beside the assistant message messageId. */
+  | { kind: 'regenerate'; conversationId: string; messageId: string }
+
+/** A start that makes a new run (every kind but a resume). */
+export type NewReplyStart = Exclude<ReplyStart, { kind: 'resume' }>
 
 export type ReplyReport =
   | { type: 'run'; runId: string }
+  /** The message an edit or a regenerate made (X-Wisp-Message-Id): the new user message, or the new reply. */
+  | { type: 'message'; messageId: string }
   | { type: 'frame'; seq: number | null; frame: ChatFrame }
   | { type: 'failed'; message: string }
   /** A resume was answered 204: the run has ended and had nothing more to send; its saved message has the rest. */
@@ -63,6 +74,17 @@ function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   })
 }
 
+function openReply(api: ReplyApi, start: NewReplyStart, signal: AbortSignal): Promise<ChatStream> {
+  switch (start.kind) {
+    case 'send':
+      return api.streamMessage(start.conversationId, start.request, { signal })
+    case 'edit':
+      return api.editMessage(start.conversationId, start.messageId, start.request, { signal })
+    case 'regenerate':
+      return api.regenerate(start.conversationId, start.messageId, { signal })
+  }
+}
+
 export async function runReply(opts: RunReplyOptions): Promise<ReplyOutcome> {
   const { api, start, signal, report } = opts
   const delays = opts.resumeDelaysMs ?? RESUME_DELAYS_MS
@@ -81,8 +103,9 @@ export async function runReply(opts: RunReplyOptions): Promise<ReplyOutcome> {
   for (;;) {
     try {
       let stream: ChatStream
-      if (!opened && start.kind === 'send') {
-        stream = await api.streamMessage(start.conversationId, start.request, { signal })
+      if (!opened && start.kind !== 'resume') {
+        stream = await openReply(api, start, signal)
+        if (stream.messageId != null && stream.messageId !== '') report({ type: 'message', messageId: stream.messageId })
       } else if (runId !== null) {
         stream = await api.streamRun(runId, lastSeq, { signal })
       } else {
