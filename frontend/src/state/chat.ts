@@ -3,6 +3,7 @@
 // saved for past replies. Pure, so it is tested without React.
 
 import type { ChatFrame, DisplayMessage, Message, MessageRole, ProactiveMessage } from '../api'
+import { branchReducer, type BranchAction } from './branches'
 import type { BubbleStatus, ChatMessageView, ChatState, ToolView } from './chatView'
 import { foldLive, isRepeat, liveOf, upsertTool, withLive, type LiveReply } from './liveReply'
 import { asProactive, isProactiveSource, receiveProactive, withProactive } from './proactive'
@@ -37,6 +38,7 @@ export type ChatAction =
   | { type: 'proactive-message'; conversationId: string; message: ProactiveMessage }
   /** After /ws missed events: what Wisp said on its own meanwhile, and the display messages when reloaded. */
   | { type: 'chat-caught-up'; session: number; messages: Message[]; display?: DisplayMessage[] }
+  | BranchAction
 
 const FAILED_TEXT = 'The reply failed.'
 /** How the server's error frame for an interrupted run begins (docs/chat.md, SSE). */
@@ -75,6 +77,11 @@ export function bubblesFromMessages(messages: readonly Message[]): ChatMessageVi
     if (m.runId !== undefined) view.runId = m.runId
     if (m.source !== undefined) view.source = m.source
     if (m.late === true) view.late = true
+    // (A server from before conversations were trees sends no siblings.)
+    if (((m.siblingIds as readonly string[] | undefined)?.length ?? 0) > 1) {
+      view.siblingIds = m.siblingIds
+      view.siblingIndex = m.siblingIndex
+    }
     // Wisp said it on its own: it answers no prompt, so there is nothing to retry.
     if (isProactiveSource(m.source)) return view
     if (m.role === 'user') {
@@ -225,6 +232,10 @@ export function chatReducer(chat: ChatState, action: ChatAction): ChatState {
       })
     case 'chat-retry':
       return { ...chat, messages: withoutExchange(chat.messages, action.key) }
+    case 'chat-edit-sent':
+    case 'chat-regenerating':
+    case 'chat-message-id':
+      return branchReducer(chat, action)
   }
 }
 

@@ -5,17 +5,19 @@
 // loaded, stops the streaming reply (its run is cancelled on the server, and
 // the stream then ends with an "interrupted" frame), retries failed or
 // stopped replies, reloads the open conversation when /ws missed events, and
-// renames or deletes conversations.
+// renames or deletes conversations. The tree: edits a question (a new branch),
+// asks for another reply, and shows another branch (branches.ts).
 //
 // Its state is the chat slice of the app store (chat.ts, through the
 // reducer): components select it with useChatState. The frames of a
 // streaming reply go to the ReplyStore (one update per animation frame, read
 // by the reply's bubble only); how the reply ends goes through the reducer.
 
-import { ApiError, type ApiClient, type ChatFrame, type ClientMessage } from '../api'
+import { ApiError, type ApiClient, type ChatFrame, type ClientMessage, type MessagePage } from '../api'
 import type { AppStore } from './appStore'
+import type { ChatMessageView } from './chatView'
 import { isReplying, retryable, streamingReply, type ChatState } from './chat'
-import { errorMessage, runReply, type ReplyStart } from './chatRunner'
+import { errorMessage, runReply, type NewReplyStart, type ReplyStart } from './chatRunner'
 import { conversationFromHash, hashForConversation } from './hashRoute'
 import { EMPTY_LIVE_REPLY, isLiveFrame, liveOf, type LiveReply } from './liveReply'
 import type { ReplyStore } from './replyStore'
@@ -40,7 +42,16 @@ export interface ChatActions {
   rename(conversationId: string, title: string): Promise<void>
   /** Deletes; rejects with ApiError for the caller to show. */
   remove(conversationId: string): Promise<void>
+  /** Sends text as a new version of the user bubble key (a new branch, shown); false when it cannot now. */
+  edit(key: string, text: string): boolean
+  /** Asks again for the reply of bubble key (a new version beside it); false when it cannot now. */
+  regenerate(key: string): boolean
+  /** Shows the branch through messageId (down to its newest message); resolves false when it could not. */
+  showBranch(messageId: string): Promise<boolean>
 }
+
+/** Which of a bubble's ‹ › buttons had the focus when its branch was left (the new version's takes it). */
+export type BranchControl = 'prev' | 'next'
 
 export interface ChatDeps {
   app: AppStore
@@ -77,6 +88,8 @@ export class ChatController implements ChatActions {
   private readonly endedRuns = new Set<string>()
   private keyCounter = 0
   private started = false
+  /** The version a ‹ › button led to, and which button: its bubble takes the focus once shown. */
+  private branchFocus: { messageId: string; control: BranchControl } | null = null
 
   constructor(deps: ChatDeps) {
     this.deps = deps
@@ -243,6 +256,7 @@ export class ChatController implements ChatActions {
     const client = this.deps.api()
     if (client === null) return
     const { replies } = this.deps
+    const conversationOf = start.kind === 'resume' ? null : start.conversationId
     this.controllers.add(ctrl)
     replies.begin(key, base)
     if (start.kind === 'resume') this.learnRun(session, key, start.runId)
@@ -256,13 +270,16 @@ export class ChatController implements ChatActions {
         api: client,
         start,
         signal: ctrl.signal,
-        findRunId: start.kind === 'send' ? () => activeRunOf(client, start.conversationId) : undefined,
+        findRunId: conversationOf === null ? undefined : () => activeRunOf(client, conversationOf),
         report: (r) => {
           if (ctrl.signal.aborted) return
           switch (r.type) {
             case 'run':
               this.dispatch({ type: 'chat-run', session, key, runId: r.runId })
               this.learnRun(session, key, r.runId)
+              break
+            case 'message':
+              this.dispatch({ type: 'chat-message-id', session, replyKey: key, of: start.kind === 'edit' ? 'prompt' : 'reply', messageId: r.messageId })
               break
             case 'frame':
               // Seed 001: the run was cut short by a crash; once its stream has
@@ -380,6 +397,7 @@ export class ChatController implements ChatActions {
     if (bubble?.prompt === undefined || !retryable(chat, key) || client === null || this.sending) return
     const session = this.session
     const conversationId = this.conversationId
+    let another = false
     this.sending = true
     try {
       if (bubble.runId !== undefined && conversationId !== null) {
@@ -389,8 +407,11 @@ export class ChatController implements ChatActions {
           this.resume(session, key, run.id, bubble.lastSeq, liveOf(bubble))
           return
         }
-        // Replace the failed exchange rather than repeat it in the history.
-        if (run?.userMessageId) {
+        // A reply with other versions is asked for again beside them (removing
+        // its user message would remove them too); else the failed exchange is
+        // replaced rather than repeated in the history.
+        if (bubble.id !== null && (bubble.siblingIds?.length ?? 0) > 1) another = true
+        else if (run?.userMessageId) {
           await client
             .truncateMessages(conversationId, run.userMessageId, true)
             .catch((err: unknown) => console.warn('wisp chat: could not remove the failed exchange', err))
@@ -400,9 +421,164 @@ export class ChatController implements ChatActions {
       if (this.isCurrent(session)) this.sending = false
     }
     if (!this.isCurrent(session)) return
+    if (another) {
+      this.regenerate(key)
+      return
+    }
     this.dispatch({ type: 'chat-retry', session, key })
     void this.sendNow(bubble.prompt)
   }
+
+  // The tree: edit, regenerate, show another branch.
+
+  readonly edit = (key: string, text: string): boolean => {
+    const chat = this.state
+    const i = chat.messages.findIndex((m) => m.key === key)
+    const bubble = chat.messages[i]
+    if (bubble?.role !== 'user' || !this.canBranch() || text.trim() === '') return false
+    void this.editNow(bubble, chat.messages[i + 1], text)
+    return true
+  }
+
+  readonly regenerate = (key: string): boolean => {
+    const bubble = this.state.messages.find((m) => m.key === key)
+    if (bubble?.role !== 'assistant' || bubble.id === null || bubble.prompt === undefined || !this.canBranch()) return false
+    const conversationId = this.conversationId
+    if (conversationId === null) return false
+    const session = this.session
+    const replyKey = this.localKey()
+    const ctrl = this.beginReply()
+    this.dispatch({ type: 'chat-regenerating', session, key, replyKey, ts: Date.now() })
+    void this.streamNew(session, replyKey, ctrl, { kind: 'regenerate', conversationId, messageId: bubble.id }, 'ask again')
+    return true
+  }
+
+  readonly showBranch = async (messageId: string): Promise<boolean> => {
+    const client = this.deps.api()
+    const { session, conversationId } = this
+    // A reply that streams makes the server refuse (409); one paused on an approval does not.
+    const chat = this.state
+    if (client === null || conversationId === null || this.sending || chat.loading || chat.loadError !== null) return false
+    this.sending = true
+    try {
+      const page = await client.setBranch(conversationId, messageId)
+      if (!this.isCurrent(session)) return false
+      this.showPage(session, page)
+      return true
+    } catch (err) {
+      if (this.isCurrent(session)) this.dispatch({ type: 'error', message: `Could not show that version: ${errorMessage(err)}` })
+      return false
+    } finally {
+      if (this.isCurrent(session)) this.sending = false
+    }
+  }
+
+  /** Remembers the ‹ › button that led to messageId: its bubble's takes the focus when shown. */
+  focusBranchOnShow(messageId: string, control: BranchControl): void {
+    this.branchFocus = { messageId, control }
+  }
+
+  /** The button of messageId's bubble that should take the focus now (once). */
+  takeBranchFocus(messageId: string): BranchControl | null {
+    if (this.branchFocus?.messageId !== messageId) return null
+    const { control } = this.branchFocus
+    this.branchFocus = null
+    return control
+  }
+
+  /**
+   * /ws conversation-branch: another window showed another branch of a
+   * conversation. The open one is read again (unless this page shows that
+   * branch already: its own switch).
+   */
+  branchMoved(conversationId: string, leafId: string): void {
+    if (conversationId !== this.conversationId) return
+    if (this.state.messages.at(-1)?.id === leafId) return
+    this.reload()
+  }
+
+  /** No reply streams or is about to, and the conversation is loaded: its branches may change. */
+  private canBranch(): boolean {
+    const chat = this.state
+    return this.conversationId !== null && !this.sending && !chat.loading && chat.loadError === null && !isReplying(chat)
+  }
+
+  private beginReply(): AbortController {
+    const ctrl = new AbortController()
+    this.controllers.add(ctrl)
+    this.sending = true
+    return ctrl
+  }
+
+  private async editNow(bubble: ChatMessageView, reply: ChatMessageView | undefined, text: string): Promise<void> {
+    const client = this.deps.api()
+    const session = this.session
+    const conversationId = this.conversationId
+    if (client === null || conversationId === null) return
+    const ctrl = this.beginReply()
+    let messageId = bubble.id
+    try {
+      // A question sent from this page is known by its reply's run until the page is read again.
+      messageId ??= await userMessageOf(client, reply)
+    } catch (err) {
+      this.controllers.delete(ctrl)
+      if (!this.isCurrent(session)) return
+      this.sending = false
+      this.dispatch({ type: 'error', message: `Could not edit the message: ${errorMessage(err)}` })
+      return
+    }
+    if (ctrl.signal.aborted || !this.isCurrent(session)) return
+    const userKey = this.localKey()
+    const replyKey = this.localKey()
+    this.dispatch({ type: 'chat-edit-sent', session, key: bubble.key, userKey, replyKey, text, ts: Date.now() })
+    const start: NewReplyStart = { kind: 'edit', conversationId, messageId, request: { text, clientMessageId: userKey } }
+    await this.streamNew(session, replyKey, ctrl, start, 'edit the message')
+  }
+
+  /**
+   * Streams the reply of an edit or a regenerate. When the server refused it
+   * (no run began), the conversation is read again as it is and the reason
+   * shown, since the bubbles shown ahead of the answer are not saved.
+   */
+  private async streamNew(session: number, replyKey: string, ctrl: AbortController, start: NewReplyStart, what: string): Promise<void> {
+    try {
+      this.dispatch({ type: 'conversation-touched', id: start.conversationId, at: Date.now() })
+      await this.drive(session, replyKey, start, ctrl, EMPTY_LIVE_REPLY)
+    } catch (err) {
+      if (!ctrl.signal.aborted) this.dispatch({ type: 'chat-failed', session, key: replyKey, message: errorMessage(err) })
+    } finally {
+      this.stopWhenKnown.delete(replyKey)
+      this.controllers.delete(ctrl)
+      if (this.isCurrent(session)) this.sending = false
+    }
+    const reply = this.state.messages.find((m) => m.key === replyKey)
+    if (ctrl.signal.aborted || !this.isCurrent(session) || this.runOf.has(replyKey) || reply?.status !== 'error') return
+    this.dispatch({ type: 'error', message: `Could not ${what}: ${reply.error ?? 'the server refused'}` })
+    this.reload()
+  }
+
+  /** A page of the branch now shown (PUT …/branch answered it), shown as opening does; a reply still being written is picked up. */
+  private showPage(session: number, page: MessagePage): void {
+    // A reply paused on this branch goes on without this page, which picks it up when it shows it again.
+    for (const ctrl of this.controllers) ctrl.abort()
+    this.controllers.clear()
+    this.runOf.clear()
+    this.stopWhenKnown.clear()
+    this.deps.replies.clear()
+    this.dispatch({ type: 'chat-loaded', session, messages: page.messages, display: page.displayMessages })
+    for (const m of page.messages) {
+      if (m.role !== 'assistant' || m.status !== 'active' || m.runId === undefined || this.endedRuns.has(m.runId)) continue
+      this.resume(session, m.id, m.runId, 0, { ...EMPTY_LIVE_REPLY, text: m.text })
+    }
+  }
+}
+
+/** The id of the user message a reply of this page answers, from its run. */
+async function userMessageOf(client: ApiClient, reply: ChatMessageView | undefined): Promise<string> {
+  if (reply?.runId === undefined) throw new ApiError(0, 'the message is not saved yet')
+  const run = await client.getRun(reply.runId)
+  if (run.userMessageId === undefined || run.userMessageId === '') throw new ApiError(0, 'the server did not say which message it was')
+  return run.userMessageId
 }
 
 const fetchConversation = async (client: ApiClient, id: string) =>

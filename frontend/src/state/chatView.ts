@@ -47,6 +47,14 @@ export interface ChatMessageView {
   source?: string
   /** A reminder delivered more than a minute late. */
   late?: boolean
+  /**
+   * The versions of this message (the messages sharing its parent, oldest
+   * first, itself included; a version this page made and the server has not
+   * named yet appears by its key). Absent when it has no other version.
+   */
+  siblingIds?: readonly string[]
+  /** Where this message is in siblingIds. */
+  siblingIndex?: number
 }
 
 export interface ChatState {
