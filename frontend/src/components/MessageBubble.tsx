@@ -1,12 +1,16 @@
 import './MessageBubble.css'
-import { memo } from 'react'
+import { memo, useLayoutEffect, useRef, useState, type RefObject } from 'react'
 import { formatTimestamp } from '../format'
+import { branchesLocked, versionsOf } from '../state/branches'
 import { USER_STOP_REASON, type ChatMessageView, type RunExtras } from '../state/chat'
 import { withLive } from '../state/liveReply'
 import { sourceLabel } from '../state/proactive'
+import { useChat, useChatState } from '../state/useChat'
 import { useLiveReply } from '../state/useLiveReply'
+import { BranchNav } from './BranchNav'
 import { Icon } from './Icon'
 import { Markdown } from './Markdown'
+import { MessageEditor } from './MessageEditor'
 import { ThinkingBlock } from './ThinkingBlock'
 import { ToolCard } from './ToolCard'
 
@@ -21,13 +25,28 @@ interface Props {
 
 /**
  * One message. A streaming reply reads its text, thinking and tools from the
- * ReplyStore, so each token re-renders this bubble and nothing else.
+ * ReplyStore, so each token re-renders this bubble and nothing else. Under
+ * it: its versions (‹ 2 / 3 ›), and a pencil that edits a question in place
+ * or Regenerate for a reply.
  */
 export const MessageBubble = memo(function MessageBubble({ message, agentName, extras, canRetry, onRetry }: Props) {
   const live = useLiveReply(message.status === 'streaming' ? message.key : null)
   const m = live === undefined ? message : withLive(message, live)
   const who = m.role === 'user' ? 'You' : agentName
   const label = m.role === 'assistant' ? sourceLabel(m.source) : null
+  const [editing, setEditing] = useState(false)
+  const pencil = useRef<HTMLButtonElement>(null)
+  const refocus = useRef(false)
+  // Escape (or Cancel) gives the focus back to the pencil.
+  useLayoutEffect(() => {
+    if (editing || !refocus.current) return
+    refocus.current = false
+    pencil.current?.focus()
+  }, [editing])
+  const cancel = () => {
+    refocus.current = true
+    setEditing(false)
+  }
   return (
     <li
       className={`message role-${m.role} status-${m.status}${label === null ? '' : ' proactive'}`}
@@ -39,16 +58,85 @@ export const MessageBubble = memo(function MessageBubble({ message, agentName, e
       title={`${who}, ${formatTimestamp(m.timestamp)}`}
     >
       {label !== null ? <SourceLabel source={m.source ?? ''} label={label} late={m.late === true} /> : null}
-      {m.role === 'user' ? (
+      {m.role === 'user' && editing ? (
+        <EditBody message={m} onDone={() => setEditing(false)} onCancel={cancel} />
+      ) : m.role === 'user' ? (
         <div className="message-text user-text" data-testid="message-text">
           {m.text}
         </div>
       ) : (
         <ReplyBody message={m} extras={extras} canRetry={canRetry} onRetry={onRetry} />
       )}
+      {editing ? null : <MessageActions message={m} proactive={label !== null} pencil={pencil} onEdit={() => setEditing(true)} />}
     </li>
   )
 })
+
+function EditBody({ message: m, onDone, onCancel }: { message: ChatMessageView; onDone(): void; onCancel(): void }) {
+  const chat = useChat()
+  return <MessageEditor text={m.text} onSend={(text) => chat.edit(m.key, text) && (onDone(), true)} onCancel={onCancel} />
+}
+
+interface ActionsProps {
+  message: ChatMessageView
+  proactive: boolean
+  pencil: RefObject<HTMLButtonElement | null>
+  onEdit(): void
+}
+
+/** ‹ 2 / 3 › when the message has other versions; the pencil of a question; Regenerate of a reply. */
+function MessageActions({ message: m, proactive, pencil, onEdit }: ActionsProps) {
+  const chat = useChat()
+  // Its own subscription: a reply that starts or ends re-renders these buttons, not the bubbles.
+  const busy = useChatState(branchesLocked)
+  const versions = versionsOf(m)
+  const editable = m.role === 'user' && !proactive
+  const regenerable = m.role === 'assistant' && !proactive && m.status !== 'streaming' && m.id !== null && m.prompt !== undefined
+  if (versions.length < 2 && !editable && !regenerable) return null
+  return (
+    <div className="message-actions" data-testid="message-actions">
+      {versions.length > 1 ? (
+        <BranchNav
+          messageId={m.id}
+          ids={versions}
+          index={m.siblingIndex ?? 0}
+          disabled={busy}
+          onShow={(id, focus) => {
+            chat.focusBranchOnShow(id, focus)
+            void chat.showBranch(id)
+          }}
+        />
+      ) : null}
+      {editable ? (
+        <button
+          ref={pencil}
+          type="button"
+          className="icon-button"
+          aria-label="Edit message"
+          title="Edit (a new version)"
+          data-testid="edit-message"
+          disabled={busy}
+          onClick={onEdit}
+        >
+          <Icon name="pencil" />
+        </button>
+      ) : null}
+      {regenerable ? (
+        <button
+          type="button"
+          className="message-action"
+          aria-label="Regenerate the reply"
+          title="Ask again (a new version)"
+          data-testid="regenerate"
+          disabled={busy}
+          onClick={() => chat.regenerate(m.key)}
+        >
+          Regenerate
+        </button>
+      ) : null}
+    </div>
+  )
+}
 
 /** What made Wisp say this on its own: "Reminder" (and "late"), "On its own", "Terminal". */
 function SourceLabel({ source, label, late }: { source: string; label: string; late: boolean }) {
