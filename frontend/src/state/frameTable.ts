@@ -32,8 +32,8 @@ export const frameTable: FrameTable = {
   },
   'terminal-output': (page, msg) => page.events.output.emit(msg),
   emote: (page, msg) => page.events.emotes.emit(msg),
-  // Another branch became the one shown: the ui-tree work reloads the open conversation.
-  'conversation-branch': null,
+  // Another window showed another branch: the open conversation is read again.
+  'conversation-branch': (page, msg) => page.chat.branchMoved(msg.conversationId, msg.leafId),
   'conversation-updated': (page, msg) => page.app.dispatch({ type: 'conversation-upserted', conversation: msg.conversation }),
   'display-message-saved': (page, msg) => page.app.dispatch({ type: 'display-message', message: msg.message }),
   'display-message-updated': (page, msg) => page.app.dispatch({ type: 'display-message', message: msg.message }),
