@@ -4,6 +4,7 @@ import { cardsOf, placeCards, type ApprovalCard as Card } from '../state/approva
 import { extrasByRun, retryable, type ChatState } from '../state/chat'
 import { useApprovalStore, useApprovals } from '../state/useApprovals'
 import { ApprovalCard, type DecideFn } from './ApprovalCard'
+import { ApprovalElsewhere } from './ApprovalElsewhere'
 import { MessageBubble } from './MessageBubble'
 import { useFollowBottom } from './useFollowBottom'
 import { MESSAGES_SHOWN, useShowMessage } from './useShowMessage'
@@ -77,6 +78,7 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
           </Fragment>
         ))}
         <ApprovalCards cards={cards.rest} onDecide={cards.decide} />
+        <ApprovalElsewhere cards={cards.elsewhere} />
       </ol>
     )
   }
@@ -93,7 +95,12 @@ function useApprovalCards(chat: ChatState): ReturnType<typeof placeCards> & { de
   const store = useApprovalStore()
   const decide = useCallback<DecideFn>((id, decision, note, bases) => void store?.decide(id, decision, note, bases), [store])
   const placed = useMemo(
-    () => placeCards(cardsOf(approvals, chat.conversationId), chat.messages.map((m) => m.runId)),
+    () =>
+      placeCards(
+        cardsOf(approvals, chat.conversationId),
+        chat.messages.map((m) => m.runId),
+        chat.messages.map((m) => m.id),
+      ),
     [approvals, chat.conversationId, chat.messages],
   )
   return useMemo(() => ({ ...placed, decide }), [placed, decide])

@@ -1,6 +1,6 @@
 import './Sidebar.css'
 import { useMemo } from 'react'
-import { awaitingConversations } from '../state/approvals'
+import { awaitingConversations, awaitingElsewhere } from '../state/approvals'
 import { useApprovals } from '../state/useApprovals'
 import { useChat } from '../state/useChat'
 import { useAppState } from '../state/WispProvider'
@@ -17,6 +17,9 @@ export function Sidebar() {
   const turns = useAppState((s) => s.turns)
   const approvals = useApprovals()
   const awaiting = useMemo(() => awaitingConversations(approvals), [approvals])
+  // The open conversation is marked too when its approval waits on a branch not shown.
+  const shown = useAppState((s) => s.chat.messages)
+  const elsewhere = useMemo(() => awaitingElsewhere(approvals, activeId, shown), [approvals, activeId, shown])
   return (
     <nav className="sidebar" aria-label="Conversations">
       <div className="sidebar-head">
@@ -39,7 +42,7 @@ export function Sidebar() {
               active={c.id === activeId}
               busy={turns[c.id] !== undefined}
               unread={c.unread && c.id !== activeId}
-              awaitingApproval={c.id !== activeId && awaiting.has(c.id)}
+              awaitingApproval={c.id === activeId ? elsewhere : awaiting.has(c.id)}
               onOpen={chat.open}
               onRename={chat.rename}
               onRemove={chat.remove}

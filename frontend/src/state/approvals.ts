@@ -6,6 +6,7 @@
 // requests.
 
 import type { Approval, ApprovalDecision, ApprovalStatus, Grant } from '../api'
+import { approvalMessageId } from '../api/approvalDecode'
 
 export interface ApprovalCard {
   approval: Approval
@@ -130,25 +131,47 @@ export function awaitingConversations(state: ApprovalsState): Set<string> {
   return new Set(state.cards.filter((c) => c.approval.status === 'pending').map((c) => c.approval.conversationId))
 }
 
-/** Puts each card after the reply of its run; the cards of runs no message shows go last. */
+/**
+ * Puts each card after the reply of its run. A card whose run no message
+ * shows is on a branch not shown when its user message is not shown either
+ * (elsewhere: only its pending ones, which the list offers to show); the
+ * others (an older server's, which did not say the message) go last.
+ */
 export function placeCards(
   cards: readonly ApprovalCard[],
   runIds: readonly (string | undefined)[],
-): { byRun: Map<string, ApprovalCard[]>; rest: ApprovalCard[] } {
+  messageIds: readonly (string | null)[] = [],
+): { byRun: Map<string, ApprovalCard[]>; rest: ApprovalCard[]; elsewhere: ApprovalCard[] } {
   const shown = new Set(runIds.filter((id) => id !== undefined))
+  const ids = new Set(messageIds.filter((id) => id !== null))
   const byRun = new Map<string, ApprovalCard[]>()
   const rest: ApprovalCard[] = []
+  const elsewhere: ApprovalCard[] = []
   for (const c of cards) {
     const runId = c.approval.runId
     if (!shown.has(runId)) {
-      rest.push(c)
+      const messageId = approvalMessageId(c.approval)
+      if (messageId === null || ids.has(messageId)) rest.push(c)
+      else if (c.approval.status === 'pending') elsewhere.push(c)
       continue
     }
     const list = byRun.get(runId)
     if (list === undefined) byRun.set(runId, [c])
     else list.push(c)
   }
-  return { byRun, rest }
+  return { byRun, rest, elsewhere }
+}
+
+/** An approval of the open conversation waits on a branch not shown (messages: the bubbles shown). */
+export function awaitingElsewhere(
+  state: ApprovalsState,
+  open: string | null,
+  messages: readonly { runId?: string | undefined; id: string | null }[],
+): boolean {
+  if (open === null) return false
+  const cards = cardsOf(state, open)
+  if (!cards.some((c) => c.approval.status === 'pending')) return false
+  return placeCards(cards, messages.map((m) => m.runId), messages.map((m) => m.id)).elsewhere.length > 0
 }
 
 /** What a decision did, in a few words. */
