@@ -32,10 +32,10 @@ export function BranchNav({ messageId, ids, index, disabled, onShow }: Props) {
     if (messageId === null) return
     const control = chat.takeBranchFocus(messageId)
     if (control === null) return
-    const wanted = control === 'prev' ? prev.current : next.current
-    const other = control === 'prev' ? next.current : prev.current
-    ;(wanted?.disabled === false ? wanted : other)?.focus()
-  }, [chat, messageId])
+    // At an end its own button is disabled: the other one takes it.
+    const atEnd = control === 'prev' ? before === undefined : after === undefined
+    ;((control === 'prev') !== atEnd ? prev : next).current?.focus()
+  }, [chat, messageId, before, after])
 
   return (
     <div className="branch-nav" role="group" aria-label={`Version ${index + 1} of ${ids.length}`} data-testid="branch-nav">

@@ -48,8 +48,16 @@ export const json = (status: number, body: unknown) =>
 
 export class FakeServer {
   readonly requests: Request[] = []
-  /** Reply streams opened by sending, in order. */
+  /** Reply streams opened by sending, editing or regenerating, in order. */
   readonly sends: SseFeed[] = []
+  /** X-Wisp-Message-Id of the next edit or regenerate (the new message; '' sends none). */
+  newMessageId = 'm-new'
+  /** How an edit or a regenerate answers before its stream (a Response refuses it; default: it streams). */
+  refuseNew: (path: string, body: unknown) => Response | null = () => null
+  /** GET /api/runs/{id}, by run id (404 for the others). */
+  runs = new Map<string, unknown>()
+  /** How PUT /api/conversations/{id}/branch answers (default: the conversation's messages as its page). */
+  branch: (conversationId: string, body: unknown) => Response | Promise<Response> = (id) => json(200, messagePage(this.messages.get(id) ?? []))
   /** Answers for the next resumes, in order (a resume with none left fails with 502). */
   readonly runAnswers: RunAnswer[] = []
   status = {
@@ -128,6 +136,22 @@ export class FakeServer {
       this.sends.push(feed)
       return new Response(feed.body, { headers: { 'Content-Type': 'text/event-stream', 'X-Wisp-Run-Id': this.runId } })
     }
+    if (method === 'POST' && /^\/api\/conversations\/[^/]+\/messages\/[^/]+\/(edit|regenerate)$/.test(p)) {
+      const refused = this.refuseNew(p, body)
+      if (refused !== null) return refused
+      const feed = new SseFeed(p + url.search)
+      this.sends.push(feed)
+      const headers: Record<string, string> = { 'Content-Type': 'text/event-stream', 'X-Wisp-Run-Id': this.runId }
+      if (this.newMessageId !== '') headers['X-Wisp-Message-Id'] = this.newMessageId
+      return new Response(feed.body, { headers })
+    }
+    const run = /^\/api\/runs\/([^/]+)$/.exec(p)
+    if (method === 'GET' && run !== null) {
+      const found = this.runs.get(decodeURIComponent(run[1] ?? ''))
+      return found === undefined ? json(404, { error: 'no such run' }) : json(200, { run: found })
+    }
+    const branch = /^\/api\/conversations\/([^/]+)\/branch$/.exec(p)
+    if (method === 'PUT' && branch !== null) return this.branch(decodeURIComponent(branch[1] ?? ''), body)
     if (method === 'GET' && /^\/api\/runs\/[^/]+\/stream$/.test(p)) {
       const next = this.runAnswers.shift()
       if (next === undefined) return json(502, { error: 'no answer scripted' })
@@ -179,7 +203,7 @@ export function fakeSockets(): { sockets: FakeSocket[]; createSocket: SocketFact
   }
 }
 
-/** A whole list as the one page of a single branch, with the tree fields a test left out. */
+/** A whole list as the one page of a single branch, with the tree fields a test left out (a test gives siblingIds for versions). */
 export function messagePage(list: readonly BareMessage[]): unknown {
   const messages = onBranch(list)
   return { messages, hasOlder: false, hasNewer: false, branchLength: messages.length, displayMessages: [] }
