@@ -3,14 +3,14 @@ import { ApiError, type ChatFrame, type ChatStream, type SeqFrame } from '../api
 import { runReply, type ReplyApi, type ReplyReport } from './chatRunner'
 
 /** One answer of the fake API: a stream (runEnded: a 204 with no frames), or a refusal. */
-type Script = { runId?: string | null; frames: SeqFrame[]; then?: Error; runEnded?: boolean } | Error
+type Script = { runId?: string | null; messageId?: string | null; frames: SeqFrame[]; then?: Error; runEnded?: boolean } | Error
 
 function stream(s: Exclude<Script, Error>): ChatStream {
   async function* frames(): AsyncGenerator<SeqFrame, void, undefined> {
     for (const f of s.frames) yield f
     if (s.then !== undefined) throw s.then
   }
-  return { runId: s.runId ?? null, runEnded: s.runEnded === true, frames: frames() }
+  return { runId: s.runId ?? null, runEnded: s.runEnded === true, messageId: s.messageId ?? null, frames: frames() }
 }
 
 /** A fake API that answers the n-th open with scripts[n] and records the calls. */
@@ -29,6 +29,14 @@ function fakeApi(scripts: Script[]) {
     },
     streamRun: async (run, after) => {
       calls.push(`resume ${run} ${after}`)
+      return next()
+    },
+    editMessage: async (conv, id, req) => {
+      calls.push(`edit ${conv} ${id} ${req.text}`)
+      return next()
+    },
+    regenerate: async (conv, id) => {
+      calls.push(`regenerate ${conv} ${id}`)
       return next()
     },
   }
@@ -163,9 +171,31 @@ describe('runReply', () => {
       streamRun: async () => {
         throw new Error('no')
       },
+      editMessage: async () => {
+        throw new Error('no')
+      },
+      regenerate: async () => {
+        throw new Error('no')
+      },
     }
     const outcome = await runReply({ api, start: { kind: 'send', conversationId: 'c', request: { text: 'x' } }, signal: ctrl.signal, report: (r) => reports.push(r) })
     expect(outcome).toBe('aborted')
     expect(reports.filter((r) => r.type === 'frame')).toHaveLength(1)
+  })
+
+  it('opens an edit or a regenerate as a send, names its new message, and resumes its run', async () => {
+    const edit = await run(
+      [{ runId: 'run-1', messageId: 'u2', frames: [tok(1, 'a')], then: lost() }, { frames: [done(2, 'a b')] }],
+      { kind: 'edit', conversationId: 'c', messageId: 'u1', request: { text: 'better' } },
+    )
+    expect(edit.outcome).toBe('done')
+    expect(edit.calls).toEqual(['edit c u1 better', 'resume run-1 1'])
+    expect(edit.reports.slice(0, 2)).toEqual([
+      { type: 'message', messageId: 'u2' },
+      { type: 'run', runId: 'run-1' },
+    ])
+    const again = await run([{ runId: 'run-2', frames: [done(1, 'x')] }], { kind: 'regenerate', conversationId: 'c', messageId: 'a1' })
+    expect(again.calls).toEqual(['regenerate c a1'])
+    expect(again.reports.some((r) => r.type === 'message')).toBe(false)
   })
 })
