@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  approvalMessageId,
   decodeApproval,
   decodeApprovalBody,
   decodeApprovalList,
@@ -57,6 +58,16 @@ describe('decodeApproval', () => {
     expect(decodeApprovalList([approval])).toBeNull()
     expect(decodeApprovalBody({ approval })).toEqual(approval)
     expect(decodeApprovalBody(approval)).toBeNull()
+  })
+})
+
+describe('approvalMessageId', () => {
+  it('keeps the message of the run (its branch) on every route, and is null when the server did not say', () => {
+    const raw = { ...approval, messageId: 'u0' }
+    expect(approvalMessageId(decodeApproval(raw)!)).toBe('u0')
+    expect(approvalMessageId(decodeApprovalBody({ approval: raw })!)).toBe('u0')
+    expect(decodeApprovalList({ approvals: [raw, approval] })?.map(approvalMessageId)).toEqual(['u0', null])
+    expect(approvalMessageId(decodeApproval(approval)!)).toBeNull()
   })
 })
 

@@ -3,6 +3,7 @@ import type { Approval, DecideResult, Grant } from '../api'
 import { ApiError } from '../api'
 import { approvalExample, grantExample } from '../api/approvals.test-util'
 import {
+  awaitingElsewhere,
   awaitingConversations,
   cardsOf,
   initialApprovals,
@@ -49,6 +50,20 @@ describe('the approvals state', () => {
     const { byRun, rest } = placeCards(s.cards, [undefined, 'run-1', undefined])
     expect(byRun.get('run-1')?.map((c) => c.approval.id)).toEqual(['ap_1', 'ap_3'])
     expect(rest.map((c) => c.approval.id)).toEqual(['ap_2'])
+  })
+
+  it('tells the pending cards of a branch not shown (by their message) from an older server\'s', () => {
+    const onOther = pending({ id: 'ap_2', runId: 'run-9', messageId: 'u0' } as Partial<Approval>)
+    const onShown = pending({ id: 'ap_3', runId: 'run-8', messageId: 'u1' } as Partial<Approval>)
+    const decidedElsewhere = approved({ id: 'ap_4', runId: 'run-7', messageId: 'u0' } as Partial<Approval>)
+    const s = withCards(pending({ runId: 'run-6' }), onOther, onShown, decidedElsewhere)
+    const { rest, elsewhere } = placeCards(s.cards, ['run-1'], ['u1', 'a1'])
+    expect(elsewhere.map((c) => c.approval.id)).toEqual(['ap_2'])
+    // No message id (an older server), or its message is shown: last, as before.
+    expect(rest.map((c) => c.approval.id)).toEqual(['ap_1', 'ap_3'])
+    expect(awaitingElsewhere(s, 'c1', [{ id: 'u1', runId: 'run-1' }])).toBe(true)
+    expect(awaitingElsewhere(withCards(onOther), 'c1', [{ id: 'u0', runId: 'run-1' }])).toBe(false)
+    expect(awaitingElsewhere(s, null, [])).toBe(false)
   })
 
   it('says how a decided approval ended', () => {
