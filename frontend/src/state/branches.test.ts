@@ -41,11 +41,17 @@ describe('versions', () => {
 describe('branchReducer', () => {
   it('puts an edit in place of the question and what follows, as its last version', () => {
     const chat = chatOf([q0, a0, q1, a1])
-    const next = branchReducer(chat, { type: 'chat-edit-sent', session: 1, key: 'u1', userKey: 'l1', replyKey: 'l2', text: 'better', ts: 9 })
+    const next = branchReducer(chat, { type: 'chat-edit-sent', session: 1, key: 'u1', editedId: 'u1', userKey: 'l1', replyKey: 'l2', text: 'better', ts: 9 })
     expect(next.messages.slice(0, 2)).toEqual([q0, a0])
     expect(next.messages[2]).toMatchObject({ key: 'l1', id: null, role: 'user', text: 'better', siblingIds: ['u1', 'u1b', 'l1'], siblingIndex: 2 })
     expect(next.messages[3]).toMatchObject({ key: 'l2', role: 'assistant', status: 'streaming', prompt: 'better', text: '' })
     expect(next.messages).toHaveLength(4)
+  })
+
+  it('names the edited question by its id even when this page sent it (known by key until then)', () => {
+    const sent = view({ key: 'local-1', text: 'fresh' })
+    const next = branchReducer(chatOf([sent]), { type: 'chat-edit-sent', session: 1, key: 'local-1', editedId: 'u9', userKey: 'l1', replyKey: 'l2', text: 'x', ts: 1 })
+    expect(next.messages[0]).toMatchObject({ siblingIds: ['u9', 'l1'], siblingIndex: 1 })
   })
 
   it('puts a regenerated reply in place of the old one, beside it', () => {
@@ -56,7 +62,7 @@ describe('branchReducer', () => {
   })
 
   it('names the new message once the server says its id (the prompt of an edit, the reply of a regenerate)', () => {
-    let chat = branchReducer(chatOf([q0, a0, q1, a1]), { type: 'chat-edit-sent', session: 1, key: 'u1', userKey: 'l1', replyKey: 'l2', text: 'x', ts: 9 })
+    let chat = branchReducer(chatOf([q0, a0, q1, a1]), { type: 'chat-edit-sent', session: 1, key: 'u1', editedId: 'u1', userKey: 'l1', replyKey: 'l2', text: 'x', ts: 9 })
     chat = branchReducer(chat, { type: 'chat-message-id', session: 1, replyKey: 'l2', of: 'prompt', messageId: 'u1c' })
     expect(chat.messages[2]).toMatchObject({ key: 'l1', id: 'u1c', siblingIds: ['u1', 'u1b', 'u1c'] })
     chat = branchReducer(chat, { type: 'chat-message-id', session: 1, replyKey: 'l2', of: 'reply', messageId: 'a1c' })
@@ -65,7 +71,7 @@ describe('branchReducer', () => {
 
   it('ignores what no bubble shows, and an edit of a reply', () => {
     const chat = chatOf([q0, a0])
-    expect(branchReducer(chat, { type: 'chat-edit-sent', session: 1, key: 'a0', userKey: 'l1', replyKey: 'l2', text: 'x', ts: 1 })).toBe(chat)
+    expect(branchReducer(chat, { type: 'chat-edit-sent', session: 1, key: 'a0', editedId: 'a0', userKey: 'l1', replyKey: 'l2', text: 'x', ts: 1 })).toBe(chat)
     expect(branchReducer(chat, { type: 'chat-regenerating', session: 1, key: 'u0', replyKey: 'l2', ts: 1 })).toBe(chat)
     expect(branchReducer(chat, { type: 'chat-message-id', session: 1, replyKey: 'nope', of: 'reply', messageId: 'x' })).toBe(chat)
   })

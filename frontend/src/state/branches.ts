@@ -8,8 +8,11 @@
 import type { ChatMessageView, ChatState } from './chatView'
 
 export type BranchAction =
-  /** An edit of the user bubble key was sent: userKey (the new text) and replyKey (its reply) replace it and what follows. */
-  | { type: 'chat-edit-sent'; session: number; key: string; userKey: string; replyKey: string; text: string; ts: number }
+  /**
+   * An edit of the user bubble key (the message editedId) was sent: userKey
+   * (the new text) and replyKey (its reply) replace it and what follows.
+   */
+  | { type: 'chat-edit-sent'; session: number; key: string; editedId: string; userKey: string; replyKey: string; text: string; ts: number }
   /** The reply key is asked for again: replyKey (the new reply) replaces it and what follows. */
   | { type: 'chat-regenerating'; session: number; key: string; replyKey: string; ts: number }
   /**
@@ -81,7 +84,7 @@ export function branchReducer(chat: ChatState, action: BranchAction): ChatState 
       const i = chat.messages.findIndex((m) => m.key === action.key)
       const old = chat.messages[i]
       if (old?.role !== 'user') return chat
-      const user = besides(old, bubble(action.userKey, 'user', action.text, action.ts))
+      const user = besides({ ...old, id: action.editedId }, bubble(action.userKey, 'user', action.text, action.ts))
       const reply = { ...bubble(action.replyKey, 'assistant', '', action.ts), prompt: action.text }
       return { ...chat, messages: [...chat.messages.slice(0, i), user, reply] }
     }

@@ -90,6 +90,8 @@ export class ChatController implements ChatActions {
   private started = false
   /** The version a ‹ › button led to, and which button: its bubble takes the focus once shown. */
   private branchFocus: { messageId: string; control: BranchControl } | null = null
+  /** A PUT …/branch of this page is on its way: the frame it makes is this page's own. */
+  private switchingBranch = false
 
   constructor(deps: ChatDeps) {
     this.deps = deps
@@ -460,6 +462,7 @@ export class ChatController implements ChatActions {
     const chat = this.state
     if (client === null || conversationId === null || this.sending || chat.loading || chat.loadError !== null) return false
     this.sending = true
+    this.switchingBranch = true
     try {
       const page = await client.setBranch(conversationId, messageId)
       if (!this.isCurrent(session)) return false
@@ -469,6 +472,7 @@ export class ChatController implements ChatActions {
       if (this.isCurrent(session)) this.dispatch({ type: 'error', message: `Could not show that version: ${errorMessage(err)}` })
       return false
     } finally {
+      this.switchingBranch = false
       if (this.isCurrent(session)) this.sending = false
     }
   }
@@ -492,7 +496,7 @@ export class ChatController implements ChatActions {
    * branch already: its own switch).
    */
   branchMoved(conversationId: string, leafId: string): void {
-    if (conversationId !== this.conversationId) return
+    if (conversationId !== this.conversationId || this.switchingBranch) return
     if (this.state.messages.at(-1)?.id === leafId) return
     this.reload()
   }
@@ -530,7 +534,7 @@ export class ChatController implements ChatActions {
     if (ctrl.signal.aborted || !this.isCurrent(session)) return
     const userKey = this.localKey()
     const replyKey = this.localKey()
-    this.dispatch({ type: 'chat-edit-sent', session, key: bubble.key, userKey, replyKey, text, ts: Date.now() })
+    this.dispatch({ type: 'chat-edit-sent', session, key: bubble.key, editedId: messageId, userKey, replyKey, text, ts: Date.now() })
     const start: NewReplyStart = { kind: 'edit', conversationId, messageId, request: { text, clientMessageId: userKey } }
     await this.streamNew(session, replyKey, ctrl, start, 'edit the message')
   }

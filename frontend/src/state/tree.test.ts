@@ -198,6 +198,38 @@ describe('the conversation as a tree', () => {
     expect(disabled(one(a.root, 'branch-prev'))).toBe(false)
   })
 
+  it('edits a question this page sent, known by its reply\'s run, as a version beside it', async () => {
+    const server = makeServer()
+    server.messages.set(CONV, [])
+    server.runs.set(server.runId, { id: server.runId, conversationId: CONV, userMessageId: 'u5', status: 'ended', startedAt: 1 })
+    const a = (app = await startApp(server, { id: CONV, bubbles: 0, rows: 2 }))
+    await a.act(() => {
+      expect(a.chat().send('fresh question')).toBe(true)
+    })
+    await a.until(() => server.sends.length === 1, 'the send')
+    await a.act(() => {
+      server.sends[0]!.send(1, { type: 'done', fullText: 'ok', agentName: 'Wisp', runId: server.runId, messageId: 'a5', actionCallbackHistory: [] })
+      server.sends[0]!.end()
+    })
+    await a.until(() => bubbles(a).at(-1)?.status === 'done', 'the reply')
+    await a.act(() => click(a.root, one(a.root, 'edit-message')))
+    await a.act(() => typeInto(a.root, one(a.root, 'message-editor-text'), 'fresher question'))
+    await a.act(() => keyDown(a.root, one(a.root, 'message-editor-text'), 'Enter'))
+    await a.until(() => server.sends.length === 2, 'the edit')
+    expect(server.sends[1]!.path).toBe(`/api/conversations/${CONV}/messages/u5/edit?dialect=delta`)
+    await a.until(() => positions(a).length === 1, 'its versions')
+    expect(positions(a)).toEqual(['2 / 2'])
+    // ‹ leads to the question it edits, by its id.
+    await a.act(() => {
+      server.sends[1]!.send(1, { type: 'done', fullText: 'ok', agentName: 'Wisp', runId: server.runId, messageId: 'a6', actionCallbackHistory: [] })
+      server.sends[1]!.end()
+    })
+    await a.until(() => bubbles(a).at(-1)?.status === 'done', 'the reply')
+    await a.act(() => click(a.root, one(a.root, 'branch-prev')))
+    await a.until(() => server.count('PUT', `/api/conversations/${CONV}/branch`) === 1, 'the switch')
+    expect(server.requests.find((r) => r.method === 'PUT')?.body).toEqual({ messageId: 'u5' })
+  })
+
   it('keeps Shift+Enter as a new line, and Escape cancels and gives the focus back to the pencil', async () => {
     const server = makeServer()
     const a = await start(server)
