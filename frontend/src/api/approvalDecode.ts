@@ -38,32 +38,22 @@ const checked = (a: Approval | null): Approval | null => (a !== null && consiste
  * the server did not say (before conversations were trees).
  */
 export function approvalMessageId(a: Approval): string | null {
-  const id = (a as { messageId?: unknown }).messageId
-  return isString(id) && id !== '' ? id : null
-}
-
-/** Keeps the approval's messageId, which the generated check may not know yet. */
-function withMessageId(raw: unknown, a: Approval | null): Approval | null {
-  if (a === null || !isObject(raw) || !isString(raw.messageId) || approvalMessageId(a) !== null) return a
-  return { ...a, messageId: raw.messageId } as Approval
+  return a.messageId === undefined || a.messageId === '' ? null : a.messageId
 }
 
 export function decodeApproval(v: unknown): Approval | null {
-  return checked(withMessageId(v, wire.decodeOrNull(wire.decodeApproval, v)))
+  return checked(wire.decodeOrNull(wire.decodeApproval, v))
 }
 
 /** GET /api/approvals: {approvals:[...]}. */
 export function decodeApprovalList(v: unknown): Approval[] | null {
   const list = wire.decodeOrNull(wire.decodeApprovalList, v)?.approvals ?? null
-  if (list === null || !list.every(consistent)) return null
-  const raw = isObject(v) && Array.isArray(v.approvals) ? (v.approvals as unknown[]) : []
-  return list.map((a, i) => withMessageId(raw[i], a) ?? a)
+  return list !== null && list.every(consistent) ? list : null
 }
 
 /** POST /api/approvals/{id} answered 200: {approval}. */
 export function decodeApprovalBody(v: unknown): Approval | null {
-  const a = wire.decodeOrNull(wire.decodeApprovalBody, v)?.approval ?? null
-  return checked(withMessageId(isObject(v) ? v.approval : undefined, a))
+  return checked(wire.decodeOrNull(wire.decodeApprovalBody, v)?.approval ?? null)
 }
 
 /**

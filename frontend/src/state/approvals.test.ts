@@ -53,9 +53,9 @@ describe('the approvals state', () => {
   })
 
   it('tells the pending cards of a branch not shown (by their message) from an older server\'s', () => {
-    const onOther = pending({ id: 'ap_2', runId: 'run-9', messageId: 'u0' } as Partial<Approval>)
-    const onShown = pending({ id: 'ap_3', runId: 'run-8', messageId: 'u1' } as Partial<Approval>)
-    const decidedElsewhere = approved({ id: 'ap_4', runId: 'run-7', messageId: 'u0' } as Partial<Approval>)
+    const onOther = pending({ id: 'ap_2', runId: 'run-9', messageId: 'u0' })
+    const onShown = pending({ id: 'ap_3', runId: 'run-8', messageId: 'u1' })
+    const decidedElsewhere = approved({ id: 'ap_4', runId: 'run-7', messageId: 'u0' })
     const s = withCards(pending({ runId: 'run-6' }), onOther, onShown, decidedElsewhere)
     const { rest, elsewhere } = placeCards(s.cards, ['run-1'], ['u1', 'a1'])
     expect(elsewhere.map((c) => c.approval.id)).toEqual(['ap_2'])

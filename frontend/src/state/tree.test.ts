@@ -4,7 +4,7 @@
 // an approval waiting on a branch not shown, and Retry of a regenerated reply.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { Approval, Message } from '../api'
+import type { Message } from '../api'
 import { approvalExample } from '../api/approvals.test-util'
 import { bubbles, startApp, type MountedApp } from './appHarness.test-util'
 import { FakeElement } from './fakeDom.test-util'
@@ -317,7 +317,7 @@ describe('the conversation as a tree', () => {
 
   it('offers to show the branch an approval waits on, and marks the conversation', async () => {
     const server = makeServer()
-    const approval = { ...approvalExample, runId: 'run-0', conversationId: CONV, messageId: 'u0' } as Approval
+    const approval = { ...approvalExample, runId: 'run-0', conversationId: CONV, messageId: 'u0' }
     server.approvals = [approval]
     const a = await start(server)
     await a.until(() => a.root.byTestId('approval-elsewhere').length === 1, 'the notice')
