@@ -103,6 +103,8 @@ describe('conversations as trees', () => {
       await page.keyboard.press('Enter')
       await editor.waitFor({ timeout: UI_TIMEOUT })
       await editor.fill('second question')
+      const editing = await page.locator(USER).screenshot({ path: artifact('tree-edit.png') })
+      expect(await inkShare(page, editing)).toBeGreaterThan(0.01)
       await page.keyboard.press('Enter')
       await waitForShown(page, [
         { text: 'second question', position: '2 / 2' },
