@@ -492,13 +492,32 @@ export class ChatController implements ChatActions {
 
   /**
    * /ws conversation-branch: another window showed another branch of a
-   * conversation. The open one is read again (unless this page shows that
-   * branch already: its own switch).
+   * conversation (or edited, or regenerated). The open one is read again,
+   * unless this page shows that branch already (its own switch). While a
+   * request of this page is on its way (a send, an edit, a regenerate) its
+   * stream is the branch: only what Wisp said meanwhile is caught up. Else a
+   * reply this page follows can only be paused on an approval (the server
+   * refuses a switch while one streams): it goes on without this page, which
+   * picks it up when its branch is shown again.
    */
   branchMoved(conversationId: string, leafId: string): void {
     if (conversationId !== this.conversationId || this.switchingBranch) return
     if (this.state.messages.at(-1)?.id === leafId) return
-    this.reload()
+    if (this.sending) {
+      this.reload()
+      return
+    }
+    this.leaveStreams()
+    void this.load(this.session, conversationId)
+  }
+
+  /** Stops following this page's reply streams (their runs go on). */
+  private leaveStreams(): void {
+    for (const ctrl of this.controllers) ctrl.abort()
+    this.controllers.clear()
+    this.runOf.clear()
+    this.stopWhenKnown.clear()
+    this.deps.replies.clear()
   }
 
   /** No reply streams or is about to, and the conversation is loaded: its branches may change. */
@@ -564,11 +583,7 @@ export class ChatController implements ChatActions {
   /** A page of the branch now shown (PUT …/branch answered it), shown as opening does; a reply still being written is picked up. */
   private showPage(session: number, page: MessagePage): void {
     // A reply paused on this branch goes on without this page, which picks it up when it shows it again.
-    for (const ctrl of this.controllers) ctrl.abort()
-    this.controllers.clear()
-    this.runOf.clear()
-    this.stopWhenKnown.clear()
-    this.deps.replies.clear()
+    this.leaveStreams()
     this.dispatch({ type: 'chat-loaded', session, messages: page.messages, display: page.displayMessages })
     for (const m of page.messages) {
       if (m.role !== 'assistant' || m.status !== 'active' || m.runId === undefined || this.endedRuns.has(m.runId)) continue

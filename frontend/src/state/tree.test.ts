@@ -9,7 +9,7 @@ import { approvalExample } from '../api/approvals.test-util'
 import { bubbles, startApp, type MountedApp } from './appHarness.test-util'
 import { FakeElement } from './fakeDom.test-util'
 import { click, keyDown, typeInto } from './fakeEvents.test-util'
-import { FakeServer, json, messagePage } from './fakeServer.test-util'
+import { FakeServer, SseFeed, json, messagePage } from './fakeServer.test-util'
 
 vi.mock('../components/Markdown', async () => {
   const { createElement } = await import('react')
@@ -313,6 +313,24 @@ describe('the conversation as a tree', () => {
     await a.act(() => a.sockets[0]!.receive({ type: 'conversation-branch', conversationId: CONV, leafId: 'a0' }))
     await a.until(() => texts(a)[0] === 'first question', 'the branch shown elsewhere')
     expect(loads()).toBe(before + 1)
+  })
+
+  it('leaves a reply paused on an approval when another window shows another branch, and picks it up back there', async () => {
+    const server = makeServer()
+    const pausedReply = { ...shown[1], status: 'active', text: '' } as Message
+    server.messages.set(CONV, [shown[0], pausedReply] as Message[])
+    const resumed = new SseFeed('/api/runs/run-1/stream')
+    server.runAnswers.push({ kind: 'stream', feed: resumed })
+    const a = await start(server)
+    await a.until(() => server.count('GET', '/api/runs/run-1/stream') === 1, 'the paused reply picked up')
+    expect(bubbles(a).at(-1)?.status).toBe('streaming')
+
+    server.messages.set(CONV, other as Message[])
+    await a.act(() => a.sockets[0]!.receive({ type: 'conversation-branch', conversationId: CONV, leafId: 'a0' }))
+    await a.until(() => texts(a)[0] === 'first question', 'the branch shown elsewhere')
+    expect(bubbles(a).map((b) => b.status)).toEqual(['done', 'done'])
+    // The branch can change again here: nothing streams on it.
+    expect(disabled(one(a.root, 'branch-next'))).toBe(false)
   })
 
   it('offers to show the branch an approval waits on, and marks the conversation', async () => {
