@@ -66,6 +66,11 @@ describe('the approvals state', () => {
     expect(awaitingElsewhere(s, null, [])).toBe(false)
   })
 
+  it("keeps an approval's message when a newer copy does not say it", () => {
+    const s = receiveApproval(withCards(pending({ messageId: 'u0' })), { ...approved(), messageId: undefined } as Approval)
+    expect(s.cards[0]?.approval).toMatchObject({ status: 'approved', messageId: 'u0' })
+  })
+
   it('says how a decided approval ended', () => {
     expect(outcomeText(approved())).toBe('Allowed once.')
     expect(outcomeText(approved({ decision: 'approve_always' }))).toBe('Allowed; always allowing rm from now on.')

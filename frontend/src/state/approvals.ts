@@ -60,7 +60,9 @@ export function receiveApproval(state: ApprovalsState, approval: Approval): Appr
   if (i < 0) return { ...state, cards: [...state.cards, card(approval)] }
   return update(state, approval.id, (c) => {
     if (c.approval.status !== 'pending' && approval.status === 'pending') return c
-    return { ...c, approval }
+    // (A copy that does not say the approval's message keeps the one known.)
+    const messageId = approval.messageId ?? c.approval.messageId
+    return { ...c, approval: messageId === undefined ? approval : { ...approval, messageId } }
   })
 }
 
