@@ -92,6 +92,8 @@ export class ChatController implements ChatActions {
   private branchFocus: { messageId: string; control: BranchControl } | null = null
   /** A PUT …/branch of this page is on its way: the frame it makes is this page's own. */
   private switchingBranch = false
+  /** The session in which an edit or a regenerate of this page streams: the frame it makes is this page's own. */
+  private branchingIn: number | null = null
 
   constructor(deps: ChatDeps) {
     this.deps = deps
@@ -493,22 +495,21 @@ export class ChatController implements ChatActions {
   /**
    * /ws conversation-branch: another window showed another branch of a
    * conversation (or edited, or regenerated). The open one is read again,
-   * unless this page shows that branch already (its own switch). While a
-   * request of this page is on its way (a send, an edit, a regenerate) its
-   * stream is the branch: only what Wisp said meanwhile is caught up. Else a
-   * reply this page follows can only be paused on an approval (the server
-   * refuses a switch while one streams): it goes on without this page, which
-   * picks it up when its branch is shown again.
+   * unless this page shows that branch already (its own switch). While an
+   * edit or a regenerate of this page streams, its stream is the branch: only
+   * what Wisp said meanwhile is caught up. Else a reply this page follows can
+   * only be paused on an approval (the server refuses a switch while one
+   * streams): it goes on without this page, which opens the conversation
+   * again as it is now (and picks the reply up when its branch is shown).
    */
   branchMoved(conversationId: string, leafId: string): void {
     if (conversationId !== this.conversationId || this.switchingBranch) return
     if (this.state.messages.at(-1)?.id === leafId) return
-    if (this.sending) {
+    if (this.branchingIn === this.session) {
       this.reload()
       return
     }
-    this.leaveStreams()
-    void this.load(this.session, conversationId)
+    this.open(conversationId)
   }
 
   /** Stops following this page's reply streams (their runs go on). */
@@ -530,6 +531,7 @@ export class ChatController implements ChatActions {
     const ctrl = new AbortController()
     this.controllers.add(ctrl)
     this.sending = true
+    this.branchingIn = this.session
     return ctrl
   }
 
@@ -547,10 +549,14 @@ export class ChatController implements ChatActions {
       this.controllers.delete(ctrl)
       if (!this.isCurrent(session)) return
       this.sending = false
+      this.branchingIn = null
       this.dispatch({ type: 'error', message: `Could not edit the message: ${errorMessage(err)}` })
       return
     }
-    if (ctrl.signal.aborted || !this.isCurrent(session)) return
+    if (ctrl.signal.aborted || !this.isCurrent(session)) {
+      if (this.branchingIn === session) this.branchingIn = null
+      return
+    }
     const userKey = this.localKey()
     const replyKey = this.localKey()
     this.dispatch({ type: 'chat-edit-sent', session, key: bubble.key, editedId: messageId, userKey, replyKey, text, ts: Date.now() })
@@ -573,6 +579,7 @@ export class ChatController implements ChatActions {
       this.stopWhenKnown.delete(replyKey)
       this.controllers.delete(ctrl)
       if (this.isCurrent(session)) this.sending = false
+      if (this.branchingIn === session) this.branchingIn = null
     }
     const reply = this.state.messages.find((m) => m.key === replyKey)
     if (ctrl.signal.aborted || !this.isCurrent(session) || this.runOf.has(replyKey) || reply?.status !== 'error') return

@@ -331,6 +331,17 @@ describe('the conversation as a tree', () => {
     expect(bubbles(a).map((b) => b.status)).toEqual(['done', 'done'])
     // The branch can change again here: nothing streams on it.
     expect(disabled(one(a.root, 'branch-next'))).toBe(false)
+
+    // A reply this page sent, waiting (paused), is left the same way.
+    await a.act(() => {
+      expect(a.chat().send('run something')).toBe(true)
+    })
+    await a.until(() => server.sends.length === 1, 'the send')
+    server.messages.set(CONV, shown as Message[])
+    await a.act(() => a.sockets[0]!.receive({ type: 'conversation-branch', conversationId: CONV, leafId: 'a1' }))
+    await a.until(() => texts(a)[0] === 'second question', 'the branch shown elsewhere')
+    expect(bubbles(a).map((b) => b.status)).toEqual(['done', 'done'])
+    expect(a.chat().send('and now')).toBe(true)
   })
 
   it('offers to show the branch an approval waits on, and marks the conversation', async () => {
