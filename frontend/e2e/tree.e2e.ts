@@ -4,16 +4,18 @@
 // Regenerate asks for another answer beside the first, ‹ › walk the versions
 // (with the keyboard too), and a reload keeps the branch shown.
 
-import { existsSync } from 'node:fs'
+import { existsSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
 import { UI_TIMEOUT, artifact, inkShare, withBrowser } from './browser'
 import { fakeLLMBinary, fakeModelEnv, startFakeLLM, type RunningFakeLLM } from './fakellm'
-import { serverPerTest } from './server'
+import { CLEAN_ENV, freshStateDir, serverPerTest, type RunningServer } from './server'
 
 const BUBBLE = '[data-testid="message"]'
 const USER = `${BUBBLE}[data-role="user"]`
 const ASSISTANT = `${BUBBLE}[data-role="assistant"]`
+const PENDING_CARD = '[data-testid="approval-card"][data-status="pending"]'
 
 interface Shown {
   role: string | null
@@ -61,6 +63,22 @@ async function waitForComposer(page: Page): Promise<void> {
   await page.waitForSelector('[data-testid="composer"]:not([disabled])', { timeout: UI_TIMEOUT })
 }
 
+/** The id of the conversation the page shows, from its URL (#/c/<id>). */
+async function openConversation(page: Page): Promise<string> {
+  const hash = await page.evaluate(() => location.hash)
+  const id = /^#\/c\/(.+)$/.exec(hash)?.[1]
+  if (id === undefined) throw new Error(`no conversation in ${hash}`)
+  return decodeURIComponent(id)
+}
+
+/** Calls the API as another window would, and reads the answer whole (a reply stream to its end). */
+async function api(s: RunningServer, method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
+  const init: RequestInit = { method, headers: { ...s.auth, 'Content-Type': 'application/json' } }
+  if (body !== undefined) init.body = JSON.stringify(body)
+  const res = await fetch(`${s.url}${path}`, init)
+  return { status: res.status, text: await res.text() }
+}
+
 const focusedTestId = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null)
 
 describe('conversations as trees', () => {
@@ -71,9 +89,13 @@ describe('conversations as trees', () => {
     if (!existsSync(fakeLLMBinary())) throw new Error(`fake LLM not found: ${fakeLLMBinary()} (set WISP_FAKELLM_BIN)`)
   })
 
+  let stateDir: string | null = null
+
   afterEach(async () => {
     await llm?.stop()
     llm = null
+    if (stateDir !== null) rmSync(stateDir, { recursive: true, force: true })
+    stateDir = null
   })
 
   it('edits a question into a new branch, regenerates, walks the versions and keeps the branch after a reload', async () => {
@@ -164,6 +186,70 @@ describe('conversations as trees', () => {
         { text: 'second question', position: '2 / 2' },
         { text: 'You said: second question', position: '2 / 2' },
       ])
+    })
+  })
+
+  it('offers to show the branch a paused approval waits on, marks the conversation, and answers it there', async () => {
+    const command = "printf 'hi\\n'"
+    llm = await startFakeLLM({
+      script: [
+        { toolCalls: [{ id: 'call_1', name: 'RUN_SHELL', arguments: { command, reason: 'say hi' } }] },
+        { text: 'Never mind then.' },
+      ],
+    })
+    stateDir = freshStateDir()
+    writeFileSync(join(stateDir, 'wisp.json'), JSON.stringify({ features: { shellEnabled: true } }))
+    const s = await start({ stateDir, env: { ...CLEAN_ENV, ...fakeModelEnv(llm.url) } })
+
+    await withBrowser(async (page) => {
+      await page.goto(s.openURL)
+      await waitForComposer(page)
+      await page.fill('[data-testid="composer"]', 'please say hi in the shell')
+      await page.click('[data-testid="send"]')
+      await page.locator(PENDING_CARD).waitFor({ timeout: UI_TIMEOUT })
+      const conv = await openConversation(page)
+      const question = await page.locator(USER).getAttribute('data-message-id').catch(() => null)
+
+      // Another window edits the question while the run waits: a new branch, shown everywhere.
+      const list = JSON.parse((await api(s, 'GET', `/api/conversations/${conv}/messages`)).text) as { messages: { id: string; role: string }[] }
+      const asked = question ?? list.messages.find((m) => m.role === 'user')?.id
+      expect(asked).toBeDefined()
+      const edit = await api(s, 'POST', `/api/conversations/${conv}/messages/${asked}/edit?dialect=delta`, { text: 'no, do nothing' })
+      expect(edit.status, edit.text).toBe(200)
+      await page.locator(USER, { hasText: 'no, do nothing' }).waitFor({ timeout: UI_TIMEOUT })
+      await page.waitForFunction((sel) => [...document.querySelectorAll(sel)].every((b) => b.getAttribute('data-status') === 'done'), BUBBLE, {
+        timeout: UI_TIMEOUT,
+      })
+
+      // (The approval's frames do not say its message yet: the server fills messageId only when it
+      // reads an approval back, as GET /api/approvals does at start-up. A reload reads it.)
+      await page.reload()
+      await page.locator(USER, { hasText: 'no, do nothing' }).waitFor({ timeout: UI_TIMEOUT })
+
+      // The card is not on this branch: a notice offers to show its branch, and the conversation is marked.
+      const notice = page.locator('[data-testid="approval-elsewhere"]')
+      await notice.waitFor({ timeout: UI_TIMEOUT })
+      expect(await notice.textContent()).toContain('An approval is waiting on another branch')
+      expect(await page.locator(PENDING_CARD).count()).toBe(0)
+      const item = page.locator('[data-testid="conversation-item"][data-active="true"]')
+      await item.locator('[data-testid="approval-pending-mark"]').waitFor({ timeout: UI_TIMEOUT })
+      await page.locator('section.chat-view').screenshot({ path: artifact('tree-approval-elsewhere.png') })
+
+      // Show it: the first branch, its card pending under the paused reply; approving finishes it there.
+      await page.click('[data-testid="approval-elsewhere-show"]')
+      await page.locator(PENDING_CARD).waitFor({ timeout: UI_TIMEOUT })
+      expect((await shown(page))[0]).toEqual({ role: 'user', status: 'done', text: 'please say hi in the shell', position: '1 / 2' })
+      expect(await notice.count()).toBe(0)
+      await page.click(`${PENDING_CARD} [data-testid="approve-once"]`)
+      await page.waitForFunction(
+        (sel) => {
+          const last = [...document.querySelectorAll(sel)].at(-1)
+          return last?.getAttribute('data-status') === 'done' && /exited 0/.test(last.textContent ?? '')
+        },
+        ASSISTANT,
+        { timeout: UI_TIMEOUT },
+      )
+      expect(await item.locator('[data-testid="approval-pending-mark"]').count()).toBe(0)
     })
   })
 })
