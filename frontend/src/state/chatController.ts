@@ -94,6 +94,8 @@ export class ChatController implements ChatActions {
   private switchingBranch = false
   /** The session in which an edit or a regenerate of this page streams: the frame it makes is this page's own. */
   private branchingIn: number | null = null
+  /** The leaves this page's edits and regenerates made (their frames may come late): no reason to read again. */
+  private readonly ownLeaves = new Set<string>()
 
   constructor(deps: ChatDeps) {
     this.deps = deps
@@ -283,6 +285,7 @@ export class ChatController implements ChatActions {
               this.learnRun(session, key, r.runId)
               break
             case 'message':
+              if (start.kind === 'edit') this.ownLeaves.add(r.messageId)
               this.dispatch({ type: 'chat-message-id', session, replyKey: key, of: start.kind === 'edit' ? 'prompt' : 'reply', messageId: r.messageId })
               break
             case 'frame':
@@ -452,6 +455,9 @@ export class ChatController implements ChatActions {
     const session = this.session
     const replyKey = this.localKey()
     const ctrl = this.beginReply()
+    // The question it answers again becomes the leaf.
+    const question = this.state.messages[this.state.messages.indexOf(bubble) - 1]?.id
+    if (question != null) this.ownLeaves.add(question)
     this.dispatch({ type: 'chat-regenerating', session, key, replyKey, ts: Date.now() })
     void this.streamNew(session, replyKey, ctrl, { kind: 'regenerate', conversationId, messageId: bubble.id }, 'ask again')
     return true
@@ -503,7 +509,7 @@ export class ChatController implements ChatActions {
    * again as it is now (and picks the reply up when its branch is shown).
    */
   branchMoved(conversationId: string, leafId: string): void {
-    if (conversationId !== this.conversationId || this.switchingBranch) return
+    if (conversationId !== this.conversationId || this.switchingBranch || this.ownLeaves.delete(leafId)) return
     if (this.state.messages.at(-1)?.id === leafId) return
     if (this.branchingIn === this.session) {
       this.reload()

@@ -194,6 +194,10 @@ describe('the conversation as a tree', () => {
     })
     await a.until(() => bubbles(a).at(-1)?.status === 'done', 'the reply')
     expect(texts(a)).toEqual(['a better question', 'A better answer'])
+    // Its /ws frame, late: the leaf it made is this page's own; nothing is read again.
+    const loads = server.count('GET', `/api/conversations/${CONV}/messages`)
+    await a.act(() => a.sockets[0]!.receive({ type: 'conversation-branch', conversationId: CONV, leafId: 'm-new' }))
+    expect(server.count('GET', `/api/conversations/${CONV}/messages`)).toBe(loads)
     expect(disabled(one(a.root, 'edit-message'))).toBe(false)
     expect(disabled(one(a.root, 'branch-prev'))).toBe(false)
   })
@@ -279,6 +283,11 @@ describe('the conversation as a tree', () => {
     await a.until(() => bubbles(a).at(-1)?.status === 'done', 'the reply')
     expect(texts(a)).toEqual(['second question', 'Third answer'])
     expect(bubbleOf(a, 'a1y').getAttribute('data-status')).toBe('done')
+    // Its /ws frame, late: the leaf it made (its question) is this page's own; nothing is read again.
+    const loads = server.count('GET', `/api/conversations/${CONV}/messages`)
+    await a.act(() => a.sockets[0]!.receive({ type: 'conversation-branch', conversationId: CONV, leafId: 'u1' }))
+    expect(server.count('GET', `/api/conversations/${CONV}/messages`)).toBe(loads)
+    expect(texts(a)).toEqual(['second question', 'Third answer'])
     // Its ‹ leads to the version before it.
     await a.act(() => click(a.root, one(bubbleOf(a, 'a1y'), 'branch-prev')))
     await a.until(() => server.count('PUT', `/api/conversations/${CONV}/branch`) === 1, 'the switch')
