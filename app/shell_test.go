@@ -252,7 +252,7 @@ func TestShellToolLifecycle(t *testing.T) {
 	}
 	st.all(t)
 	// In order, as the socket got them: the approval's frames and the tool row's.
-	var seen, states []string
+	var seen, states, branches []string
 	for len(states) == 0 || states[len(states)-1] != "completed" {
 		m := ws.waitFor(t, func(m map[string]any) bool {
 			msg, _ := m["message"].(map[string]any)
@@ -260,12 +260,18 @@ func TestShellToolLifecycle(t *testing.T) {
 		})
 		if ap, ok := m["approval"].(map[string]any); ok {
 			seen = append(seen, m["type"].(string)+":"+ap["status"].(string))
+			id, _ := ap["messageId"].(string)
+			branches = append(branches, id)
 			continue
 		}
 		states = append(states, m["message"].(map[string]any)["status"].(string))
 	}
 	if got := strings.Join(seen, " "); got != "approval-requested:pending approval-decided:approved" {
 		t.Fatalf("approval frames: %s", got)
+	}
+	// Both name the run's question, so a window can show its branch.
+	if branches[0] == "" || branches[0] != branches[1] {
+		t.Fatalf("the approval frames name messages %q", branches)
 	}
 	// Callbacks while it runs repeat "executing".
 	got := strings.Join(slices.Compact(states), " ")

@@ -88,6 +88,10 @@ func (s *Service) request(ctx context.Context, a Ask) (ap wire.Approval, asked b
 	if err := s.opts.Store.AddApproval(ctx, row); err != nil {
 		return wire.Approval{}, false, err
 	}
+	// Read back: the approval names its run's user message (its branch), from the run.
+	if saved, err := s.opts.Store.Approval(ctx, row.ID); err == nil {
+		row = saved
+	}
 	out := toWire(row)
 	s.opts.Events.Publish(wire.NewApprovalRequested(out))
 	return out, true, nil
