@@ -1,22 +1,27 @@
-// Command chat is Wisp's chat benchmark: first-token latency and streaming
-// throughput, each next to a physical floor measured in the same run.
+// Command chat is Wisp's chat benchmark: first-token latency and server CPU
+// per reply, next to a bare relay measured in the same run.
 //
-// It starts a real Wisp App in this process on 127.0.0.1, answered by the
-// fake LLM server (runtime/llm/llmtest) with no delay between chunks, and
-// measures from one HTTP client:
+// The driver starts the fake model (runtime/llm/llmtest, OpenAI protocol, no
+// delay between chunks) in its own process, and two servers as child
+// processes of the same kind, each its own executable re-run with --serve:
 //
-//   - first token: POST /api/conversations/{id}/messages/stream → the first
-//     token frame, each run in a fresh conversation, against a bare net/http
-//     SSE server that writes one frame and flushes;
-//   - throughput: token frames per second through one stream of a long
-//     reply, every event persisted to run_events before its frame is sent,
-//     against a bare SSE server writing the same frames and against plain
-//     SQLite inserts of the same rows (one per commit, and batched).
+//   - Wisp: a real App on 127.0.0.1, answered by the fake model;
+//   - the bare relay (relay.go): net/http + bufio + encoding/json reading the
+//     fake model's SSE and re-sending each text delta as an SSE frame,
+//     nothing persisted, no SDK.
+//
+// For a short reply (3 chunks, each in a fresh conversation) and a long one
+// (--tokens one-word chunks), in interleaved rounds (Wisp and the relay take
+// turns, the first of each pair alternating), it measures from one HTTP
+// client the time from the request to the first token frame, and each
+// server's own CPU time (its getrusage, user + system) from before the
+// request until it has gone quiet after the reply, per reply. Wisp streams
+// in its delta dialect, the UI's.
 //
 // It also counts, from SQLite's write-ahead log, how many transactions one
 // long stream takes (group commits), and checks every Wisp stream: the done
-// frame's fullText is the joined chunks, and the run has one row on disk per
-// frame streamed.
+// frame's fullText is the joined chunks, and the run's log on disk (read after
+// Wisp stopped) is compacted and gives back the reply.
 //
 // The result is printed on stdout and, with --out, written between the
 // "<!-- bench:chat:begin -->" and "<!-- bench:chat:end -->" markers of
@@ -26,7 +31,9 @@
 //
 // Usage (see `make bench`):
 //
-//	go run ./bench/chat --out BENCHMARKS.md
+//	go run -tags sqlite_fts5 ./bench/chat --out BENCHMARKS.md
+//
+// --wisp-cpuprofile writes a CPU profile of the Wisp process.
 package main
 
 import (
@@ -41,24 +48,32 @@ import (
 )
 
 type config struct {
-	runs, warmup int // first-token runs per server, and unrecorded ones before
-	tokens       int // chunks in the long reply
-	tputRuns     int // recorded long streams
-	batch        int // rows per commit of the batched SQLite floor
-	out, profile string
+	rounds, warmup int // recorded rounds, and unrecorded ones before them
+	batch          int // short replies per server in a round
+	tokens         int // chunks in the long reply
+	out, profile   string
+	wispProfile    string
 }
 
 func main() {
 	var cfg config
-	flag.IntVar(&cfg.runs, "runs", 200, "recorded first-token runs per server")
-	flag.IntVar(&cfg.warmup, "warmup", 20, "unrecorded first-token runs per server before them")
-	flag.IntVar(&cfg.tokens, "tokens", 2000, "one-word chunks in the long reply")
-	flag.IntVar(&cfg.tputRuns, "streams", 15, "recorded long streams per measure")
-	flag.IntVar(&cfg.batch, "batch", 256, "rows per commit of the batched SQLite floor")
+	var serve, model, dir string
+	flag.IntVar(&cfg.rounds, "rounds", 15, "recorded rounds: each server answers --batch short replies and one long reply per round")
+	flag.IntVar(&cfg.warmup, "warmup", 2, "unrecorded rounds before them")
+	flag.IntVar(&cfg.batch, "batch", 10, "short replies per server in a round")
+	flag.IntVar(&cfg.tokens, "tokens", 8000, "one-word chunks in the long reply")
 	flag.StringVar(&cfg.out, "out", "", "Markdown file whose chat section is replaced (e.g. BENCHMARKS.md); empty: stdout only")
-	flag.StringVar(&cfg.profile, "cpuprofile", "", "write a CPU profile of the whole run (Wisp, floors and client) to this file")
+	flag.StringVar(&cfg.profile, "cpuprofile", "", "write a CPU profile of the driver (fake model and client), or with --serve of that server")
+	flag.StringVar(&cfg.wispProfile, "wisp-cpuprofile", "", "write a CPU profile of the Wisp process to this file")
+	flag.StringVar(&serve, "serve", "", "internal: run as the child server wisp or relay")
+	flag.StringVar(&model, "model", "", "internal: the fake model's base URL, with --serve")
+	flag.StringVar(&dir, "dir", "", "internal: Wisp's state folder, with --serve")
 	flag.Parse()
-	if cfg.runs < 1 || cfg.warmup < 0 || cfg.tokens < 1 || cfg.tputRuns < 1 || cfg.batch < 1 || flag.NArg() > 0 {
+	if serve != "" {
+		benchkit.Main("chat-"+serve, cfg.profile, func(ctx context.Context, _ string) error { return serveChild(ctx, serve, model, dir) })
+		return
+	}
+	if cfg.rounds < 1 || cfg.warmup < 0 || cfg.batch < 1 || cfg.tokens < 1 || flag.NArg() > 0 {
 		flag.Usage()
 		os.Exit(2)
 	}
@@ -66,37 +81,37 @@ func main() {
 }
 
 func run(ctx context.Context, cfg config, tmp string) (err error) {
-
 	long := longReply(cfg.tokens)
-	b := &bench{cfg: cfg, long: long, longText: strings.Join(long, ""), res: &results{env: benchkit.InProcess("bench/chat"), cfg: cfg}}
-	if b.w, err = startWisp(ctx, filepath.Join(tmp, "wisp"), long); err != nil {
+	b := &bench{cfg: cfg, long: long, res: &results{cfg: cfg}}
+	b.res.env = benchkit.Environment(benchkit.Executable("bench/chat"))
+	b.fake = startFake(long)
+	defer b.fake.Close()
+	b.dbPath = filepath.Join(tmp, "wisp", "wisp.db")
+	if b.wisp, err = startServer(ctx, "wisp", b.fake.OpenAIURL(), filepath.Join(tmp, "wisp"), cfg.wispProfile); err != nil {
 		return err
 	}
 	wispUp := true
 	defer func() {
 		if wispUp {
-			_ = b.w.stop()
+			_ = b.wisp.stop()
 		}
 	}()
-	if b.floor, err = startFloor(long); err != nil {
+	if b.relay, err = startServer(ctx, "relay", b.fake.OpenAIURL(), "", ""); err != nil {
 		return err
 	}
-	defer b.floor.stop()
-	if b.sqlite, err = openSQLiteFloor(ctx, filepath.Join(tmp, "floor.db"), long); err != nil {
-		return err
-	}
-	defer b.sqlite.close()
+	defer b.relay.stop()
+	b.client = benchkit.NewHTTPClient()
 
-	fmt.Fprintf(os.Stderr, "first token: %d runs each after %d warm-up runs...\n", cfg.runs, cfg.warmup)
-	if err := b.firstToken(ctx); err != nil {
-		return err
-	}
-	if err := b.throughput(ctx); err != nil {
-		return err
+	fmt.Fprintf(os.Stderr, "%d rounds after %d warm-up rounds: %d short replies and one of %d chunks per server each...\n",
+		cfg.rounds, cfg.warmup, cfg.batch, cfg.tokens)
+	for i := -cfg.warmup; i < cfg.rounds; i++ {
+		if err := b.round(ctx, i); err != nil {
+			return err
+		}
 	}
 	b.groupCommits(ctx)
 	wispUp = false
-	if err := b.w.stop(); err != nil {
+	if err := b.wisp.stop(); err != nil {
 		return fmt.Errorf("wisp: stop: %w", err)
 	}
 	if err := b.verifyDisk(ctx); err != nil {
@@ -113,7 +128,7 @@ func run(ctx context.Context, cfg config, tmp string) (err error) {
 }
 
 // vocabulary makes the long reply: one word per chunk, a space before every
-// word but the first. The words need no JSON escaping, which the floor relies on.
+// word but the first.
 var vocabulary = strings.Fields("the quick brown fox jumps over a lazy dog while seven wise owls watch from old oak trees")
 
 func longReply(n int) []string {
@@ -125,15 +140,4 @@ func longReply(n int) []string {
 		}
 	}
 	return out
-}
-
-// sseBytes is about how many bytes the long reply takes as token frames:
-// every frame repeats the text so far.
-func sseBytes(chunks []string) int {
-	total, full := 0, 0
-	for i, c := range chunks {
-		full += len(c)
-		total += len(fmt.Sprintf("id: %d\ndata: {\"type\":\"token\",\"text\":\"\",\"fullText\":\"\"}\n\n", i+1)) + len(c) + full
-	}
-	return total
 }

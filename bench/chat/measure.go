@@ -4,29 +4,30 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/wispapp/wisp/bench/benchkit"
+	"github.com/wispapp/wisp/runtime/llm/llmtest"
 )
+
+// figures are the samples of one server for one kind of reply.
+type figures struct {
+	first []float64 // ms, request → first token frame, one per reply
+	cpu   []float64 // ms of the server's CPU per reply, one per round
+	tps   []float64 // token frames/s from the request to the end, one per reply
+}
 
 // results are every sample of one run of the driver.
 type results struct {
 	env benchkit.Env
 	cfg config
 
-	firstWisp, firstFloor []float64 // ms, request → first token frame
-
-	wispTPS  []float64 // token frames/s through one Wisp stream
-	sseFPS   []float64 // frames/s, floor SSE server
-	sqlOne   []float64 // rows/s, one row per commit
-	sqlBatch []float64 // rows/s, cfg.batch rows per commit
-	fakeCPS  []float64 // chunks/s, the fake model read directly
-	modelDPS []float64 // text deltas/s, the fake model through Wisp's model client
+	shortWisp, shortRelay, longWisp, longRelay figures
 
 	commitsLong, commitsShort int    // transactions during one long / short stream
 	commitsNote               string // why they could not be counted, if so
@@ -44,29 +45,35 @@ type streamed struct {
 }
 
 type bench struct {
-	cfg      config
-	w        *wisp
-	floor    *floorServer
-	sqlite   *sqliteFloor
-	long     []string
-	longText string
-	res      *results
-	streams  []streamed
+	cfg         config
+	fake        *llmtest.Server
+	wisp, relay *server
+	client      *http.Client
+	dbPath      string
+	long        []string
+	res         *results
+	streams     []streamed
 }
 
 // check records a Wisp stream and any way it differs from what was asked.
 func (b *bench) check(s seen, chunks []string) {
 	want := strings.Join(chunks, "")
 	b.streams = append(b.streams, streamed{s.runID, s.frames, s.lastID, want})
+	b.checkFrames("run "+s.runID, s, chunks)
+}
+
+// checkFrames records any way a stream's frames differ from the chunks asked for.
+func (b *bench) checkFrames(name string, s seen, chunks []string) {
+	want := strings.Join(chunks, "")
 	switch {
 	case s.failure != "":
-		b.problem("run %s failed: %s", s.runID, s.failure)
+		b.problem("%s failed: %s", name, s.failure)
 	case !s.done:
-		b.problem("run %s: no done frame", s.runID)
+		b.problem("%s: no done frame", name)
 	case s.tokens != len(chunks):
-		b.problem("run %s: %d token frames for %d chunks", s.runID, s.tokens, len(chunks))
+		b.problem("%s: %d token frames for %d chunks", name, s.tokens, len(chunks))
 	case s.fullText != want:
-		b.problem("run %s: done fullText (%d bytes) differs from the joined chunks (%d bytes)", s.runID, len(s.fullText), len(want))
+		b.problem("%s: done fullText (%d bytes) differs from the joined chunks (%d bytes)", name, len(s.fullText), len(want))
 	}
 }
 
@@ -74,87 +81,95 @@ func (b *bench) problem(format string, a ...any) {
 	b.res.problems = append(b.res.problems, fmt.Sprintf(format, a...))
 }
 
-// firstToken measures request → first token frame, Wisp and the floor taking
-// turns (the first of each pair alternating), after unrecorded warm-up runs.
-func (b *bench) firstToken(ctx context.Context) error {
-	for i := -b.cfg.warmup; i < b.cfg.runs; i++ {
-		var ws, fs seen
-		wispRun := func() (err error) {
-			ws, err = b.w.sendNew(ctx, "hello")
+// round is one round of the interleaved measure: each server answers
+// cfg.batch short replies, then each answers one long reply, Wisp first in
+// even rounds and the relay first in odd ones. Round i < 0 is not recorded.
+func (b *bench) round(ctx context.Context, i int) error {
+	type turn struct {
+		srv         *server
+		short, long *figures
+	}
+	r := b.res
+	turns := []turn{{b.wisp, &r.shortWisp, &r.longWisp}, {b.relay, &r.shortRelay, &r.longRelay}}
+	if i%2 != 0 {
+		turns[0], turns[1] = turns[1], turns[0]
+	}
+	var sink figures
+	for _, t := range turns {
+		into := t.short
+		if i < 0 {
+			into = &sink
+		}
+		if err := b.replies(ctx, t.srv, b.cfg.batch, "hello", shortReply, into); err != nil {
 			return err
 		}
-		floorRun := func() (err error) {
-			fs, err = stream(ctx, b.w.client, b.floor.url+"/first", []byte(`{"text":"hello"}`))
+	}
+	for _, t := range turns {
+		into := t.long
+		if i < 0 {
+			into = &sink
+		}
+		if err := b.replies(ctx, t.srv, 1, longPrompt, b.long, into); err != nil {
 			return err
 		}
-		order := []func() error{wispRun, floorRun}
-		if i%2 != 0 {
-			order[0], order[1] = floorRun, wispRun
-		}
-		for _, fn := range order {
-			if err := fn(); err != nil {
-				return fmt.Errorf("first token: %w", err)
-			}
-		}
-		b.check(ws, shortReply)
-		if ws.tokens == 0 || fs.tokens == 0 {
-			return errors.New("first token: a stream had no token frame")
-		}
-		if i >= 0 {
-			b.res.firstWisp = append(b.res.firstWisp, ms(ws.firstToken))
-			b.res.firstFloor = append(b.res.firstFloor, ms(fs.firstToken))
-		}
+	}
+	if i >= 0 {
+		fmt.Fprintf(os.Stderr, "round %2d/%d: short cpu wisp %.2f ms, relay %.2f ms · long cpu wisp %.1f ms, relay %.1f ms\n",
+			i+1, b.cfg.rounds, last(r.shortWisp.cpu), last(r.shortRelay.cpu), last(r.longWisp.cpu), last(r.longRelay.cpu))
 	}
 	return nil
 }
 
-// throughput streams the long reply through Wisp and through each floor in
-// turn, once unrecorded, then cfg.tputRuns times.
-func (b *bench) throughput(ctx context.Context) error {
-	n := float64(len(b.long))
-	for i := -1; i < b.cfg.tputRuns; i++ {
-		ws, err := b.w.sendNew(ctx, throughputPrompt)
-		if err != nil {
-			return fmt.Errorf("wisp stream: %w", err)
+// replies has srv answer n replies to text (Wisp: each in a fresh conversation,
+// created before the clock starts) and records each reply's first token and
+// rate, and the server's CPU from before the first request until it went quiet
+// after the last, divided by n.
+func (b *bench) replies(ctx context.Context, srv *server, n int, text string, chunks []string, into *figures) error {
+	var convs []string
+	if srv == b.wisp {
+		for range n {
+			c, err := b.newConversation(ctx)
+			if err != nil {
+				return fmt.Errorf("wisp: new conversation: %w", err)
+			}
+			convs = append(convs, c)
 		}
-		b.check(ws, b.long)
-		fs, err := stream(ctx, b.w.client, b.floor.url+"/stream", []byte(`{"text":"long"}`))
-		if err != nil {
-			return fmt.Errorf("floor stream: %w", err)
-		}
-		if fs.tokens != len(b.long) || fs.fullText != b.longText {
-			return errors.New("floor stream: frames or fullText differ from the chunks")
-		}
-		one, err := b.sqlite.insert(ctx, 1)
-		if err != nil {
-			return err
-		}
-		batched, err := b.sqlite.insert(ctx, b.cfg.batch)
-		if err != nil {
-			return err
-		}
-		fake, err := b.w.fakeAlone(ctx)
-		if err != nil {
-			return fmt.Errorf("fake model alone: %w", err)
-		}
-		deltas, took, err := b.w.modelAlone(ctx)
-		if err != nil || deltas != len(b.long) {
-			return fmt.Errorf("fake model through runtime/llm: %d deltas: %v", deltas, err)
-		}
-		if i < 0 {
-			continue
-		}
-		r := b.res
-		r.wispTPS = append(r.wispTPS, float64(ws.tokens)/ws.final.Seconds())
-		r.sseFPS = append(r.sseFPS, float64(fs.tokens)/fs.final.Seconds())
-		r.sqlOne = append(r.sqlOne, one)
-		r.sqlBatch = append(r.sqlBatch, batched)
-		r.fakeCPS = append(r.fakeCPS, n/fake.final.Seconds())
-		r.modelDPS = append(r.modelDPS, n/took.Seconds())
-		fmt.Fprintf(os.Stderr, "stream %2d/%d: wisp %6.0f tokens/s · sse floor %6.0f frames/s · sqlite %6.0f / %6.0f rows/s · fake %6.0f chunks/s, via runtime/llm %6.0f\n",
-			i+1, b.cfg.tputRuns, r.wispTPS[i], r.sseFPS[i], one, batched, r.fakeCPS[i], r.modelDPS[i])
 	}
+	before, err := srv.settledCPU(ctx)
+	if err != nil {
+		return err
+	}
+	for k := range n {
+		var s seen
+		if srv == b.wisp {
+			s, err = b.sendWisp(ctx, convs[k], text)
+		} else {
+			s, err = b.sendRelay(ctx, text)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", srv.name, err)
+		}
+		if srv == b.wisp {
+			b.check(s, chunks)
+		} else {
+			b.checkFrames("relay", s, chunks)
+		}
+		into.first = append(into.first, ms(s.firstToken))
+		into.tps = append(into.tps, float64(s.tokens)/s.final.Seconds())
+	}
+	after, err := srv.settledCPU(ctx)
+	if err != nil {
+		return err
+	}
+	into.cpu = append(into.cpu, ms(after-before)/float64(n))
 	return nil
+}
+
+func last(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	return xs[len(xs)-1]
 }
 
 // groupCommits counts the transactions SQLite committed during one long and
@@ -163,12 +178,12 @@ func (b *bench) groupCommits(ctx context.Context) {
 	count := func(text string, chunks []string) (int, error) {
 		var lastErr error
 		for range 3 {
-			conv, err := b.w.newConversation(ctx) // a fresh commit: the WAL is not empty when pinned
+			conv, err := b.newConversation(ctx) // a fresh commit: the WAL is not empty when pinned
 			if err != nil {
 				return 0, err
 			}
-			n, err := countCommits(ctx, b.w.dbPath(), func() error {
-				s, err := b.w.send(ctx, conv, text)
+			n, err := countCommits(ctx, b.dbPath, func() error {
+				s, err := b.sendWisp(ctx, conv, text)
 				if err == nil {
 					b.check(s, chunks)
 				}
@@ -182,7 +197,7 @@ func (b *bench) groupCommits(ctx context.Context) {
 		return 0, lastErr
 	}
 	var err error
-	if b.res.commitsLong, err = count(throughputPrompt, b.long); err == nil {
+	if b.res.commitsLong, err = count(longPrompt, b.long); err == nil {
 		b.res.commitsShort, err = count("hello", shortReply)
 	}
 	if err != nil {
@@ -195,7 +210,7 @@ func (b *bench) groupCommits(ctx context.Context) {
 // event numbered like the last frame streamed, and its text events giving back
 // the reply.
 func (b *bench) verifyDisk(ctx context.Context) error {
-	db, err := sql.Open("sqlite3", "file:"+(&url.URL{Path: b.w.dbPath()}).EscapedPath()+"?mode=ro")
+	db, err := sql.Open("sqlite3", "file:"+(&url.URL{Path: b.dbPath}).EscapedPath()+"?mode=ro")
 	if err != nil {
 		return err
 	}
