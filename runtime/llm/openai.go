@@ -1,14 +1,15 @@
 package llm
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/packages/ssestream"
 )
 
 // placeholderKey is sent when no key is configured: local servers (Ollama, LM Studio,
@@ -67,19 +68,37 @@ func (p *OpenAI) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 		return Response{}, &Error{Kind: KindBadRequest, Provider: p.name, Message: err.Error(), Err: err}
 	}
 	x := &exchange{provider: p.name}
-	stream := p.client.Chat.Completions.NewStreaming(ctx, params, option.WithMiddleware(x.middleware))
-	defer stream.Close()
+	var raw *http.Response
+	err = p.client.Post(ctx, "chat/completions", params, &raw, option.WithJSONSet("stream", true), option.WithMiddleware(x.middleware))
+	if err != nil {
+		return Response{}, x.fail(ctx, err)
+	}
+	defer raw.Body.Close()
 
 	acc := newChunkAccumulator(onDelta)
-	for stream.Next() {
-		acc.add(stream.Current())
-	}
-	if err := stream.Err(); err != nil {
-		var event *ssestream.StreamError
-		if errors.As(err, &event) && ctx.Err() == nil {
-			return Response{}, x.eventError(event.Event.Data, "server_error")
+	events := newSSEReader(raw.Body)
+	var chunk openAIChunk
+	for {
+		data, ok := events.next()
+		if !ok {
+			if err := events.err(); err != nil {
+				return Response{}, x.fail(ctx, err)
+			}
+			break
 		}
-		return Response{}, x.fail(ctx, err)
+		if bytes.HasPrefix(data, []byte("[DONE]")) {
+			break
+		}
+		if err := decodeOpenAIChunk(data, &chunk); err != nil {
+			return Response{}, x.fail(ctx, err)
+		}
+		if chunk.Error != nil {
+			if ctx.Err() == nil {
+				return Response{}, x.eventError(data, "server_error")
+			}
+			return Response{}, x.fail(ctx, errors.New("received error while streaming"))
+		}
+		acc.add(&chunk)
 	}
 	if ctx.Err() != nil {
 		return Response{}, ctx.Err()

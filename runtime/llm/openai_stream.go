@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-
-	"github.com/openai/openai-go/v3"
 )
 
 // chunkAccumulator assembles a Response from Chat Completions chunks and reports each
@@ -32,15 +30,16 @@ func newChunkAccumulator(emit func(Delta)) *chunkAccumulator {
 	return &chunkAccumulator{emit: emit, byIndex: map[int64]int{}}
 }
 
-func (a *chunkAccumulator) add(chunk openai.ChatCompletionChunk) {
-	if chunk.JSON.Usage.Valid() {
+func (a *chunkAccumulator) add(chunk *openAIChunk) {
+	if chunk.Usage != nil {
 		a.usage = Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens)}
 	}
-	for _, choice := range chunk.Choices {
+	for i := range chunk.Choices {
+		choice := &chunk.Choices[i]
 		if choice.Index != 0 {
 			continue // only one choice is ever asked for
 		}
-		a.addDelta(choice.Delta)
+		a.addDelta(choice)
 		if choice.FinishReason != "" {
 			a.finish = choice.FinishReason
 			a.flushToolCalls()
@@ -48,25 +47,25 @@ func (a *chunkAccumulator) add(chunk openai.ChatCompletionChunk) {
 	}
 }
 
-func (a *chunkAccumulator) addDelta(d openai.ChatCompletionChunkChoiceDelta) {
-	if r := reasoningText(d); r != "" {
+func (a *chunkAccumulator) addDelta(c *openAIChoice) {
+	if r := c.reasoning(); r != "" {
 		a.thinking.WriteString(r)
 		a.emit(Delta{Kind: DeltaThinking, Text: r})
 	}
-	for _, text := range []string{d.Content, d.Refusal} {
+	for _, text := range []string{c.Delta.Content, c.Delta.Refusal} {
 		if text != "" {
 			a.text.WriteString(text)
 			a.emit(Delta{Kind: DeltaText, Text: text})
 		}
 	}
-	for _, tc := range d.ToolCalls {
-		a.addToolCall(tc)
+	for i := range c.Delta.ToolCalls {
+		a.addToolCall(&c.Delta.ToolCalls[i])
 	}
 }
 
 // addToolCall appends one fragment. A fragment with a new id at an index already in
 // use starts a new call: some servers number every call 0.
-func (a *chunkAccumulator) addToolCall(tc openai.ChatCompletionChunkChoiceDeltaToolCall) {
+func (a *chunkAccumulator) addToolCall(tc *openAIToolFrag) {
 	i, ok := a.byIndex[tc.Index]
 	if !ok || (tc.ID != "" && a.calls[i].id != "" && tc.ID != a.calls[i].id) {
 		a.calls = append(a.calls, &toolCallBuilder{})
@@ -106,22 +105,6 @@ func (a *chunkAccumulator) response() Response {
 	}
 	r.StopReason = stopReason(a.finish, len(r.ToolCalls) > 0)
 	return r
-}
-
-// reasoningText reads the reasoning that servers put in non-standard delta fields.
-// The SDK keeps unknown fields raw (and marks them not Valid), so they are decoded here.
-func reasoningText(d openai.ChatCompletionChunkChoiceDelta) string {
-	for _, key := range []string{"reasoning_content", "reasoning"} {
-		field, ok := d.JSON.ExtraFields[key]
-		if !ok {
-			continue
-		}
-		var text string
-		if json.Unmarshal([]byte(field.Raw()), &text) == nil && text != "" {
-			return text
-		}
-	}
-	return ""
 }
 
 // stopReason normalises a finish reason to Anthropic's words. A server that says
