@@ -44,7 +44,7 @@ func mergeable(r store.RunEvent) (mergedDelta, bool) {
 }
 
 // compactLog finds the stretches of rows (one run's log, in order) worth merging:
-// two or more consecutive deltas of one type with consecutive numbers.
+// two or more consecutive rows of deltas of one type whose numbers follow on.
 func compactLog(rows []store.RunEvent) []store.Merged {
 	var out []store.Merged
 	for i := 0; i < len(rows); {
@@ -53,9 +53,11 @@ func compactLog(rows []store.RunEvent) []store.Merged {
 		if ok {
 			text := []byte(first.Text) // appended to: linear in the stretch's length
 			cuts := first.Cuts
-			for ; j < len(rows) && rows[j].Type == rows[i].Type && rows[j].Seq == rows[j-1].Seq+1; j++ {
+			for ; j < len(rows) && rows[j].Type == rows[i].Type; j++ {
 				next, ok := mergeable(rows[j])
-				if !ok {
+				// A row may already stand for a stretch (the log writer merges the
+				// deltas of one commit): it follows on when its first number does.
+				if !ok || rows[j].Seq-int64(len(next.Cuts)) != rows[j-1].Seq {
 					break
 				}
 				text = append(text, next.Text...)

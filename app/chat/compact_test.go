@@ -28,14 +28,18 @@ func TestCompactLog(t *testing.T) {
 		row(7, "text_delta", `{"text":"alone"}`),
 		row(8, "callback", `{"callId":"c","text":"a"}`),
 		row(9, "text_delta", `{"text":"a"}`), row(11, "text_delta", `{"text":"gap"}`), // not consecutive numbers
-		row(12, "text_delta", `{"text":"x","cuts":[1]}`), row(13, "text_delta", `{"text":"yz","cuts":[1,1]}`), // merged before
-		row(14, "output", `{"fullText":"…"}`),
+		// merged before (by the log writer): row 14 stands for 13..14
+		row(12, "text_delta", `{"text":"x","cuts":[1]}`), row(14, "text_delta", `{"text":"yz","cuts":[1,1]}`),
+		row(16, "text_delta", `{"text":"uv","cuts":[1,1]}`), // stands for 15..16: follows on
+		row(18, "text_delta", `{"text":"st","cuts":[1,1]}`), // stands for 17..18: so does this
+		row(21, "text_delta", `{"text":"qr","cuts":[1,1]}`), // stands for 20..21: 19 is missing
+		row(22, "output", `{"fullText":"…"}`),
 	}
 	got := compactLog(rows)
 	want := []store.Merged{
 		{From: 1, Row: row(2, "thinking", `{"text":"Hmm.","cuts":[2,2]}`)},
 		{From: 3, Row: row(5, "text_delta", `{"text":"étö","cuts":[2,0,3]}`)},
-		{From: 11, Row: row(13, "text_delta", `{"text":"gapxyz","cuts":[3,1,1,1]}`)},
+		{From: 11, Row: row(18, "text_delta", `{"text":"gapxyzuvst","cuts":[3,1,1,1,1,1,1,1]}`)},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("compactLog = %+v", got)

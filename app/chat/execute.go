@@ -96,7 +96,7 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input, resum
 // the run is over when it returns.
 func (s *Service) append(run *Run, ev runtime.Event, at runtime.Fold, end func() error) {
 	run.seq++
-	p := pending{run: run, item: Item{Seq: run.seq, Event: ev, Time: time.Now(), At: at}, data: encodeEvent(ev), end: end}
+	p := pending{run: run, item: Item{Seq: run.seq, Event: ev, Time: time.Now(), At: at}, end: end}
 	if end != nil {
 		p.published = make(chan struct{})
 	}

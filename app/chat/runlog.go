@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/wispapp/wisp/app/store"
@@ -18,6 +19,7 @@ const maxBatch = 512
 type pending struct {
 	run  *Run
 	item Item
+	// data is the event as logged; the writer encodes it when it is nil.
 	data json.RawMessage
 	// end, when set, is the final event's bookkeeping (run status and reply), done
 	// after the event is on disk and before anyone sees it.
@@ -61,10 +63,7 @@ func (w *logWriter) loop() {
 	rows := make([]store.RunEvent, 0, maxBatch)
 	for first := range w.in {
 		queued = batch.Collect(w.in, first, queued, maxBatch)
-		rows = rows[:0]
-		for _, p := range queued {
-			rows = append(rows, store.RunEvent{RunID: p.run.ID, Seq: p.item.Seq, Type: string(p.item.Event.Type), Data: p.data, Time: p.item.Time})
-		}
+		rows = appendRows(rows[:0], queued)
 		w.write(rows)
 		for _, p := range queued {
 			if p.end != nil {
@@ -91,6 +90,77 @@ func (w *logWriter) write(rows []store.RunEvent) {
 		time.Sleep(time.Duration(attempt+1) * 20 * time.Millisecond)
 	}
 	w.log.Error("save run events", "events", len(rows), "run", rows[0].RunID, "err", err)
+}
+
+// appendRows appends the rows that log a batch of events. Each stretch of a run's
+// consecutive text (or thinking) deltas becomes one row, numbered like its last
+// delta, in the form compaction gives it ({text, cuts}: see compact.go), so that a
+// long reply's hundreds of deltas per commit cost one row, not hundreds, and the
+// log to compact at the end is short. Every delta is still on disk, with its
+// place, before anyone sees it: a client resuming from any number gets exactly
+// the text after it.
+func appendRows(rows []store.RunEvent, batch []pending) []store.RunEvent {
+	for i := 0; i < len(batch); {
+		p := batch[i]
+		j := i + 1
+		if text, ok := deltaText(p.item.Event); ok {
+			for j < len(batch) && batch[j].run == p.run && batch[j].item.Seq == batch[j-1].item.Seq+1 && batch[j].item.Event.Type == p.item.Event.Type {
+				if _, ok := deltaText(batch[j].item.Event); !ok {
+					break
+				}
+				j++
+			}
+			if j-i > 1 {
+				rows = append(rows, mergedRow(batch[i:j], text))
+				i = j
+				continue
+			}
+		}
+		data := p.data
+		if data == nil {
+			data = encodeEvent(p.item.Event)
+		}
+		rows = append(rows, store.RunEvent{RunID: p.run.ID, Seq: p.item.Seq, Type: string(p.item.Event.Type), Data: data, Time: p.item.Time})
+		i = j
+	}
+	return rows
+}
+
+// deltaText is the text of an event that may join a stretch: a text delta, or a
+// thinking delta that does not close its step's reasoning.
+func deltaText(ev runtime.Event) (string, bool) {
+	switch d := ev.Data.(type) {
+	case runtime.TextDelta:
+		return d.Text, true
+	case runtime.Thinking:
+		return d.Text, !d.Complete
+	}
+	return "", false
+}
+
+// mergedRow is the row of a stretch of two or more deltas; first is the text of
+// the first.
+func mergedRow(stretch []pending, first string) store.RunEvent {
+	m := mergedDelta{Cuts: make([]int, 0, len(stretch))}
+	n := 0
+	for _, p := range stretch {
+		t, _ := deltaText(p.item.Event)
+		n += len(t)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for k, p := range stretch {
+		t := first
+		if k > 0 {
+			t, _ = deltaText(p.item.Event)
+		}
+		b.WriteString(t)
+		m.Cuts = append(m.Cuts, len(t))
+	}
+	m.Text = b.String()
+	data, _ := json.Marshal(m)
+	last := stretch[len(stretch)-1]
+	return store.RunEvent{RunID: last.run.ID, Seq: last.item.Seq, Type: string(last.item.Event.Type), Data: data, Time: last.item.Time}
 }
 
 // encodeEvent is the JSON an event is logged with.

@@ -3,6 +3,8 @@ package chat
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -91,8 +93,12 @@ func TestGroupCommit(t *testing.T) {
 	}
 	close(l.release)
 	<-final.published
-	if got := l.sizes(); len(got) != 2 || got[0] != 1 || got[1] != 101 {
-		t.Fatalf("commits of %v events, want [1 101]", got)
+	// The second commit holds the 100 deltas as one row, numbered like the last.
+	if got := l.sizes(); len(got) != 2 || got[0] != 1 || got[1] != 2 {
+		t.Fatalf("commits of %v rows, want [1 2]", got)
+	}
+	if r := l.batches[1][0]; r.Seq != 101 || r.Type != "text_delta" || len(cutsOf(r.Data)) != 100 {
+		t.Fatalf("the second commit's first row: %d %s %.80s", r.Seq, r.Type, r.Data)
 	}
 	if seenAtEnd != 101 {
 		t.Fatalf("the final bookkeeping saw %d published events, want the 101 before it", seenAtEnd)
@@ -120,5 +126,40 @@ func TestCommitRetries(t *testing.T) {
 	<-p.published
 	if got := l.sizes(); len(got) != 1 || got[0] != 1 {
 		t.Fatalf("commits %v", got)
+	}
+}
+
+// A commit logs each stretch of one run's consecutive deltas as one row with its
+// cut points, and everything else as it is: a delta alone, a run's deltas broken by
+// another run's or by a gap in the numbers, the thinking that closes a step.
+func TestAppendRowsMergesStretches(t *testing.T) {
+	a := newRun("conv", "u1", func(error) {})
+	b := newRun("conv", "u2", func(error) {})
+	a.ID, b.ID = "a", "b"
+	ev := func(run *Run, seq int64, e runtime.Event) pending {
+		return pending{run: run, item: Item{Seq: seq, Event: e}}
+	}
+	closing := runtime.Event{Type: runtime.EventThinking, Data: runtime.Thinking{Complete: true}}
+	batch := []pending{
+		ev(a, 1, thinking("Hm")), ev(a, 2, thinking("m.")), ev(a, 3, closing),
+		ev(a, 4, text("é")), ev(a, 5, text("")), ev(a, 6, text("tö")),
+		ev(b, 1, text("other")),
+		ev(a, 7, text("x")), ev(a, 9, text("gap")), ev(a, 10, text("y")),
+		ev(a, 11, runtime.Event{Type: runtime.EventOutput, Data: runtime.Output{FullText: "étöxgapy"}}),
+	}
+	var got []string
+	for _, r := range appendRows(nil, batch) {
+		got = append(got, fmt.Sprintf("%s/%d %s %s", r.RunID, r.Seq, r.Type, r.Data))
+	}
+	want := []string{
+		`a/2 thinking {"text":"Hmm.","cuts":[2,2]}`,
+		`a/3 thinking {"text":"","complete":true}`,
+		`a/6 text_delta {"text":"étö","cuts":[2,0,3]}`,
+		`b/1 text_delta {"text":"other"}`,
+		`a/7 text_delta {"text":"x"}`,
+		`a/10 text_delta {"text":"gapy","cuts":[3,1]}`,
+	}
+	if len(got) != len(want)+1 || strings.Join(got[:len(want)], "\n") != strings.Join(want, "\n") {
+		t.Fatalf("rows:\n%s\nwant:\n%s\n(then the output)", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
