@@ -40,6 +40,8 @@ type displayRecorder struct {
 	calls    map[string]runtime.ToolStart // open calls by id
 	// cancelled calls keep that status when they end (a stop or a denial).
 	cancelled map[string]bool
+	// userSaved is closed once the user's bubble is saved (see user).
+	userSaved chan struct{}
 }
 
 func newDisplayRecorder(s *Service, run *Run) *displayRecorder {
@@ -47,12 +49,30 @@ func newDisplayRecorder(s *Service, run *Run) *displayRecorder {
 }
 
 // user saves the user's bubble, timed like the user's message so a truncate at that
-// message treats both alike.
+// message treats both alike. It is saved while the model is asked (the first token
+// does not wait for it), and before anything else the run records or shows: every
+// later call of the recorder, observe first of all, waits for it.
 func (d *displayRecorder) user(text string) {
-	d.saveAt(d.run.StartedAt, "user", "text", map[string]any{"text": text}, "", "")
+	done := make(chan struct{})
+	d.userSaved = done
+	d.s.bg.Add(1)
+	go func() {
+		defer d.s.bg.Done()
+		defer close(done)
+		d.saveAt(d.run.StartedAt, "user", "text", map[string]any{"text": text}, "", "")
+	}()
+}
+
+// waitUser waits until the user's bubble is saved, if it is being saved.
+func (d *displayRecorder) waitUser() {
+	if d.userSaved != nil {
+		<-d.userSaved
+		d.userSaved = nil
+	}
 }
 
 func (d *displayRecorder) observe(ev runtime.Event) {
+	d.waitUser()
 	switch e := ev.Data.(type) {
 	case runtime.TextDelta:
 		d.text.WriteString(e.Text)
@@ -101,6 +121,7 @@ func (d *displayRecorder) observe(ev runtime.Event) {
 
 // finish saves what the last step said and, if the run did not end well, why.
 func (d *displayRecorder) finish(status, errMsg string) {
+	d.waitUser()
 	d.flushStep()
 	switch status {
 	case StatusFailed:
@@ -129,6 +150,7 @@ func (d *displayRecorder) flushStep() {
 }
 
 func (d *displayRecorder) save(msgType, contentType string, content any, status, toolCallID string) {
+	d.waitUser()
 	d.saveAt(time.Now(), msgType, contentType, content, status, toolCallID)
 }
 
@@ -146,6 +168,7 @@ func (d *displayRecorder) saveAt(now time.Time, msgType, contentType string, con
 }
 
 func (d *displayRecorder) update(callID, status string, content any) {
+	d.waitUser()
 	saved, err := d.s.store.UpdateToolStatus(context.Background(), d.run.ID, callID, status, wire.JSON(content), time.Now())
 	if err != nil {
 		d.s.log.Warn("update tool status", "run", d.run.ID, "call", callID, "err", err)
