@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	goruntime "runtime"
 	"strings"
 	"time"
 
@@ -49,7 +50,17 @@ func newLogWriter(st eventLog, log *slog.Logger) *logWriter {
 	return w
 }
 
-func (w *logWriter) add(p pending) { w.in <- p }
+func (w *logWriter) add(p pending) {
+	idle := len(w.in) == 0
+	w.in <- p
+	if idle && p.item.Seq == 1 {
+		// A run's first event (what its first frame waits for) and the writer was
+		// waiting: let it commit now, on this P, rather than when the producer next
+		// blocks, which may be a cgo call away. Later events queue up meanwhile and
+		// go to disk together.
+		goruntime.Gosched()
+	}
+}
 
 // close flushes what is queued and stops the writer. Nothing may be added after.
 func (w *logWriter) close() {
@@ -76,6 +87,9 @@ func (w *logWriter) loop() {
 				close(p.published)
 			}
 		}
+		// Let the readers just woken send their frames before the next commit
+		// holds this P in cgo.
+		goruntime.Gosched()
 	}
 }
 
