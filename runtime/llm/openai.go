@@ -3,17 +3,17 @@ package llm
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
 	"strings"
 
 	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 )
 
 // placeholderKey is sent when no key is configured: local servers (Ollama, LM Studio,
-// llama.cpp) ignore it, and the SDK wants one.
+// llama.cpp) ignore it, and some gateways refuse a request without one.
 const placeholderKey = "wisp-no-key"
 
 // OpenAI streams chat turns from an OpenAI-compatible Chat Completions endpoint:
@@ -26,7 +26,9 @@ const placeholderKey = "wisp-no-key"
 // (Ollama, OpenRouter); it is never sent back, as DeepSeek rejects it.
 type OpenAI struct {
 	name                string
-	client              openai.Client
+	endpoint            string // …/chat/completions
+	key                 string
+	http                *http.Client
 	maxCompletionTokens bool
 }
 
@@ -44,13 +46,10 @@ func NewOpenAI(cfg Config) *OpenAI {
 		key = placeholderKey
 	}
 	return &OpenAI{
-		name: cfg.Kind,
-		client: openai.NewClient(
-			option.WithBaseURL(cfg.BaseURL),
-			option.WithAPIKey(key),
-			option.WithHTTPClient(cfg.HTTPClient),
-			option.WithMaxRetries(0), // callers decide whether to retry
-		),
+		name:                cfg.Kind,
+		endpoint:            cfg.BaseURL + "/chat/completions",
+		key:                 key,
+		http:                cfg.HTTPClient,
 		maxCompletionTokens: isOpenAIHost(cfg.BaseURL),
 	}
 }
@@ -68,8 +67,7 @@ func (p *OpenAI) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 		return Response{}, &Error{Kind: KindBadRequest, Provider: p.name, Message: err.Error(), Err: err}
 	}
 	x := &exchange{provider: p.name}
-	var raw *http.Response
-	err = p.client.Post(ctx, "chat/completions", params, &raw, option.WithJSONSet("stream", true), option.WithMiddleware(x.middleware))
+	raw, err := p.send(ctx, params, x)
 	if err != nil {
 		return Response{}, x.fail(ctx, err)
 	}
@@ -107,6 +105,30 @@ func (p *OpenAI) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 		return Response{}, x.truncated()
 	}
 	return acc.response(), nil
+}
+
+// send posts the request for a streamed reply and returns the response once it
+// answered with a success status (x.middleware turns any other into an *Error). The
+// SDK's types build the body; the request itself is plain net/http, as the SDK's
+// request machinery cost more CPU per reply than the rest of the exchange.
+func (p *OpenAI) send(ctx context.Context, params openai.ChatCompletionNewParams, x *exchange) (*http.Response, error) {
+	body, err := json.Marshal(params)
+	if err != nil || len(body) < 2 || body[len(body)-1] != '}' {
+		return nil, &Error{Kind: KindBadRequest, Provider: p.name, Message: "cannot encode the request", Err: err}
+	}
+	body = append(body[:len(body)-1], `,"stream":true}`...)
+	if string(body[:2]) == "{," {
+		body = append(body[:1], body[2:]...) // the params were {}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return nil, &Error{Kind: KindBadRequest, Provider: p.name, Message: err.Error(), Err: err}
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("Authorization", "Bearer "+p.key)
+	req.Header.Set("User-Agent", "Wisp")
+	return x.middleware(req, p.http.Do)
 }
 
 // isOpenAIHost reports whether baseURL is OpenAI's own API.
