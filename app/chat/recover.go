@@ -48,6 +48,10 @@ func (s *Service) recoverRun(ctx context.Context, r store.Run) error {
 	if n := len(items); n > 0 {
 		last = items[n-1].Seq
 	}
+	events := 0 // a row of merged deltas stands for each of them
+	for _, it := range items {
+		events += max(1, len(it.Cuts))
+	}
 	now := time.Now()
 	if n := len(items); n > 0 && items[n-1].Final() {
 		// The end is on disk; only the bookkeeping after it was lost.
@@ -57,7 +61,7 @@ func (s *Service) recoverRun(ctx context.Context, r store.Run) error {
 	// Seed 001: the stream is resynced (a client reloads what it shows from the
 	// snapshot), then the run ends interrupted.
 	resync := runtime.Event{Type: runtime.EventStreamResync, Data: runtime.StreamResync{
-		Reason: runtime.ResyncCrashRecovery, FromSequence: last, MessageCount: len(items)}}
+		Reason: runtime.ResyncCrashRecovery, FromSequence: last, MessageCount: events}}
 	ev := runtime.Event{Type: runtime.EventInterrupted, Data: runtime.Interrupted{Reason: recoverReason}}
 	if err := s.store.AppendRunEvents(ctx, []store.RunEvent{
 		{RunID: r.ID, Seq: last + 1, Type: string(resync.Type), Data: encodeEvent(resync), Time: now},

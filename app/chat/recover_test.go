@@ -119,3 +119,34 @@ func TestRecoveryClosesTheRunsOpenCards(t *testing.T) {
 		t.Fatalf("cards after recovery %v, want %v", got, want)
 	}
 }
+
+// A crash may leave deltas the log writer merged in one commit ({text, cuts}, numbered
+// like the last): the resync counts each of them, and the reply keeps their text.
+func TestRecoverCountsMergedDeltas(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.Open(t, "conv")
+	at := time.Now().Add(-time.Minute)
+	if err := st.CreateRun(ctx, store.Run{ID: "cut", ConversationID: "conv", Status: store.RunActive, StartedAt: at}); err != nil {
+		t.Fatal(err)
+	}
+	rows := []store.RunEvent{
+		{RunID: "cut", Seq: 3, Type: string(runtime.EventTextDelta), Data: []byte(`{"text":"Hi there","cuts":[2,1,5]}`), Time: at},
+		{RunID: "cut", Seq: 4, Type: string(runtime.EventTextDelta), Data: []byte(`{"text":"!"}`), Time: at},
+	}
+	if err := st.AppendRunEvents(ctx, rows); err != nil {
+		t.Fatal(err)
+	}
+	e := startOn(t, st, newScript(-1))
+	events, _ := st.RunEvents(ctx, "cut", 0, 0)
+	if len(events) != 4 || events[2].Seq != 5 {
+		t.Fatalf("cut run's log %+v", events)
+	}
+	resync, err := runtime.DecodeEvent(events[2].Type, events[2].Data)
+	if err != nil || resync.Data != (runtime.StreamResync{Reason: runtime.ResyncCrashRecovery, FromSequence: 4, MessageCount: 4}) {
+		t.Fatalf("stream_resync = %+v, %v", resync, err)
+	}
+	msgs, err := e.svc.Messages(ctx, "conv")
+	if err != nil || len(msgs) != 1 || msgs[0].Text != "Hi there!" {
+		t.Fatalf("messages %+v, %v", msgs, err)
+	}
+}
