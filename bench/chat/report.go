@@ -67,7 +67,15 @@ func (r *results) markdown() string {
 		benchkit.Thousands(tps), benchkit.Thousands(targetTPS), benchkit.Verdict(tps >= targetTPS),
 		benchkit.Msec(benchkit.Percentile(r.shortWisp.cpu, 90)), benchkit.Msec(benchkit.Percentile(r.longWisp.cpu, 90)),
 		benchkit.Msec(benchkit.Percentile(r.shortRelay.cpu, 90)), benchkit.Msec(benchkit.Percentile(r.longRelay.cpu, 90)))
+	fmt.Fprintf(&b, "\nPer-round paired CPU ratios (Wisp / relay in the same round), median: short %.2f×, long %.2f×.\n",
+		benchkit.Median(paired(r.shortWisp.cpu, r.shortRelay.cpu)), benchkit.Median(paired(r.longWisp.cpu, r.longRelay.cpu)))
 	r.notes(&b)
+	fmt.Fprintf(&b, "\nReading: a long reply is dominated by the work per token (read the model's chunk, log it, send it), where Wisp's "+
+		"CPU is %.2f× the relay's; a short reply is dominated by the fixed work of keeping the conversation, which the relay "+
+		"does not do at all (the user's message and the run, the user's and the reply's display rows, the run's events, its end "+
+		"and its log's compaction, the /ws journal: %d SQLite transactions while the stream lasts and more after it, each costing "+
+		"CPU and latency), so its ratios measure that persistence more than the streaming path.\n",
+		benchkit.Median(r.longWisp.cpu)/benchkit.Median(r.longRelay.cpu), r.commitsShort)
 	fmt.Fprintf(&b, "\nFor context (not measured in this run): elizaOS takes about %.0f ms to its first token on this machine kind, %.0f× Wisp's p50 above.\n",
 		elizaFirstMs, elizaFirstMs/wp50)
 	return strings.TrimRight(b.String(), "\n")
@@ -91,4 +99,13 @@ func (r *results) notes(b *strings.Builder) {
 	for _, p := range r.problems {
 		fmt.Fprintf(b, "- %s\n", p)
 	}
+}
+
+// paired is the ratio of each round's Wisp figure to the relay's in that round.
+func paired(wisp, relay []float64) []float64 {
+	out := make([]float64, 0, len(wisp))
+	for i := range min(len(wisp), len(relay)) {
+		out = append(out, wisp[i]/relay[i])
+	}
+	return out
 }
