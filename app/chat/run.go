@@ -95,13 +95,15 @@ func (r *Run) Done() <-chan struct{} { return r.over }
 // Cancel interrupts the run; its partial reply is kept.
 func (r *Run) Cancel(cause error) { r.cancel(cause) }
 
-// publish appends an event that is on disk and wakes the subscribers.
-func (r *Run) publish(it Item) {
+// publish appends events that are on disk, in order, and wakes the subscribers once.
+func (r *Run) publish(items ...Item) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.items = append(r.items, it)
-	if it.Final() {
-		r.ended = true
+	r.items = append(r.items, items...)
+	for _, it := range items {
+		if it.Final() {
+			r.ended = true
+		}
 	}
 	close(r.notify)
 	r.notify = make(chan struct{})

@@ -72,25 +72,48 @@ func (w *logWriter) loop() {
 	defer close(w.done)
 	queued := make([]pending, 0, maxBatch)
 	rows := make([]store.RunEvent, 0, maxBatch)
+	items := make([]Item, 0, maxBatch)
 	for first := range w.in {
 		queued = batch.Collect(w.in, first, queued, maxBatch)
 		rows = appendRows(rows[:0], queued)
 		w.write(rows)
-		for _, p := range queued {
-			if p.end != nil {
-				if err := p.end(); err != nil {
-					w.log.Error("end run", "run", p.run.ID, "err", err)
-				}
-			}
-			p.run.publish(p.item)
-			if p.published != nil {
-				close(p.published)
-			}
-		}
+		items = w.publish(queued, items)
 		// Let the readers just woken send their frames before the next commit
 		// holds this P in cgo.
 		goruntime.Gosched()
 	}
+}
+
+// publish hands a committed batch to its runs: each stretch of one run's events at
+// once (one wake-up of its readers, not one per token). A final event's bookkeeping
+// runs before it is seen, and anyone waiting for an event is told after. items is
+// scratch space, returned for reuse.
+func (w *logWriter) publish(queued []pending, items []Item) []Item {
+	for i := 0; i < len(queued); {
+		p := queued[i]
+		if p.end != nil {
+			if err := p.end(); err != nil {
+				w.log.Error("end run", "run", p.run.ID, "err", err)
+			}
+		}
+		j := i + 1
+		for j < len(queued) && queued[j].run == p.run && queued[j].end == nil {
+			j++
+		}
+		items = items[:0]
+		for _, q := range queued[i:j] {
+			items = append(items, q.item)
+		}
+		p.run.publish(items...)
+		for _, q := range queued[i:j] {
+			if q.published != nil {
+				close(q.published)
+			}
+		}
+		i = j
+	}
+	clear(items[:cap(items)]) // drop the references until the next batch
+	return items[:0]
 }
 
 // write commits one batch, retrying a failed commit a few times. If the disk keeps
