@@ -1,7 +1,9 @@
 // Package llm is Wisp's boundary with language models: one Provider interface for a
-// streaming chat turn with tools and reasoning, and two implementations on the official
-// SDKs: OpenAI-compatible (OpenAI, Ollama, LM Studio, llama.cpp server, OpenRouter) and
-// Anthropic (with extended thinking).
+// streaming chat turn with tools and reasoning, and two implementations: OpenAI-compatible
+// (OpenAI, Ollama, LM Studio, llama.cpp server, OpenRouter), whose requests are built
+// with the official SDK's types but sent and read with net/http and encoding/json (the
+// SDK's own stream decoding cost more CPU than the rest of a token's path), and
+// Anthropic (with extended thinking) on its official SDK.
 //
 // It imports nothing from the rest of Wisp. Provider errors are returned as *Error so
 // callers can show a clear message without knowing which SDK produced them.

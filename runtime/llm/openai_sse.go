@@ -11,7 +11,7 @@ import (
 // openAIChunk is what Wisp reads of one Chat Completions chunk. The SDK's own chunk
 // type is decoded through reflection field by field and cost more CPU than the rest
 // of a streamed token's path together, so the stream is read here with encoding/json
-// into this small struct; the SDK still builds and sends the request.
+// into this small struct; the SDK's types still build the request's body.
 type openAIChunk struct {
 	Choices []openAIChoice `json:"choices"`
 	Usage   *struct {
