@@ -58,7 +58,7 @@ type config struct {
 func main() {
 	var cfg config
 	var serve, model, dir string
-	flag.IntVar(&cfg.rounds, "rounds", 15, "recorded rounds: each server answers --batch short replies and one long reply per round")
+	flag.IntVar(&cfg.rounds, "rounds", 20, "recorded rounds: each server answers --batch short replies and one long reply per round")
 	flag.IntVar(&cfg.warmup, "warmup", 2, "unrecorded rounds before them")
 	flag.IntVar(&cfg.batch, "batch", 10, "short replies per server in a round")
 	flag.IntVar(&cfg.tokens, "tokens", 8000, "one-word chunks in the long reply")
