@@ -16,11 +16,11 @@ import (
 	"github.com/wispapp/wisp/bench/benchkit"
 )
 
-// server is one measured server, Wisp or the bare relay, running as a child
-// process of the driver: the driver's own executable started with --serve, so
-// both are the same kind of process (one Go binary, one listener on loopback),
-// and the CPU each spends is its own, apart from the fake model's and the
-// client's, which stay in the driver.
+// server is one process the driver starts: Wisp, the bare relay, or the fake
+// model, each the driver's own executable started with --serve, so Wisp and the
+// relay are the same kind of process (one Go binary, one listener on loopback),
+// the CPU each spends is its own, and the fake model's flood of chunks does not
+// share a process with them or with the client, which stays in the driver.
 type server struct {
 	name    string
 	url     string // the server's API
@@ -32,7 +32,7 @@ type server struct {
 
 // startServer starts the driver's executable as `--serve kind` answered by the
 // fake model at modelURL, and waits for the line that gives its two URLs.
-func startServer(ctx context.Context, kind, modelURL, dir, profile string) (*server, error) {
+func startServer(ctx context.Context, kind, modelURL, dir, profile string, extra ...string) (*server, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -41,6 +41,7 @@ func startServer(ctx context.Context, kind, modelURL, dir, profile string) (*ser
 	if profile != "" {
 		args = append(args, "--cpuprofile", profile)
 	}
+	args = append(args, extra...)
 	s := &server{name: kind, stderr: &benchkit.TailBuffer{Max: 4096}, client: benchkit.NewHTTPClient()}
 	s.cmd = exec.CommandContext(ctx, exe, args...)
 	s.cmd.Env = benchkit.ChildEnv()
@@ -147,9 +148,10 @@ func selfCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// serveChild is the child's whole life: start the server of kind, print
+// serveChild is the child's whole life: start the server of kind (the model
+// answering longPrompt with tokens chunks), print
 // "listening <url> <control url>", serve until the context ends (SIGTERM).
-func serveChild(ctx context.Context, kind, modelURL, dir string) error {
+func serveChild(ctx context.Context, kind, modelURL, dir string, tokens int) error {
 	ctl, err := serveControl()
 	if err != nil {
 		return err
@@ -172,8 +174,11 @@ func serveChild(ctx context.Context, kind, modelURL, dir string) error {
 			return err
 		}
 		url, stop = srv.URL, srv.Stop
+	case "model":
+		fake := startFake(longReply(tokens))
+		url, stop = fake.OpenAIURL(), func() error { fake.Close(); return nil }
 	default:
-		return errors.New("--serve takes wisp or relay")
+		return errors.New("--serve takes wisp, relay or model")
 	}
 	fmt.Printf("listening %s %s\n", url, ctl.URL)
 	<-ctx.Done()

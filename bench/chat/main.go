@@ -1,9 +1,9 @@
 // Command chat is Wisp's chat benchmark: first-token latency and server CPU
 // per reply, next to a bare relay measured in the same run.
 //
-// The driver starts the fake model (runtime/llm/llmtest, OpenAI protocol, no
-// delay between chunks) in its own process, and two servers as child
-// processes of the same kind, each its own executable re-run with --serve:
+// The driver starts three child processes, each its own executable re-run with
+// --serve: the fake model (runtime/llm/llmtest, OpenAI protocol, no delay
+// between chunks), and two servers of the same kind answered by it:
 //
 //   - Wisp: a real App on 127.0.0.1, answered by the fake model;
 //   - the bare relay (relay.go): net/http + bufio + encoding/json reading the
@@ -42,6 +42,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/wispapp/wisp/bench/benchkit"
@@ -58,19 +59,19 @@ type config struct {
 func main() {
 	var cfg config
 	var serve, model, dir string
-	flag.IntVar(&cfg.rounds, "rounds", 20, "recorded rounds: each server answers --batch short replies and one long reply per round")
+	flag.IntVar(&cfg.rounds, "rounds", 30, "recorded rounds: each server answers --batch short replies and one long reply per round")
 	flag.IntVar(&cfg.warmup, "warmup", 2, "unrecorded rounds before them")
 	flag.IntVar(&cfg.batch, "batch", 10, "short replies per server in a round")
 	flag.IntVar(&cfg.tokens, "tokens", 8000, "one-word chunks in the long reply")
 	flag.StringVar(&cfg.out, "out", "", "Markdown file whose chat section is replaced (e.g. BENCHMARKS.md); empty: stdout only")
-	flag.StringVar(&cfg.profile, "cpuprofile", "", "write a CPU profile of the driver (fake model and client), or with --serve of that server")
+	flag.StringVar(&cfg.profile, "cpuprofile", "", "write a CPU profile of the driver (the client), or with --serve of that server")
 	flag.StringVar(&cfg.wispProfile, "wisp-cpuprofile", "", "write a CPU profile of the Wisp process to this file")
 	flag.StringVar(&serve, "serve", "", "internal: run as the child server wisp or relay")
 	flag.StringVar(&model, "model", "", "internal: the fake model's base URL, with --serve")
 	flag.StringVar(&dir, "dir", "", "internal: Wisp's state folder, with --serve")
 	flag.Parse()
 	if serve != "" {
-		benchkit.Main("chat-"+serve, cfg.profile, func(ctx context.Context, _ string) error { return serveChild(ctx, serve, model, dir) })
+		benchkit.Main("chat-"+serve, cfg.profile, func(ctx context.Context, _ string) error { return serveChild(ctx, serve, model, dir, cfg.tokens) })
 		return
 	}
 	if cfg.rounds < 1 || cfg.warmup < 0 || cfg.batch < 1 || cfg.tokens < 1 || flag.NArg() > 0 {
@@ -84,10 +85,13 @@ func run(ctx context.Context, cfg config, tmp string) (err error) {
 	long := longReply(cfg.tokens)
 	b := &bench{cfg: cfg, long: long, res: &results{cfg: cfg}}
 	b.res.env = benchkit.Environment(benchkit.Executable("bench/chat"))
-	b.fake = startFake(long)
-	defer b.fake.Close()
+	model, err := startServer(ctx, "model", "", "", "", "--tokens", strconv.Itoa(cfg.tokens))
+	if err != nil {
+		return err
+	}
+	defer model.stop()
 	b.dbPath = filepath.Join(tmp, "wisp", "wisp.db")
-	if b.wisp, err = startServer(ctx, "wisp", b.fake.OpenAIURL(), filepath.Join(tmp, "wisp"), cfg.wispProfile); err != nil {
+	if b.wisp, err = startServer(ctx, "wisp", model.url, filepath.Join(tmp, "wisp"), cfg.wispProfile); err != nil {
 		return err
 	}
 	wispUp := true
@@ -96,7 +100,7 @@ func run(ctx context.Context, cfg config, tmp string) (err error) {
 			_ = b.wisp.stop()
 		}
 	}()
-	if b.relay, err = startServer(ctx, "relay", b.fake.OpenAIURL(), "", ""); err != nil {
+	if b.relay, err = startServer(ctx, "relay", model.url, "", ""); err != nil {
 		return err
 	}
 	defer b.relay.stop()

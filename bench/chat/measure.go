@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/wispapp/wisp/bench/benchkit"
-	"github.com/wispapp/wisp/runtime/llm/llmtest"
 )
 
 // figures are the samples of one server for one kind of reply.
@@ -46,7 +45,6 @@ type streamed struct {
 
 type bench struct {
 	cfg         config
-	fake        *llmtest.Server
 	wisp, relay *server
 	client      *http.Client
 	dbPath      string

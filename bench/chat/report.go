@@ -18,10 +18,10 @@ const (
 // sectionIntro is written above the chat section of BENCHMARKS.md
 // (<!-- bench:chat:begin --> … <!-- bench:chat:end -->) when it is new.
 const sectionIntro = "## Chat: first token and streaming throughput\n\n" +
-	"Wisp against a **bare relay**, the least any server that passes a model's reply on must do. The driver runs the " +
-	"fake model (`runtime/llm/llmtest`, OpenAI protocol, no delay between chunks) and one keep-alive HTTP client in its " +
-	"own process, and starts Wisp and the relay as two child processes of the same kind (its own executable re-run " +
-	"with `--serve`), each on loopback and answered by that fake model. Wisp is a real App: every event is in " +
+	"Wisp against a **bare relay**, the least any server that passes a model's reply on must do. The driver runs one " +
+	"keep-alive HTTP client and starts three child processes, each its own executable re-run with `--serve`: the fake " +
+	"model (`runtime/llm/llmtest`, OpenAI protocol, no delay between chunks), and Wisp and the relay, two processes of " +
+	"the same kind, each on loopback and answered by that fake model. Wisp is a real App: every event is in " +
 	"`run_events` (group commits) before a client sees it, and the run's log is compacted after its end. The relay " +
 	"(`bench/chat/relay.go`) reads the client's message, asks the model with net/http, reads its SSE with bufio, " +
 	"decodes each chunk with encoding/json into a small struct and writes each text delta as an SSE frame " +
@@ -41,7 +41,7 @@ const sectionIntro = "## Chat: first token and streaming throughput\n\n" +
 func (r *results) markdown() string {
 	var b strings.Builder
 	e, c := r.env, r.cfg
-	fmt.Fprintf(&b, "%s · Wisp and the relay each a child process · %d rounds after %d warm-up rounds; "+
+	fmt.Fprintf(&b, "%s · the fake model, Wisp and the relay each a child process · %d rounds after %d warm-up rounds; "+
 		"each round, per server: %d short replies, then one of %s chunks.\n\n",
 		e.Line(), c.rounds, c.warmup, c.batch, benchkit.Thousands(float64(c.tokens)))
 	b.WriteString("| Reply | first token: wisp p50 | relay p50 | wisp / relay (≤ 2×) | server CPU per reply: wisp | relay | wisp / relay (≤ 1.5×) | tokens/s: wisp | relay |\n")
