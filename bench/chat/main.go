@@ -106,6 +106,7 @@ func run(ctx context.Context, cfg config, tmp string) (err error) {
 	defer b.relay.stop()
 	b.client = benchkit.NewHTTPClient()
 
+	b.res.loadBefore = loadAverage()
 	fmt.Fprintf(os.Stderr, "%d rounds after %d warm-up rounds: %d short replies and one of %d chunks per server each...\n",
 		cfg.rounds, cfg.warmup, cfg.batch, cfg.tokens)
 	for i := -cfg.warmup; i < cfg.rounds; i++ {
@@ -113,6 +114,7 @@ func run(ctx context.Context, cfg config, tmp string) (err error) {
 			return err
 		}
 	}
+	b.res.loadAfter = loadAverage()
 	b.groupCommits(ctx)
 	wispUp = false
 	if err := b.wisp.stop(); err != nil {
@@ -144,4 +146,13 @@ func longReply(n int) []string {
 		}
 	}
 	return out
+}
+
+// loadAverage is the machine's 1-minute load average (/proc/loadavg), or "?".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }

@@ -33,6 +33,8 @@ type results struct {
 
 	checked  int      // Wisp streams whose frames and rows were checked
 	problems []string // correctness failures
+
+	loadBefore, loadAfter string // the machine's 1-minute load average around the run
 }
 
 // streamed is what a Wisp stream showed, to compare with the database later.

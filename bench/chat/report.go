@@ -42,8 +42,9 @@ func (r *results) markdown() string {
 	var b strings.Builder
 	e, c := r.env, r.cfg
 	fmt.Fprintf(&b, "%s · the fake model, Wisp and the relay each a child process · %d rounds after %d warm-up rounds; "+
-		"each round, per server: %d short replies, then one of %s chunks.\n\n",
-		e.Line(), c.rounds, c.warmup, c.batch, benchkit.Thousands(float64(c.tokens)))
+		"each round, per server: %d short replies, then one of %s chunks · load average %s before the rounds, %s after "+
+		"(the machine is shared: ratios of medians, Wisp and the relay taking turns, are what to compare).\n\n",
+		e.Line(), c.rounds, c.warmup, c.batch, benchkit.Thousands(float64(c.tokens)), r.loadBefore, r.loadAfter)
 	b.WriteString("| Reply | first token: wisp p50 | relay p50 | wisp / relay (≤ 2×) | server CPU per reply: wisp | relay | wisp / relay (≤ 1.5×) | tokens/s: wisp | relay |\n")
 	b.WriteString("|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	row := func(name string, w, f figures) (first, cpu float64) {
