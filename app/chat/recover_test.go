@@ -145,8 +145,8 @@ func TestRecoverCountsMergedDeltas(t *testing.T) {
 	if err != nil || resync.Data != (runtime.StreamResync{Reason: runtime.ResyncCrashRecovery, FromSequence: 4, MessageCount: 4}) {
 		t.Fatalf("stream_resync = %+v, %v", resync, err)
 	}
-	msgs, err := e.svc.Messages(ctx, "conv")
-	if err != nil || len(msgs) != 1 || msgs[0].Text != "Hi there!" {
-		t.Fatalf("messages %+v, %v", msgs, err)
+	list, err := e.svc.Messages(ctx, "conv", Page{})
+	if err != nil || len(list.Messages) != 1 || list.Messages[0].Text != "Hi there!" {
+		t.Fatalf("messages %+v, %v", list.Messages, err)
 	}
 }
