@@ -121,24 +121,30 @@ func (s *Service) unregister(run *Run) {
 	delete(s.byID, run.ID)
 }
 
-// begin saves the user's message and the run record.
+// begin saves the user's message, at the end of the branch shown, and the run record
+// in one transaction: both or neither, and one commit before the model is asked.
 func (s *Service) begin(ctx context.Context, run *Run, text string, in SendInput) error {
 	now := time.Now()
 	msg := store.Message{
 		ID: run.UserMessageID, ConversationID: run.ConversationID, Role: "user", Text: text,
 		ClientMessageID: in.ClientMessageID, Metadata: in.Metadata, RunID: run.ID, CreatedAt: now,
 	}
-	if _, err := s.store.AddMessage(ctx, msg); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return errConversationNotFound
+	err := s.store.InTx(ctx, func(tx *store.Tx) error {
+		if _, err := tx.AddMessage(ctx, msg); err != nil {
+			return err
 		}
-		return err
-	}
-	run.StartedAt = now
-	return s.store.CreateRun(ctx, store.Run{
-		ID: run.ID, ConversationID: run.ConversationID, UserMessageID: run.UserMessageID,
-		Status: StatusActive, StartedAt: now,
+		return tx.CreateRun(ctx, store.Run{
+			ID: run.ID, ConversationID: run.ConversationID, UserMessageID: run.UserMessageID,
+			Status: StatusActive, StartedAt: now,
+		})
 	})
+	if errors.Is(err, store.ErrNotFound) {
+		return errConversationNotFound
+	}
+	if err == nil {
+		run.StartedAt = now
+	}
+	return err
 }
 
 // checkText is a user message's text, trimmed, or why it cannot be sent.
