@@ -166,7 +166,7 @@ func (r *results) diskTable(b *strings.Builder) {
 		fmt.Fprintf(b, "| %s | %s | %s | %s | **%.1f B** | %.1f B |\n", name, benchkit.Thousands(float64(t.rows)),
 			benchkit.Thousands(float64(t.pages)), sizeText(float64(t.bytes)), float64(t.bytes)/tokens, float64(t.data)/tokens)
 	}
-	row("before compaction: one row per token, as the runs streamed (rebuilt, written through `store.AppendRunEvents`)", d.before)
+	row("one row per token, as logs were before a commit merged its deltas (rebuilt, written through `store.AppendRunEvents`)", d.before)
 	row("after compaction, as Wisp left it", d.after)
 	fmt.Fprintf(b, "| for scale: the replies' own text | | | %s | %.1f B | |\n", sizeText(float64(d.textBytes)), float64(d.textBytes)/tokens)
 	after := float64(d.after.bytes) / tokens
