@@ -71,6 +71,30 @@ export function decodeMessagePage(v: unknown): MessagePage | null {
   return wire.decodeOrNull(wire.decodeMessageList, v)
 }
 
+/**
+ * A page of GET …/messages (wire MessageList): the messages strictly, the
+ * display rows leniently (as decodeDisplayMessageList); displayMessages is
+ * null when the server sent none (a server from before pages).
+ */
+export function decodeMessagesPage(v: unknown): (Omit<MessagePage, 'displayMessages'> & { displayMessages: DisplayMessage[] | null }) | null {
+  if (!isObject(v)) return null
+  if (!Array.isArray(v.messages)) return null
+  const messages: Message[] = []
+  for (const item of v.messages) {
+    const m = decodeMessage(item)
+    if (m === null) return null
+    messages.push(m)
+  }
+  const rows = Array.isArray(v.displayMessages) ? decodeDisplayMessageList({ displayMessages: v.displayMessages }) : null
+  return {
+    messages,
+    hasOlder: v.hasOlder === true,
+    hasNewer: v.hasNewer === true,
+    branchLength: isNumber(v.branchLength) ? v.branchLength : messages.length,
+    displayMessages: rows,
+  }
+}
+
 function decodeUsage(v: unknown): Usage | undefined {
   if (!isObject(v) || !isNumber(v.inputTokens) || !isNumber(v.outputTokens)) return undefined
   const { inputTokens, outputTokens } = v

@@ -25,6 +25,18 @@ export type {
   Truncated as TruncateResult,
   ConversationUpdated as ConversationUpdatedMessage,
 } from './wire.gen'
+/** Which page of a conversation's active branch GET …/messages answers (docs/chat.md); none: the newest. */
+export interface PageQuery {
+  /** The messages just before this one. */
+  before?: string
+  /** The messages just after this one. */
+  after?: string
+  /** A page with this message in its middle. */
+  around?: string
+  /** How many (the server's default 100, cap 500). */
+  limit?: number
+}
+
 /** A display message's status: its tool call's. */
 export type DisplayStatus = ToolCallStatus
 

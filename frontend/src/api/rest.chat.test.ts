@@ -53,7 +53,7 @@ describe('ApiClient chat routes', () => {
     await api.renameConversation('c 1', 'New')
     await api.generateTitle('c 1')
     await expect(api.deleteConversation('c 1')).resolves.toEqual({ ok: true })
-    await expect(api.listMessages('c 1')).resolves.toEqual([])
+    await expect(api.listMessages('c 1')).resolves.toMatchObject({ messages: [], hasOlder: false, displayMessages: [] })
     await expect(api.sendMessage('c 1', { text: 'hi' })).resolves.toMatchObject({ runId: 'r' })
     await expect(api.truncateMessages('c 1', 'm1', true)).resolves.toEqual({ ok: true, deletedCount: 2 })
     await expect(api.listDisplayMessages('c 1')).resolves.toEqual([])

@@ -11,8 +11,8 @@ import {
   decodeConversationBody,
   decodeConversationList,
   decodeDisplayMessageList,
-  decodeMessageList,
   decodeMessagePage,
+  decodeMessagesPage,
   decodeProvider,
   decodeRunBody,
   decodeSendResult,
@@ -23,8 +23,8 @@ import type {
   ChatRequest,
   Conversation,
   DisplayMessage,
-  Message,
   MessagePage,
+  PageQuery,
   ProviderInfo,
   ProviderUpdate,
   Run,
@@ -175,10 +175,26 @@ export class ApiClient {
 
   // Messages and runs
 
-  /** The last 200 messages, oldest first. */
-  async listMessages(conversationId: string): Promise<Message[]> {
-    const body = await this.request('GET', `/api/conversations/${seg(conversationId)}/messages`)
-    return decoded(body, decodeMessageList, 'messages')
+  /**
+   * A page of the conversation's active branch, oldest first: the newest, or
+   * the one before, after or around a message (docs/chat.md, Branches), with
+   * the display rows of its runs.
+   */
+  async listMessages(conversationId: string, query: PageQuery = {}): Promise<MessagePage> {
+    const params = new URLSearchParams()
+    for (const key of ['before', 'after', 'around'] as const) {
+      const id = query[key]
+      if (id !== undefined) params.set(key, id)
+    }
+    if (query.limit !== undefined) params.set('limit', String(Math.max(1, Math.floor(query.limit))))
+    const q = params.toString()
+    const body = await this.request('GET', `/api/conversations/${seg(conversationId)}/messages${q === '' ? '' : `?${q}`}`)
+    const page = decoded(body, decodeMessagesPage, 'messages')
+    if (page.displayMessages !== null) return { ...page, displayMessages: page.displayMessages }
+    // A server from before pages sends no display rows with them: ask for them apart.
+    const runs = new Set(page.messages.map((m) => m.runId))
+    const rows = await this.listDisplayMessages(conversationId).catch(() => [])
+    return { ...page, displayMessages: rows.filter((d) => runs.has(d.runId)) }
   }
 
   /** Sends and waits for the whole reply. */

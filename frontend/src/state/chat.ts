@@ -2,10 +2,11 @@
 // reply change a bubble, and the display messages (tool calls, thinking)
 // saved for past replies. Pure, so it is tested without React.
 
-import type { ChatFrame, DisplayMessage, Message, MessageRole, ProactiveMessage } from '../api'
+import type { ChatFrame, DisplayMessage, Message, MessagePage, MessageRole, ProactiveMessage } from '../api'
 import { branchReducer, type BranchAction } from './branches'
 import type { BubbleStatus, ChatMessageView, ChatState, ToolView } from './chatView'
 import { foldLive, isRepeat, liveOf, upsertTool, withLive, type LiveReply } from './liveReply'
+import { mergeDisplay, withPage, type PageEnds, type PageSide } from './messageWindow'
 import { asProactive, isProactiveSource, receiveProactive, withProactive } from './proactive'
 
 export type { BubbleStatus, ChatMessageView, ChatState, ToolView } from './chatView'
@@ -18,11 +19,19 @@ export const initialChat: ChatState = {
   messages: [],
   display: [],
   proactive: [],
+  hasOlder: false,
+  hasNewer: false,
+  windowSeq: 0,
 }
 
 export type ChatAction =
   | { type: 'chat-open'; session: number; conversationId: string | null }
-  | { type: 'chat-loaded'; session: number; messages: Message[]; display: DisplayMessage[] }
+  /** page: where the loaded messages sit on the branch (none: the whole of it). */
+  | { type: 'chat-loaded'; session: number; messages: Message[]; display: DisplayMessage[]; page?: PageEnds }
+  /** A page fetched before (older) or after (newer) the message cursor joins the window. */
+  | { type: 'chat-page'; session: number; side: PageSide; cursor: string; page: MessagePage }
+  /** The open conversation is loaded again around a message (a search result): loading until chat-loaded. */
+  | { type: 'chat-jump'; session: number }
   | { type: 'chat-load-failed'; session: number; message: string }
   | { type: 'chat-sent'; session: number; userKey: string; replyKey: string; text: string; ts: number }
   | { type: 'chat-assigned'; session: number; conversationId: string }
@@ -172,26 +181,37 @@ function upsertDisplay(list: DisplayMessage[], msg: DisplayMessage): DisplayMess
 
 export function chatReducer(chat: ChatState, action: ChatAction): ChatState {
   if (action.type === 'chat-open') {
-    return { ...initialChat, session: action.session, conversationId: action.conversationId, loading: action.conversationId !== null }
+    const { session, conversationId } = action
+    return { ...initialChat, session, conversationId, loading: conversationId !== null, windowSeq: chat.windowSeq + 1 }
   }
   if (action.type === 'display-message') {
     if (action.message.conversationId !== chat.conversationId) return chat
     return { ...chat, display: upsertDisplay(chat.display, action.message) }
   }
   if (action.type === 'proactive-message') {
-    return action.conversationId === chat.conversationId ? receiveProactive(chat, action.message) : chat
+    if (action.conversationId !== chat.conversationId) return chat
+    // The window ends short of the branch's end: the message shows when the list pages there.
+    return chat.hasNewer ? chat : receiveProactive(chat, action.message)
   }
   if (action.session !== chat.session) return chat
   switch (action.type) {
     case 'chat-loaded': {
-      const messages = withProactive(bubblesFromMessages(action.messages), chat.proactive)
-      return { ...chat, loading: false, loadError: null, messages, display: action.display }
+      const page = action.page ?? { hasOlder: false, hasNewer: false }
+      const loaded = bubblesFromMessages(action.messages)
+      // What Wisp said on its own meanwhile is at the end of the branch: not in a window short of it.
+      const messages = page.hasNewer ? loaded : withProactive(loaded, chat.proactive)
+      const windowSeq = chat.windowSeq + 1
+      return { ...chat, loading: false, loadError: null, messages, display: action.display, ...page, windowSeq }
     }
+    case 'chat-page':
+      return withPage(chat, action.side, action.cursor, action.page, bubblesFromMessages(action.page.messages))
+    case 'chat-jump':
+      return { ...chat, loading: true, loadError: null }
     case 'chat-caught-up': {
       // After a reconnect: what Wisp said on its own while the socket was down.
       const missed = action.messages.map(asProactive).filter((m) => m !== null)
       const caught = missed.reduce(receiveProactive, chat)
-      return action.display === undefined ? caught : { ...caught, display: action.display }
+      return action.display === undefined ? caught : { ...caught, display: mergeDisplay(caught.display, action.display) }
     }
     case 'chat-load-failed':
       return { ...chat, loading: false, loadError: action.message }
@@ -233,7 +253,11 @@ export function chatReducer(chat: ChatState, action: ChatAction): ChatState {
     case 'chat-retry':
       return { ...chat, messages: withoutExchange(chat.messages, action.key) }
     case 'chat-edit-sent':
-    case 'chat-regenerating':
+    case 'chat-regenerating': {
+      // The new branch ends with the new reply: nothing of it after the window.
+      const next = branchReducer(chat, action)
+      return next === chat ? chat : { ...next, hasNewer: false }
+    }
     case 'chat-message-id':
       return branchReducer(chat, action)
   }

@@ -2,7 +2,7 @@
 // fake API client and a recorded socket.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { ApiClient, ClientMessage } from '../api'
+import type { ApiClient, ClientMessage, Message, MessagePage } from '../api'
 import { AppStore } from './appStore'
 import { ChatController } from './chatController'
 import { installFakeBrowser, type FakeBrowser } from './fakeDom.test-util'
@@ -13,6 +13,13 @@ const saved = onBranch([
   { id: 'u1', role: 'user', text: 'hi', timestamp: 1 },
   { id: 'a1', role: 'assistant', text: 'hello', timestamp: 2, runId: 'r1', status: 'ended' },
 ])
+const page = (messages: Message[]): MessagePage => ({
+  messages,
+  hasOlder: false,
+  hasNewer: false,
+  branchLength: messages.length,
+  displayMessages: [],
+})
 
 describe('ChatController', () => {
   let browser: FakeBrowser
@@ -38,7 +45,7 @@ describe('ChatController', () => {
   }
 
   it('opens a conversation: the URL, the socket and the store follow', async () => {
-    const { app, ws, chat } = setup({ listMessages: async () => saved, listDisplayMessages: async () => [] })
+    const { app, ws, chat } = setup({ listMessages: async () => page(saved) })
     chat.open('c1')
     expect(browser.location.hash).toBe('#/c/c1')
     expect(ws).toEqual([{ type: 'active-conversation', conversationId: 'c1' }])
@@ -48,7 +55,7 @@ describe('ChatController', () => {
   })
 
   it('does not send while the conversation loads, nor an empty message', () => {
-    const { chat } = setup({ listMessages: () => new Promise(() => undefined), listDisplayMessages: async () => [] })
+    const { chat } = setup({ listMessages: () => new Promise(() => undefined) })
     chat.open('c1')
     expect(chat.send('hello')).toBe(false)
     chat.open(null)

@@ -13,18 +13,26 @@
 // streaming reply go to the ReplyStore (one update per animation frame, read
 // by the reply's bubble only); how the reply ends goes through the reducer.
 
-import { ApiError, type ApiClient, type ChatFrame, type ClientMessage, type MessagePage } from '../api'
+import { ApiError, type ApiClient, type ChatFrame, type ClientMessage, type Message, type MessagePage } from '../api'
 import type { AppStore } from './appStore'
 import type { ChatMessageView } from './chatView'
 import { isReplying, retryable, streamingReply, type ChatState } from './chat'
 import { errorMessage, runReply, type NewReplyStart, type ReplyStart } from './chatRunner'
 import { conversationFromHash, hashForConversation } from './hashRoute'
 import { EMPTY_LIVE_REPLY, isLiveFrame, liveOf, type LiveReply } from './liveReply'
+import { PAGE_SIZE, pageCursor, type PageSide } from './messageWindow'
 import type { ReplyStore } from './replyStore'
 
 export interface ChatActions {
   /** Opens a conversation, or a new chat for null. */
   open(conversationId: string | null): void
+  /**
+   * Shows a message of a conversation (a search result): opens it, or loads the
+   * open one again around the message when it is not among the loaded ones.
+   */
+  show(conversationId: string, messageId: string): void
+  /** Loads the page before (older) or after (newer) the loaded messages, unless one is on its way. */
+  page(side: PageSide): void
   /** Sends text in the open conversation (creating it first for a new chat); false when it cannot now. */
   send(text: string): boolean
   /** Sends the prompt of a failed last reply again (or picks up its run if it is still going). */
@@ -96,6 +104,8 @@ export class ChatController implements ChatActions {
   private branchingIn: number | null = null
   /** The leaves this page's edits and regenerates made (their frames may come late): no reason to read again. */
   private readonly ownLeaves = new Set<string>()
+  /** The page on its way, by side (one at a time each). */
+  private readonly paging = new Set<PageSide>()
 
   constructor(deps: ChatDeps) {
     this.deps = deps
@@ -142,7 +152,7 @@ export class ChatController implements ChatActions {
     this.controllers.clear()
   }
 
-  readonly open = (id: string | null): void => {
+  readonly open = (id: string | null, around?: string): void => {
     for (const ctrl of this.controllers) ctrl.abort()
     this.controllers.clear()
     this.runOf.clear()
@@ -150,13 +160,49 @@ export class ChatController implements ChatActions {
     this.endedRuns.clear()
     this.deps.replies.clear()
     this.sending = false
+    this.paging.clear()
     const session = this.session + 1
     this.session = session
     this.conversationId = id
     this.dispatch({ type: 'chat-open', session, conversationId: id })
     writeHash(id)
     this.announce()
-    if (id !== null) void this.load(session, id)
+    if (id !== null) void this.load(session, id, around)
+  }
+
+  readonly show = (conversationId: string, messageId: string): void => {
+    if (conversationId !== this.conversationId) {
+      this.open(conversationId, messageId)
+      return
+    }
+    // Loading another window would drop the reply streaming at the end of this one.
+    if (this.state.messages.some((m) => m.id === messageId) || this.streaming()) return
+    const session = this.session
+    this.paging.clear()
+    this.dispatch({ type: 'chat-jump', session })
+    void this.load(session, conversationId, messageId)
+  }
+
+  readonly page = (side: PageSide): void => {
+    const client = this.deps.api()
+    const { conversationId, session } = this
+    const cursor = pageCursor(this.state, side)
+    if (client === null || conversationId === null || cursor === null || this.state.loading || this.paging.has(side)) return
+    this.paging.add(side)
+    const query = side === 'older' ? { before: cursor, limit: PAGE_SIZE } : { after: cursor, limit: PAGE_SIZE }
+    client.listMessages(conversationId, query).then(
+      (page) => {
+        if (!this.isCurrent(session)) return
+        this.paging.delete(side)
+        this.dispatch({ type: 'chat-page', session, side, cursor, page })
+        if (side === 'newer') this.resumeActive(session, page.messages)
+      },
+      (err: unknown) => {
+        if (!this.isCurrent(session)) return
+        this.paging.delete(side)
+        console.warn('wisp chat: cannot load more messages:', errorMessage(err))
+      },
+    )
   }
 
   readonly send = (text: string): boolean => {
@@ -212,7 +258,7 @@ export class ChatController implements ChatActions {
     const { conversationId, session } = this.state
     if (client === null || conversationId === null) return
     try {
-      const messages = await client.listMessages(conversationId)
+      const { messages } = await client.listMessages(conversationId)
       this.dispatch({ type: 'chat-caught-up', session, messages })
     } catch (err) {
       console.warn('wisp: cannot catch up the open chat:', errorMessage(err))
@@ -327,19 +373,16 @@ export class ChatController implements ChatActions {
     void this.drive(session, key, { kind: 'resume', runId, after }, new AbortController(), start)
   }
 
-  private async load(session: number, id: string): Promise<void> {
+  /** Loads the newest page of the conversation, or the page around a message (its branch shown first). */
+  private async load(session: number, id: string, around?: string): Promise<void> {
     const client = this.deps.api()
     if (client === null) return
     try {
-      const [messages, display] = await fetchConversation(client, id)
+      const page = around === undefined ? await client.listMessages(id, { limit: PAGE_SIZE }) : await pageAround(client, id, around)
       if (!this.isCurrent(session)) return
-      this.dispatch({ type: 'chat-loaded', session, messages, display })
-      for (const m of messages) {
-        // The page was reloaded while this reply was being written: pick it up.
-        if (m.role !== 'assistant' || m.status !== 'active' || m.runId === undefined) continue
-        if (this.endedRuns.has(m.runId)) continue
-        this.resume(session, m.id, m.runId, 0, { ...EMPTY_LIVE_REPLY, text: m.text })
-      }
+      const { messages, displayMessages: display, hasOlder, hasNewer } = page
+      this.dispatch({ type: 'chat-loaded', session, messages, display, page: { hasOlder, hasNewer } })
+      this.resumeActive(session, messages)
     } catch (err) {
       if (!this.isCurrent(session)) return
       if (err instanceof ApiError && err.status === 404) {
@@ -351,12 +394,21 @@ export class ChatController implements ChatActions {
     }
   }
 
+  /** The page was loaded while these replies were being written: pick them up. */
+  private resumeActive(session: number, messages: readonly Message[]): void {
+    for (const m of messages) {
+      if (m.role !== 'assistant' || m.status !== 'active' || m.runId === undefined) continue
+      if (this.endedRuns.has(m.runId)) continue
+      this.resume(session, m.id, m.runId, 0, { ...EMPTY_LIVE_REPLY, text: m.text })
+    }
+  }
+
   /** The display messages, and what Wisp said on its own, of the open conversation (a reply streams meanwhile). */
   private async catchUp(session: number, id: string): Promise<void> {
     const client = this.deps.api()
     if (client === null) return
     try {
-      const [messages, display] = await fetchConversation(client, id)
+      const { messages, displayMessages: display } = await client.listMessages(id, { limit: PAGE_SIZE })
       if (this.isCurrent(session)) this.dispatch({ type: 'chat-caught-up', session, messages, display })
     } catch (err) {
       console.warn('wisp chat: cannot reload the open conversation:', errorMessage(err))
@@ -371,6 +423,10 @@ export class ChatController implements ChatActions {
     const ctrl = new AbortController()
     this.controllers.add(ctrl)
     this.sending = true
+    // The loaded window ends short of the branch's end: the message goes after the newest page.
+    const id = this.conversationId
+    if (this.state.hasNewer && id !== null) await this.load(session, id)
+    if (!this.isCurrent(session)) return
     this.dispatch({ type: 'chat-sent', session, userKey, replyKey, text, ts: Date.now() })
     try {
       if (client === null) throw notConnected()
@@ -472,7 +528,11 @@ export class ChatController implements ChatActions {
     this.sending = true
     this.switchingBranch = true
     try {
-      const page = await client.setBranch(conversationId, messageId)
+      let page = await client.setBranch(conversationId, messageId)
+      // A version far up a long branch: the page around it, not the newest.
+      if (!page.messages.some((m) => m.id === messageId)) {
+        page = await client.listMessages(conversationId, { around: messageId, limit: PAGE_SIZE })
+      }
       if (!this.isCurrent(session)) return false
       this.showPage(session, page)
       return true
@@ -597,11 +657,10 @@ export class ChatController implements ChatActions {
   private showPage(session: number, page: MessagePage): void {
     // A reply paused on this branch goes on without this page, which picks it up when it shows it again.
     this.leaveStreams()
-    this.dispatch({ type: 'chat-loaded', session, messages: page.messages, display: page.displayMessages })
-    for (const m of page.messages) {
-      if (m.role !== 'assistant' || m.status !== 'active' || m.runId === undefined || this.endedRuns.has(m.runId)) continue
-      this.resume(session, m.id, m.runId, 0, { ...EMPTY_LIVE_REPLY, text: m.text })
-    }
+    this.paging.clear()
+    const { messages, displayMessages: display, hasOlder, hasNewer } = page
+    this.dispatch({ type: 'chat-loaded', session, messages, display, page: { hasOlder, hasNewer } })
+    this.resumeActive(session, messages)
   }
 }
 
@@ -613,18 +672,23 @@ async function userMessageOf(client: ApiClient, reply: ChatMessageView | undefin
   return run.userMessageId
 }
 
-const fetchConversation = async (client: ApiClient, id: string) =>
-  Promise.all([
-    client.listMessages(id),
-    client.listDisplayMessages(id).catch((err: unknown) => {
-      console.warn('wisp chat: display messages unavailable', err)
-      return []
-    }),
-  ])
+/**
+ * The page around messageId, its branch made the one shown first (PUT …/branch);
+ * the newest page when the message is gone.
+ */
+async function pageAround(client: ApiClient, conversationId: string, messageId: string): Promise<MessagePage> {
+  try {
+    await client.setBranch(conversationId, messageId)
+    return await client.listMessages(conversationId, { around: messageId, limit: PAGE_SIZE })
+  } catch (err) {
+    if (!(err instanceof ApiError && (err.status === 404 || err.status === 405))) throw err
+    return client.listMessages(conversationId, { limit: PAGE_SIZE })
+  }
+}
 
 /** The run of the conversation's reply in progress, from its "active" assistant message. */
 async function activeRunOf(api: ApiClient, conversationId: string): Promise<string | null> {
-  const messages = await api.listMessages(conversationId)
+  const { messages } = await api.listMessages(conversationId)
   const active = messages.findLast((m) => m.role === 'assistant' && m.status === 'active' && m.runId !== undefined)
   return active?.runId ?? null
 }

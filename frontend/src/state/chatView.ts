@@ -66,6 +66,14 @@ export interface ChatState {
   loadError: string | null
   messages: ChatMessageView[]
   display: DisplayMessage[]
+  /**
+   * The messages are a window of the active branch (state/messageWindow.ts): it
+   * goes on before them / after them, in pages not loaded now.
+   */
+  hasOlder: boolean
+  hasNewer: boolean
+  /** Bumped whenever the window is replaced (a load, a jump to a message): the list finds its place again. */
+  windowSeq: number
   /** Proactive messages received since it was opened: a load that raced them keeps them. */
   proactive: ProactiveMessage[]
 }

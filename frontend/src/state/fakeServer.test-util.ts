@@ -128,7 +128,7 @@ export class FakeServer {
     }
     if (method === 'GET' && conv !== null) {
       const id = decodeURIComponent(conv[1] ?? '')
-      if (conv[2] === 'messages') return json(200, messagePage(this.messages.get(id) ?? []))
+      if (conv[2] === 'messages') return this.page(id, url.searchParams)
       return json(200, { displayMessages: this.display.get(id) ?? [] })
     }
     if (method === 'POST' && /^\/api\/conversations\/[^/]+\/messages\/stream$/.test(p)) {
@@ -160,6 +160,25 @@ export class FakeServer {
     }
     return json(404, { error: `not found: ${route}` })
   }
+
+  /** GET …/messages: a page of the conversation's messages by before/after/around/limit (docs/chat.md). */
+  private page(id: string, q: URLSearchParams): Response {
+    const all = this.messages.get(id) ?? []
+    const limit = Number(q.get('limit') ?? 100)
+    if (!(limit >= 1 && limit <= 500)) return json(400, { error: 'bad limit' })
+    const cursor = q.get('before') ?? q.get('after') ?? q.get('around')
+    const at = cursor === null ? all.length : all.findIndex((m) => m.id === cursor)
+    if (at < 0) return json(404, { error: 'no such message' })
+    let start = Math.max(0, all.length - limit)
+    if (q.has('before')) start = Math.max(0, at - limit)
+    else if (q.has('after')) start = at + 1
+    else if (q.has('around')) start = Math.max(0, Math.min(at - Math.floor(limit / 2), all.length - limit))
+    const end = q.has('before') ? at : Math.min(all.length, start + limit)
+    const runs = new Set(all.slice(start, end).map((m) => m.runId))
+    const display = (this.display.get(id) ?? []).filter((d) => runs.has(d.runId))
+    return json(200, messagePage(all, start, end, display))
+  }
+
 }
 
 /** A /ws connection the test drives. */
@@ -203,8 +222,13 @@ export function fakeSockets(): { sockets: FakeSocket[]; createSocket: SocketFact
   }
 }
 
-/** A whole list as the one page of a single branch, with the tree fields a test left out (a test gives siblingIds for versions). */
-export function messagePage(list: readonly BareMessage[]): unknown {
-  const messages = onBranch(list)
-  return { messages, hasOlder: false, hasNewer: false, branchLength: messages.length, displayMessages: [] }
+/** Messages from start to end of a whole list (one branch) as a page, with the tree fields a test left out (a test gives siblingIds for versions). */
+export function messagePage(
+  list: readonly BareMessage[],
+  start = 0,
+  end = list.length,
+  displayMessages: readonly DisplayMessage[] = [],
+): unknown {
+  const messages = onBranch(list).slice(start, end)
+  return { messages, hasOlder: start > 0, hasNewer: end < list.length, branchLength: list.length, displayMessages }
 }
