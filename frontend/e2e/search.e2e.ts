@@ -125,7 +125,9 @@ describe('search', () => {
           rows: document.querySelectorAll('[data-testid="message"]').length,
         }
       }, found)
-      expect(view).toEqual({ inView: true, atBottom: false, rows: 60 })
+      expect(view).toMatchObject({ inView: true, atBottom: false })
+      // Only the rows near the viewport are drawn (the list is windowed).
+      expect(view.rows).toBeLessThan(60)
       const shot = await page.screenshot({ path: artifact('search-opened.png') })
       expect(await inkShare(page, shot), 'share of the page screenshot that is text or borders').toBeGreaterThan(0.01)
       // The mark goes once the flash is over.

@@ -17,7 +17,7 @@ export function ChatView() {
   return (
     <section className="chat-view" aria-label="Chat">
       {c.conversationId !== null ? <ConversationExport conversationId={c.conversationId} /> : null}
-      <MessageList chat={c} agentName={agent} onRetry={chat.retry} onReload={() => chat.open(c.conversationId)} />
+      <MessageList chat={c} agentName={agent} onRetry={chat.retry} onReload={() => chat.open(c.conversationId)} onPage={chat.page} />
       <div className="chat-footer">
         <p className="turn-status" data-testid="turn-status" aria-live="polite">
           {label === null ? '' : `${agent} is ${label}`}

@@ -1,40 +1,49 @@
 import './MessageList.css'
-import { Fragment, useCallback, useLayoutEffect, useMemo } from 'react'
+import { Fragment, useCallback, useMemo } from 'react'
 import { cardsOf, placeCards, type ApprovalCard as Card } from '../state/approvals'
 import { extrasByRun, retryable, type ChatState } from '../state/chat'
 import { useApprovalStore, useApprovals } from '../state/useApprovals'
+import { useFocusRequest } from '../state/useMessageFocus'
 import { ApprovalCard, type DecideFn } from './ApprovalCard'
 import { ApprovalElsewhere } from './ApprovalElsewhere'
 import { MessageBubble } from './MessageBubble'
-import { useFollowBottom } from './useFollowBottom'
-import { MESSAGES_SHOWN, useShowMessage } from './useShowMessage'
+import type { PageSide } from '../state/messageWindow'
+import { useMessageWindow } from './useMessageWindow'
+import { useShowMessage } from './useShowMessage'
 
 interface Props {
   chat: ChatState
   agentName: string
   onRetry(key: string): void
   onReload(): void
+  /** Asks for the page before or after the loaded messages. */
+  onPage(side: PageSide): void
 }
 
-export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
-  const follow = useFollowBottom()
+/**
+ * The open conversation's messages, windowed (useMessageWindow.ts): only the
+ * rows near the viewport are drawn, pages load as the user scrolls, and it
+ * opens at the bottom and follows a reply while the user has not scrolled up.
+ */
+export function MessageList({ chat, agentName, onRetry, onReload, onPage }: Props) {
+  const keys = useMemo(() => chat.messages.map((m) => m.key), [chat.messages])
   const extras = useMemo(() => extrasByRun(chat.display), [chat.display])
   const cards = useApprovalCards(chat)
   // A run's cards go after its last message (the reply), not after the user's message.
   const lastOfRun = useMemo(() => new Map(chat.messages.flatMap((m) => (m.runId === undefined ? [] : [[m.runId, m.key] as const]))), [chat.messages])
 
-  // Another conversation opens at its bottom; after that the list follows what
-  // grows (useFollowBottom) while the user has not scrolled up.
-  const { stick } = follow
-  useLayoutEffect(stick, [stick, chat.session])
-  // A search result asked for one of its messages: scrolled to and marked once loaded.
-  const shown = useShowMessage(
-    chat.conversationId,
-    !chat.loading && chat.loadError === null,
-    !chat.loading && chat.loadError !== null,
-    follow.content,
-    follow.reveal,
-  )
+  const request = useFocusRequest(chat.conversationId)
+  const win = useMessageWindow({
+    keys,
+    hasOlder: chat.hasOlder,
+    hasNewer: chat.hasNewer,
+    windowSeq: chat.windowSeq,
+    holdPlace: request !== null,
+    onPage,
+  })
+  // A search result asked for one of its messages: brought into view and marked once loaded.
+  useShowMessage(chat, request, win.reveal)
+  const { start, end } = win.range
 
   let content
   if (chat.loading) {
@@ -57,13 +66,14 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
     )
   } else {
     content = (
-      <ol className="messages" aria-label="Messages">
-        {shown.missing ? (
-          <li className="chat-note muted" data-testid="found-message-missing">
-            The message you chose is further back than the last {MESSAGES_SHOWN} messages shown here.
+      <ol className="messages" aria-label="Messages" ref={win.list}>
+        {chat.hasOlder ? (
+          <li className="messages-more muted" data-testid="messages-older">
+            Loading earlier messages…
           </li>
         ) : null}
-        {chat.messages.map((m) => (
+        <li className="message-spacer" aria-hidden="true" ref={win.topSpacer} />
+        {chat.messages.slice(start, end).map((m) => (
           <Fragment key={m.key}>
             <MessageBubble
               message={m}
@@ -77,14 +87,21 @@ export function MessageList({ chat, agentName, onRetry, onReload }: Props) {
             )}
           </Fragment>
         ))}
-        <ApprovalCards cards={cards.rest} onDecide={cards.decide} />
+        <li className="message-spacer" aria-hidden="true" ref={win.bottomSpacer} />
+        {chat.hasNewer ? (
+          <li className="messages-more muted" data-testid="messages-newer">
+            Loading later messages…
+          </li>
+        ) : (
+          <ApprovalCards cards={cards.rest} onDecide={cards.decide} />
+        )}
         <ApprovalElsewhere cards={cards.elsewhere} />
       </ol>
     )
   }
   return (
-    <div className="message-scroller" ref={follow.scroller} onScroll={follow.onScroll} onWheel={follow.onWheel}>
-      <div ref={follow.content}>{content}</div>
+    <div className="message-scroller" ref={win.scroller} onScroll={win.onScroll} onWheel={win.onWheel}>
+      <div ref={win.content}>{content}</div>
     </div>
   )
 }

@@ -20,7 +20,6 @@ export function Search() {
   const connected = useApi() !== null
   const focus = useMessageFocusStore()
   const [open, setOpen] = useState(false)
-  const openId = useAppState((s) => s.chat.conversationId)
   const agentName = useAppState((s) => s.status?.agentName || 'Wisp')
   const keys = useMemo(() => keysOf('search', isMacPlatform()), [])
   useShortcuts({ search: () => setOpen((o) => !o) })
@@ -28,12 +27,12 @@ export function Search() {
   const choose = useCallback(
     (r: SearchResult) => {
       setOpen(false)
-      // The open conversation is only scrolled: opening it again would reload it and
-      // cut a reply that streams there.
-      if (openId !== r.conversationId) chat.open(r.conversationId)
+      // The conversation opens (or the open one loads) at the page around the message;
+      // the message list then brings it into view.
+      chat.show(r.conversationId, r.messageId)
       focus.show(r.conversationId, r.messageId)
     },
-    [chat, focus, openId],
+    [chat, focus],
   )
   return (
     <>

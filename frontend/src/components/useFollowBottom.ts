@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, type RefObject } from 'react'
+import { useCallback, useEffect, useMemo, useRef, type RefObject } from 'react'
 
 /** Pixels from the bottom within which the list keeps following new content. */
 const STICK_PX = 48
@@ -14,8 +14,21 @@ interface Follow {
   onWheel(event: { deltaY: number }): void
   /** Follow again (a new conversation opened). */
   stick(): void
-  /** Stop following and scroll a row of the content to the middle (a search result chosen). */
-  reveal(row: HTMLElement): void
+  /** Stop following (a message is brought into view). */
+  release(): void
+  /** Whether the list follows the bottom now. */
+  isSticking(): boolean
+  /** Scrolls to top (the list keeping its place), as a scroll of ours, not the user's. */
+  scrollTo(top: number): void
+  /** To the bottom, when following. */
+  toBottom(): void
+}
+
+interface FollowOptions {
+  /** Called when the content or the scroller changed size, before following (the list measures its rows). */
+  onResize?(): void
+  /** Whether reaching the bottom may follow again (not while newer messages are not loaded). */
+  canStick?(): boolean
 }
 
 /**
@@ -26,7 +39,9 @@ interface Follow {
  * effect would, once per token frame), and it covers every way the content
  * grows (a token, a tool card, an image of a card loading, a narrower window).
  */
-export function useFollowBottom(): Follow {
+export function useFollowBottom(options: FollowOptions = {}): Follow {
+  const opts = useRef(options)
+  opts.current = options
   const scroller = useRef<HTMLDivElement>(null)
   const content = useRef<HTMLDivElement>(null)
   const sticking = useRef(true)
@@ -51,7 +66,10 @@ export function useFollowBottom(): Follow {
     const el = scroller.current
     const inner = content.current
     if (el === null || inner === null || typeof ResizeObserver === 'undefined') return
-    const observer = new ResizeObserver(toBottom)
+    const observer = new ResizeObserver(() => {
+      opts.current.onResize?.()
+      toBottom()
+    })
     observer.observe(inner)
     observer.observe(el)
     return () => observer.disconnect()
@@ -64,7 +82,7 @@ export function useFollowBottom(): Follow {
     const el = scroller.current
     if (el === null) return
     const top = el.scrollTop
-    const nearBottom = el.scrollHeight - top - el.clientHeight < STICK_PX
+    const nearBottom = el.scrollHeight - top - el.clientHeight < STICK_PX && (opts.current.canStick?.() ?? true)
     if (top < lastTop.current - 1) sticking.current = nearBottom
     else if (nearBottom) sticking.current = true
     lastTop.current = top
@@ -83,13 +101,21 @@ export function useFollowBottom(): Follow {
     toBottom()
   }, [toBottom])
 
-  const reveal = useCallback((row: HTMLElement) => {
-    const el = scroller.current
-    if (el === null) return
+  const release = useCallback(() => {
     sticking.current = false
-    row.scrollIntoView({ block: 'center' })
+  }, [])
+
+  const isSticking = useCallback(() => sticking.current, [])
+
+  const scrollTo = useCallback((top: number) => {
+    const el = scroller.current
+    if (el === null || !Number.isFinite(top)) return
+    if (Math.abs(el.scrollTop - top) >= 1) el.scrollTop = top
     lastTop.current = el.scrollTop
   }, [])
 
-  return { scroller, content, onScroll, onWheel, stick, reveal }
+  return useMemo(
+    () => ({ scroller, content, onScroll, onWheel, stick, release, isSticking, scrollTo, toBottom }),
+    [onScroll, onWheel, stick, release, isSticking, scrollTo, toBottom],
+  )
 }
