@@ -5,6 +5,7 @@
 
 import type { Clock } from '../api'
 import type { ChatActions } from './useChat'
+import type { MessageFocus } from './messageFocus'
 import type { ReplyStore } from './replyStore'
 import { installFakeBrowser, type FakeBrowser, type FakeElement } from './fakeDom.test-util'
 import { BASE_URL, FakeServer, fakeSockets, type FakeSocket } from './fakeServer.test-util'
@@ -37,6 +38,8 @@ export interface MountedApp {
   /** The page's chat actions and reply store, as the app's components see them. */
   chat(): ChatActions
   replies(): ReplyStore
+  /** The page's MessageFocus (a search result asks it for a message). */
+  focus(): MessageFocus
   /** Runs fn inside React's act and lets every promise it started settle. */
   act(fn?: () => void | Promise<void>): Promise<void>
   /** Settles pending work until cond holds (it fails after many rounds in vain). */
@@ -60,10 +63,12 @@ export async function mountApp(server: FakeServer, opts: { hash?: string } = {})
 
   let chat: ChatActions | null = null
   let replies: ReplyStore | null = null
+  let focus: MessageFocus | null = null
   /** Hands the test what the app's components get from the provider. */
   function Probe() {
     chat = useWisp().chat
     replies = useWisp().replies
+    focus = useWisp().messageFocus
     return null
   }
 
@@ -110,6 +115,10 @@ export async function mountApp(server: FakeServer, opts: { hash?: string } = {})
     replies: () => {
       if (replies === null) throw new Error('not rendered')
       return replies
+    },
+    focus: () => {
+      if (focus === null) throw new Error('not rendered')
+      return focus
     },
     act,
     until,
