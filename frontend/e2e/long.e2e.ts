@@ -15,8 +15,8 @@ const COUNT = 10_000
 const CONV = 'long-conversation'
 /** A conversation of 100 messages the same, to compare the open with. */
 const SHORT = 'short-conversation'
-/** The message a search finds: the sixth of the conversation. */
-const FAR = 5
+/** The message a search finds: the seventh of the conversation (a question). */
+const FAR = 6
 /** Rows (li) the list may hold at any time, whatever the length. */
 const MAX_LI = 200
 
@@ -266,7 +266,7 @@ describe('a conversation of 10,000 messages', () => {
       const heap = await page.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0)
       timings.push(`JS heap at the top ${(heap / 1e6).toFixed(1)} MB`)
 
-      // Opened again (at its last page), a search finds the sixth message: the page
+      // Opened again (at its last page), a search finds the seventh message: the page
       // around it is loaded and it opens there.
       await page.reload()
       await page.waitForFunction((last) => document.querySelector(`[data-message-id="${last}"]`) !== null, id(COUNT - 1), {
