@@ -25,3 +25,21 @@ export function yieldToEventLoop(): Promise<void> {
   if (typeof scheduler?.yield === 'function') return scheduler.yield()
   return new Promise((resolve) => postTask(resolve))
 }
+
+/**
+ * Runs fn in a task of its own after the next animation frame (so after that
+ * frame's style and layout); the returned function cancels it. A hidden page
+ * gets no frames: fn waits until it is shown.
+ */
+export function afterNextFrame(fn: () => void): () => void {
+  let cancelled = false
+  const id = requestAnimationFrame(() =>
+    postTask(() => {
+      if (!cancelled) fn()
+    }),
+  )
+  return () => {
+    cancelled = true
+    cancelAnimationFrame(id)
+  }
+}

@@ -29,16 +29,22 @@ export class SseParser {
     let start = 0
     if (this.afterCR && chunk.startsWith('\n')) start = 1
     this.afterCR = false
-    for (let i = start; i < chunk.length; i++) {
-      const c = chunk.charCodeAt(i)
-      if (c !== 10 && c !== 13) continue
-      const line = this.partial + chunk.slice(start, i)
+    // Line breaks are found with indexOf (native), not a character at a time: a
+    // chunk can hold thousands of frames. A CR is rare; its position is kept
+    // until the search passes it.
+    let cr = chunk.indexOf('\r', start)
+    for (;;) {
+      const lf = chunk.indexOf('\n', start)
+      if (cr >= 0 && cr < start) cr = chunk.indexOf('\r', start)
+      const i = cr >= 0 && (lf < 0 || cr < lf) ? cr : lf
+      if (i < 0) break
+      const line = this.partial === '' ? chunk.slice(start, i) : this.partial + chunk.slice(start, i)
       this.partial = ''
-      if (c === 13) {
-        if (i + 1 === chunk.length) this.afterCR = true
-        else if (chunk.charCodeAt(i + 1) === 10) i++
-      }
       start = i + 1
+      if (i === cr) {
+        if (start === chunk.length) this.afterCR = true
+        else if (chunk.charCodeAt(start) === 10) start++
+      }
       this.line(line, out)
     }
     this.partial += chunk.slice(start)

@@ -1,4 +1,5 @@
 import './Composer.css'
+import { afterNextFrame } from '../tasks'
 import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
 
 /** The server takes 1..32000 characters. */
@@ -62,10 +63,16 @@ export function Composer({ disabled, replying, stopping, onSend, onStop }: Props
   // Disabling the textarea, or the Stop button going away, drops the focus; give it
   // back when the composer can send again, unless the user has moved on meanwhile.
   // (It is always in view: scrolling to it would only force a layout.)
+  // Focusing needs style and layout up to date: in the task that rendered a
+  // whole reply (or a conversation) it would lay the page out on the spot, so
+  // it waits for the next frame to have done that and runs in a task after it.
   const ready = !disabled && !replying
   useEffect(() => {
-    const focused = document.activeElement
-    if (ready && (focused === null || focused === document.body)) area.current?.focus({ preventScroll: true })
+    if (!ready) return
+    return afterNextFrame(() => {
+      const focused = document.activeElement
+      if (focused === null || focused === document.body) area.current?.focus({ preventScroll: true })
+    })
   }, [ready])
 
   const submit = () => {

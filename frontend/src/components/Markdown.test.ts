@@ -110,6 +110,20 @@ describe('Markdown reveal', () => {
     expect(md().textContent.startsWith('Replaced.')).toBe(true)
   })
 
+  it('reveals a live reply that mounts long from its first step', async () => {
+    const full = paragraphs(300)
+    await React.act(() => root.render(React.createElement(Markdown, { text: full, live: true })))
+    expect(md().getAttribute('data-revealing')).toBe('true')
+    expect(shownChars()).toBeLessThanOrEqual(FIRST_STEP)
+    for (let i = 0; i < 100 && md().getAttribute('data-revealing') === 'true'; i++) await frame()
+    expect(md().getAttribute('data-revealing')).toBeNull()
+    const shown = md().textContent
+    await React.act(() => root.unmount())
+    root = (await import('react-dom/client')).createRoot(browser.container as unknown as Element)
+    await show(full)
+    expect(md().textContent).toBe(shown)
+  })
+
   it('shows a first text whole (a saved message)', async () => {
     await show(paragraphs(300))
     expect(md().getAttribute('data-revealing')).toBeNull()

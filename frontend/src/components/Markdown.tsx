@@ -3,9 +3,10 @@
 // A streamed reply grows a few characters at a time: each instance keeps its
 // last parse and parses again only the last block (markdown/blocks.ts), and
 // each block is a memoised component, so the blocks above do not re-render.
-// A text that grows by more than a step at once (a resume, a backlog) is
-// shown a step per animation frame, sized by how fast the parser runs
-// (markdown/reveal.ts); while it catches up the element says data-revealing.
+// A text that grows by more than a step at once (a resume, a backlog, a live
+// reply that mounts long) is shown a step per animation frame, sized by how
+// fast the parser runs (markdown/reveal.ts); while it catches up the element
+// says data-revealing.
 // A click on a link goes through markdown/links.ts: in the desktop window it
 // opens in the system browser.
 
@@ -16,7 +17,7 @@ import { updateText, type MdBlock, type ParsedText } from '../markdown/blocks'
 import { chatParser } from '../markdown/parser'
 import { handleLinkClick } from '../markdown/links'
 import { renderTokens } from '../markdown/render'
-import { RevealPace, revealEnd } from '../markdown/reveal'
+import { FIRST_STEP, RevealPace, revealEnd } from '../markdown/reveal'
 
 const RENDER_OPTIONS = { breaks: chatParser.options.breaks }
 
@@ -29,13 +30,19 @@ interface View {
 
 interface Props {
   text: string
+  /**
+   * The text is a live reply: when it mounts already long (a reply whose first
+   * frames arrived together), it is revealed a step per frame from its first
+   * step too. A saved message mounts whole.
+   */
+  live?: boolean
 }
 
-export const Markdown = memo(function Markdown({ text }: Props) {
+export const Markdown = memo(function Markdown({ text, live = false }: Props) {
   // One reveal step per new text and per animation frame asked for, not per
   // render: the step's own state update renders again at once.
   const [frame, setFrame] = useState(0)
-  const [view, setView] = useState<View>(() => ({ parsed: updateText(chatParser, null, text), text, frame }))
+  const [view, setView] = useState<View>(() => ({ parsed: updateText(chatParser, null, live ? firstPart(text) : text), text, frame }))
   const pace = useRef<RevealPace | null>(null)
   let current = view.parsed
   if (view.text !== text || view.frame !== frame) {
@@ -67,6 +74,12 @@ export const Markdown = memo(function Markdown({ text }: Props) {
 function onLinkClick(e: MouseEvent<HTMLDivElement>): void {
   const link = e.target instanceof Element ? e.target.closest('a') : null
   handleLinkClick({ href: link?.getAttribute('href') ?? null, preventDefault: () => e.preventDefault() }, desktopSystem()?.openURL)
+}
+
+/** The part of a text shown when it mounts: all of it, or its first reveal step. */
+function firstPart(text: string): string {
+  const end = revealEnd(text, 0, FIRST_STEP)
+  return end === text.length ? text : text.slice(0, end)
 }
 
 /**

@@ -7,7 +7,7 @@
 // it and nothing else. No React here.
 
 import type { ChatFrame, SeqFrame } from '../api'
-import { postTask } from '../tasks'
+import { afterNextFrame } from '../tasks'
 import { foldLive, type LiveReply } from './liveReply'
 import { Store } from './store'
 
@@ -22,18 +22,7 @@ export type FrameScheduler = (fn: () => void) => () => void
  * of a streaming reply. After the frame, the render is one task and the next
  * frame draws it.
  */
-export const afterAnimationFrames: FrameScheduler = (fn) => {
-  let cancelled = false
-  const id = requestAnimationFrame(() =>
-    postTask(() => {
-      if (!cancelled) fn()
-    }),
-  )
-  return () => {
-    cancelled = true
-    cancelAnimationFrame(id)
-  }
-}
+export const afterAnimationFrames: FrameScheduler = afterNextFrame
 
 /** The replies by bubble key. A new map (and a new entry for each reply that changed) on every update. */
 export type LiveReplies = ReadonlyMap<string, LiveReply>
