@@ -31,9 +31,9 @@ interface View {
 interface Props {
   text: string
   /**
-   * The text is a live reply: when it mounts already long (a reply whose first
-   * frames arrived together), it is revealed a step per frame from its first
-   * step too. A saved message mounts whole.
+   * The text is a reply streamed in this page: when it mounts already long (a
+   * reply whose frames arrived together, even to its end), it is revealed a
+   * step per frame from its first step too. A saved message mounts whole.
    */
   live?: boolean
 }

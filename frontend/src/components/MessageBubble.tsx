@@ -171,7 +171,7 @@ function ReplyBody({ message: m, extras, canRetry, onRetry }: Omit<Props, 'agent
       ) : null}
       {m.text !== '' ? (
         <div className="message-text" data-testid="message-text">
-          <Markdown text={m.text} live={streaming} />
+          <Markdown text={m.text} live={m.live} />
         </div>
       ) : streaming && !working && !waiting ? (
         <span className="typing-dots" role="status" aria-label="Writing a reply">
