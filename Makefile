@@ -101,7 +101,7 @@ bench: build-serve
 	$(GO) run -tags $(STORE_TAGS) ./bench/mcpcall --out BENCHMARKS.md
 	$(GO) run -tags $(STORE_TAGS) ./bench/search --wisp $(BIN)/wisp-serve --out BENCHMARKS.md
 
-## bench-ui: an 8,000-token reply and 128 KB of hostile markdown in Chromium, against a bare-delta page; updates BENCHMARKS.md
+## bench-ui: in Chromium, an 8,000-token reply and 128 KB of hostile markdown against a bare page fed from memory, and 100 vs 10,000 messages; updates BENCHMARKS.md
 bench-ui: build-serve fakellm
 	cd frontend && WISP_BIN=../$(BIN)/wisp-serve WISP_FAKELLM_BIN=../$(BIN)/wisp-fakellm npx vitest run --config vitest.uibench.config.ts
 

@@ -11,9 +11,7 @@
 // (PerformanceObserver "longtask"), and writes the section between
 // <!-- bench:ui:begin --> and <!-- bench:ui:end --> of BENCHMARKS.md.
 
-import { execFileSync } from 'node:child_process'
-import { statSync } from 'node:fs'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Page } from 'playwright-core'
@@ -21,7 +19,8 @@ import { expect, it } from 'vitest'
 import { withBrowser } from '../e2e/browser'
 import { fakeLLMBinary, fakeModelEnv } from '../e2e/fakellm'
 import { spawnUntilReady } from '../e2e/process'
-import { requireBuild, startServer, wispBinary, type RunningServer } from '../e2e/server'
+import { requireBuild, startServer, type RunningServer } from '../e2e/server'
+import { AVATAR_DRAWN, longTasks, measuredWith, median, OBSERVE, startProfile, taskClock } from './pagekit'
 import { replaceSection } from './section'
 
 const ROUNDS = Number(process.env.UIBENCH_ROUNDS ?? 8)
@@ -74,58 +73,6 @@ const CASES: Case[] = [
   { name: '128 KB of `**a `', chunks: hostile(128 << 10, 4096) },
 ]
 
-/** Runs before any page script: records long tasks and the reply's start and end. */
-const OBSERVE = `
-  window.__long = []
-  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push({ start: e.startTime, d: e.duration }) })
-    .observe({ type: 'longtask', buffered: true })
-`
-
-/** A reader of the page's main-thread task time, in ms (one CDP session for the page). */
-async function taskClock(page: Page): Promise<() => Promise<number>> {
-  const cdp = await page.context().newCDPSession(page)
-  await cdp.send('Performance.enable')
-  return async () => {
-    const { metrics } = await cdp.send('Performance.getMetrics')
-    return 1000 * (metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0)
-  }
-}
-
-async function longTasks(page: Page, from: number, to: number): Promise<{ longestMs: number; longTasks: number }> {
-  const all = await page.evaluate(() => (window as unknown as { __long: { start: number; d: number }[] }).__long)
-  const inside = all.filter((t) => t.start + t.d >= from && t.start <= to)
-  return { longestMs: Math.max(0, ...inside.map((t) => t.d)), longTasks: inside.length }
-}
-
-/**
- * With UIBENCH_PROFILE=<dir>, a Chromium trace of the page from send to the end
- * (devtools.timeline), written as <dir>/<name>-<n>.json (open it in DevTools' Performance
- * tab or ui.perfetto.dev), and a sampling CPU profile of its JavaScript beside it
- * (.cpuprofile). Otherwise nothing.
- */
-async function startProfile(page: Page): Promise<(name: string) => Promise<void>> {
-  const dir = process.env.UIBENCH_PROFILE
-  if (dir === undefined || dir === '') return async () => {}
-  const browser = page.context().browser()!
-  const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'blink', 'loading']
-  await browser.startTracing(page, { categories })
-  const cdp = await page.context().newCDPSession(page)
-  await cdp.send('Profiler.enable')
-  await cdp.send('Profiler.setSamplingInterval', { interval: 250 })
-  await cdp.send('Profiler.start')
-  return async (name) => {
-    const { profile } = await cdp.send('Profiler.stop')
-    const trace = await browser.stopTracing()
-    mkdirSync(dir, { recursive: true })
-    const file = join(dir, `${name.replace(/\W+/g, '-')}-${profileCount++}`)
-    writeFileSync(`${file}.json`, trace)
-    writeFileSync(`${file}.cpuprofile`, JSON.stringify(profile))
-  }
-}
-let profileCount = 0
-
-/** The avatar stage once its canvas has drawn a frame (avatarStage.ts labels each frame). */
-const AVATAR_DRAWN = '[data-testid="avatar-stage"][data-stage="ready"] canvas[data-frames]'
 
 /** Wisp: send a message, wait for the assistant bubble to say done. */
 async function measureWisp(page: Page, url: string, c: Case, kind: 'e2e' | 'memory'): Promise<Sample> {
@@ -349,33 +296,8 @@ function longestText(ms: number): string {
   return ms > 0 ? `${ms.toFixed(0)} ms` : 'none ≥ 50 ms'
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
-
 function header(): string {
-  const git = (args: string[]) => {
-    try {
-      return execFileSync('git', args, { encoding: 'utf8' }).trim()
-    } catch {
-      return ''
-    }
-  }
-  const commit = git(['rev-parse', '--short', 'HEAD']) || 'unknown commit'
-  const dirty = git(['status', '--porcelain', '--untracked-files=no', '--', 'frontend/src', '*.go']) ? '-dirty' : ''
-  const bin = wispBinary()
-  const size = (statSync(bin).size / (1 << 20)).toFixed(1)
-  const chromium = (() => {
-    try {
-      return execFileSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim()
-    } catch {
-      return 'Chromium'
-    }
-  })()
-  const date = new Date().toISOString().slice(0, 16).replace('T', ' ')
-  return `Measured ${date} UTC · commit ${commit}${dirty} · wisp \`build/bin/wisp-serve\` (${size} MiB) with the UI it embeds · ${chromium}, headless, software rendering · ${ROUNDS} rounds of each, Wisp end to end, Wisp's UI from memory and the floor taking turns.`
+  return `${measuredWith()} · ${ROUNDS} rounds of each, Wisp end to end, Wisp's UI from memory and the floor taking turns.`
 }
 
 const INTRO = `## UI: a long reply in the browser
