@@ -3,7 +3,7 @@
 
 import { decodeChatFrame } from './chatDecode'
 import type { SeqFrame } from './chatTypes'
-import { readSse, type ReadSseOptions } from './sse'
+import { readSseChunks, SliceClock, type ReadSseOptions, type SseEvent } from './sse'
 
 export interface ChatStream {
   /** X-Wisp-Run-Id of a new run, or the run being resumed; null if the server did not say. */
@@ -40,26 +40,42 @@ export function parseSeq(id: string | null): number | null {
 /** A stream with no frames: what a 204 answer to a resume means. */
 export async function* noFrames(): AsyncGenerator<SeqFrame, void, undefined> {}
 
-/** Frames of an event stream body. Unknown or malformed frames are skipped with a warning. */
+/**
+ * Frames of an event stream body. Unknown or malformed frames are skipped with
+ * a warning. A read's frames are handed on in slices of about opts.sliceMs
+ * (the consumer's work on them included), with a yield to the event loop
+ * between them, as readSse does; one level of async iteration per frame.
+ */
 export async function* chatFrames(
   body: ReadableStream<Uint8Array>,
   opts: ReadSseOptions = {},
 ): AsyncGenerator<SeqFrame, void, undefined> {
-  for await (const ev of readSse(body, opts)) {
-    if (ev.kind !== 'event') continue
-    let json: unknown
-    try {
-      json = JSON.parse(ev.data)
-    } catch {
-      console.warn('wisp chat: frame is not JSON', ev.data.slice(0, 200))
-      continue
+  for await (const events of readSseChunks(body, opts)) {
+    const clock = new SliceClock(opts.sliceMs)
+    for (const ev of events) {
+      if (clock.due) await clock.pause()
+      const frame = chatFrame(ev)
+      if (frame === null) continue
+      yield frame
+      if (frame.frame.type === 'done' || frame.frame.type === 'error') return
     }
-    const frame = decodeChatFrame(json)
-    if (frame === null) {
-      console.warn('wisp chat: ignored frame', ev.data.slice(0, 200))
-      continue
-    }
-    yield { seq: parseSeq(ev.id), frame }
-    if (frame.type === 'done' || frame.type === 'error') return
   }
+}
+
+/** The frame an event carries, or null (a comment, or a frame that is not JSON or not known). */
+function chatFrame(ev: SseEvent): SeqFrame | null {
+  if (ev.kind !== 'event') return null
+  let json: unknown
+  try {
+    json = JSON.parse(ev.data)
+  } catch {
+    console.warn('wisp chat: frame is not JSON', ev.data.slice(0, 200))
+    return null
+  }
+  const frame = decodeChatFrame(json)
+  if (frame === null) {
+    console.warn('wisp chat: ignored frame', ev.data.slice(0, 200))
+    return null
+  }
+  return { seq: parseSeq(ev.id), frame }
 }

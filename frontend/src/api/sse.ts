@@ -128,32 +128,61 @@ export async function* readSse(
   body: ReadableStream<Uint8Array>,
   opts: ReadSseOptions = {},
 ): AsyncGenerator<SseEvent, void, undefined> {
+  const sliceMs = opts.sliceMs ?? SLICE_MS
+  for await (const events of readSseChunks(body, opts)) yield* sliced(events, sliceMs)
+}
+
+/**
+ * Reads an event stream body to its end, a read's events at a time (as
+ * readSse, without the slicing: a consumer that hands events on one by one
+ * slices them itself with SliceClock, and saves a level of async iteration
+ * per event).
+ */
+export async function* readSseChunks(
+  body: ReadableStream<Uint8Array>,
+  opts: ReadSseOptions = {},
+): AsyncGenerator<SseEvent[], void, undefined> {
   const reader = body.getReader()
   const decoder = new TextDecoder()
   const parser = new SseParser()
-  const sliceMs = opts.sliceMs ?? SLICE_MS
   let finished = false
   try {
     for (;;) {
       const { value, done } = await readWithin(reader, opts.idleTimeoutMs)
       if (done) break
-      yield* sliced(parser.push(decoder.decode(value, { stream: true })), sliceMs)
+      const events = parser.push(decoder.decode(value, { stream: true }))
+      if (events.length > 0) yield events
     }
     finished = true
-    yield* sliced(parser.push(decoder.decode()), sliceMs)
+    const events = parser.push(decoder.decode())
+    if (events.length > 0) yield events
   } finally {
     if (!finished) reader.cancel().catch(() => undefined)
   }
 }
 
+/** Times a slice of work: due() says when sliceMs have passed since the last yield to the event loop. */
+export class SliceClock {
+  private since = performance.now()
+  constructor(private readonly sliceMs: number = SLICE_MS) {}
+
+  /** Yields to the event loop if a slice's time has passed, and starts the next slice. */
+  async pause(): Promise<void> {
+    if (performance.now() - this.since < this.sliceMs) return
+    await yieldToEventLoop()
+    this.since = performance.now()
+  }
+
+  get due(): boolean {
+    return performance.now() - this.since >= this.sliceMs
+  }
+}
+
 /** Yields events, and to the event loop each time sliceMs has passed since the last time. */
 async function* sliced(events: SseEvent[], sliceMs: number): AsyncGenerator<SseEvent, void, undefined> {
-  let since = performance.now()
+  const clock = new SliceClock(sliceMs)
   for (const ev of events) {
-    if (performance.now() - since >= sliceMs) {
-      await yieldToEventLoop()
-      since = performance.now()
-    }
+    if (clock.due) await clock.pause()
     yield ev
   }
 }
