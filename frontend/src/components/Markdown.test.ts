@@ -124,6 +124,13 @@ describe('Markdown reveal', () => {
     expect(md().textContent).toBe(shown)
   })
 
+  it('shows a live reply that mounts as one long paragraph whole', async () => {
+    const long = 'word **bold** '.repeat(2000)
+    await React.act(() => root.render(React.createElement(Markdown, { text: long, live: true })))
+    expect(md().getAttribute('data-revealing')).toBeNull()
+    expect(shownChars()).toBe(long.replace(/\*\*/g, '').trimEnd().length)
+  })
+
   it('shows a first text whole (a saved message)', async () => {
     await show(paragraphs(300))
     expect(md().getAttribute('data-revealing')).toBeNull()

@@ -76,10 +76,16 @@ function onLinkClick(e: MouseEvent<HTMLDivElement>): void {
   handleLinkClick({ href: link?.getAttribute('href') ?? null, preventDefault: () => e.preventDefault() }, desktopSystem()?.openURL)
 }
 
-/** The part of a text shown when it mounts: all of it, or its first reveal step. */
+/**
+ * The part of a live text shown when it mounts: up to the last paragraph break
+ * within the first reveal step, or all of it when it is short or has no break
+ * there. (One long block is shown whole: revealing it would parse and lay the
+ * whole block out again at every step.)
+ */
 function firstPart(text: string): string {
-  const end = revealEnd(text, 0, FIRST_STEP)
-  return end === text.length ? text : text.slice(0, end)
+  if (text.length <= FIRST_STEP) return text
+  const cut = text.lastIndexOf('\n\n', FIRST_STEP)
+  return cut <= 0 ? text : text.slice(0, cut + 2)
 }
 
 /**
