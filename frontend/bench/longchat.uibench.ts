@@ -259,7 +259,7 @@ function table(samples: Map<number, Sample[]>): string {
   const key = (xs: Sample[], p: number) => percentile(xs.flatMap((s) => s.keyMs), p)
   const longest = (xs: Sample[], f: (s: Sample) => number) => Math.max(...xs.map(f))
   const longText = (x: number) => (x > 0 ? ms(x) : 'none ≥ 50 ms')
-  const ratio = (a: number, b: number) => (a > 0 ? `${(b / a).toFixed(2)}×` : '–')
+  const ratio = (a: number, b: number) => (a > 0 && b > 0 ? `${(b / a).toFixed(2)}×` : '–')
   const row = (name: string, f: (xs: Sample[]) => number, show: (x: number) => string, target: string) => {
     const a = f(small!)
     const b = f(large!)

@@ -24,6 +24,8 @@ import { AVATAR_DRAWN, longTasks, measuredWith, median, OBSERVE, startProfile, t
 import { replaceSection } from './section'
 
 const ROUNDS = Number(process.env.UIBENCH_ROUNDS ?? 8)
+/** UIBENCH_CASES=<text>: only the cases whose name has it (for profiling one). */
+const ONLY = process.env.UIBENCH_CASES
 const BENCHMARKS = resolve(import.meta.dirname, '../../BENCHMARKS.md')
 
 interface Sample {
@@ -310,10 +312,9 @@ paragraph, only the last one rewritten). Wisp is measured twice: end to end (its
 and the fake model behind it), and its UI alone, fed from memory: the same page and
 server, but the stream request is answered by request interception with the bytes the
 server sent for the same reply (recorded once per case), so the ratio of that to the
-floor is what the UI adds. All in headless
-Chromium, in the same run, a fresh browser (and server and fake model) each round, the
-three kinds of round taking turns. Wisp's page is measured as a user finds it before
-typing: loaded, the composer enabled and the avatar's first frame drawn (loading the 3D
+floor is what the UI adds. All in headless Chromium, in the same run, a fresh browser
+(and server and fake model) each round, the three kinds of round taking turns. Wisp's
+page is measured as a user finds it before typing: loaded, the composer enabled and the avatar's first frame drawn (loading the 3D
 avatar is start-up). Total: send → the reply complete on screen (Wisp: the bubble's
 \`data-status="done"\` with no \`data-revealing\` left in it; the floor: the frame after
 its last text is drawn). First text: send → the reply's first text on screen (creating
@@ -333,6 +334,7 @@ it('streams long replies in the browser', async () => {
   const verdicts: string[] = []
   const loading: number[] = []
   for (const c of CASES) {
+    if (ONLY !== undefined && !c.name.includes(ONLY)) continue
     const wisp: Sample[] = []
     const memory: Sample[] = []
     const floor: Sample[] = []
