@@ -10,7 +10,6 @@ export interface LongChat {
   conversationId: string
   title: string
   firstMessageId: string
-  lastMessageId: string
   /** Characters of message text in all. */
   chars: number
 }
@@ -88,5 +87,5 @@ export function longChat(count: number, id = `bench-long-${count}`): LongChat {
     exportedAt: updatedAt,
     conversations: [{ id, title, createdAt, updatedAt, messages, displayMessages: [], runs: [] }],
   })
-  return { file, conversationId: id, title, firstMessageId: `${id}-m00000`, lastMessageId: `${id}-m${String(count - 1).padStart(5, '0')}`, chars }
+  return { file, conversationId: id, title, firstMessageId: `${id}-m00000`, chars }
 }

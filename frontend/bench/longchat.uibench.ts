@@ -86,8 +86,8 @@ async function measure(page: Page, wisp: RunningServer, chat: LongChat): Promise
   const item = `[data-testid="conversation-item"][data-conversation-id="${chat.conversationId}"] [data-testid="conversation-title"]`
   await page.waitForSelector(item, { timeout: 60_000 })
 
-  // Open: the click → the last message painted.
-  const last = `[data-testid="message"][data-message-id="${chat.lastMessageId}"]`
+  // Open: the click → the last message painted (the conversation's newest: earlier rounds' sends added some).
+  const last = `[data-testid="message"][data-message-id="${await newestMessageId(wisp, chat)}"]`
   await page.evaluate((sel) => {
     const w = window as unknown as { __t0: number; __open: Promise<number>; __painted(s: string): Promise<number> }
     document.addEventListener('click', () => ((w.__t0 = performance.now()), (w.__open = w.__painted(sel))), { capture: true, once: true })
@@ -188,6 +188,17 @@ async function measure(page: Page, wisp: RunningServer, chat: LongChat): Promise
     domTop: await domNodes(page),
     heapTopMB: await heapMB(page),
   }
+}
+
+/** The id of the conversation's newest message on its shown branch. */
+async function newestMessageId(wisp: RunningServer, chat: LongChat): Promise<string> {
+  const res = await fetch(`${wisp.url}/api/conversations/${chat.conversationId}/messages?limit=1`, {
+    headers: { Authorization: `Bearer ${wisp.token}` },
+  })
+  const page = (await res.json()) as { messages?: { id: string }[] }
+  const id = page.messages?.at(-1)?.id
+  expect(id, `the newest message of ${chat.title}`).toBeDefined()
+  return id as string
 }
 
 async function importChat(wisp: RunningServer, chat: LongChat): Promise<void> {
