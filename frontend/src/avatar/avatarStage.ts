@@ -17,6 +17,7 @@ import { IDLE_EMOTE_ID } from '../api/emoteTypes'
 import { ClipPlayer, clipDataset, type ClipRequest } from './clipPlayer'
 import { FrameLoop, type Frame } from './frameLoop'
 import { PoseWatch } from './poseWatch'
+import { TYPING_HOLD_MS } from './renderPolicy'
 import { StageScene, disposeTree } from './stageScene'
 
 export { NoWebGLError } from './stageScene'
@@ -154,10 +155,33 @@ export class AvatarStage {
     const onVisibility = () => this.loop.setPaused('hidden', document.hidden)
     onVisibility()
     document.addEventListener('visibilitychange', onVisibility)
+    const typing = this.watchTyping()
     this.cleanups.push(
       () => resize.disconnect(),
       () => onScreen.disconnect(),
       () => document.removeEventListener('visibilitychange', onVisibility),
+      typing,
     )
   }
+
+  /** Holds the idle animation while the user types in a text field; returns its cleanup. */
+  private watchTyping(): () => void {
+    let timer: number | undefined
+    const onKey = (e: KeyboardEvent) => {
+      if (!isTextField(e.target)) return
+      this.loop.setTyping(true)
+      window.clearTimeout(timer)
+      timer = window.setTimeout(() => this.loop.setTyping(false), TYPING_HOLD_MS)
+    }
+    document.addEventListener('keydown', onKey, { capture: true, passive: true })
+    return () => {
+      window.clearTimeout(timer)
+      document.removeEventListener('keydown', onKey, { capture: true })
+    }
+  }
+}
+
+/** A field the user types text into. */
+function isTextField(target: EventTarget | null): boolean {
+  return target instanceof HTMLTextAreaElement || target instanceof HTMLInputElement || (target instanceof HTMLElement && target.isContentEditable)
 }

@@ -227,6 +227,26 @@ describe('FrameLoop', () => {
     expect(loop.isPaused('collapsed')).toBe(false)
   })
 
+  it('holds the idle animation while the user types, and goes on when the typing stops', () => {
+    const { clock, frames, loop } = idling()
+    loop.setTyping(true)
+    expect(clock.pending).toBe(0)
+    expect(loop.rate).toBe('stopped')
+    const n = frames.length
+    clock.advance(5000)
+    expect(frames.length).toBe(n)
+    loop.setPlaying(true) // an emote plays even so
+    expect(loop.rate).toBe('display')
+    loop.setPlaying(false)
+    clock.advance(SETTLE_MS + 100)
+    expect(loop.rate).toBe('stopped')
+    const m = frames.length
+    loop.setTyping(false)
+    expect(loop.rate).toBe('idle')
+    clock.advance(1000)
+    expect(frames.length).toBeGreaterThan(m)
+  })
+
   it('stays stopped when hidden and unhidden while something else still holds it', () => {
     const { clock, frames, loop } = idling()
     loop.setPaused('still', true)

@@ -58,6 +58,7 @@ export class FrameLoop {
   private readonly onRate: (rate: RenderRate) => void
   private readonly pauses = new Set<string>()
   private playing = false
+  private typing = false
   private emoteEnded = Number.NEGATIVE_INFINITY
   private last: number | null = null
   private holding = false
@@ -107,6 +108,13 @@ export class FrameLoop {
     this.schedule()
   }
 
+  /** The user types (or stopped): the idle animation holds meanwhile; an emote still plays. */
+  setTyping(typing: boolean): void {
+    if (typing === this.typing) return
+    this.typing = typing
+    this.schedule()
+  }
+
   /** Draws one frame at once (a resize, a new clip), if anything is to be drawn. */
   wake(): void {
     this.last = null
@@ -127,6 +135,7 @@ export class FrameLoop {
         onScreen: [...this.pauses].every((r) => r === 'hidden'),
         sinceLastFrame: this.last === null ? null : now - this.last,
         holding: this.holding,
+        typing: this.typing,
       },
       this.idleFps,
     )

@@ -8,6 +8,7 @@ const idle: RenderInputs = {
   onScreen: true,
   sinceLastFrame: 10,
   holding: false,
+  typing: false,
 }
 const idleInterval = 1000 / IDLE_FPS
 
@@ -24,6 +25,8 @@ describe('nextFrame', () => {
     ['hidden page: nothing', { visible: false }, { kind: 'none' }],
     ['hidden page, even with an emote playing', { visible: false, playing: true, sinceLastFrame: null }, { kind: 'none' }],
     ['off screen: nothing', { onScreen: false, playing: true }, { kind: 'none' }],
+    ['the user types: the idle pose holds', { typing: true }, { kind: 'none' }],
+    ['the user types: an emote still plays', { typing: true, playing: true }, { kind: 'display' }],
   ])('%s', (_, change, want) => {
     expect(nextFrame({ ...idle, ...change })).toEqual(want)
   })

@@ -8,9 +8,16 @@
 //   - one frame at once when drawing (re)starts: shown again, resized, a new clip;
 //   - every display refresh while an emote plays, and for SETTLE_MS after it
 //     ends, so the crossfade back to idle is smooth;
+//   - nothing while the user types (the idle pose holds until TYPING_HOLD_MS
+//     after the last key): an idle frame drawn as a key lands delays that key's
+//     paint (a software-rendered frame took 20-30 ms), and idle motion is not
+//     worth a late letter;
 //   - otherwise (idle) at most IDLE_FPS frames a second; and while the stage
 //     holds the idle pose still (the last idle frame found it had not visibly
 //     moved, so drew nothing), it looks again HOLD_CHECK_FPS times a second.
+
+/** How long after the user's last key in a text field the idle pose holds. */
+export const TYPING_HOLD_MS = 800
 
 /** The idle animation's frame rate cap. */
 export const IDLE_FPS = 15
@@ -40,6 +47,8 @@ export interface RenderInputs {
   sinceLastFrame: number | null
   /** The last frame was an idle one that drew nothing: the pose is held still. */
   holding: boolean
+  /** The user is typing in a text field (a key within TYPING_HOLD_MS). */
+  typing: boolean
 }
 
 /** What to do about the next frame. */
@@ -60,6 +69,7 @@ export function nextFrame(inputs: RenderInputs, idleFps = IDLE_FPS): NextFrame {
   if (!inputs.visible || !inputs.onScreen) return { kind: 'none' }
   if (inputs.sinceLastFrame === null) return { kind: 'now' }
   if (inputs.playing || inputs.sinceEmoteEnded < SETTLE_MS) return { kind: 'display' }
+  if (inputs.typing) return { kind: 'none' }
   const interval = 1000 / (inputs.holding ? Math.min(HOLD_CHECK_FPS, idleFps) : idleFps)
   return { kind: 'after', ms: Math.max(0, interval - inputs.sinceLastFrame) }
 }
