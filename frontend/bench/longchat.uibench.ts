@@ -106,34 +106,9 @@ async function measure(page: Page, wisp: RunningServer, chat: LongChat): Promise
   const domOpen = await domNodes(page)
   const heapOpenMB = await heapMB(page)
 
-  // Keystroke → paint: a keydown's time stamp → the frame after it has run, one key at a time.
-  await page.click('[data-testid="composer"]')
-  await page.evaluate(() => {
-    const w = window as unknown as { __keys: number[]; __keyDone?: Promise<void> }
-    w.__keys = []
-    document.addEventListener(
-      'keydown',
-      (e) => {
-        const start = e.timeStamp
-        w.__keyDone = new Promise((resolve) =>
-          requestAnimationFrame(() =>
-            setTimeout(() => {
-              w.__keys.push(performance.now() - start)
-              resolve()
-            }, 0),
-          ),
-        )
-      },
-      { capture: true },
-    )
-  })
   const profiler = await startProfile(page)
-  for (let i = 0; i < KEYSTROKES; i++) {
-    await page.keyboard.press(i % 10 === 9 ? 'Space' : 'KeyA')
-    await page.evaluate(() => (window as unknown as { __keyDone?: Promise<void> }).__keyDone)
-  }
+  const keyMs = await typeKeys(page, '[data-testid="composer"]')
   await profiler(`keys-${chat.title}`)
-  const keyMs = await page.evaluate(() => (window as unknown as { __keys: number[] }).__keys)
   await page.fill('[data-testid="composer"]', 'go')
 
   // A reply streaming at the bottom: send → the reply complete on screen.
@@ -190,6 +165,44 @@ async function measure(page: Page, wisp: RunningServer, chat: LongChat): Promise
   }
 }
 
+/**
+ * Keystroke → paint: a keydown's time stamp → a task after the next animation frame,
+ * one key at a time, typed into the field; the same on Wisp's page and the floor's.
+ */
+async function typeKeys(page: Page, field: string): Promise<number[]> {
+  await page.click(field)
+  await page.evaluate(() => {
+    const w = window as unknown as { __keys: number[]; __keyDone?: Promise<void> }
+    w.__keys = []
+    document.addEventListener(
+      'keydown',
+      (e) => {
+        const start = e.timeStamp
+        w.__keyDone = new Promise((resolve) =>
+          requestAnimationFrame(() =>
+            setTimeout(() => {
+              w.__keys.push(performance.now() - start)
+              resolve()
+            }, 0),
+          ),
+        )
+      },
+      { capture: true },
+    )
+  })
+  for (let i = 0; i < KEYSTROKES; i++) {
+    await page.keyboard.press(i % 10 === 9 ? 'Space' : 'KeyA')
+    await page.evaluate(() => (window as unknown as { __keyDone?: Promise<void> }).__keyDone)
+  }
+  return page.evaluate(() => (window as unknown as { __keys: number[] }).__keys)
+}
+
+/** The keystroke floor: a bare page with one textarea, typed into the same way. */
+async function floorKeys(page: Page): Promise<number[]> {
+  await page.setContent('<!doctype html><textarea id="t" rows="3" cols="60"></textarea>')
+  return typeKeys(page, '#t')
+}
+
 /** The id of the conversation's newest message on its shown branch. */
 async function newestMessageId(wisp: RunningServer, chat: LongChat): Promise<string> {
   const res = await fetch(`${wisp.url}/api/conversations/${chat.conversationId}/messages?limit=1`, {
@@ -223,7 +236,8 @@ once the page is loaded (composer enabled, avatar drawn). Open: the click on the
 conversation in the sidebar → the frame after its last message is in the DOM.
 Keystroke → paint: ${KEYSTROKES} keys typed in the composer one at a time, each from its
 keydown's time stamp to a task after the next animation frame (p50 and p99 over all
-rounds). DOM: elements in the document; heap: V8's used heap after a forced GC (CDP),
+rounds), against a floor typed into the same way in each round: a bare page with one
+textarea (the next frame's wait is most of either figure). DOM: elements in the document; heap: V8's used heap after a forced GC (CDP),
 both after opening and after scrolling up. Longest task while a reply streams: a
 1,500-token reply (the fake model, a word every 2 ms) sent at the bottom, send → the reply
 complete on screen (\`longtask\` PerformanceObserver, 50 ms or more). Top reachable:
@@ -240,6 +254,7 @@ it('opens, types in and scrolls a conversation of 100 and of 10,000 messages', a
   const fake = await startFakeLLM({ delay: '2ms', script: Array.from({ length: 4 * ROUNDS * SIZES.length + 4 }, () => ({ text: reply() })) })
   const wisp = await startServer({ env: fakeModelEnv(fake.url) })
   const samples = new Map<number, Sample[]>(SIZES.map((n) => [n, []]))
+  const floor: number[] = []
   try {
     for (const chat of chats) await importChat(wisp, chat)
     for (let r = 0; r < ROUNDS; r++) {
@@ -252,19 +267,22 @@ it('opens, types in and scrolls a conversation of 100 and of 10,000 messages', a
             `top ${s.topReached ? 'reached' : `not reached (${s.messagesAtTop} messages)`}`,
         )
       }
+      const keys = await withBrowser((page) => floorKeys(page))
+      floor.push(...keys)
+      console.error(`floor round ${r + 1}: key p99 ${percentile(keys, 99).toFixed(1)} ms`)
     }
   } finally {
     await wisp.stop()
     await fake.stop()
   }
-  const block = table(samples)
+  const block = table(samples, floor)
   console.log(block)
   if (process.env.UIBENCH_OUT !== '0') {
     writeFileSync(BENCHMARKS, replaceSection(readFileSync(BENCHMARKS, 'utf8'), 'uilong', INTRO, block))
   }
 }, 1_800_000)
 
-function table(samples: Map<number, Sample[]>): string {
+function table(samples: Map<number, Sample[]>, floor: number[]): string {
   const [small, large] = SIZES.map((n) => samples.get(n)!)
   const ms = (x: number) => `${x.toFixed(0)} ms`
   const key = (xs: Sample[], p: number) => percentile(xs.flatMap((s) => s.keyMs), p)
@@ -285,6 +303,8 @@ function table(samples: Map<number, Sample[]>): string {
   const domRatio = median(large!.map((s) => s.domTop)) / median(small!.map((s) => s.domTop))
   const heapRatio = median(large!.map((s) => s.heapTopMB)) / median(small!.map((s) => s.heapTopMB))
   const top = large!.every((s) => s.topReached)
+  const floor50 = percentile(floor, 50)
+  const floor99 = percentile(floor, 99)
   return [
     `${measuredWith()} · ${ROUNDS} rounds of each size, taking turns.`,
     '',
@@ -300,6 +320,10 @@ function table(samples: Map<number, Sample[]>): string {
     row('JS heap after scrolling up (median)', (xs) => median(xs.map((s) => s.heapTopMB)), (x) => `${x.toFixed(1)} MB`, 'bounded'),
     row('longest task while a reply streams (max)', (xs) => longest(xs, (s) => s.streamLongestMs), longText, '< 50 ms'),
     `| scrolling up reaches the first message | ${reached(small!)} | ${reached(large!)} (${atTop(large!)} messages shown at the top) | | yes |`,
+    '',
+    `Keystroke floor, a bare page with one textarea typed into the same way in the same rounds: p50 ${floor50.toFixed(1)} ms, ` +
+      `p99 ${floor99.toFixed(1)} ms (the wait for the next frame is most of it). Wisp at 10,000 messages: p50 ${ratio(floor50, key(large!, 50))}, ` +
+      `p99 ${ratio(floor99, keyL)} the floor.`,
     '',
     `Targets at 10,000 messages: open ≤ 300 ms: ${verdict(openL <= 300)} (${ms(openL)}); keystroke p99 ≤ 16 ms: ${verdict(keyL <= 16)} ` +
       `(${keyL.toFixed(1)} ms); DOM and heap bounded: ${domRatio.toFixed(2)}× and ${heapRatio.toFixed(2)}× the 100-message page after scrolling up; ` +
