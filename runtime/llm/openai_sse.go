@@ -83,13 +83,21 @@ func decodeOpenAIChunk(data []byte, c *openAIChunk) error {
 // them. Comments, event names and other fields are skipped; an event without data
 // is no event.
 type sseReader struct {
-	sc   *bufio.Scanner
-	data []byte
+	sc      *bufio.Scanner
+	data    []byte
+	tooLong error
 }
+
+// maxSSEEvent bounds one event's data, a line as much as many lines of it: the
+// model's server is not trusted to end its events.
+const maxSSEEvent = bufio.MaxScanTokenSize << 9 // 32 MiB
+
+// errSSEEventTooLong ends a stream whose event outgrew maxSSEEvent.
+var errSSEEventTooLong = errors.New("an event of the model's stream is larger than 32 MiB")
 
 func newSSEReader(r io.Reader) *sseReader {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), bufio.MaxScanTokenSize<<9)
+	sc.Buffer(make([]byte, 0, 4096), maxSSEEvent)
 	return &sseReader{sc: sc}
 }
 
@@ -113,10 +121,19 @@ func (r *sseReader) next() ([]byte, bool) {
 		if len(value) > 0 && value[0] == ' ' {
 			value = value[1:]
 		}
+		if len(r.data)+len(value) >= maxSSEEvent {
+			r.tooLong = errSSEEventTooLong
+			return nil, false
+		}
 		r.data = append(r.data, value...)
 		r.data = append(r.data, '\n')
 	}
 	return nil, false
 }
 
-func (r *sseReader) err() error { return r.sc.Err() }
+func (r *sseReader) err() error {
+	if r.tooLong != nil {
+		return r.tooLong
+	}
+	return r.sc.Err()
+}

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -76,4 +77,30 @@ func FuzzSSEReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// endlessData is a hostile model server's stream: data lines that never end their event.
+type endlessData struct{ line []byte }
+
+func (e endlessData) Read(p []byte) (int, error) {
+	n := 0
+	for n+len(e.line) <= len(p) {
+		n += copy(p[n:], e.line)
+	}
+	return n, nil
+}
+
+// TestSSEReaderBoundsAnEvent: an event that never ends stops the stream at the bound
+// with a clear error, instead of growing until Wisp runs out of memory.
+func TestSSEReaderBoundsAnEvent(t *testing.T) {
+	r := newSSEReader(endlessData{line: []byte("data: " + strings.Repeat("x", 1000) + "\n")})
+	if data, ok := r.next(); ok {
+		t.Fatalf("an endless event gave %d bytes", len(data))
+	}
+	if !errors.Is(r.err(), errSSEEventTooLong) {
+		t.Fatalf("err = %v, want %v", r.err(), errSSEEventTooLong)
+	}
+	if cap(r.data) > 2*maxSSEEvent {
+		t.Fatalf("the reader held %d bytes", cap(r.data))
+	}
 }
