@@ -221,11 +221,6 @@ describe('conversations as trees', () => {
         timeout: UI_TIMEOUT,
       })
 
-      // (The approval's frames do not say its message yet: the server fills messageId only when it
-      // reads an approval back, as GET /api/approvals does at start-up. A reload reads it.)
-      await page.reload()
-      await page.locator(USER, { hasText: 'no, do nothing' }).waitFor({ timeout: UI_TIMEOUT })
-
       // The card is not on this branch: a notice offers to show its branch, and the conversation is marked.
       const notice = page.locator('[data-testid="approval-elsewhere"]')
       await notice.waitFor({ timeout: UI_TIMEOUT })
