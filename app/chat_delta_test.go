@@ -53,6 +53,10 @@ func TestDeltaDialectOverSSE(t *testing.T) {
 	if got := strings.Join(nonEmpty(segs), "\n\n"); got != want {
 		t.Fatalf("the folded segments show %q, want %q", got, want)
 	}
+	// The stream names the question it saved, so the page can name its bubble.
+	if msgs := c.messages(conv); len(msgs) == 0 || msgs[0].Role != "user" || s.resp.Header.Get("X-Wisp-Message-Id") != msgs[0].ID {
+		t.Fatalf("X-Wisp-Message-Id %q, messages %+v", s.resp.Header.Get("X-Wisp-Message-Id"), msgs)
+	}
 
 	resumed := c.resumeQuery(runID, "dialect=delta&after=2")
 	var reply *frame

@@ -69,7 +69,8 @@ func (s *Server) answerRun(w http.ResponseWriter, r *http.Request, run *chat.Run
 	})
 }
 
-// streamMessage starts a run and streams it as SSE.
+// streamMessage starts a run and streams it as SSE; X-Wisp-Message-Id is the user
+// message it saved.
 func (s *Server) streamMessage(w http.ResponseWriter, r *http.Request) error {
 	enc, err := encoderFor(r)
 	if err != nil {
@@ -80,6 +81,7 @@ func (s *Server) streamMessage(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("X-Wisp-Run-Id", run.ID)
+	w.Header().Set("X-Wisp-Message-Id", run.UserMessageID)
 	return s.streamRun(w, r, run.ID, 0, enc)
 }
 

@@ -332,7 +332,8 @@ export class ChatController implements ChatActions {
               break
             case 'message':
               if (start.kind === 'edit') this.ownLeaves.add(r.messageId)
-              this.dispatch({ type: 'chat-message-id', session, replyKey: key, of: start.kind === 'edit' ? 'prompt' : 'reply', messageId: r.messageId })
+              // A send or an edit names its question; a regenerate its reply.
+              this.dispatch({ type: 'chat-message-id', session, replyKey: key, of: start.kind === 'regenerate' ? 'reply' : 'prompt', messageId: r.messageId })
               break
             case 'frame':
               // Seed 001: the run was cut short by a crash; once its stream has

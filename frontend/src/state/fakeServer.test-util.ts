@@ -50,6 +50,8 @@ export class FakeServer {
   readonly requests: Request[] = []
   /** Reply streams opened by sending, editing or regenerating, in order. */
   readonly sends: SseFeed[] = []
+  /** X-Wisp-Message-Id of a send (the question it saved; '' sends none, as an older server). */
+  sentMessageId = ''
   /** X-Wisp-Message-Id of the next edit or regenerate (the new message; '' sends none). */
   newMessageId = 'm-new'
   /** How an edit or a regenerate answers before its stream (a Response refuses it; default: it streams). */
@@ -134,7 +136,9 @@ export class FakeServer {
     if (method === 'POST' && /^\/api\/conversations\/[^/]+\/messages\/stream$/.test(p)) {
       const feed = new SseFeed(p + url.search)
       this.sends.push(feed)
-      return new Response(feed.body, { headers: { 'Content-Type': 'text/event-stream', 'X-Wisp-Run-Id': this.runId } })
+      const headers: Record<string, string> = { 'Content-Type': 'text/event-stream', 'X-Wisp-Run-Id': this.runId }
+      if (this.sentMessageId !== '') headers['X-Wisp-Message-Id'] = this.sentMessageId
+      return new Response(feed.body, { headers })
     }
     if (method === 'POST' && /^\/api\/conversations\/[^/]+\/messages\/[^/]+\/(edit|regenerate)$/.test(p)) {
       const refused = this.refuseNew(p, body)

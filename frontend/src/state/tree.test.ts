@@ -234,6 +234,32 @@ describe('the conversation as a tree', () => {
     expect(server.requests.find((r) => r.method === 'PUT')?.body).toEqual({ messageId: 'u5' })
   })
 
+  it('names the question it sent by the stream\'s X-Wisp-Message-Id, so it can be edited and paged out like any other', async () => {
+    const server = makeServer()
+    server.messages.set(CONV, [])
+    server.sentMessageId = 'u7'
+    const a = (app = await startApp(server, { id: CONV, bubbles: 0, rows: 2 }))
+    await a.act(() => {
+      expect(a.chat().send('fresh question')).toBe(true)
+    })
+    await a.until(() => server.sends.length === 1, 'the send')
+    const asked = () => a.root.byTestId('message').find((el) => el.getAttribute('data-role') === 'user')
+    await a.until(() => asked()?.getAttribute('data-message-id') === 'u7', 'the question named')
+    await a.act(() => {
+      server.sends[0]!.send(1, { type: 'done', fullText: 'ok', agentName: 'Wisp', runId: server.runId, messageId: 'a7', actionCallbackHistory: [] })
+      server.sends[0]!.end()
+    })
+    await a.until(() => bubbles(a).at(-1)?.status === 'done', 'the reply')
+    expect(a.root.byTestId('message').map((el) => el.getAttribute('data-message-id'))).toEqual(['u7', 'a7'])
+    // Named: no run is looked up to edit it.
+    await a.act(() => click(a.root, one(a.root, 'edit-message')))
+    await a.act(() => typeInto(a.root, one(a.root, 'message-editor-text'), 'fresher question'))
+    await a.act(() => keyDown(a.root, one(a.root, 'message-editor-text'), 'Enter'))
+    await a.until(() => server.sends.length === 2, 'the edit')
+    expect(server.sends[1]!.path).toBe(`/api/conversations/${CONV}/messages/u7/edit?dialect=delta`)
+    expect(server.count('GET', `/api/runs/${server.runId}`)).toBe(0)
+  })
+
   it('keeps Shift+Enter as a new line, and Escape cancels and gives the focus back to the pencil', async () => {
     const server = makeServer()
     const a = await start(server)
