@@ -137,11 +137,14 @@ func TestRecoverCountsMergedDeltas(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := startOn(t, st, newScript(-1))
+	// The log's deltas may be compacted meanwhile (the recovered run has ended): the
+	// resync and the end come after them whatever their rows.
 	events, _ := st.RunEvents(ctx, "cut", 0, 0)
-	if len(events) != 4 || events[2].Seq != 5 {
+	n := len(events)
+	if n < 3 || events[n-2].Seq != 5 || events[n-2].Type != string(runtime.EventStreamResync) || events[n-1].Seq != 6 {
 		t.Fatalf("cut run's log %+v", events)
 	}
-	resync, err := runtime.DecodeEvent(events[2].Type, events[2].Data)
+	resync, err := runtime.DecodeEvent(events[n-2].Type, events[n-2].Data)
 	if err != nil || resync.Data != (runtime.StreamResync{Reason: runtime.ResyncCrashRecovery, FromSequence: 4, MessageCount: 4}) {
 		t.Fatalf("stream_resync = %+v, %v", resync, err)
 	}
