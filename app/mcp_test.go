@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -100,11 +101,39 @@ func mcpState(servers any, name string) string {
 func (s *shellApp) waitMCP(ws *wsClient, name, status string) {
 	s.t.Helper()
 	if _, out := s.do("GET", "/api/mcp/servers", nil); mcpState(out["servers"], name) == status {
+		s.waitOffered(name)
 		return
 	}
 	ws.waitFor(s.t, func(m map[string]any) bool {
 		return m["type"] == "mcp-servers" && mcpState(m["servers"], name) == status
 	})
+}
+
+// waitOffered waits until the agent is offered every tool the manager lists for the
+// server. GET /api/mcp/servers reads the manager, which shows a server running a
+// moment before its OnChange offers the tools (the mcp-servers frame comes after).
+func (s *shellApp) waitOffered(name string) {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second) // a deadline, not a speed claim
+	for {
+		offered := map[string]bool{}
+		for _, t := range s.App.actions.Tools() {
+			offered[t.Name] = true
+		}
+		missing := ""
+		for _, t := range s.App.core.mcp.Tools() {
+			if t.Server == name && !offered[t.Action] {
+				missing = t.Action
+			}
+		}
+		if missing == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the tool %s of %s is never offered", missing, name)
+		}
+		runtime.Gosched()
+	}
 }
 
 // lastToolResult is what the model got back for its last tool call.
