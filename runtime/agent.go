@@ -93,6 +93,21 @@ type Input struct {
 	// MaxTokens, when above 0, bounds each model call of the turn instead of the
 	// settings' (a /v1 client's max_tokens).
 	MaxTokens int
+	// Fitter, when set, fits every model call of the turn into the model's context
+	// window (see Fitter).
+	Fitter Fitter
+}
+
+// A Fitter keeps a turn's requests within the model's context window. Fit is called
+// before every model call of the turn with the request about to be sent: it may
+// shorten req.Messages (the turn goes on with the shortened ones) or fail the step.
+// When the provider refuses a request before answering anything, Fit is called once
+// more with its error (refused): nil means req was made to fit and the step is tried
+// again, once; otherwise the error it returns ends the turn (refused itself when it
+// cannot help). Sent tells it what the provider reported for a request it answered.
+type Fitter interface {
+	Fit(ctx context.Context, req *llm.Request, refused error) error
+	Sent(req *llm.Request, usage llm.Usage)
 }
 
 // Result is a finished turn.
@@ -123,6 +138,10 @@ type turn struct {
 	// thinking is set while the step's reasoning is open (its completion not sent).
 	thinking bool
 	state    runState
+	// fitter fits each request into the context window (nil: none); deltas counts
+	// what the model sent in the step now.
+	fitter Fitter
+	deltas int
 }
 
 // publish folds an event into the reply and emits it with the reply after it.
@@ -138,7 +157,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, emit Emit) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	t := &turn{a: a, emit: emit, conv: in.ConversationID, run: in.RunID, maxTokens: in.MaxTokens}
+	t := &turn{a: a, emit: emit, conv: in.ConversationID, run: in.RunID, maxTokens: in.MaxTokens, fitter: in.Fitter}
 	msgs := append(append([]llm.Message(nil), in.History...), llm.Message{Role: llm.RoleUser, Text: in.Text})
 	return t.loop(ctx, prov, msgs, 1)
 }
@@ -162,7 +181,8 @@ func (t *turn) loop(ctx context.Context, prov llm.Provider, msgs []llm.Message, 
 				req.ThinkingBudget = 0 // thinking must fit within the limit
 			}
 		}
-		resp, err := t.stream(ctx, prov, req)
+		resp, err := t.call(ctx, prov, &req)
+		msgs = req.Messages
 		t.usage.InputTokens += resp.Usage.InputTokens
 		t.usage.OutputTokens += resp.Usage.OutputTokens
 		if err != nil {
@@ -203,8 +223,45 @@ func (t *turn) runCalls(ctx context.Context, msgs []llm.Message, calls []llm.Too
 	return msgs, nil
 }
 
+// call makes one step's model call through the turn's Fitter: fitted before it is
+// sent, and fitted again and retried once when the provider refuses it before
+// answering anything.
+func (t *turn) call(ctx context.Context, prov llm.Provider, req *llm.Request) (llm.Response, error) {
+	if t.fitter == nil {
+		return t.stream(ctx, prov, *req)
+	}
+	if err := t.fitter.Fit(ctx, req, nil); err != nil {
+		return llm.Response{}, err
+	}
+	t.deltas = 0
+	resp, err := t.stream(ctx, prov, *req)
+	if err != nil && t.deltas == 0 && ctx.Err() == nil {
+		if ferr := t.fitter.Fit(ctx, req, err); ferr != nil {
+			return resp, ferr
+		}
+		resp, err = t.stream(ctx, prov, *req)
+	}
+	if err == nil {
+		t.fitter.Sent(req, resp.Usage)
+	}
+	return resp, err
+}
+
 // stream makes one model call, failing it if the model goes silent for IdleTimeout.
 func (t *turn) stream(ctx context.Context, prov llm.Provider, req llm.Request) (llm.Response, error) {
+	resp, err := t.streamTo(ctx, prov, req, func(d llm.Delta) {
+		t.deltas++
+		t.onDelta(d)
+	})
+	if err == nil {
+		t.endThinking()
+	}
+	return resp, err
+}
+
+// streamTo makes one model call, giving its deltas to onDelta, failing it if the
+// model goes silent for IdleTimeout.
+func (t *turn) streamTo(ctx context.Context, prov llm.Provider, req llm.Request, onDelta func(llm.Delta)) (llm.Response, error) {
 	idle := t.a.opts.IdleTimeout
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
@@ -214,11 +271,8 @@ func (t *turn) stream(ctx context.Context, prov llm.Provider, req llm.Request) (
 	defer timer.Stop()
 	resp, err := prov.Stream(ctx, req, func(d llm.Delta) {
 		timer.Reset(idle)
-		t.onDelta(d)
+		onDelta(d)
 	})
-	if err == nil {
-		t.endThinking()
-	}
 	if err != nil && context.Cause(ctx) == silent {
 		return resp, silent
 	}

@@ -27,6 +27,11 @@ const (
 	EventStreamResync EventType = "stream_resync" // StreamResync
 	EventCustom       EventType = "custom"        // Custom
 	EventStatePatch   EventType = "state_patch"   // StatePatch
+	// A summary of the conversation's older messages, made before the turn's model
+	// call (or alone, when the user regenerates one).
+	EventSummaryStart EventType = "summary_start" // SummaryStart
+	EventSummaryDelta EventType = "summary_delta" // SummaryDelta
+	EventSummaryEnd   EventType = "summary_end"   // SummaryEnd
 )
 
 // EventKinds are all the run event types, in the order above: whoever renders events
@@ -34,7 +39,7 @@ const (
 var EventKinds = []EventType{
 	EventTextDelta, EventThinking, EventToolStart, EventCallback, EventToolEnd, EventError,
 	EventOutput, EventInterrupted, EventToolStatus, EventRunPaused, EventRunResumed,
-	EventStreamResync, EventCustom, EventStatePatch,
+	EventStreamResync, EventCustom, EventStatePatch, EventSummaryStart, EventSummaryDelta, EventSummaryEnd,
 }
 
 // Event is one thing a run produced. The runtime fills Type and Data; whoever records
@@ -202,4 +207,37 @@ type Custom struct {
 type StatePatch struct {
 	CallID  string         `json:"callId,omitempty"`
 	Patches []jsonpatch.Op `json:"patches"`
+}
+
+// SummaryInfo is a summary of a branch's older messages as its events carry it: the
+// fields of the API's Summary (app/wire), which the dialects send as they are.
+type SummaryInfo struct {
+	ID             string `json:"id"`
+	ConversationID string `json:"conversationId"`
+	ThroughID      string `json:"throughId"`
+	Covers         int    `json:"covers"`
+	FromAt         string `json:"fromAt"`
+	ThroughAt      string `json:"throughAt"`
+	Text           string `json:"text"`
+	Status         string `json:"status"`
+	Error          string `json:"error,omitempty"`
+	RunID          string `json:"runId"`
+	Tokens         int    `json:"tokens"`
+	CreatedAt      string `json:"createdAt"`
+}
+
+// SummaryStart opens a summary (status streaming); its text follows in deltas.
+type SummaryStart struct {
+	Summary SummaryInfo `json:"summary"`
+}
+
+// SummaryDelta is more of a summary's text.
+type SummaryDelta struct {
+	SummaryID string `json:"summaryId"`
+	Text      string `json:"text"`
+}
+
+// SummaryEnd closes a summary: done (with its whole text) or failed.
+type SummaryEnd struct {
+	Summary SummaryInfo `json:"summary"`
 }

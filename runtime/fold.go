@@ -61,6 +61,12 @@ func DecodeEvent(typ string, data []byte) (Event, error) {
 		v, err = decodeAs[Custom](data)
 	case EventStatePatch:
 		v, err = decodeAs[StatePatch](data)
+	case EventSummaryStart:
+		v, err = decodeAs[SummaryStart](data)
+	case EventSummaryDelta:
+		v, err = decodeAs[SummaryDelta](data)
+	case EventSummaryEnd:
+		v, err = decodeAs[SummaryEnd](data)
 	default:
 		v, err = decodeAs[json.RawMessage](data)
 	}

@@ -15,6 +15,8 @@ type ResumeInput struct {
 	ConversationID string
 	RunID          string
 	Log            []Event
+	// Fitter fits the resumed turn's model calls, as Input.Fitter.
+	Fitter Fitter
 }
 
 // ErrNoPause means a run's log has no pause to resume from.
@@ -34,7 +36,7 @@ func (a *Agent) Resume(ctx context.Context, in ResumeInput, emit Emit) (Result, 
 	if !ok {
 		return Result{}, ErrNoPause
 	}
-	t := &turn{a: a, emit: emit, conv: in.ConversationID, run: in.RunID, step: pause.StepNo, stepMsg: pause.Step}
+	t := &turn{a: a, emit: emit, conv: in.ConversationID, run: in.RunID, step: pause.StepNo, stepMsg: pause.Step, fitter: in.Fitter}
 	for _, ev := range in.Log {
 		Apply(&t.reply, ev)
 		t.state.replay(ev)

@@ -11,7 +11,6 @@ import (
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/runtime"
-	"github.com/wispapp/wisp/runtime/llm"
 )
 
 // A conversation is a tree of messages; it shows the branch that ends at its active
@@ -49,11 +48,10 @@ func (s *Service) Edit(ctx context.Context, convID, messageID string, in SendInp
 	if err != nil {
 		return nil, err
 	}
-	history, err := s.historyAbove(ctx, convID, old.ParentID)
-	if err != nil {
+	if err := s.checkFits(ctx, text); err != nil {
 		return nil, err
 	}
-	return s.startTurn(convID, "", history, text, func(run *Run, now time.Time) func(*store.Tx) error {
+	return s.startTurn(convID, "", text, func(run *Run, now time.Time) func(*store.Tx) error {
 		return func(tx *store.Tx) error {
 			_, err := tx.AddUserTurn(ctx, store.Message{
 				ID: run.UserMessageID, ParentID: old.ParentID, ConversationID: convID, Role: "user", Text: text,
@@ -82,11 +80,7 @@ func (s *Service) Regenerate(ctx context.Context, convID, messageID string) (*Ru
 	if question.Role != "user" {
 		return nil, fault.Invalid.Errorf("the message does not answer a user message")
 	}
-	history, err := s.historyAbove(ctx, convID, question.ParentID)
-	if err != nil {
-		return nil, err
-	}
-	return s.startTurn(convID, question.ID, history, question.Text, func(run *Run, now time.Time) func(*store.Tx) error {
+	return s.startTurn(convID, question.ID, question.Text, func(run *Run, now time.Time) func(*store.Tx) error {
 		return func(tx *store.Tx) error {
 			if err := tx.SetActiveLeaf(ctx, convID, question.ID); err != nil {
 				return err
@@ -118,7 +112,7 @@ func (s *Service) turnMessage(ctx context.Context, convID, messageID, role strin
 
 // startTurn reserves a run (userMsgID "" for a new user message), saves what save
 // writes in one transaction and starts the run answering text.
-func (s *Service) startTurn(convID, userMsgID string, history []llm.Message, text string,
+func (s *Service) startTurn(convID, userMsgID string, text string,
 	save func(run *Run, now time.Time) func(*store.Tx) error) (*Run, error) {
 	if userMsgID == "" {
 		userMsgID = ids.New()
@@ -137,20 +131,8 @@ func (s *Service) startTurn(convID, userMsgID string, history []llm.Message, tex
 		return nil, messageErr(err)
 	}
 	s.events.Publish(wire.NewConversationBranch(convID, run.UserMessageID))
-	go s.execute(runCtx, run, runtime.Input{History: history, Text: text, ConversationID: convID, RunID: run.ID}, nil)
+	go s.execute(runCtx, run, runtime.Input{Text: text, ConversationID: convID, RunID: run.ID}, nil)
 	return run, nil
-}
-
-// historyAbove is the branch that ends at parentID ("" for none) as the model sees it.
-func (s *Service) historyAbove(ctx context.Context, convID, parentID string) ([]llm.Message, error) {
-	if parentID == "" {
-		return []llm.Message{}, nil
-	}
-	msgs, err := s.store.Path(ctx, convID, parentID, s.opts.HistoryLimit)
-	if err != nil {
-		return nil, err
-	}
-	return toHistory(msgs), nil
 }
 
 // SetBranch shows the branch through messageID (down to its newest leaf), tells

@@ -26,6 +26,7 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input, resum
 		rec.user(in.Text)
 	}
 
+	var last runtime.Fold // the reply after the last event: a summary's events change nothing
 	emit := func(ev runtime.Event, at runtime.Fold) {
 		if s.keepsPause(ctx, run) {
 			return // Wisp is closing while the run waits: the log ends at the pause
@@ -33,15 +34,24 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input, resum
 		s.observePause(run, ev)
 		rec.observe(ev)
 		beat.observe(ev)
+		last = at
 		s.append(run, ev, at, nil)
+	}
+	emitSummary := func(ev runtime.Event) {
+		s.append(run, ev, runtime.Fold{Full: last.Full, Segment: -1}, nil)
 	}
 	var res runtime.Result
 	var err error
-	if resume == nil {
+	if in.Fitter == nil && in.ConversationID != "" {
+		err = s.fitTurn(ctx, run, &in, emitSummary)
+	}
+	switch {
+	case err != nil:
+	case resume == nil:
 		res, err = s.agent.Turn(ctx, in, emit)
-	} else {
+	default:
 		res, err = s.agent.Resume(ctx, runtime.ResumeInput{History: in.History, Text: in.Text,
-			ConversationID: in.ConversationID, RunID: run.ID, Log: resume}, emit)
+			ConversationID: in.ConversationID, RunID: run.ID, Log: resume, Fitter: in.Fitter}, emit)
 	}
 	if s.keepsPause(ctx, run) {
 		// Paused when Wisp closed: the run stays paused on disk and goes on when the
@@ -113,4 +123,19 @@ func replyMeta(status, errMsg string) json.RawMessage {
 		m["error"] = errMsg
 	}
 	return wire.JSON(m)
+}
+
+// fitTurn assembles the turn's history within the model's context window (see
+// prepare), summarising first when it must, and gives the turn its Fitter.
+func (s *Service) fitTurn(ctx context.Context, run *Run, in *runtime.Input, emit summaryEmit) error {
+	parent, err := s.parentOf(ctx, run.ConversationID, run.UserMessageID)
+	if err != nil {
+		return err
+	}
+	hist, fit, err := s.prepare(ctx, run.ID, run.ConversationID, parent, in.Text, emit)
+	if err != nil {
+		return err
+	}
+	in.History, in.Fitter = hist, fit
+	return nil
 }

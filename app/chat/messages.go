@@ -126,6 +126,9 @@ func (s *Service) page(ctx context.Context, convID string, p Page) (wire.Message
 	if err != nil {
 		return wire.MessageList{}, nil, 0, err
 	}
+	if list.Summaries, err = s.pageSummaries(ctx, convID, pg.Messages); err != nil {
+		return wire.MessageList{}, nil, 0, err
+	}
 	list.DisplayMessages = make([]wire.DisplayMessage, len(rows))
 	for i, r := range rows {
 		list.DisplayMessages[i] = view.DisplayMessage(r)

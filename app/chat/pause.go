@@ -120,15 +120,11 @@ func (s *Service) resumeAdopted(runID string, cause error) error {
 // message (wherever the branch shown is now), the message, and its log so far.
 func (s *Service) resumeInput(ctx context.Context, run *Run) (runtime.Input, []runtime.Event, error) {
 	in := runtime.Input{ConversationID: run.ConversationID, RunID: run.ID}
-	msgs, err := s.store.Path(ctx, run.ConversationID, run.UserMessageID, s.opts.HistoryLimit+1)
+	msg, err := s.store.Message(ctx, run.ConversationID, run.UserMessageID)
 	if err != nil {
-		return in, nil, fmt.Errorf("load the conversation: %w", err)
+		return in, nil, fmt.Errorf("the run's message %s: %w", run.UserMessageID, err)
 	}
-	if len(msgs) == 0 {
-		return in, nil, fmt.Errorf("the run's message %s is gone", run.UserMessageID)
-	}
-	in.Text = msgs[len(msgs)-1].Text
-	in.History = toHistory(msgs[:len(msgs)-1])
+	in.Text = msg.Text // the history is assembled as the run goes on (fitTurn)
 	run.mu.Lock()
 	log := make([]runtime.Event, 0, len(run.items))
 	for _, it := range run.items {

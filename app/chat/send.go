@@ -42,8 +42,7 @@ func (s *Service) Send(ctx context.Context, convID string, in SendInput) (*Run, 
 	if err := s.pausedAtLeaf(ctx, convID); err != nil {
 		return nil, err
 	}
-	history, err := s.history(ctx, convID)
-	if err != nil {
+	if err := s.checkFits(ctx, text); err != nil {
 		return nil, err
 	}
 	runCtx, cancel := context.WithCancelCause(s.base)
@@ -58,7 +57,7 @@ func (s *Service) Send(ctx context.Context, convID string, in SendInput) (*Run, 
 		cancel(nil)
 		return nil, err
 	}
-	go s.execute(runCtx, run, runtime.Input{History: history, Text: text, ConversationID: convID, RunID: run.ID}, nil)
+	go s.execute(runCtx, run, runtime.Input{Text: text, ConversationID: convID, RunID: run.ID}, nil)
 	return run, nil
 }
 
@@ -157,15 +156,6 @@ func checkText(text string) (string, error) {
 		return "", fault.Invalid.Errorf("text is longer than %d characters", MaxMessageRunes)
 	}
 	return text, nil
-}
-
-// history is the branch shown so far as the model sees it.
-func (s *Service) history(ctx context.Context, convID string) ([]llm.Message, error) {
-	msgs, err := s.store.Messages(ctx, convID, s.opts.HistoryLimit)
-	if err != nil {
-		return nil, err
-	}
-	return toHistory(msgs), nil
 }
 
 // toHistory is a branch as the model sees it.

@@ -33,8 +33,15 @@ type Options struct {
 	CanRespond func() (bool, string)
 	// NoTitles turns off automatic titles (tests that script every model request).
 	NoTitles bool
-	// HistoryLimit is how many earlier messages a turn sees (default 40).
-	HistoryLimit int
+	// Window is the model's context window and where it comes from (WindowProvider,
+	// WindowConfig, WindowDefault); it must answer at once (the app caches the
+	// provider's answer). Nil or 0: DefaultWindow.
+	Window func(ctx context.Context) (int, string)
+	// SummarizeAt is the percent of the budget at which older messages are
+	// summarised (50–95; nil or out of range: DefaultSummarizeAt).
+	SummarizeAt func() int
+	// Counter is the token counter for a model (nil: an estimate of bytes / 3).
+	Counter func(model string) Counter
 }
 
 // Service runs chat.
@@ -57,6 +64,7 @@ type Service struct {
 	bg      sync.WaitGroup // title generation, compacting logs left from before
 
 	stopOnce sync.Once
+	calib    calibrations
 }
 
 // errShutdown is why runs stop when Wisp closes: an action that waits for the user
@@ -67,9 +75,6 @@ var errShutdown = runtime.ErrShutdown
 func New(opts Options) *Service {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
-	}
-	if opts.HistoryLimit <= 0 {
-		opts.HistoryLimit = 40
 	}
 	if opts.CanRespond == nil {
 		opts.CanRespond = func() (bool, string) { return true, "" }
@@ -85,6 +90,15 @@ func New(opts Options) *Service {
 func (s *Service) Start(ctx context.Context) error {
 	if err := s.recover(ctx); err != nil {
 		return err
+	}
+	// A summary streaming when the last process ended failed (its run was closed
+	// above); the next turn that needs one makes a new one.
+	left, err := s.store.FailStreamingSummaries(ctx, "the summary failed: Wisp stopped before it finished")
+	if err != nil {
+		return err
+	}
+	for _, m := range left {
+		s.publishSummary(m)
 	}
 	s.writer = newLogWriter(s.store, s.log)
 	s.compactBacklog()

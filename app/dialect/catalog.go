@@ -37,6 +37,12 @@ func appendCatalog(b []byte, ev Event) ([]byte, error) {
 		f = wire.NewRunResumed(d.ApprovalID, d.Decision)
 	case runtime.StreamResync:
 		f = wire.NewStreamResync(d.Reason, d.FromSequence, d.MessageCount)
+	case runtime.SummaryStart:
+		f = wire.NewSummaryStart(wireSummary(d.Summary))
+	case runtime.SummaryDelta:
+		f = wire.NewSummaryDelta(d.SummaryID, d.Text)
+	case runtime.SummaryEnd:
+		f = wire.NewSummaryEnd(wireSummary(d.Summary))
 	default:
 		return b, unknown(ev)
 	}
@@ -51,4 +57,11 @@ func appendJSON(b []byte, v any) ([]byte, error) {
 		return append(b, `{"type":"error","message":"internal error encoding an event"}`...), nil
 	}
 	return append(b, data...), nil
+}
+
+// wireSummary is a summary event's summary as the API's Summary.
+func wireSummary(i runtime.SummaryInfo) wire.Summary {
+	return wire.Summary{ID: i.ID, ConversationID: i.ConversationID, ThroughID: i.ThroughID, Covers: i.Covers,
+		FromAt: i.FromAt, ThroughAt: i.ThroughAt, Text: i.Text, Status: wire.SummaryStatus(i.Status), Error: i.Error,
+		RunID: i.RunID, Tokens: i.Tokens, CreatedAt: i.CreatedAt}
 }

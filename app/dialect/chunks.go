@@ -170,6 +170,8 @@ func (c *Chunks) Encode(b []byte, ev Event) ([]byte, error) {
 		v = ErrorChunk{head("error"), d.Message, d.Recoverable}
 	case runtime.Interrupted:
 		v = RunInterruptedChunk{head("run_interrupted"), ev.Run, nil, d.Reason}
+	case runtime.SummaryStart, runtime.SummaryDelta, runtime.SummaryEnd:
+		return b, ErrSkip // the seed has no chunk for a summary
 	default:
 		return b, unknown(ev)
 	}

@@ -28,6 +28,9 @@ var samples = map[runtime.EventType]any{
 	runtime.EventStreamResync: runtime.StreamResync{Reason: runtime.ResyncCrashRecovery, FromSequence: 4},
 	runtime.EventCustom:       runtime.Custom{CallID: "c1", Name: "progress", Data: json.RawMessage(`{"n":1}`)},
 	runtime.EventStatePatch:   runtime.StatePatch{Patches: []jsonpatch.Op{{Op: "add", Path: "/a", Value: json.RawMessage("1")}}},
+	runtime.EventSummaryStart: runtime.SummaryStart{Summary: runtime.SummaryInfo{ID: "s1", ThroughID: "m9", Covers: 10, Status: "streaming"}},
+	runtime.EventSummaryDelta: runtime.SummaryDelta{SummaryID: "s1", Text: "The user"},
+	runtime.EventSummaryEnd:   runtime.SummaryEnd{Summary: runtime.SummaryInfo{ID: "s1", ThroughID: "m9", Covers: 10, Text: "The user", Status: "done"}},
 }
 
 // encoders are a fresh encoder of every dialect.
@@ -135,5 +138,28 @@ func TestSeed003Answer(t *testing.T) {
 	}
 	if ans.Status != "waiting_for_approval" || ans.Message != "Hi" || len(ans.Actions) != 3 {
 		t.Errorf("answer %+v", ans)
+	}
+}
+
+// The delta and seed 000 dialects send a summary's frames as the contract names
+// them; seed 001 and 003 have none.
+func TestSummaryFrames(t *testing.T) {
+	want := map[runtime.EventType]string{
+		runtime.EventSummaryStart: `{"type":"summary_start","summary":{"id":"s1","conversationId":"","throughId":"m9","covers":10,"fromAt":"","throughAt":"","text":"","status":"streaming","runId":"","tokens":0,"createdAt":""}}`,
+		runtime.EventSummaryDelta: `{"type":"summary_delta","summaryId":"s1","text":"The user"}`,
+		runtime.EventSummaryEnd:   `{"type":"summary_end","summary":{"id":"s1","conversationId":"","throughId":"m9","covers":10,"fromAt":"","throughAt":"","text":"The user","status":"done","runId":"","tokens":0,"createdAt":""}}`,
+	}
+	for kind, frame := range want {
+		for _, name := range []string{"eliza", "delta"} {
+			out, err := encoders()[name].Encode(nil, event(kind))
+			if err != nil || string(out) != frame {
+				t.Errorf("%s %s: %s %v, want %s", name, kind, out, err, frame)
+			}
+		}
+		for _, name := range []string{"chunks", "seed003"} {
+			if _, err := encoders()[name].Encode(nil, event(kind)); !errors.Is(err, ErrSkip) {
+				t.Errorf("%s %s: %v, want a skip", name, kind, err)
+			}
+		}
 	}
 }

@@ -119,7 +119,8 @@ func (s *Seed003) Events(ev Event) ([]Event003, error) {
 		return []Event003{s.named("error", "model", d.Message)}, nil
 	case runtime.Interrupted:
 		return []Event003{s.named("error", "model", "The reply was interrupted: "+d.Reason)}, nil
-	case runtime.Custom, runtime.StatePatch, runtime.ToolStatus, runtime.StreamResync:
+	case runtime.Custom, runtime.StatePatch, runtime.ToolStatus, runtime.StreamResync,
+		runtime.SummaryStart, runtime.SummaryDelta, runtime.SummaryEnd:
 		return nil, ErrSkip // the seed has nothing for them
 	}
 	return nil, unknown(ev)

@@ -214,6 +214,32 @@ var migrations = []string{
 	// messages of its runs.
 	`CREATE INDEX messages_depth ON messages (conversation_id, depth);
 	CREATE INDEX display_messages_run ON display_messages (run_id) WHERE run_id IS NOT NULL;`,
+
+	// 11: the model's context is assembled by tokens. A message keeps its token count
+	// and the counter that made it (another model's counter counts again); a summary
+	// stands for the messages of a branch through one of them (docs/context.md).
+	`ALTER TABLE messages ADD COLUMN tokens INTEGER;
+	ALTER TABLE messages ADD COLUMN tokens_by TEXT;
+	CREATE TABLE summaries (
+		id TEXT PRIMARY KEY,
+		conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+		through_id TEXT NOT NULL,
+		covers INTEGER NOT NULL,
+		from_at INTEGER NOT NULL,
+		through_at INTEGER NOT NULL,
+		text TEXT NOT NULL DEFAULT '',
+		status TEXT NOT NULL,
+		error TEXT NOT NULL DEFAULT '',
+		run_id TEXT NOT NULL DEFAULT '',
+		tokens INTEGER NOT NULL DEFAULT 0,
+		model TEXT NOT NULL DEFAULT '',
+		input_tokens INTEGER NOT NULL DEFAULT 0,
+		output_tokens INTEGER NOT NULL DEFAULT 0,
+		cache_read_tokens INTEGER NOT NULL DEFAULT 0,
+		cache_write_tokens INTEGER NOT NULL DEFAULT 0,
+		created_at INTEGER NOT NULL
+	);
+	CREATE INDEX summaries_through ON summaries (conversation_id, through_id);`,
 }
 
 // SchemaVersion is the version a fully migrated database has.

@@ -40,6 +40,9 @@ type MessageList struct {
 	// DisplayMessages are the display rows (seed 002) of the runs of the page's
 	// messages, oldest first: what the page needs to show its tool cards.
 	DisplayMessages []DisplayMessage `json:"displayMessages"`
+	// Summaries are the summaries (but undone ones) whose last message is on the
+	// page, oldest first: each is shown after its message (docs/context.md).
+	Summaries []Summary `json:"summaries"`
 }
 
 // DisplayMessageList answers GET /api/conversations/{id}/display-messages.
@@ -113,5 +116,5 @@ type TerminalStarted struct {
 func Bodies() []any {
 	return []any{OK{}, ErrorBody{}, ConversationList{}, ConversationBody{}, MessageList{}, DisplayMessageList{}, Truncated{},
 		Published{}, ApprovalList{}, ApprovalBody{}, ApprovalConflict{}, GrantList{}, MCPServerList{}, MCPServerBody{},
-		ReminderList{}, TerminalStarted{}, RunBody{}}
+		ReminderList{}, TerminalStarted{}, RunBody{}, SummaryRun{}, SummaryBody{}}
 }

@@ -125,6 +125,7 @@ func Examples() []Frame {
 	frames = append(frames, approvalExamples()...)
 	frames = append(frames, NewMCPServers(exampleMCPServers()))
 	frames = append(frames, stateExamples()...)
+	frames = append(frames, summaryFrameExamples()...)
 	return append(frames, terminalExamples()...)
 }
 
@@ -201,6 +202,8 @@ func ShapeExamples() map[string][]any {
 		},
 		"AssistantPayload": {AssistantPayload{Text: "Your build failed.", Source: "autonomy"}},
 		"SearchResults":    exampleSearchResults(),
+		"ContextInfo":      exampleContext(),
+		"Summary":          {exampleSummary(SummaryDone), exampleSummary(SummaryFailed)},
 	}
 }
 

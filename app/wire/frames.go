@@ -512,6 +512,7 @@ var Catalog = []Spec{
 	{TypeApprovalRequested, ToClient, ApprovalChanged{}},
 	{TypeApprovalDecided, ToClient, ApprovalChanged{}},
 	{TypeMCPServers, ToClient, MCPServers{}},
+	{TypeConversationSummary, ToClient, ConversationSummary{}},
 
 	{TypeToken, ChatStream, Token{}},
 	{TypeThinking, ChatStream, Thinking{}},
@@ -525,6 +526,9 @@ var Catalog = []Spec{
 	{TypeStreamResync, ChatStream, StreamResync{}},
 	{TypeCustom, ChatStream, Custom{}},
 	{TypeStatePatch, ChatStream, StatePatch{}},
+	{TypeSummaryStart, ChatStream, SummaryFrame{}},
+	{TypeSummaryDelta, ChatStream, SummaryDelta{}},
+	{TypeSummaryEnd, ChatStream, SummaryFrame{}},
 
 	{TypeToken, ChatDelta, TokenDelta{}},
 	{TypeReply, ChatDelta, Reply{}},

@@ -1,0 +1,333 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/wispapp/wisp/internal/fault"
+
+	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/runtime"
+	"github.com/wispapp/wisp/runtime/llm"
+)
+
+// A turn's context is assembled by tokens (docs/context.md): the budget is the
+// model's window less the reply's max tokens, the tools and a margin; the branch is
+// walked up from the question's parent, in pages, counting each message (its count is
+// saved with it), until the newest done summary on it or the root. When the context
+// passes summarizeAt% of the budget, older messages are summarised first (summary.go).
+
+// Counter counts the tokens of text for one model (a tokens.Counter).
+type Counter interface {
+	Count(text string) int
+	Name() string
+}
+
+// Where a model's context window comes from.
+const (
+	WindowProvider = "provider"
+	WindowConfig   = "config"
+	WindowDefault  = "default"
+)
+
+// Defaults of the budget.
+const (
+	DefaultWindow      = 8192
+	DefaultSummarizeAt = 80
+	// messageOverhead is what a message costs beyond its text (role, separators).
+	messageOverhead = 4
+	// walkPage is how many messages one read of the branch takes.
+	walkPage = 256
+	// walkFactor bounds a walk: it stops after this many budgets of tokens (a branch
+	// that was never summarised is summarised from there on).
+	walkFactor = 6
+)
+
+// byteCounter is the counter when none is given: a byte count over 3, rounded up,
+// which over-estimates every tokenizer on English text.
+type byteCounter struct{}
+
+func (byteCounter) Count(text string) int { return (len(text) + 2) / 3 }
+func (byteCounter) Name() string          { return "bytes/3" }
+
+// budget is what a turn may send, in tokens.
+type budget struct {
+	model       string
+	window      int
+	source      string
+	maxTokens   int
+	tools       int
+	margin      int
+	budget      int // window − maxTokens − tools − margin
+	summarizeAt int // percent of budget
+	counter     Counter
+	calib       float64 // the provider's count over ours, learned from its usage
+}
+
+// count is the calibrated token count of text.
+func (b budget) count(text string) int {
+	return int(float64(b.counter.Count(text))*b.calib+0.999) + messageOverhead
+}
+
+// threshold is the context size at which a summary is made.
+func (b budget) threshold() int { return b.budget * b.summarizeAt / 100 }
+
+// budgetNow is the budget of the next turn with the settings now.
+func (s *Service) budgetNow(ctx context.Context) budget {
+	set := s.agent.Settings()
+	b := budget{model: set.Model, maxTokens: set.MaxTokens, summarizeAt: DefaultSummarizeAt, counter: byteCounter{}, calib: 1}
+	b.window, b.source = DefaultWindow, WindowDefault
+	if s.opts.Window != nil {
+		if n, src := s.opts.Window(ctx); n > 0 {
+			b.window, b.source = n, src
+		}
+	}
+	if s.opts.SummarizeAt != nil {
+		if p := s.opts.SummarizeAt(); p >= 50 && p <= 95 {
+			b.summarizeAt = p
+		}
+	}
+	if s.opts.Counter != nil {
+		if c := s.opts.Counter(set.Model); c != nil {
+			b.counter = c
+		}
+	}
+	b.calib = s.calibration(b.model, b.counter.Name())
+	if t, ok := s.agent.(interface{ Tools() []llm.Tool }); ok {
+		for _, tool := range t.Tools() {
+			b.tools += b.count(tool.Name + tool.Description + string(tool.Parameters))
+		}
+	}
+	b.margin = max(256, b.window/20)
+	if b.maxTokens <= 0 {
+		b.maxTokens = 1024
+	}
+	b.budget = b.window - b.maxTokens - b.tools - b.margin
+	if b.budget < 256 {
+		b.budget = 256 // a window too small for the settings: try, and let the provider say
+	}
+	return b
+}
+
+// calibrations are the learned ratios of the provider's prompt tokens to ours, by
+// model and counter.
+type calibrations struct {
+	mu sync.Mutex
+	by map[string]float64
+}
+
+func (s *Service) calibration(model, counter string) float64 {
+	s.calib.mu.Lock()
+	defer s.calib.mu.Unlock()
+	if f, ok := s.calib.by[model+"\x00"+counter]; ok {
+		return f
+	}
+	return 1
+}
+
+// calibrate learns from a provider's reported prompt tokens (ours: counted, before
+// calibration). Absurd reports are ignored; the ratio moves slowly down, quickly up.
+func (s *Service) calibrate(model, counter string, counted, reported int) {
+	if counted < 64 || reported <= 0 || reported > 50*counted {
+		return
+	}
+	r := min(max(float64(reported)/float64(counted), 0.7), 4)
+	s.calib.mu.Lock()
+	defer s.calib.mu.Unlock()
+	if s.calib.by == nil {
+		s.calib.by = map[string]float64{}
+	}
+	k := model + "\x00" + counter
+	old, ok := s.calib.by[k]
+	switch {
+	case !ok:
+		s.calib.by[k] = r
+	case r > old:
+		s.calib.by[k] = r
+	default:
+		s.calib.by[k] = old*0.8 + r*0.2
+	}
+}
+
+// bump raises a model's calibration after the provider refused a request we counted
+// as fitting.
+func (s *Service) bump(model, counter string) {
+	s.calib.mu.Lock()
+	defer s.calib.mu.Unlock()
+	if s.calib.by == nil {
+		s.calib.by = map[string]float64{}
+	}
+	k := model + "\x00" + counter
+	f, ok := s.calib.by[k]
+	if !ok {
+		f = 1
+	}
+	s.calib.by[k] = min(f*1.25, 4)
+}
+
+// counted is a message of the branch with its token count.
+type counted struct {
+	msg    store.Message
+	tokens int
+}
+
+// walked is the part of a branch a turn's context is made of: the newest done
+// summary on it (nil when none) and the messages after it, oldest first.
+type walked struct {
+	prev  *store.Summary
+	msgs  []counted
+	total int // tokens of msgs
+	// whole: the walk reached the summary or the root (not stopped by its bound).
+	whole bool
+}
+
+// walk reads the branch up from parentID ("" for none) until the newest done
+// summary on it, the root, or limit tokens, in pages, counting each message (the
+// counts are saved for the next turn).
+func (s *Service) walk(ctx context.Context, convID, parentID string, b budget, limit int) (walked, error) {
+	w := walked{whole: true}
+	if parentID == "" {
+		return w, nil
+	}
+	done, err := s.store.Summaries(ctx, convID, store.SummaryDone)
+	if err != nil {
+		return w, err
+	}
+	through := make(map[string]*store.Summary, len(done))
+	for i := range done {
+		through[done[i].ThroughID] = &done[i] // oldest first: the newest wins
+	}
+	var rev []counted
+	fresh := map[string]int{}
+	for cursor := parentID; cursor != ""; {
+		page, err := s.store.Path(ctx, convID, cursor, walkPage)
+		if err != nil {
+			return w, err
+		}
+		if len(page) == 0 {
+			break
+		}
+		ids := make([]string, len(page))
+		for i, m := range page {
+			ids[i] = m.ID
+		}
+		saved, err := s.store.MessageTokens(ctx, ids)
+		if err != nil {
+			return w, err
+		}
+		for i := len(page) - 1; i >= 0; i-- {
+			m := page[i]
+			if sum, ok := through[m.ID]; ok {
+				w.prev = sum
+				cursor = ""
+				break
+			}
+			n, ok := saved[m.ID]
+			raw := n.Tokens
+			if !ok || n.Counter != b.counter.Name() {
+				raw = b.counter.Count(m.Text)
+				fresh[m.ID] = raw
+			}
+			t := int(float64(raw)*b.calib+0.999) + messageOverhead
+			rev = append(rev, counted{msg: m, tokens: t})
+			w.total += t
+			if w.total > limit {
+				w.whole = false
+				cursor = ""
+				break
+			}
+			if i == 0 {
+				cursor = m.ParentID
+			}
+		}
+	}
+	if err := s.store.SetMessageTokens(ctx, b.counter.Name(), fresh); err != nil {
+		s.log.Warn("cannot save token counts", "conversation", convID, "err", err)
+	}
+	w.msgs = make([]counted, len(rev))
+	for i, c := range rev {
+		w.msgs[len(rev)-1-i] = c
+	}
+	return w, nil
+}
+
+// summaryMessage is a summary as the model reads it, first in its context.
+func summaryMessage(sum *store.Summary) llm.Message {
+	return llm.Message{Role: llm.RoleUser, Text: fmt.Sprintf(
+		"Earlier in this conversation (a summary of %d messages, %s – %s):\n\n%s",
+		sum.Covers, sum.FromAt.Format("2006-01-02 15:04"), sum.ThroughAt.Format("2006-01-02 15:04"), sum.Text)}
+}
+
+// history is a walked branch as the model sees it: the summary first, then the
+// messages after it.
+func (w walked) history() []llm.Message {
+	out := make([]llm.Message, 0, len(w.msgs)+1)
+	if w.prev != nil {
+		out = append(out, summaryMessage(w.prev))
+	}
+	msgs := make([]store.Message, len(w.msgs))
+	for i, c := range w.msgs {
+		msgs[i] = c.msg
+	}
+	return append(out, toHistory(msgs)...)
+}
+
+// used is what the context costs before the question: system, summary, messages.
+func (w walked) used(b budget, system string) int {
+	n := b.count(system) + w.total
+	if w.prev != nil {
+		n += b.count(summaryMessage(w.prev).Text)
+	}
+	return n
+}
+
+// errQuestionTooLong refuses a question that alone does not fit the budget.
+func questionTooLong(n, budget int) error {
+	return fault.Invalid.Errorf("the message is too long for the model's context window: about %d tokens, and at most %d fit", n, budget)
+}
+
+// checkFits refuses, before anything is saved or sent, a question that alone (with
+// the system prompt) does not fit the budget.
+func (s *Service) checkFits(ctx context.Context, text string) error {
+	b := s.budgetNow(ctx)
+	n := b.count(s.agent.Settings().Character.SystemPrompt()) + b.count(text)
+	if n > b.budget {
+		return questionTooLong(n, b.budget)
+	}
+	return nil
+}
+
+// errNoFit is why a step cannot be sent: the context does not fit even shortened.
+type errNoFit struct {
+	tokens, window int
+	summarised     bool
+}
+
+func (e errNoFit) Error() string {
+	if e.summarised {
+		return fmt.Sprintf("the conversation does not fit the model's context window (%d tokens of %d) even after summarising", e.tokens, e.window)
+	}
+	return fmt.Sprintf("the conversation does not fit the model's context window (%d tokens of %d)", e.tokens, e.window)
+}
+
+// contextTooLong reports whether a provider refused a request as too long.
+func contextTooLong(err error) bool {
+	var le *llm.Error
+	msg := err.Error()
+	if errors.As(err, &le) {
+		msg = le.Message + " " + msg
+	}
+	msg = strings.ToLower(msg)
+	for _, k := range []string{"context_length_exceeded", "prompt is too long", "context length", "context window", "maximum context", "too many tokens"} {
+		if strings.Contains(msg, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// runtime's hook, implemented per turn by turnFit (fit.go).
+var _ runtime.Fitter = (*turnFit)(nil)

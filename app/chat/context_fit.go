@@ -1,0 +1,174 @@
+package chat
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/wispapp/wisp/runtime/llm"
+)
+
+// prepare assembles a turn's history for a question whose parent is parentID: the
+// newest summary on the branch and the messages after it, summarised first when they
+// pass summarizeAt% of the budget (force: summarise now, keeping less, after the
+// provider refused the context). It returns the history and the turn's Fitter.
+func (s *Service) prepare(ctx context.Context, runID, convID, parentID, question string, emit summaryEmit) ([]llm.Message, *turnFit, error) {
+	f := &turnFit{s: s, runID: runID, convID: convID, parentID: parentID, question: question, emit: emit}
+	hist, err := f.assemble(ctx, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	f.histLen = len(hist)
+	return hist, f, nil
+}
+
+// turnFit fits one turn's model calls into the window (runtime.Fitter).
+type turnFit struct {
+	s                                 *Service
+	runID, convID, parentID, question string
+	emit                              summaryEmit
+	b                                 budget
+	histLen                           int  // the request's first histLen messages are the history
+	retried                           bool // the provider refused once already
+	summarised                        bool
+}
+
+// assemble walks the branch and summarises when it must.
+func (f *turnFit) assemble(ctx context.Context, force bool) ([]llm.Message, error) {
+	s := f.s
+	b := s.budgetNow(ctx)
+	f.b = b
+	system := s.agent.Settings().Character.SystemPrompt()
+	q := b.count(f.question)
+	if b.count(system)+q > b.budget {
+		return nil, questionTooLong(b.count(system)+q, b.budget)
+	}
+	w, err := s.walk(ctx, f.convID, f.parentID, b, walkFactor*b.budget)
+	if err != nil {
+		return nil, err
+	}
+	used := w.used(b, system)
+	if (force || used+q > b.threshold() || !w.whole) && len(w.msgs) > 0 {
+		keepShare := 30
+		if force {
+			keepShare = 15
+		}
+		keep := len(w.msgs)
+		for n := 0; keep > 0 && n+w.msgs[keep-1].tokens <= b.budget*keepShare/100; keep-- {
+			n += w.msgs[keep-1].tokens
+		}
+		if keep > 0 {
+			sum, err := s.summarise(ctx, f.runID, f.emit, b, w.prev, w.msgs[:keep])
+			switch {
+			case err == nil:
+				f.summarised = true
+				w.prev, w.msgs, w.total, w.whole = sum, w.msgs[keep:], 0, true
+				for _, c := range w.msgs {
+					w.total += c.tokens
+				}
+				used = w.used(b, system)
+			case ctx.Err() != nil:
+				return nil, err
+			default:
+				s.log.Warn("summary failed", "conversation", f.convID, "err", err)
+			}
+		}
+	}
+	if used+q > b.budget || !w.whole {
+		return nil, errNoFit{tokens: used + q, window: b.window, summarised: f.summarised}
+	}
+	return w.history(), nil
+}
+
+// Fit implements runtime.Fitter: the oldest tool results are shortened first, and a
+// refusal by the provider summarises (keeping less) and tries once more.
+func (f *turnFit) Fit(ctx context.Context, req *llm.Request, refused error) error {
+	if refused != nil {
+		if !contextTooLong(refused) {
+			return refused
+		}
+		if f.retried {
+			return errNoFit{tokens: f.size(req), window: f.b.window, summarised: true}
+		}
+		f.retried = true
+		f.s.bump(f.b.model, f.b.counter.Name())
+		hist, err := f.assemble(ctx, true)
+		if err != nil {
+			return err
+		}
+		rest := req.Messages[min(f.histLen, len(req.Messages)):]
+		req.Messages = append(hist, rest...)
+		f.histLen = len(hist)
+	}
+	limit := f.b.window - req.MaxTokens - f.b.margin
+	if req.MaxTokens <= 0 {
+		limit = f.b.window - f.b.maxTokens - f.b.margin
+	}
+	n := f.size(req)
+	for i := range req.Messages {
+		if n <= limit {
+			break
+		}
+		m := &req.Messages[i]
+		if m.Role != llm.RoleTool || len(m.Text) <= 1500 {
+			continue
+		}
+		before := f.b.count(m.Text)
+		m.Text = shorten(m.Text, 1200, toolName(req.Messages[:i], m.ToolCallID))
+		n -= before - f.b.count(m.Text)
+	}
+	if n > limit {
+		return errNoFit{tokens: n, window: f.b.window, summarised: f.summarised}
+	}
+	return nil
+}
+
+// Sent implements runtime.Fitter: the provider's prompt tokens calibrate our counts.
+func (f *turnFit) Sent(req *llm.Request, usage llm.Usage) {
+	raw := f.b.counter.Count(req.System)
+	for _, m := range req.Messages {
+		raw += f.b.counter.Count(m.Text) + messageOverhead
+		for _, c := range m.ToolCalls {
+			raw += f.b.counter.Count(string(c.Arguments)) + messageOverhead
+		}
+	}
+	for _, t := range req.Tools {
+		raw += f.b.counter.Count(t.Name + t.Description + string(t.Parameters))
+	}
+	f.s.calibrate(f.b.model, f.b.counter.Name(), raw, usage.InputTokens)
+}
+
+// size is the calibrated token count of a request.
+func (f *turnFit) size(req *llm.Request) int {
+	n := f.b.count(req.System)
+	for _, m := range req.Messages {
+		n += f.b.count(m.Text)
+		for _, c := range m.ToolCalls {
+			n += f.b.count(string(c.Arguments))
+		}
+	}
+	for _, t := range req.Tools {
+		n += f.b.count(t.Name + t.Description + string(t.Parameters))
+	}
+	return n
+}
+
+// toolName is the name of the call id answered among earlier messages.
+func toolName(msgs []llm.Message, id string) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		for _, c := range msgs[i].ToolCalls {
+			if c.ID == id {
+				return c.Name
+			}
+		}
+	}
+	return "the action"
+}
+
+// parentOf is the parent of a run's user message.
+func (s *Service) parentOf(ctx context.Context, convID, msgID string) (string, error) {
+	m, err := s.store.Message(ctx, convID, msgID)
+	if err != nil {
+		return "", fmt.Errorf("the run's message %s: %w", msgID, err)
+	}
+	return m.ParentID, nil
+}
