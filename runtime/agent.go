@@ -183,8 +183,7 @@ func (t *turn) loop(ctx context.Context, prov llm.Provider, msgs []llm.Message, 
 		}
 		resp, err := t.call(ctx, prov, &req)
 		msgs = req.Messages
-		t.usage.InputTokens += resp.Usage.InputTokens
-		t.usage.OutputTokens += resp.Usage.OutputTokens
+		t.usage = t.usage.Add(resp.Usage)
 		if err != nil {
 			return t.result(res), err
 		}
