@@ -328,6 +328,7 @@ func (a *App) assemble(st *store.Store) (*core, error) {
 	c.chat = chat.New(chat.Options{
 		Store: st, Agent: agent, Events: a.events, Logger: a.log.With("component", "chat"),
 		CanRespond: a.models.CanRespond, NoTitles: a.opts.NoTitles,
+		Window: a.contextWindow, SummarizeAt: a.summarizeAt, Counter: tokenCounter,
 	})
 	c.archive = archive.New(archive.Options{Store: st, Events: a.events, Logger: a.log.With("component", "archive"),
 		AgentName: c.chat.AgentName})
@@ -391,13 +392,14 @@ var (
 	_ api.Proactive     = (*proactive.Service)(nil)
 	_ api.Settings      = (*settings.Settings)(nil)
 	_ api.Chat          = (*chat.Service)(nil)
+	_ api.Context       = (*chat.Service)(nil)
 )
 
 // newHandler builds the API for one set of services.
 func (a *App) newHandler(s *services) http.Handler {
 	return api.New(api.Options{
 		Guard: s.guard, Hub: a.core.hub, Status: a.status, UI: a.opts.UI, Logger: a.log,
-		Chat: a.core.chat, Conversations: a.core.chat, CanRespond: a.models.CanRespond,
+		Chat: a.core.chat, Conversations: a.core.chat, Context: a.core.chat, CanRespond: a.models.CanRespond,
 		Providers: providers{models: a.models, settings: a.settings, getenv: a.opts.Getenv},
 		Terminal:  &api.Terminal{Manager: s.term, Gate: s.termGate, ConfigPath: a.settings.Path()},
 		Emotes:    emoteAPI{a.emotes, a.playEmote},

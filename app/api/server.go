@@ -30,6 +30,8 @@ type Options struct {
 	Chat   Chat
 	// Conversations serves the history, search and run state; nil leaves their routes out.
 	Conversations Conversations
+	// Context serves the context meter and the summaries; nil leaves their routes out.
+	Context Context
 	// Providers reads and changes the model settings (the setup screen).
 	Providers Providers
 	// CanRespond says whether a model is usable, and if not, why.
@@ -62,6 +64,7 @@ type Server struct {
 
 	chat          Chat
 	conversations Conversations
+	context       Context
 	providers     Providers
 	canRespond    func() (bool, string)
 	term          *Terminal
@@ -86,7 +89,7 @@ func New(o Options) *Server {
 		guard: o.Guard, hub: o.Hub, status: o.Status, ui: newUIHandler(o.UI), log: o.Logger,
 		chat: o.Chat, conversations: o.Conversations, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
 		emotes: o.Emotes, settings: o.Settings, restarter: o.Restarter, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
-		archive: o.Archive,
+		archive: o.Archive, context: o.Context,
 	}
 }
 
@@ -148,6 +151,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 	if s.hub != nil {
 		mux.Handle("GET /ws", s.public(s.hub.Handle)) // the hub authenticates sockets itself
+	}
+	if s.context != nil {
+		s.routeContext(mux)
 	}
 	s.fallbackRoutes(mux)
 }

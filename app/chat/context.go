@@ -2,9 +2,7 @@ package chat
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/wispapp/wisp/internal/fault"
@@ -188,6 +186,11 @@ type walked struct {
 // summary on it, the root, or limit tokens, in pages, counting each message (the
 // counts are saved for the next turn).
 func (s *Service) walk(ctx context.Context, convID, parentID string, b budget, limit int) (walked, error) {
+	return s.walkSkipping(ctx, convID, parentID, b, limit, "")
+}
+
+// walkSkipping is walk as if the summary skip did not exist.
+func (s *Service) walkSkipping(ctx context.Context, convID, parentID string, b budget, limit int, skip string) (walked, error) {
 	w := walked{whole: true}
 	if parentID == "" {
 		return w, nil
@@ -198,7 +201,9 @@ func (s *Service) walk(ctx context.Context, convID, parentID string, b budget, l
 	}
 	through := make(map[string]*store.Summary, len(done))
 	for i := range done {
-		through[done[i].ThroughID] = &done[i] // oldest first: the newest wins
+		if done[i].ID != skip {
+			through[done[i].ThroughID] = &done[i] // oldest first: the newest wins
+		}
 	}
 	var rev []counted
 	fresh := map[string]int{}
@@ -314,20 +319,7 @@ func (e errNoFit) Error() string {
 }
 
 // contextTooLong reports whether a provider refused a request as too long.
-func contextTooLong(err error) bool {
-	var le *llm.Error
-	msg := err.Error()
-	if errors.As(err, &le) {
-		msg = le.Message + " " + msg
-	}
-	msg = strings.ToLower(msg)
-	for _, k := range []string{"context_length_exceeded", "prompt is too long", "context length", "context window", "maximum context", "too many tokens"} {
-		if strings.Contains(msg, k) {
-			return true
-		}
-	}
-	return false
-}
+func contextTooLong(err error) bool { return llm.IsContextTooLong(err) }
 
 // runtime's hook, implemented per turn by turnFit (fit.go).
 var _ runtime.Fitter = (*turnFit)(nil)

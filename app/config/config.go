@@ -63,6 +63,13 @@ type Model struct {
 	APIKey      string  `json:"apiKey" apply:"hot" secret:"true" label:"Model API key"`
 	// ThinkingBudget turns on Anthropic extended thinking with that many tokens (0: off).
 	ThinkingBudget int `json:"thinkingBudget" apply:"hot" label:"Thinking budget"`
+	// ContextWindow is the model's context window in tokens: used when the provider
+	// does not say, and as a cap when it is lower than the provider's (0: ask the
+	// provider, else a conservative default).
+	ContextWindow int `json:"contextWindow" apply:"hot" label:"Context window"`
+	// SummarizeAt is the percent of the context budget at which older messages are
+	// summarised (50–95).
+	SummarizeAt int `json:"summarizeAt" apply:"hot" label:"Summarize at"`
 }
 
 // Character is who the assistant is.
@@ -132,7 +139,7 @@ const DefaultPort = 2138
 func Default() Config {
 	return Config{
 		Server: Server{Host: "127.0.0.1", Port: DefaultPort, AllowedOrigins: []string{}, AllowedHosts: []string{}},
-		Model:  Model{Temperature: 0.7, MaxTokens: 2048},
+		Model:  Model{Temperature: 0.7, MaxTokens: 2048, SummarizeAt: 80},
 		Character: Character{
 			Name: "Wisp",
 			System: "You are Wisp, a friendly desktop assistant. Be concise and helpful. " +

@@ -25,6 +25,8 @@ func TestEveryFieldIsClassified(t *testing.T) {
 		"model.maxTokens":         {h, false, true},
 		"model.apiKey":            {h, true, true},
 		"model.thinkingBudget":    {h, false, true},
+		"model.contextWindow":     {h, false, true},
+		"model.summarizeAt":       {h, false, true},
 		"character.name":          {h, false, true},
 		"character.system":        {h, false, true},
 		"character.bio":           {h, false, true},

@@ -22,6 +22,10 @@ func (c Config) Validate() error {
 	check(c.Model.MaxTokens >= 1, "model.maxTokens must be at least 1, got %d", c.Model.MaxTokens)
 	check(c.Model.ThinkingBudget == 0 || c.Model.ThinkingBudget >= 1024,
 		"model.thinkingBudget must be 0 (off) or at least 1024, got %d", c.Model.ThinkingBudget)
+	check(c.Model.ContextWindow == 0 || (c.Model.ContextWindow >= 512 && c.Model.ContextWindow <= 10_000_000),
+		"model.contextWindow must be 0 (ask the provider) or 512-10000000, got %d", c.Model.ContextWindow)
+	check(c.Model.SummarizeAt == 0 || (c.Model.SummarizeAt >= 50 && c.Model.SummarizeAt <= 95),
+		"model.summarizeAt must be 50-95, got %d", c.Model.SummarizeAt)
 	check(c.Terminal.MaxConcurrent >= 1 && c.Terminal.MaxConcurrent <= 16,
 		"terminal.maxConcurrent must be 1-16, got %d", c.Terminal.MaxConcurrent)
 	check(c.Terminal.MaxDurationMs >= 1000 && c.Terminal.MaxDurationMs <= 3600000,

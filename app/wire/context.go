@@ -117,7 +117,7 @@ func exampleContext() []any {
 
 func summaryFrameExamples() []Frame {
 	return []Frame{
-		NewConversationSummary(exConv, exampleSummary(SummaryDone)),
+		NewConversationSummary(exConv, exampleSummary(SummaryDone)), NewConversationSummary(exConv, exampleSummary(SummaryFailed)),
 		NewSummaryStart(exampleSummary(SummaryStreaming)),
 		NewSummaryDelta("sum-1", "The user is planning"),
 		NewSummaryEnd(exampleSummary(SummaryDone)), NewSummaryEnd(exampleSummary(SummaryFailed)),

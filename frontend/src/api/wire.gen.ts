@@ -747,6 +747,54 @@ export function decodeMCPTool(v: unknown, path = 'MCPTool'): MCPTool {
   return out
 }
 
+export interface ConversationSummary {
+  type: 'conversation-summary'
+  conversationId: string
+  summary: Summary
+}
+export function decodeConversationSummary(v: unknown, path = 'ConversationSummary'): ConversationSummary {
+  const o = _obj(v, path)
+  const out: ConversationSummary = {
+    type: _oneOf(o.type, ['conversation-summary'] as const, path + '.type'),
+    conversationId: _str(o.conversationId, path + '.conversationId'),
+    summary: decodeSummary(o.summary, path + '.summary'),
+  }
+  return out
+}
+
+export interface Summary {
+  id: string
+  conversationId: string
+  throughId: string
+  covers: number
+  fromAt: string
+  throughAt: string
+  text: string
+  status: string
+  error?: string
+  runId: string
+  tokens: number
+  createdAt: string
+}
+export function decodeSummary(v: unknown, path = 'Summary'): Summary {
+  const o = _obj(v, path)
+  const out: Summary = {
+    id: _str(o.id, path + '.id'),
+    conversationId: _str(o.conversationId, path + '.conversationId'),
+    throughId: _str(o.throughId, path + '.throughId'),
+    covers: _num(o.covers, path + '.covers'),
+    fromAt: _str(o.fromAt, path + '.fromAt'),
+    throughAt: _str(o.throughAt, path + '.throughAt'),
+    text: _str(o.text, path + '.text'),
+    status: _str(o.status, path + '.status'),
+    runId: _str(o.runId, path + '.runId'),
+    tokens: _num(o.tokens, path + '.tokens'),
+    createdAt: _str(o.createdAt, path + '.createdAt'),
+  }
+  if (o.error !== undefined) out.error = _str(o.error, path + '.error')
+  return out
+}
+
 export interface Token {
   type: 'token'
   text: string
@@ -995,6 +1043,34 @@ export function decodePatchOp(v: unknown, path = 'PatchOp'): PatchOp {
   return out
 }
 
+export interface SummaryFrame {
+  type: 'summary_start' | 'summary_end'
+  summary: Summary
+}
+export function decodeSummaryFrame(v: unknown, path = 'SummaryFrame'): SummaryFrame {
+  const o = _obj(v, path)
+  const out: SummaryFrame = {
+    type: _oneOf(o.type, ['summary_start', 'summary_end'] as const, path + '.type'),
+    summary: decodeSummary(o.summary, path + '.summary'),
+  }
+  return out
+}
+
+export interface SummaryDelta {
+  type: 'summary_delta'
+  summaryId: string
+  text: string
+}
+export function decodeSummaryDelta(v: unknown, path = 'SummaryDelta'): SummaryDelta {
+  const o = _obj(v, path)
+  const out: SummaryDelta = {
+    type: _oneOf(o.type, ['summary_delta'] as const, path + '.type'),
+    summaryId: _str(o.summaryId, path + '.summaryId'),
+    text: _str(o.text, path + '.text'),
+  }
+  return out
+}
+
 export interface TokenDelta {
   type: 'token'
   text: string
@@ -1098,8 +1174,8 @@ export function decodeTerminalResize(v: unknown, path = 'TerminalResize'): Termi
   return out
 }
 
-export type ServerFrame = StatusFrame | Envelope | Pong | AuthOK | SocketError | ConversationUpdated | ConversationBranch | DisplayMessageChanged | TerminalOutput | Emote | RestartRequired | ConfigError | ConfigChanged | Proactive | ReminderUpdated | ReminderDeleted | ReplayTruncated | ApprovalChanged | MCPServers
-export const ServerFrameTypes = ['status', 'agent_event', 'heartbeat_event', 'training_event', 'pong', 'auth-ok', 'error', 'conversation-updated', 'conversation-branch', 'display-message-saved', 'display-message-updated', 'terminal-output', 'emote', 'restart-required', 'config-error', 'config-changed', 'proactive-message', 'reminder-updated', 'reminder-deleted', 'replay-truncated', 'approval-requested', 'approval-decided', 'mcp-servers'] as const
+export type ServerFrame = StatusFrame | Envelope | Pong | AuthOK | SocketError | ConversationUpdated | ConversationBranch | DisplayMessageChanged | TerminalOutput | Emote | RestartRequired | ConfigError | ConfigChanged | Proactive | ReminderUpdated | ReminderDeleted | ReplayTruncated | ApprovalChanged | MCPServers | ConversationSummary
+export const ServerFrameTypes = ['status', 'agent_event', 'heartbeat_event', 'training_event', 'pong', 'auth-ok', 'error', 'conversation-updated', 'conversation-branch', 'display-message-saved', 'display-message-updated', 'terminal-output', 'emote', 'restart-required', 'config-error', 'config-changed', 'proactive-message', 'reminder-updated', 'reminder-deleted', 'replay-truncated', 'approval-requested', 'approval-decided', 'mcp-servers', 'conversation-summary'] as const
 const serverFrameDecoders: Record<string, (v: unknown, path: string) => ServerFrame> = {
   status: decodeStatusFrame,
   agent_event: decodeEnvelope,
@@ -1124,6 +1200,7 @@ const serverFrameDecoders: Record<string, (v: unknown, path: string) => ServerFr
   'approval-requested': decodeApprovalChanged,
   'approval-decided': decodeApprovalChanged,
   'mcp-servers': decodeMCPServers,
+  'conversation-summary': decodeConversationSummary,
 }
 export function decodeServerFrame(v: unknown, path = 'ServerFrame'): ServerFrame {
   const kind = _str(_obj(v, path).type, path + '.type')
@@ -1132,8 +1209,8 @@ export function decodeServerFrame(v: unknown, path = 'ServerFrame'): ServerFrame
   return decode(v, path)
 }
 
-export type ChatFrame = Token | Thinking | ToolStart | ToolEnd | Done | ChatError | ToolStatus | RunPaused | RunResumed | StreamResync | Custom | StatePatch
-export const ChatFrameTypes = ['token', 'thinking', 'tool_start', 'tool_end', 'done', 'error', 'tool_status', 'run_paused', 'run_resumed', 'stream_resync', 'custom', 'state_patch'] as const
+export type ChatFrame = Token | Thinking | ToolStart | ToolEnd | Done | ChatError | ToolStatus | RunPaused | RunResumed | StreamResync | Custom | StatePatch | SummaryFrame | SummaryDelta
+export const ChatFrameTypes = ['token', 'thinking', 'tool_start', 'tool_end', 'done', 'error', 'tool_status', 'run_paused', 'run_resumed', 'stream_resync', 'custom', 'state_patch', 'summary_start', 'summary_end', 'summary_delta'] as const
 const chatFrameDecoders: Record<string, (v: unknown, path: string) => ChatFrame> = {
   token: decodeToken,
   thinking: decodeThinking,
@@ -1147,6 +1224,9 @@ const chatFrameDecoders: Record<string, (v: unknown, path: string) => ChatFrame>
   stream_resync: decodeStreamResync,
   custom: decodeCustom,
   state_patch: decodeStatePatch,
+  summary_start: decodeSummaryFrame,
+  summary_end: decodeSummaryFrame,
+  summary_delta: decodeSummaryDelta,
 }
 export function decodeChatFrame(v: unknown, path = 'ChatFrame'): ChatFrame {
   const kind = _str(_obj(v, path).type, path + '.type')
@@ -1171,8 +1251,8 @@ export function decodeClientFrame(v: unknown, path = 'ClientFrame'): ClientFrame
   return decode(v, path)
 }
 
-export type ChatDeltaFrame = TokenDelta | Reply | Thinking | ToolStart | ToolEnd | Done | ChatError | ToolStatus | RunPaused | RunResumed | StreamResync | Custom | StatePatch
-export const ChatDeltaFrameTypes = ['token', 'reply', 'thinking', 'tool_start', 'tool_end', 'done', 'error', 'tool_status', 'run_paused', 'run_resumed', 'stream_resync', 'custom', 'state_patch'] as const
+export type ChatDeltaFrame = TokenDelta | Reply | Thinking | ToolStart | ToolEnd | Done | ChatError | ToolStatus | RunPaused | RunResumed | StreamResync | Custom | StatePatch | SummaryFrame | SummaryDelta
+export const ChatDeltaFrameTypes = ['token', 'reply', 'thinking', 'tool_start', 'tool_end', 'done', 'error', 'tool_status', 'run_paused', 'run_resumed', 'stream_resync', 'custom', 'state_patch', 'summary_start', 'summary_end', 'summary_delta'] as const
 const chatDeltaFrameDecoders: Record<string, (v: unknown, path: string) => ChatDeltaFrame> = {
   token: decodeTokenDelta,
   reply: decodeReply,
@@ -1187,6 +1267,9 @@ const chatDeltaFrameDecoders: Record<string, (v: unknown, path: string) => ChatD
   stream_resync: decodeStreamResync,
   custom: decodeCustom,
   state_patch: decodeStatePatch,
+  summary_start: decodeSummaryFrame,
+  summary_end: decodeSummaryFrame,
+  summary_delta: decodeSummaryDelta,
 }
 export function decodeChatDeltaFrame(v: unknown, path = 'ChatDeltaFrame'): ChatDeltaFrame {
   const kind = _str(_obj(v, path).type, path + '.type')
@@ -1394,6 +1477,31 @@ export function decodeConfigField(v: unknown, path = 'ConfigField'): ConfigField
     label: _str(o.label, path + '.label'),
   }
   if (o.unit !== undefined) out.unit = _str(o.unit, path + '.unit')
+  return out
+}
+
+export interface ContextInfo {
+  conversationId: string
+  model: string
+  window: number
+  windowSource: string
+  budget: number
+  used: number
+  summaryAt: number
+  summaryId?: string
+}
+export function decodeContextInfo(v: unknown, path = 'ContextInfo'): ContextInfo {
+  const o = _obj(v, path)
+  const out: ContextInfo = {
+    conversationId: _str(o.conversationId, path + '.conversationId'),
+    model: _str(o.model, path + '.model'),
+    window: _num(o.window, path + '.window'),
+    windowSource: _str(o.windowSource, path + '.windowSource'),
+    budget: _num(o.budget, path + '.budget'),
+    used: _num(o.used, path + '.used'),
+    summaryAt: _num(o.summaryAt, path + '.summaryAt'),
+  }
+  if (o.summaryId !== undefined) out.summaryId = _str(o.summaryId, path + '.summaryId')
   return out
 }
 
@@ -1914,6 +2022,7 @@ export interface MessageList {
   hasNewer: boolean
   branchLength: number
   displayMessages: DisplayMessage[]
+  summaries: Summary[]
 }
 export function decodeMessageList(v: unknown, path = 'MessageList'): MessageList {
   const o = _obj(v, path)
@@ -1923,6 +2032,7 @@ export function decodeMessageList(v: unknown, path = 'MessageList'): MessageList
     hasNewer: _bool(o.hasNewer, path + '.hasNewer'),
     branchLength: _num(o.branchLength, path + '.branchLength'),
     displayMessages: _arr(o.displayMessages, path + '.displayMessages', (x, p) => decodeDisplayMessage(x, p)),
+    summaries: _arr(o.summaries, path + '.summaries', (x, p) => decodeSummary(x, p)),
   }
   return out
 }
@@ -2069,5 +2179,29 @@ export function decodeRunBody(v: unknown, path = 'RunBody'): RunBody {
   return out
 }
 
+export interface SummaryRun {
+  runId: string
+  summary: Summary
+}
+export function decodeSummaryRun(v: unknown, path = 'SummaryRun'): SummaryRun {
+  const o = _obj(v, path)
+  const out: SummaryRun = {
+    runId: _str(o.runId, path + '.runId'),
+    summary: decodeSummary(o.summary, path + '.summary'),
+  }
+  return out
+}
+
+export interface SummaryBody {
+  summary: Summary
+}
+export function decodeSummaryBody(v: unknown, path = 'SummaryBody'): SummaryBody {
+  const o = _obj(v, path)
+  const out: SummaryBody = {
+    summary: decodeSummary(o.summary, path + '.summary'),
+  }
+  return out
+}
+
 /** Every shape of the golden file (testdata/wire.golden.json), by name. */
-export const SHAPE_NAMES = ['Approval', 'AssistantPayload', 'AutonomyPayload', 'AutonomyState', 'ConfigView', 'Conversation', 'DisplayMessage', 'EmoteList', 'Grant', 'ImportResult', 'MCPServer', 'Message', 'ProviderInfo', 'Reminder', 'RestartResult', 'RunInfo', 'RunState', 'SearchResults', 'SecretStore', 'SendResult', 'ShellView', 'Snapshot', 'Status', 'TerminalResult', 'TerminalRuns', 'TerminalSnapshot', 'TurnHeartbeat'] as const
+export const SHAPE_NAMES = ['Approval', 'AssistantPayload', 'AutonomyPayload', 'AutonomyState', 'ConfigView', 'ContextInfo', 'Conversation', 'DisplayMessage', 'EmoteList', 'Grant', 'ImportResult', 'MCPServer', 'Message', 'ProviderInfo', 'Reminder', 'RestartResult', 'RunInfo', 'RunState', 'SearchResults', 'SecretStore', 'SendResult', 'ShellView', 'Snapshot', 'Status', 'Summary', 'TerminalResult', 'TerminalRuns', 'TerminalSnapshot', 'TurnHeartbeat'] as const
