@@ -238,7 +238,14 @@ func (t *turn) call(ctx context.Context, prov llm.Provider, req *llm.Request) (l
 		if ferr := t.fitter.Fit(ctx, req, err); ferr != nil {
 			return resp, ferr
 		}
+		t.deltas = 0
 		resp, err = t.stream(ctx, prov, *req)
+		if err != nil && t.deltas == 0 && ctx.Err() == nil {
+			// Refused again: the Fitter says why (nil keeps the provider's error).
+			if ferr := t.fitter.Fit(ctx, req, err); ferr != nil {
+				return resp, ferr
+			}
+		}
 	}
 	if err == nil {
 		t.fitter.Sent(req, resp.Usage)

@@ -91,8 +91,9 @@ func (s *Service) foldChunks(ctx context.Context, b budget, prev *store.Summary,
 		return "", llm.Usage{}, errors.New("the agent cannot make a summary")
 	}
 	maxOut := summaryMaxTokens(b)
-	// What one call may carry besides the summary so far.
-	room := max(256, b.window-maxOut-b.margin-b.count(SummaryInstruction)-maxOut-64)
+	// What one call may carry besides the summary so far: half of what is left, so
+	// that a provider counting more than we do still takes it.
+	room := max(256, (b.window-maxOut-b.margin)/2-b.count(SummaryInstruction)-maxOut)
 	so := ""
 	if prev != nil {
 		so = prev.Text
@@ -124,7 +125,7 @@ func (s *Service) foldChunks(ctx context.Context, b budget, prev *store.Summary,
 // askBounded makes one summary call, keeping at most about maxOut tokens of its
 // answer (a model that ignores max tokens is cut off).
 func (s *Service) askBounded(ctx context.Context, ask asker, prompt string, maxOut int, onText func(string)) (string, llm.Usage, error) {
-	limit := maxOut * 8 // bytes: generous for any tokenizer
+	limit := maxOut * 4 // bytes: about maxOut tokens of prose
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var b strings.Builder
