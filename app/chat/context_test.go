@@ -17,9 +17,9 @@ import (
 // thinks), refuses one over its window as providers do, answers a summary request
 // by keeping its "FACT:" lines, and asks for the BIG action when told "TOOL".
 type windowModel struct {
-	window int
-	mu     sync.Mutex
-	lie    float64
+	window                      int
+	mu                          sync.Mutex
+	lie                         float64
 	biggest, refused, summaries int
 	// refuseAll refuses every chat request as too long.
 	refuseAll bool
