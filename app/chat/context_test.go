@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/runtime"
@@ -238,8 +239,16 @@ func TestHugeInputs(t *testing.T) {
 	if n, _ := e.st.MessageCount(context.Background(), conv); n != 0 {
 		t.Fatalf("%d messages saved", n)
 	}
+	m.mu.Lock()
 	m.window = 6000
-	out := e.turn(conv, "TOOL please")
+	m.mu.Unlock()
+	run := e.send(conv, "TOOL please")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // 10 MB through the run log, under -race
+	defer cancel()
+	out, err := run.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if out.Status != StatusEnded || m.refused != 0 {
 		t.Fatalf("a 10 MB tool output: %s %q, %d refused", out.Status, out.Error, m.refused)
 	}
