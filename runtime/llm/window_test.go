@@ -83,3 +83,31 @@ func TestWindowCountsToolSchemas(t *testing.T) {
 		}
 	})
 }
+
+// TestContextWindowFromTheFake discovers the fake's window as Ollama and as an
+// OpenAI-compatible server report it.
+func TestContextWindowFromTheFake(t *testing.T) {
+	srv := newServer(t)
+	srv.SetModels("small")
+	ask := func(kind string) int {
+		t.Helper()
+		n, err := llm.ContextWindow(context.Background(), llm.Config{Kind: kind, BaseURL: srv.OpenAIURL(), HTTPClient: testClient(t)}, "small")
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		return n
+	}
+	if n := ask(llm.ProviderOpenAI); n != 0 {
+		t.Errorf("no window, openai: %d", n)
+	}
+	if n := ask(llm.ProviderOllama); n != llm.OllamaDefaultContext {
+		t.Errorf("no window, ollama: %d, want its default", n)
+	}
+	srv.SetWindow(6000)
+	if n := ask(llm.ProviderOpenAI); n != 6000 {
+		t.Errorf("openai: %d, want 6000", n)
+	}
+	if n := ask(llm.ProviderOllama); n != 6000 {
+		t.Errorf("ollama: %d, want 6000", n)
+	}
+}
