@@ -1,11 +1,24 @@
 // Command fakellm runs the llmtest fake model server, for browser tests and for trying
 // Wisp without an API key:
 //
-//	fakellm --addr 127.0.0.1:0 --delay 20ms --script turns.json
+//	fakellm --addr 127.0.0.1:0 --delay 20ms --script turns.json --window 6000
 //
 // It prints one line, "fake LLM listening on http://127.0.0.1:PORT", answers chat
 // requests with the scripted turns (a JSON array of llmtest.Turn) in order and then
 // echoes the last user message word by word, and exits 0 on SIGINT or SIGTERM.
+//
+// A turn with a "when" is a route, not a turn in line: it answers every request it
+// matches, before the turns in line, and is never used up. For example
+//
+//	{"when": {"systemContains": "Summarize"}, "text": "Earlier: the user asked about Lisbon."}
+//
+// answers every summary request whose system prompt says "Summarize";
+// "lastUserContains" matches the last user message; both must match when both are
+// given (llmtest.When).
+//
+// --window N gives the model a context window of N tokens (llmtest's SetWindow): a
+// prompt longer than that gets the provider's own "context too long" error, and the
+// model lists and Ollama's /api/show report N.
 // Point Wisp at it with WISP_PROVIDER=openai WISP_BASE_URL=http://127.0.0.1:PORT/v1
 // WISP_MODEL=fake (or WISP_PROVIDER=anthropic WISP_BASE_URL=http://127.0.0.1:PORT).
 package main

@@ -31,24 +31,32 @@ func TestParseScript(t *testing.T) {
 		{"not an array", `{"text":"hi"}`, 0, "want a JSON array of turns"},
 		{"unknown field", `[{"text":"hi","dealy":"5ms"}]`, 0, "dealy"},
 		{"bad json", `[{`, 0, "unexpected end"},
+		{"route", `[{"when":{"systemContains":"Summarize"},"text":"sum"},{"text":"in line"}]`, 1, ""},
+		{"empty when", `[{"when":{},"text":"sum"}]`, 0, "give systemContains or lastUserContains"},
+		{"unknown when field", `[{"when":{"system":"x"},"text":"sum"}]`, 0, "system"},
+		{"when not an object", `[{"when":"x","text":"sum"}]`, 0, "when"},
+		{"unknown field beside when", `[{"when":{"systemContains":"x"},"txet":"sum"}]`, 0, "txet"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			turns, err := parseScript([]byte(tt.in))
+			sc, err := parseScript([]byte(tt.in))
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Errorf("parseScript = %v, want an error containing %q", err, tt.wantErr)
 				}
 				return
 			}
-			if err != nil || len(turns) != tt.wantTurns {
-				t.Fatalf("parseScript = %d turns, %v; want %d", len(turns), err, tt.wantTurns)
+			if err != nil || len(sc.turns) != tt.wantTurns {
+				t.Fatalf("parseScript = %d turns, %v; want %d", len(sc.turns), err, tt.wantTurns)
 			}
 		})
 	}
-	turns, _ := parseScript([]byte(`[{"text":"Hello there","delay":"5ms"}]`))
-	if got := turns[0]; len(got.Text) != 2 || got.Text[1] != " there" || got.Delay != 5*time.Millisecond {
+	sc, _ := parseScript([]byte(`[{"text":"Hello there","delay":"5ms"},{"when":{"lastUserContains":"x"},"text":"Routed reply","cacheReadTokens":3}]`))
+	if got := sc.turns[0]; len(got.Text) != 2 || got.Text[1] != " there" || got.Delay != 5*time.Millisecond {
 		t.Errorf("turn = %+v", got)
+	}
+	if len(sc.routes) != 1 || sc.routes[0].when.LastUserContains != "x" || strings.Join(sc.routes[0].turn.Text, "") != "Routed reply" || sc.routes[0].turn.CacheReadTokens != 3 {
+		t.Errorf("routes = %+v", sc.routes)
 	}
 }
 
@@ -60,7 +68,8 @@ func TestReadScriptMissing(t *testing.T) {
 
 func TestRun(t *testing.T) {
 	script := filepath.Join(t.TempDir(), "script.json")
-	if err := os.WriteFile(script, []byte(`[{"text":"Scripted reply"}]`), 0o644); err != nil {
+	turns := `[{"text":"Scripted reply"},{"when":{"systemContains":"Summarize"},"text":"A summary"}]`
+	if err := os.WriteFile(script, []byte(turns), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -68,7 +77,7 @@ func TestRun(t *testing.T) {
 	outR, outW := io.Pipe()
 	code := make(chan int, 1)
 	go func() {
-		code <- run(ctx, []string{"--addr", "127.0.0.1:0", "--delay", "1ms", "--script", script}, outW, io.Discard)
+		code <- run(ctx, []string{"--addr", "127.0.0.1:0", "--delay", "1ms", "--script", script, "--window", "300"}, outW, io.Discard)
 		outW.Close()
 	}()
 
@@ -85,16 +94,24 @@ func TestRun(t *testing.T) {
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
 	client := &http.Client{Transport: tr}
-	for _, want := range []string{"Scripted reply", "You said: ping"} {
-		res, err := client.Post(m[1]+"/v1/chat/completions", "application/json",
-			strings.NewReader(`{"model":"fake","messages":[{"role":"user","content":"ping"}]}`))
+	const ping = `{"model":"fake","messages":[{"role":"user","content":"ping"}]}`
+	const summarize = `{"model":"fake","messages":[{"role":"system","content":"Summarize the conversation."},{"role":"user","content":"ping"}]}`
+	long := `{"model":"fake","messages":[{"role":"user","content":"` + strings.Repeat("word ", 400) + `"}]}`
+	for i, exchange := range []struct{ body, want string }{
+		{summarize, `"content":"A summary"`},
+		{ping, `"content":"Scripted reply"`},
+		{summarize, `"content":"A summary"`}, // a route is not used up
+		{ping, `"content":"You said: ping"`},
+		{long, `"code":"context_length_exceeded"`},
+	} {
+		res, err := client.Post(m[1]+"/v1/chat/completions", "application/json", strings.NewReader(exchange.body))
 		if err != nil {
 			t.Fatal(err)
 		}
 		body, _ := io.ReadAll(res.Body)
 		res.Body.Close()
-		if !strings.Contains(string(body), `"content":"`+want+`"`) {
-			t.Errorf("reply = %s, want %q", body, want)
+		if !strings.Contains(string(body), exchange.want) {
+			t.Errorf("exchange %d: reply = %s, want %s", i, body, exchange.want)
 		}
 	}
 
@@ -111,6 +128,9 @@ func TestRun(t *testing.T) {
 
 func TestRunBadFlags(t *testing.T) {
 	if c := run(context.Background(), []string{"--nope"}, io.Discard, io.Discard); c != 2 {
+		t.Errorf("exit code = %d, want 2", c)
+	}
+	if c := run(context.Background(), []string{"--window", "-1"}, io.Discard, io.Discard); c != 2 {
 		t.Errorf("exit code = %d, want 2", c)
 	}
 	if c := run(context.Background(), []string{"--script", filepath.Join(t.TempDir(), "missing.json")}, io.Discard, io.Discard); c != 1 {

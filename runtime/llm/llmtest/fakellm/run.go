@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,8 +21,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:0", "address to listen on")
 	delay := fs.Duration("delay", 20*time.Millisecond, "delay between the words of echoed replies")
-	script := fs.String("script", "", "JSON file with an array of turns to reply first")
+	scriptPath := fs.String("script", "", "JSON file with an array of turns to reply first")
 	callIDs := fs.String("call-ids", "scripted", "tool call ids: scripted, omitted (none sent) or repeated (call_0 for every call)")
+	window := fs.Int("window", 0, "context window in tokens: a longer prompt gets the provider's \"context too long\" error (0: none)")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -31,10 +33,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fakellm: --call-ids %q: use scripted, omitted or repeated\n", *callIDs)
 		return 2
 	}
-	var turns []llmtest.Turn
-	if *script != "" {
+	if *window < 0 {
+		fmt.Fprintf(stderr, "fakellm: --window %d: want 0 or more tokens\n", *window)
+		return 2
+	}
+	var sc script
+	if *scriptPath != "" {
 		var err error
-		if turns, err = readScript(*script); err != nil {
+		if sc, err = readScript(*scriptPath); err != nil {
 			fmt.Fprintln(stderr, "fakellm:", err)
 			return 1
 		}
@@ -47,34 +53,88 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	srv := llmtest.Serve(l)
 	defer srv.Close()
 	srv.SetCallIDs(ids)
-	srv.Script(turns...)
+	srv.SetWindow(*window)
+	for _, r := range sc.routes {
+		srv.Route(r.when, r.turn)
+	}
+	srv.Script(sc.turns...)
 	srv.Fallback(llmtest.Echo(*delay))
 	fmt.Fprintf(stdout, "fake LLM listening on %s\n", srv.URL)
 	<-ctx.Done()
 	return 0
 }
 
-// readScript reads a JSON array of turns.
-func readScript(path string) ([]llmtest.Turn, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read script: %w", err)
-	}
-	turns, err := parseScript(data)
-	if err != nil {
-		return nil, fmt.Errorf("script %s: %w", path, err)
-	}
-	return turns, nil
+// script is a script file: the turns that answer requests in order, and the routes
+// (turns with a "when") that answer every request they match.
+type script struct {
+	turns  []llmtest.Turn
+	routes []route
 }
 
-func parseScript(data []byte) ([]llmtest.Turn, error) {
-	var turns []llmtest.Turn
-	if err := json.Unmarshal(data, &turns); err != nil {
+type route struct {
+	when llmtest.When
+	turn llmtest.Turn
+}
+
+// readScript reads a JSON array of turns.
+func readScript(path string) (script, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return script{}, fmt.Errorf("read script: %w", err)
+	}
+	sc, err := parseScript(data)
+	if err != nil {
+		return script{}, fmt.Errorf("script %s: %w", path, err)
+	}
+	return sc, nil
+}
+
+func parseScript(data []byte) (script, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(data, &items); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) && typeErr.Field == "" {
-			return nil, errors.New("want a JSON array of turns")
+			return script{}, errors.New("want a JSON array of turns")
 		}
-		return nil, err
+		return script{}, err
 	}
-	return turns, nil
+	var sc script
+	for i, item := range items {
+		turn, when, err := parseItem(item)
+		if err != nil {
+			return script{}, fmt.Errorf("turn %d: %w", i, err)
+		}
+		if when != nil {
+			sc.routes = append(sc.routes, route{*when, turn})
+		} else {
+			sc.turns = append(sc.turns, turn)
+		}
+	}
+	return sc, nil
+}
+
+// parseItem reads one turn, and its "when" if it has one.
+func parseItem(item json.RawMessage) (llmtest.Turn, *llmtest.When, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(item, &fields); err != nil {
+		return llmtest.Turn{}, nil, err
+	}
+	var when *llmtest.When
+	if raw, ok := fields["when"]; ok {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&when); err != nil || when == nil {
+			return llmtest.Turn{}, nil, fmt.Errorf("when: want {\"systemContains\": ..., \"lastUserContains\": ...}: %v", err)
+		}
+		if err := when.Check(); err != nil {
+			return llmtest.Turn{}, nil, err
+		}
+		delete(fields, "when")
+		item, _ = json.Marshal(fields)
+	}
+	var turn llmtest.Turn
+	if err := json.Unmarshal(item, &turn); err != nil {
+		return llmtest.Turn{}, nil, err
+	}
+	return turn, when, nil
 }

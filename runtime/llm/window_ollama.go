@@ -1,0 +1,102 @@
+package llm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// OllamaDefaultContext is the context Ollama gives a model whose Modelfile sets no
+// num_ctx. Ollama's docs (docs/context-length.mdx, 2026) say it defaults by VRAM:
+// 4k below 24 GiB, 32k up to 48 GiB, 256k above, and OLLAMA_CONTEXT_LENGTH on the
+// server overrides it; neither is visible through the API, so Wisp assumes the
+// smallest. It is not the model's trained context_length from /api/show's
+// model_info, which Ollama does not use unless asked to.
+const OllamaDefaultContext = 4096
+
+// ollamaWindow asks Ollama at the root of cfg.BaseURL (without its "/v1").
+func ollamaWindow(ctx context.Context, cfg Config, model string) (Window, error) {
+	root := strings.TrimSuffix(cfg.BaseURL, "/v1")
+	n, err := ollamaRunning(ctx, cfg, root, model)
+	if err != nil {
+		return Window{}, err
+	}
+	if n > 0 {
+		return Window{n, WindowRunning}, nil
+	}
+	var show struct {
+		Parameters string                     `json:"parameters"`
+		ModelInfo  map[string]json.RawMessage `json:"model_info"`
+	}
+	err = askJSON(ctx, cfg, http.MethodPost, root+"/api/show", map[string]string{"model": model}, nil, &show)
+	if errors.Is(err, errNotFound) {
+		return Window{}, nil
+	}
+	if err != nil {
+		return Window{}, err
+	}
+	if n := numCtx(show.Parameters); n > 0 {
+		return Window{n, WindowModelfile}, nil
+	}
+	n = OllamaDefaultContext
+	for key, raw := range show.ModelInfo {
+		if strings.HasSuffix(key, ".context_length") {
+			if trained := windowNumber(raw); trained > 0 && trained < n {
+				n = trained
+			}
+		}
+	}
+	return Window{n, WindowOllamaDefault}, nil
+}
+
+// ollamaRunning is the context_length /api/ps reports for model when it is loaded,
+// else 0. An Ollama too old to report it, or one that cannot be asked, says 0.
+func ollamaRunning(ctx context.Context, cfg Config, root, model string) (int, error) {
+	var ps struct {
+		Models []struct {
+			Name          string          `json:"name"`
+			Model         string          `json:"model"`
+			ContextLength json.RawMessage `json:"context_length"`
+		} `json:"models"`
+	}
+	err := askJSON(ctx, cfg, http.MethodGet, root+"/api/ps", nil, nil, &ps)
+	var e *Error
+	if errors.As(err, &e) && e.Kind == KindUnavailable {
+		return 0, err
+	}
+	if err != nil {
+		return 0, nil
+	}
+	want := ollamaTag(model)
+	for _, m := range ps.Models {
+		if ollamaTag(m.Name) == want || ollamaTag(m.Model) == want {
+			return windowNumber(m.ContextLength), nil
+		}
+	}
+	return 0, nil
+}
+
+// ollamaTag names a model with its tag: "llama3" is "llama3:latest".
+func ollamaTag(name string) string {
+	if name != "" && !strings.Contains(name[strings.LastIndexByte(name, '/')+1:], ":") {
+		return name + ":latest"
+	}
+	return name
+}
+
+// numCtx reads num_ctx from the parameters /api/show lists, one per line:
+// "num_ctx                        8192".
+func numCtx(parameters string) int {
+	for line := range strings.Lines(parameters) {
+		fields := strings.Fields(line)
+		if len(fields) == 2 && fields[0] == "num_ctx" {
+			if n, err := strconv.ParseInt(fields[1], 10, 64); err == nil {
+				return saneWindow(n)
+			}
+		}
+	}
+	return 0
+}
