@@ -42,6 +42,7 @@ import (
 	"github.com/wispapp/wisp/internal/instance"
 	"github.com/wispapp/wisp/mcp"
 	"github.com/wispapp/wisp/runtime"
+	"github.com/wispapp/wisp/runtime/llm"
 	"github.com/wispapp/wisp/secrets"
 	"github.com/wispapp/wisp/terminal"
 )
@@ -98,6 +99,7 @@ type App struct {
 
 	own      ownTokens // the tokens Wisp makes for itself (token.go)
 	models   *models
+	windows  windows // the providers' context windows (contextwindow.go)
 	actions  *runtime.Registry
 	confiner *confine.Confiner // the agent's processes (confine.go)
 	emotes   *emotes.Catalog
@@ -167,6 +169,7 @@ func New(opts Options) (*App, error) {
 	}
 	cfg := a.settings.Live()
 	a.models = newModels(cfg.Model, opts.OllamaURL, a.log)
+	a.windows.ask = llm.ContextWindow
 	if err := a.ownSettings(); err != nil {
 		return nil, err
 	}
@@ -292,6 +295,7 @@ func (a *App) start(ctx context.Context) error {
 	// The MCP servers stop after chat: the runs calling their tools end first.
 	c.mcp.Apply(specsOf(a.settings.Live().MCPServers)) // in the background: Wisp's start never waits
 	a.life.running.defer_("mcp servers", c.mcp.Close)
+	a.life.running.defer_("context windows", a.windows.stop)
 	if err := a.life.running.start(ctx, "chat", c.chat); err != nil {
 		return err
 	}

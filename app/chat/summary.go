@@ -62,6 +62,7 @@ func (s *Service) summarise(ctx context.Context, runID string, emit summaryEmit,
 		emit(runtime.Event{Type: runtime.EventSummaryDelta, Data: runtime.SummaryDelta{SummaryID: sum.ID, Text: t}})
 	})
 	sum.InputTokens, sum.OutputTokens = usage.InputTokens, usage.OutputTokens
+	sum.CacheReadTokens, sum.CacheWriteTokens = usage.CacheReadTokens, usage.CacheWriteTokens
 	sum.Text = text
 	sum.Tokens = b.counter.Count(text)
 	sum.Status = store.SummaryDone
@@ -112,8 +113,7 @@ func (s *Service) foldChunks(ctx context.Context, b budget, prev *store.Summary,
 				onText(t)
 			}
 		})
-		usage.InputTokens += u.InputTokens
-		usage.OutputTokens += u.OutputTokens
+		usage = usage.Add(u)
 		if err != nil {
 			return text, usage, err
 		}
