@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wispapp/wisp/app/dialect"
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/llm"
@@ -24,6 +25,9 @@ type windowModel struct {
 	biggest, refused, summaries int
 	// refuseAll refuses every chat request as too long.
 	refuseAll bool
+	// hang, when set, makes summary calls wait for their context (hung is told).
+	hang bool
+	hung chan struct{}
 }
 
 func (m *windowModel) Name() string { return "fake" }
@@ -42,8 +46,15 @@ func (m *windowModel) size(req llm.Request) int {
 	return n
 }
 
-func (m *windowModel) Stream(_ context.Context, req llm.Request, onDelta func(llm.Delta)) (llm.Response, error) {
+func (m *windowModel) Stream(ctx context.Context, req llm.Request, onDelta func(llm.Delta)) (llm.Response, error) {
 	m.mu.Lock()
+	if m.hang && strings.HasPrefix(req.System, "You summarise a conversation") {
+		hung := m.hung
+		m.mu.Unlock()
+		close(hung)
+		<-ctx.Done()
+		return llm.Response{}, ctx.Err()
+	}
 	defer m.mu.Unlock()
 	lie := m.lie
 	if lie == 0 {
@@ -85,6 +96,17 @@ func (m *windowModel) Stream(_ context.Context, req llm.Request, onDelta func(ll
 // that returns big bytes of output.
 func contextEnv(t *testing.T, m *windowModel, big int) *env {
 	t.Helper()
+	st, err := store.Open(context.Background(), t.TempDir()+"/wisp.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return contextEnvOn(t, st, m, big)
+}
+
+// contextEnvOn is contextEnv on an open store.
+func contextEnvOn(t *testing.T, st *store.Store, m *windowModel, big int) *env {
+	t.Helper()
 	reg := runtime.NewRegistry()
 	if err := reg.Register(runtime.Action{Name: "BIG", Description: "Prints a big file.",
 		Handler: func(context.Context, runtime.Call) (string, error) {
@@ -96,11 +118,6 @@ func contextEnv(t *testing.T, m *windowModel, big int) *env {
 		Settings: func() runtime.Settings {
 			return runtime.Settings{Character: runtime.Character{Name: "Wisp", System: "Be brief."}, Model: "fake", MaxTokens: 500}
 		}, Logger: quiet})
-	st, err := store.Open(context.Background(), t.TempDir()+"/wisp.db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
 	e := &env{t: t, st: st, frames: &frames{}}
 	e.svc = New(Options{Store: st, Agent: agent, Events: e.frames, Logger: quiet, NoTitles: true,
 		Window: func(context.Context) (int, string) { return m.window, WindowConfig }})
@@ -284,5 +301,108 @@ func TestUndoSummaryAndContextInfo(t *testing.T) {
 	}
 	if _, err := e.svc.UndoSummary(ctx, conv, "nope"); err == nil {
 		t.Error("undo of an unknown summary")
+	}
+}
+
+// A summary under way when Wisp stops is failed after the next start, the raw turns
+// are all there, and the next turn makes a new summary.
+func TestRestartMidSummary(t *testing.T) {
+	m := &windowModel{window: 4000, hung: make(chan struct{})}
+	e := contextEnv(t, m, 0)
+	conv := e.conversation()
+	filler := strings.Repeat("Some words to fill the message up. ", 30)
+	m.hang = true
+	var run *Run
+	for i := 1; run == nil; i++ {
+		r := e.send(conv, fmt.Sprintf("FACT: %d\n%s", i, filler))
+		select {
+		case <-m.hung:
+			run = r
+		case <-r.Done():
+			if i > 30 {
+				t.Fatal("no summary after 30 turns")
+			}
+		}
+	}
+	e.svc.Stop()
+	<-run.Done()
+	ctx := context.Background()
+	// A crash leaves it streaming: the next start must fail it either way.
+	sums, _ := e.st.Summaries(ctx, conv)
+	if len(sums) != 1 {
+		t.Fatalf("%d summaries", len(sums))
+	}
+	crashed := sums[0]
+	crashed.ID, crashed.Status, crashed.Error = "crashed", store.SummaryStreaming, ""
+	if err := e.st.CreateSummary(ctx, crashed); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := e.st.MessageCount(ctx, conv)
+
+	m.mu.Lock()
+	m.hang = false
+	m.mu.Unlock()
+	e2 := contextEnvOn(t, e.st, m, 0)
+	left, _ := e2.st.Summaries(ctx, conv, store.SummaryStreaming)
+	if len(left) != 0 {
+		t.Fatalf("%d summaries still streaming after the start", len(left))
+	}
+	failed, _ := e2.st.Summaries(ctx, conv, store.SummaryFailed)
+	if len(failed) != 2 {
+		t.Fatalf("%d failed summaries, want 2", len(failed))
+	}
+	if n, _ := e2.st.MessageCount(ctx, conv); n != before {
+		t.Fatalf("%d messages after the start, %d before", n, before)
+	}
+	if out := e2.turn(conv, "FACT: after\n"+filler); out.Status != StatusEnded {
+		t.Fatalf("the next turn: %s %s", out.Status, out.Error)
+	}
+	done, _ := e2.st.Summaries(ctx, conv, store.SummaryDone)
+	if len(done) != 1 || !strings.Contains(done[0].Text, "FACT: 1") {
+		t.Fatalf("done summaries after the restart: %+v", done)
+	}
+}
+
+// Regenerate makes the summary again in a run of its own, streamed like any run, and
+// undoes the old one once the new one is done.
+func TestRegenerateSummary(t *testing.T) {
+	m := &windowModel{window: 4000}
+	e := contextEnv(t, m, 0)
+	conv := e.conversation()
+	filler := strings.Repeat("Some words to fill the message up. ", 30)
+	ctx := context.Background()
+	var old []store.Summary
+	for i := 1; len(old) == 0 && i < 30; i++ {
+		e.turn(conv, fmt.Sprintf("FACT: %d\n%s", i, filler))
+		old, _ = e.st.Summaries(ctx, conv, store.SummaryDone)
+	}
+	if len(old) == 0 {
+		t.Fatal("no summary")
+	}
+	runID, sum, err := e.svc.RegenerateSummary(ctx, conv, old[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.ID == old[0].ID || sum.Status != "streaming" || sum.ThroughID != old[0].ThroughID {
+		t.Fatalf("new summary %+v", sum)
+	}
+	sub, err := e.svc.Subscribe(ctx, runID, 0, dialect.NewDelta())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, f := range rest(t, sub) {
+		types = append(types, fmt.Sprint(f.decode()["type"]))
+	}
+	if got := strings.Join(types, " "); got != "summary_start summary_delta summary_end done" {
+		t.Fatalf("frames %s", got)
+	}
+	was, _ := e.st.GetSummary(ctx, conv, old[0].ID)
+	now, _ := e.st.GetSummary(ctx, conv, sum.ID)
+	if was.Status != store.SummaryUndone || now.Status != store.SummaryDone || now.Text != old[0].Text {
+		t.Fatalf("old %s, new %s %q", was.Status, now.Status, now.Text)
+	}
+	if _, _, err := e.svc.RegenerateSummary(ctx, conv, "nope"); err == nil {
+		t.Fatal("regenerated an unknown summary")
 	}
 }
