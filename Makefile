@@ -86,8 +86,8 @@ package: build
 test-package: deps package
 	scripts/package-test.sh
 
-## bench: start-up, idle RSS, chat and terminal latency/throughput, emote broadcast, config-save, proactive-message, shell-approval and MCP tool-call latency against their floors, search in a million messages against the bare FTS5 query; updates BENCHMARKS.md
-bench: build-serve
+## bench: start-up, idle RSS, chat and terminal latency/throughput, emote broadcast, config-save, proactive-message, shell-approval and MCP tool-call latency against their floors, search in a million messages against the bare FTS5 query, context assembly on a 10,000-message branch; updates BENCHMARKS.md
+bench: build-serve fakellm
 	$(GO) build -trimpath -ldflags "-s -w" -o $(BIN)/wisp-floor ./bench/floor
 	$(GO) build -tags sdk -trimpath -ldflags "-s -w" -o $(BIN)/wisp-floor-sdk ./bench/floor
 	$(GO) run -tags $(STORE_TAGS) ./bench/startup --wisp $(BIN)/wisp-serve --floor $(BIN)/wisp-floor --floor-sdk $(BIN)/wisp-floor-sdk --runs 15 --out BENCHMARKS.md
@@ -100,6 +100,7 @@ bench: build-serve
 	$(GO) run -tags $(STORE_TAGS) ./bench/approval --out BENCHMARKS.md
 	$(GO) run -tags $(STORE_TAGS) ./bench/mcpcall --out BENCHMARKS.md
 	$(GO) run -tags $(STORE_TAGS) ./bench/search --wisp $(BIN)/wisp-serve --out BENCHMARKS.md
+	$(GO) run -tags $(STORE_TAGS) ./bench/context --fakellm $(BIN)/wisp-fakellm --out BENCHMARKS.md
 
 ## bench-ui: in Chromium, an 8,000-token reply and 128 KB of hostile markdown against a bare page fed from memory, and 100 vs 10,000 messages; updates BENCHMARKS.md
 bench-ui: build-serve fakellm

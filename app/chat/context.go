@@ -37,8 +37,10 @@ const (
 	DefaultSummarizeAt = 80
 	// messageOverhead is what a message costs beyond its text (role, separators).
 	messageOverhead = 4
-	// walkPage is how many messages one read of the branch takes.
-	walkPage = 256
+	// firstPage and walkPage are how many messages the first read of the branch
+	// takes and the most any later one does (each read doubles).
+	firstPage = 64
+	walkPage  = 256
 	// walkFactor bounds a walk: it stops after this many budgets of tokens (a branch
 	// that was never summarised is summarised from there on).
 	walkFactor = 6
@@ -63,11 +65,49 @@ type budget struct {
 	summarizeAt int // percent of budget
 	counter     Counter
 	calib       float64 // the provider's count over ours, learned from its usage
+	memo        *memo
 }
 
 // count is the calibrated token count of text.
 func (b budget) count(text string) int {
-	return int(float64(b.counter.Count(text))*b.calib+0.999) + messageOverhead
+	return b.scale(b.raw(text))
+}
+
+// raw is the counter's count of text; texts sent every turn (the system prompt, the
+// tools) are remembered.
+func (b budget) raw(text string) int {
+	if b.memo != nil && len(text) > 256 {
+		return b.memo.count(b.counter, text)
+	}
+	return b.counter.Count(text)
+}
+
+// scale calibrates a raw count and adds a message's overhead.
+func (b budget) scale(raw int) int { return int(float64(raw)*b.calib+0.999) + messageOverhead }
+
+// memo remembers the counts of texts sent again and again (the system prompt, the
+// tools' schemas), by counter; a few dozen at most.
+type memo struct {
+	mu sync.Mutex
+	by map[string]int
+}
+
+func (m *memo) count(c Counter, text string) int {
+	k := c.Name() + "\x00" + text
+	m.mu.Lock()
+	n, ok := m.by[k]
+	m.mu.Unlock()
+	if ok {
+		return n
+	}
+	n = c.Count(text)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.by == nil || len(m.by) >= 64 {
+		m.by = map[string]int{}
+	}
+	m.by[k] = n
+	return n
 }
 
 // threshold is the context size at which a summary is made.
@@ -76,7 +116,7 @@ func (b budget) threshold() int { return b.budget * b.summarizeAt / 100 }
 // budgetNow is the budget of the next turn with the settings now.
 func (s *Service) budgetNow(ctx context.Context) budget {
 	set := s.agent.Settings()
-	b := budget{model: set.Model, maxTokens: set.MaxTokens, summarizeAt: DefaultSummarizeAt, counter: byteCounter{}, calib: 1}
+	b := budget{model: set.Model, maxTokens: set.MaxTokens, summarizeAt: DefaultSummarizeAt, counter: byteCounter{}, calib: 1, memo: &s.memo}
 	b.window, b.source = DefaultWindow, WindowDefault
 	if s.opts.Window != nil {
 		if n, src := s.opts.Window(ctx); n > 0 {
@@ -95,9 +135,7 @@ func (s *Service) budgetNow(ctx context.Context) budget {
 	}
 	b.calib = s.calibration(b.model, b.counter.Name())
 	if t, ok := s.agent.(interface{ Tools() []llm.Tool }); ok {
-		for _, tool := range t.Tools() {
-			b.tools += b.count(tool.Name + tool.Description + string(tool.Parameters))
-		}
+		b.tools = b.toolTokens(t.Tools())
 	}
 	b.margin = max(256, b.window/20)
 	if b.maxTokens <= 0 {
@@ -207,36 +245,28 @@ func (s *Service) walkSkipping(ctx context.Context, convID, parentID string, b b
 	}
 	var rev []counted
 	fresh := map[string]int{}
-	for cursor := parentID; cursor != ""; {
-		page, err := s.store.Path(ctx, convID, cursor, walkPage)
+	for cursor, size := parentID, firstPage; cursor != ""; size = min(2*size, walkPage) {
+		page, err := s.store.PathCounted(ctx, convID, cursor, size)
 		if err != nil {
 			return w, err
 		}
 		if len(page) == 0 {
 			break
 		}
-		ids := make([]string, len(page))
-		for i, m := range page {
-			ids[i] = m.ID
-		}
-		saved, err := s.store.MessageTokens(ctx, ids)
-		if err != nil {
-			return w, err
-		}
 		for i := len(page) - 1; i >= 0; i-- {
-			m := page[i]
+			m := page[i].Message
+			m.ConversationID = convID
 			if sum, ok := through[m.ID]; ok {
 				w.prev = sum
 				cursor = ""
 				break
 			}
-			n, ok := saved[m.ID]
-			raw := n.Tokens
-			if !ok || n.Counter != b.counter.Name() {
+			raw := page[i].Tokens
+			if page[i].Counter != b.counter.Name() {
 				raw = b.counter.Count(m.Text)
 				fresh[m.ID] = raw
 			}
-			t := int(float64(raw)*b.calib+0.999) + messageOverhead
+			t := b.scale(raw)
 			rev = append(rev, counted{msg: m, tokens: t})
 			w.total += t
 			if w.total > limit {
@@ -323,3 +353,12 @@ func contextTooLong(err error) bool { return llm.IsContextTooLong(err) }
 
 // runtime's hook, implemented per turn by turnFit (fit.go).
 var _ runtime.Fitter = (*turnFit)(nil)
+
+// toolTokens is what the tools cost in a request.
+func (b budget) toolTokens(tools []llm.Tool) int {
+	n := 0
+	for _, tool := range tools {
+		n += b.count(tool.Name + tool.Description + string(tool.Parameters))
+	}
+	return n
+}

@@ -28,8 +28,10 @@ type turnFit struct {
 	emit                              summaryEmit
 	b                                 budget
 	histLen                           int  // the request's first histLen messages are the history
+	histTokens                        int  // and their tokens, as the walk counted them
 	retried                           bool // the provider refused once already
 	summarised                        bool
+	shortened                         bool // a message of the history was shortened: count it all
 }
 
 // assemble walks the branch and summarises when it must.
@@ -76,6 +78,7 @@ func (f *turnFit) assemble(ctx context.Context, force bool) ([]llm.Message, erro
 	if used+q > b.budget || !w.whole {
 		return nil, errNoFit{tokens: used + q, window: b.window, summarised: f.summarised}
 	}
+	f.histTokens = used - b.count(system)
 	return w.history(), nil
 }
 
@@ -115,6 +118,9 @@ func (f *turnFit) Fit(ctx context.Context, req *llm.Request, refused error) erro
 		before := f.b.count(m.Text)
 		m.Text = shorten(m.Text, 1200, toolName(req.Messages[:i], m.ToolCallID))
 		n -= before - f.b.count(m.Text)
+		if i < f.histLen {
+			f.shortened = true
+		}
 	}
 	if n > limit {
 		return errNoFit{tokens: n, window: f.b.window, summarised: f.summarised}
@@ -124,30 +130,23 @@ func (f *turnFit) Fit(ctx context.Context, req *llm.Request, refused error) erro
 
 // Sent implements runtime.Fitter: the provider's prompt tokens calibrate our counts.
 func (f *turnFit) Sent(req *llm.Request, usage llm.Usage) {
-	raw := f.b.counter.Count(req.System)
-	for _, m := range req.Messages {
-		raw += f.b.counter.Count(m.Text) + messageOverhead
-		for _, c := range m.ToolCalls {
-			raw += f.b.counter.Count(string(c.Arguments)) + messageOverhead
-		}
-	}
-	for _, t := range req.Tools {
-		raw += f.b.counter.Count(t.Name + t.Description + string(t.Parameters))
-	}
-	f.s.calibrate(f.b.model, f.b.counter.Name(), raw, usage.InputTokens)
+	f.s.calibrate(f.b.model, f.b.counter.Name(), int(float64(f.size(req))/f.b.calib), usage.InputTokens)
 }
 
-// size is the calibrated token count of a request.
+// size is the calibrated token count of a request: the history's as the walk
+// counted it, the rest counted now (the system prompt and tools are remembered).
 func (f *turnFit) size(req *llm.Request) int {
-	n := f.b.count(req.System)
-	for _, m := range req.Messages {
+	n := f.b.count(req.System) + f.b.toolTokens(req.Tools)
+	from := 0
+	if f.histLen <= len(req.Messages) && !f.shortened {
+		n += f.histTokens
+		from = f.histLen
+	}
+	for _, m := range req.Messages[from:] {
 		n += f.b.count(m.Text)
 		for _, c := range m.ToolCalls {
 			n += f.b.count(string(c.Arguments))
 		}
-	}
-	for _, t := range req.Tools {
-		n += f.b.count(t.Name + t.Description + string(t.Parameters))
 	}
 	return n
 }

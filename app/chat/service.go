@@ -65,6 +65,7 @@ type Service struct {
 
 	stopOnce sync.Once
 	calib    calibrations
+	memo     memo
 }
 
 // errShutdown is why runs stop when Wisp closes: an action that waits for the user

@@ -202,3 +202,38 @@ func jsonList(v []string) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// CountedMessage is a message of a branch as the model's context needs it: its
+// role, text and place, and its saved token count (Counter "" when never counted).
+type CountedMessage struct {
+	Message
+	Tokens  int
+	Counter string
+}
+
+// PathCounted is Path for context assembly: the last limit messages of the branch
+// that ends at messageID, oldest first, with only the columns the model reads and
+// their saved token counts, in one statement.
+func (s *Store) PathCounted(ctx context.Context, conversationID, messageID string, limit int) ([]CountedMessage, error) {
+	return queryAll(ctx, s.db, "load a branch", scanCounted, `WITH RECURSIVE up(n, parent, k) AS (
+		SELECT n, parent_id, 1 FROM messages WHERE id = ?3 AND conversation_id = ?1
+		UNION ALL
+		SELECT m.n, m.parent_id, up.k + 1 FROM up CROSS JOIN messages m ON m.id = up.parent
+		WHERE m.conversation_id = ?1 AND (?2 < 0 OR up.k < ?2)
+	)
+	SELECT id, role, text, created_at, parent_id, depth, tokens, tokens_by FROM messages
+	WHERE n IN (SELECT n FROM up) ORDER BY depth`, conversationID, sqlLimit(limit), messageID)
+}
+
+func scanCounted(r scanner) (CountedMessage, error) {
+	var m CountedMessage
+	var created int64
+	var parent, by sql.NullString
+	var tokens sql.NullInt64
+	if err := r.Scan(&m.ID, &m.Role, &m.Text, &created, &parent, &m.Depth, &tokens, &by); err != nil {
+		return CountedMessage{}, err
+	}
+	m.ParentID, m.CreatedAt = parent.String, time.UnixMilli(created)
+	m.Tokens, m.Counter = int(tokens.Int64), by.String
+	return m, nil
+}
