@@ -279,8 +279,8 @@ func (s *Service) walkSkipping(ctx context.Context, convID, parentID string, b b
 			}
 		}
 	}
-	if err := s.store.SetMessageTokens(ctx, b.counter.Name(), fresh); err != nil {
-		s.log.Warn("cannot save token counts", "conversation", convID, "err", err)
+	if len(fresh) > 0 {
+		s.saveCounts(convID, b.counter.Name(), fresh)
 	}
 	w.msgs = make([]counted, len(rev))
 	for i, c := range rev {
@@ -361,4 +361,22 @@ func (b budget) toolTokens(tools []llm.Tool) int {
 		n += b.count(tool.Name + tool.Description + string(tool.Parameters))
 	}
 	return n
+}
+
+// saveCounts saves new token counts off the turn's path (a write transaction the
+// model call need not wait for); Stop waits for it.
+func (s *Service) saveCounts(convID, counter string, counts map[string]int) {
+	s.mu.Lock()
+	if s.stopped {
+		s.mu.Unlock()
+		return
+	}
+	s.bg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.bg.Done()
+		if err := s.store.SetMessageTokens(context.Background(), counter, counts); err != nil {
+			s.log.Warn("cannot save token counts", "conversation", convID, "err", err)
+		}
+	}()
 }
