@@ -176,12 +176,16 @@ func (s *Server) Requests() []Received {
 	return append([]Received(nil), s.requests...)
 }
 
-// ForgetRequests drops the requests recorded so far, so a long test holds no more
-// than the fake model's own state (Requests starts again from the next one).
+// ForgetRequests drops the requests recorded so far and the token counts it keeps
+// of their texts, so a long test holds no more than the fake model's own state
+// (Requests starts again from the next one).
 func (s *Server) ForgetRequests() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests = nil
+	s.counts.mu.Lock()
+	s.counts.by, s.counts.bytes = nil, 0
+	s.counts.mu.Unlock()
 }
 
 // turnFor records r and chooses its turn: a matching route, the queue, or the fallback.
