@@ -42,7 +42,9 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input, resum
 	}
 	var res runtime.Result
 	var err error
-	if in.Fitter == nil && in.ConversationID != "" {
+	if in.Fitter == nil && in.ConversationID != "" && ctx.Err() == nil {
+		// (A run stopped before it goes on, say a paused one stopped after a restart,
+		// ends as its turn sees the stop: there is nothing to send.)
 		err = s.fitTurn(ctx, run, &in, emitSummary)
 	}
 	switch {
