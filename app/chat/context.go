@@ -41,6 +41,8 @@ const (
 	// takes and the most any later one does (each read doubles).
 	firstPage = 64
 	walkPage  = 256
+	// summaryHeader is what the line introducing a summary costs, at most.
+	summaryHeader = 40
 	// walkFactor bounds a walk: it stops after this many budgets of tokens (a branch
 	// that was never summarised is summarised from there on).
 	walkFactor = 6
@@ -70,23 +72,23 @@ type budget struct {
 
 // count is the calibrated token count of text.
 func (b budget) count(text string) int {
-	return b.scale(b.raw(text))
+	return b.scale(b.counter.Count(text))
 }
 
-// raw is the counter's count of text; texts sent every turn (the system prompt, the
-// tools) are remembered.
-func (b budget) raw(text string) int {
+// fixed is count for a text sent with every turn (the system prompt, a tool's
+// schema): remembered.
+func (b budget) fixed(text string) int {
 	if b.memo != nil && len(text) > 256 {
-		return b.memo.count(b.counter, text)
+		return b.scale(b.memo.count(b.counter, text))
 	}
-	return b.counter.Count(text)
+	return b.count(text)
 }
 
 // scale calibrates a raw count and adds a message's overhead.
 func (b budget) scale(raw int) int { return int(float64(raw)*b.calib+0.999) + messageOverhead }
 
 // memo remembers the counts of texts sent again and again (the system prompt, the
-// tools' schemas), by counter; a few dozen at most.
+// tools' schemas), by counter; 32 at most.
 type memo struct {
 	mu sync.Mutex
 	by map[string]int
@@ -103,7 +105,7 @@ func (m *memo) count(c Counter, text string) int {
 	n = c.Count(text)
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.by == nil || len(m.by) >= 64 {
+	if m.by == nil || len(m.by) >= 32 {
 		m.by = map[string]int{}
 	}
 	m.by[k] = n
@@ -245,7 +247,7 @@ func (s *Service) walkSkipping(ctx context.Context, convID, parentID string, b b
 	}
 	var rev []counted
 	fresh := map[string]int{}
-	for cursor, size := parentID, firstPage; cursor != ""; size = min(2*size, walkPage) {
+	for cursor, size := parentID, s.walkHint(convID); cursor != ""; size = min(2*size, walkPage) {
 		page, err := s.store.PathCounted(ctx, convID, cursor, size)
 		if err != nil {
 			return w, err
@@ -282,6 +284,7 @@ func (s *Service) walkSkipping(ctx context.Context, convID, parentID string, b b
 	if len(fresh) > 0 {
 		s.saveCounts(convID, b.counter.Name(), fresh)
 	}
+	s.setWalkHint(convID, len(rev))
 	w.msgs = make([]counted, len(rev))
 	for i, c := range rev {
 		w.msgs[len(rev)-1-i] = c
@@ -312,9 +315,13 @@ func (w walked) history() []llm.Message {
 
 // used is what the context costs before the question: system, summary, messages.
 func (w walked) used(b budget, system string) int {
-	n := b.count(system) + w.total
+	n := b.fixed(system) + w.total
 	if w.prev != nil {
-		n += b.count(summaryMessage(w.prev).Text)
+		if w.prev.Model == b.model && w.prev.Tokens > 0 {
+			n += b.scale(w.prev.Tokens + summaryHeader) // counted when it was made
+		} else {
+			n += b.count(summaryMessage(w.prev).Text)
+		}
 	}
 	return n
 }
@@ -328,7 +335,7 @@ func questionTooLong(n, budget int) error {
 // the system prompt) does not fit the budget.
 func (s *Service) checkFits(ctx context.Context, text string) error {
 	b := s.budgetNow(ctx)
-	n := b.count(s.agent.Settings().Character.SystemPrompt()) + b.count(text)
+	n := b.fixed(s.agent.Settings().Character.SystemPrompt()) + b.count(text)
 	if n > b.budget {
 		return questionTooLong(n, b.budget)
 	}
@@ -358,7 +365,7 @@ var _ runtime.Fitter = (*turnFit)(nil)
 func (b budget) toolTokens(tools []llm.Tool) int {
 	n := 0
 	for _, tool := range tools {
-		n += b.count(tool.Name + tool.Description + string(tool.Parameters))
+		n += b.fixed(tool.Name + tool.Description + string(tool.Parameters))
 	}
 	return n
 }
@@ -379,4 +386,30 @@ func (s *Service) saveCounts(convID, counter string, counts map[string]int) {
 			s.log.Warn("cannot save token counts", "conversation", convID, "err", err)
 		}
 	}()
+}
+
+// walkHint is the size of a walk's first read in a conversation: a little more than
+// its last walk took (one read, as a rule), else firstPage.
+func (s *Service) walkHint(convID string) int {
+	s.hints.mu.Lock()
+	defer s.hints.mu.Unlock()
+	if n, ok := s.hints.by[convID]; ok {
+		return min(max(n+8, 16), walkPage)
+	}
+	return firstPage
+}
+
+func (s *Service) setWalkHint(convID string, n int) {
+	s.hints.mu.Lock()
+	defer s.hints.mu.Unlock()
+	if s.hints.by == nil || len(s.hints.by) >= 1024 {
+		s.hints.by = map[string]int{}
+	}
+	s.hints.by[convID] = n
+}
+
+// walkHints are the lengths of the last walks, by conversation.
+type walkHints struct {
+	mu sync.Mutex
+	by map[string]int
 }

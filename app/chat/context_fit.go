@@ -41,8 +41,8 @@ func (f *turnFit) assemble(ctx context.Context, force bool) ([]llm.Message, erro
 	f.b = b
 	system := s.agent.Settings().Character.SystemPrompt()
 	q := b.count(f.question)
-	if b.count(system)+q > b.budget {
-		return nil, questionTooLong(b.count(system)+q, b.budget)
+	if b.fixed(system)+q > b.budget {
+		return nil, questionTooLong(b.fixed(system)+q, b.budget)
 	}
 	w, err := s.walk(ctx, f.convID, f.parentID, b, walkFactor*b.budget)
 	if err != nil {
@@ -78,7 +78,7 @@ func (f *turnFit) assemble(ctx context.Context, force bool) ([]llm.Message, erro
 	if used+q > b.budget || !w.whole {
 		return nil, errNoFit{tokens: used + q, window: b.window, summarised: f.summarised}
 	}
-	f.histTokens = used - b.count(system)
+	f.histTokens = used - b.fixed(system)
 	return w.history(), nil
 }
 
@@ -136,7 +136,7 @@ func (f *turnFit) Sent(req *llm.Request, usage llm.Usage) {
 // size is the calibrated token count of a request: the history's as the walk
 // counted it, the rest counted now (the system prompt and tools are remembered).
 func (f *turnFit) size(req *llm.Request) int {
-	n := f.b.count(req.System) + f.b.toolTokens(req.Tools)
+	n := f.b.fixed(req.System) + f.b.toolTokens(req.Tools)
 	from := 0
 	if f.histLen <= len(req.Messages) && !f.shortened {
 		n += f.histTokens

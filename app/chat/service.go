@@ -66,6 +66,7 @@ type Service struct {
 	stopOnce sync.Once
 	calib    calibrations
 	memo     memo
+	hints    walkHints
 }
 
 // errShutdown is why runs stop when Wisp closes: an action that waits for the user
