@@ -12,6 +12,8 @@ import (
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/llm"
+	"github.com/wispapp/wisp/runtime/llm/llmtest"
+	"github.com/wispapp/wisp/runtime/llm/tokens"
 )
 
 // windowModel is a model with a small context window: it counts a request as the
@@ -405,4 +407,130 @@ func TestRegenerateSummary(t *testing.T) {
 	if _, _, err := e.svc.RegenerateSummary(ctx, conv, "nope"); err == nil {
 		t.Fatal("regenerated an unknown summary")
 	}
+}
+
+// The issue's test on the fake model through its real wire: 2,000 turns with a
+// 16 KiB tool output every tenth, a window of 6,000 tokens. Every request is
+// within the window (as the fake counts it), none is refused, every summary is
+// done and one turn makes at most one, and the first turns' facts are still in
+// the newest summary.
+func TestLongConversationOnTheWire(t *testing.T) {
+	turns := 2000
+	if testing.Short() {
+		turns = 300
+	}
+	const window = 6000
+	fake := llmtest.New()
+	defer fake.Close()
+	fake.SetWindow(window)
+	fake.Handle(func(r llmtest.Received) bool { return strings.HasPrefix(r.System, "You summarise a conversation") },
+		func(r llmtest.Received) llmtest.Turn { return llmtest.Turn{Text: []string{facts(r.Messages[0].Text)}} })
+	fake.Handle(func(r llmtest.Received) bool {
+		last := r.Messages[len(r.Messages)-1]
+		return last.Role == llm.RoleUser && strings.Contains(last.Text, "TOOL")
+	}, func(llmtest.Received) llmtest.Turn {
+		return llmtest.Turn{ToolCalls: []llm.ToolCall{{ID: "c1", Name: "BIG", Arguments: []byte(`{}`)}}}
+	})
+	fake.Fallback(func(llmtest.Received) llmtest.Turn { return llmtest.Turn{Text: []string{"ok"}} })
+	prov, err := llm.New(llm.Config{Kind: "openai", BaseURL: fake.OpenAIURL(), APIKey: "k"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := wireEnv(t, prov, 16<<10)
+	conv := e.conversation()
+	filler := strings.Repeat("Some words to fill the message up. ", 40)
+	checked := 0
+	check := func() {
+		for _, r := range fake.Requests() {
+			checked++
+			if r.Over || r.Tokens > window {
+				t.Fatalf("a request of %d tokens (over: %v), over the window of %d", r.Tokens, r.Over, window)
+			}
+		}
+		fake.ForgetRequests()
+	}
+	for i := 1; i <= turns; i++ {
+		text := fmt.Sprintf("FACT: turn %d code K%d\n%s", i, i*7, filler)
+		if i%10 == 0 {
+			text += " TOOL"
+		}
+		if out := e.turn(conv, text); out.Status != StatusEnded {
+			t.Fatalf("turn %d: %s %s", i, out.Status, out.Error)
+		}
+		if i%100 == 0 {
+			check()
+		}
+	}
+	check()
+	sums, err := e.st.Summaries(context.Background(), conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := map[string]int{}
+	for i, s := range sums {
+		runs[s.RunID]++
+		if s.Status != store.SummaryDone {
+			t.Errorf("summary %d: %s %s", i, s.Status, s.Error)
+		}
+	}
+	for run, n := range runs {
+		if n != 1 {
+			t.Errorf("run %s made %d summaries", run, n)
+		}
+	}
+	if len(sums) < turns/40 || len(runs) > turns/2 {
+		t.Errorf("%d summaries over %d turns", len(sums), turns)
+	}
+	last := sums[len(sums)-1].Text
+	for _, fact := range []string{"FACT: turn 1 code K7", "FACT: turn 2 code K14", "FACT: turn 3 code K21"} {
+		if !strings.Contains(last, fact) {
+			t.Errorf("the newest summary lost %q", fact)
+		}
+	}
+	t.Logf("%d turns, %d requests, %d summaries", turns, checked, len(sums))
+}
+
+// facts keeps the "FACT:" lines of a text, once each, oldest first: an extractive
+// summary.
+func facts(text string) string {
+	var out []string
+	seen := map[string]bool{}
+	for _, line := range strings.Split(text, "\n") {
+		if i := strings.Index(line, "FACT:"); i >= 0 && !seen[line[i:]] {
+			seen[line[i:]] = true
+			out = append(out, line[i:])
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// wireEnv is a service on the real agent over a provider, counting tokens as the
+// app does, with the BIG action.
+func wireEnv(t *testing.T, prov llm.Provider, big int) *env {
+	t.Helper()
+	reg := runtime.NewRegistry()
+	if err := reg.Register(runtime.Action{Name: "BIG", Description: "Prints a big file.",
+		Handler: func(context.Context, runtime.Call) (string, error) {
+			return strings.Repeat("0123456789abcde\n", big/16), nil
+		}}); err != nil {
+		t.Fatal(err)
+	}
+	agent := runtime.New(runtime.Options{Provider: func() (llm.Provider, error) { return prov, nil }, Actions: reg,
+		Settings: func() runtime.Settings {
+			return runtime.Settings{Character: runtime.Character{Name: "Wisp", System: "Be brief."}, Model: "fake", MaxTokens: 500}
+		}, Logger: quiet})
+	st, err := store.Open(context.Background(), t.TempDir()+"/wisp.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	e := &env{t: t, st: st, frames: &frames{}}
+	e.svc = New(Options{Store: st, Agent: agent, Events: e.frames, Logger: quiet, NoTitles: true,
+		Window:  func(context.Context) (int, string) { return 6000, WindowConfig },
+		Counter: func(m string) Counter { return tokens.For(m) }})
+	if err := e.svc.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(e.svc.Stop)
+	return e
 }
