@@ -34,6 +34,9 @@ type asker interface {
 // summaryEmit puts a summary's events in the log of the run that makes it.
 type summaryEmit func(ev runtime.Event)
 
+// summaryDeltaBytes is about how much of a summary's text one summary_delta carries.
+const summaryDeltaBytes = 256
+
 // errSummaryFull stops a summary call whose answer outgrew its bound.
 var errSummaryFull = errors.New("the summary reached its size limit")
 
@@ -58,9 +61,22 @@ func (s *Service) summarise(ctx context.Context, runID string, emit summaryEmit,
 	s.publishSummary(sum)
 	emit(runtime.Event{Type: runtime.EventSummaryStart, Data: runtime.SummaryStart{Summary: summaryInfo(sum)}})
 
+	// The text goes to the log in pieces of a few hundred bytes, not one event per
+	// token: a summary is read when it is done, not word by word.
+	var pending strings.Builder
+	flush := func() {
+		if pending.Len() > 0 {
+			emit(runtime.Event{Type: runtime.EventSummaryDelta, Data: runtime.SummaryDelta{SummaryID: sum.ID, Text: pending.String()}})
+			pending.Reset()
+		}
+	}
 	text, usage, err := s.foldChunks(ctx, b, prev, fold, func(t string) {
-		emit(runtime.Event{Type: runtime.EventSummaryDelta, Data: runtime.SummaryDelta{SummaryID: sum.ID, Text: t}})
+		pending.WriteString(t)
+		if pending.Len() >= summaryDeltaBytes {
+			flush()
+		}
 	})
+	flush()
 	sum.InputTokens, sum.OutputTokens = usage.InputTokens, usage.OutputTokens
 	sum.CacheReadTokens, sum.CacheWriteTokens = usage.CacheReadTokens, usage.CacheWriteTokens
 	sum.Text = text
