@@ -120,6 +120,18 @@ describe('MemoryStore', () => {
     expect(open.get()).toBe(before)
   })
 
+  it('opened again with an edit kept, asks again without dropping the edit', async () => {
+    const { store, api } = await loaded()
+    store.edit('kept')
+    api.get.mockResolvedValueOnce({ ...memory, text: 'newer', version: 4 })
+    await store.open()
+    expect(store.get()).toMatchObject({ draft: 'kept', newer: { text: 'newer', version: 4 } })
+    store.revert()
+    await store.open()
+    expect(api.get).toHaveBeenCalledTimes(3)
+    expect(store.get().draft).toBe(memory.text)
+  })
+
   it('undoes the last change, and says when there is none', async () => {
     const { store, api } = await loaded()
     store.edit('unsaved')

@@ -100,6 +100,12 @@ export class MemoryStore extends Store<MemoryState> {
     await this.loadHistory()
   }
 
+  /** Settings › Memory is shown: loads it, or (an edit kept from before) asks again without dropping the edit. */
+  readonly open = async (): Promise<void> => {
+    if (isEdited(this.get())) await Promise.all([this.refresh(), this.loadHistory()])
+    else await this.load()
+  }
+
   /** The user typed. */
   readonly edit = (text: string): void => {
     this.patch({ draft: text, saved: false, error: null })
