@@ -31,6 +31,7 @@ import (
 	"github.com/wispapp/wisp/app/archive"
 	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/config"
+	"github.com/wispapp/wisp/app/memory"
 	"github.com/wispapp/wisp/app/proactive"
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/wire"
@@ -116,6 +117,7 @@ type core struct {
 	approvals *approval.Service
 	proactive *proactive.Service
 	mcp       *mcp.Manager
+	memory    *memory.Service
 }
 
 // life is where App is in its life: what Start started, the state, the restarts.
@@ -324,7 +326,8 @@ func (a *App) assemble(st *store.Store) (*core, error) {
 		Status: a.statusFrame, Journal: journal{st}, Logger: a.log,
 	})
 	a.events.hub = c.hub
-	agent := a.newAgent()
+	c.memory = a.newMemory(st)
+	agent := a.newAgent(c.memory)
 	c.chat = chat.New(chat.Options{
 		Store: st, Agent: agent, Events: a.events, Logger: a.log.With("component", "chat"),
 		CanRespond: a.models.CanRespond, NoTitles: a.opts.NoTitles,
@@ -345,6 +348,9 @@ func (a *App) assemble(st *store.Store) (*core, error) {
 		return nil, err
 	}
 	if err := a.actions.Register(a.shellAction(c.approvals)); err != nil {
+		return nil, err
+	}
+	if err := a.registerMemoryActions(c); err != nil {
 		return nil, err
 	}
 	a.events.terminal = append(a.events.terminal, c.proactive.TerminalOutput)
@@ -407,6 +413,7 @@ func (a *App) newHandler(s *services) http.Handler {
 		Approvals: a.core.approvals,
 		MCP:       mcpAPI{mcp: a.core.mcp, settings: a.settings},
 		Archive:   a.core.archive,
+		Memory:    a.core.memory,
 	}).Handler()
 }
 

@@ -50,6 +50,8 @@ type Options struct {
 	MCP MCP
 	// Archive exports and imports conversations; nil leaves their routes out.
 	Archive Archive
+	// Memory serves the user's memory; nil leaves its routes out.
+	Memory Memory
 }
 
 // Server is the HTTP API.
@@ -72,6 +74,7 @@ type Server struct {
 	approvals     Approvals
 	mcp           MCP
 	archive       Archive
+	memory        Memory
 }
 
 // New builds the API server.
@@ -86,7 +89,7 @@ func New(o Options) *Server {
 		guard: o.Guard, hub: o.Hub, status: o.Status, ui: newUIHandler(o.UI), log: o.Logger,
 		chat: o.Chat, conversations: o.Conversations, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
 		emotes: o.Emotes, settings: o.Settings, restarter: o.Restarter, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
-		archive: o.Archive,
+		archive: o.Archive, memory: o.Memory,
 	}
 }
 
@@ -141,6 +144,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 	if s.approvals != nil {
 		s.approvalRoutes(mux)
+	}
+	if s.memory != nil {
+		s.memoryRoutes(mux)
 	}
 	if s.providers != nil {
 		mux.Handle("GET /api/provider", s.handle(s.getProvider))

@@ -22,6 +22,7 @@ type Config struct {
 	Autonomy  Autonomy  `json:"autonomy"`
 	UI        UI        `json:"ui"`
 	Desktop   Desktop   `json:"desktop"`
+	Memory    Memory    `json:"memory"`
 	// MCPServers are the Model Context Protocol servers whose tools the agent may
 	// use, by name, in the notation of Claude Desktop, Cursor and LM Studio. Env and
 	// header values are secrets: the API shows only their names.
@@ -125,6 +126,21 @@ type Desktop struct {
 	OpenAtLogin bool `json:"openAtLogin" apply:"hot" label:"Open at login"`
 }
 
+// Memory bounds what the agent remembers about the user (docs/memory.md). AutoSave
+// saves what the agent proposes to remember without asking: only the user turns it
+// on (Settings or the file); no action of the agent's changes the settings.
+type Memory struct {
+	AutoSave bool `json:"autoSave" apply:"hot" label:"Save memories without asking"`
+	MaxBytes int  `json:"maxBytes" apply:"hot" label:"Memory size limit"`
+}
+
+// The bounds of the memory's size.
+const (
+	DefaultMemoryBytes = 16 << 10
+	MaxMemoryBytes     = 64 << 10
+	MinMemoryBytes     = 1 << 10
+)
+
 // DefaultPort is the port Wisp listens on unless told otherwise.
 const DefaultPort = 2138
 
@@ -143,6 +159,7 @@ func Default() Config {
 		Terminal:   Terminal{MaxConcurrent: 2, MaxDurationMs: 300000, NotifyLongRuns: true},
 		Autonomy:   Autonomy{IntervalMs: 30000, MaxPerHour: 4, CooldownMs: 120000},
 		UI:         UI{Theme: "system", Notifications: true},
+		Memory:     Memory{MaxBytes: DefaultMemoryBytes},
 		MCPServers: map[string]MCPServer{},
 	}
 }

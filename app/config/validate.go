@@ -29,6 +29,8 @@ func (c Config) Validate() error {
 	check(c.Autonomy.IntervalMs >= 0, "autonomy.intervalMs must not be negative, got %d", c.Autonomy.IntervalMs)
 	check(c.Autonomy.MaxPerHour >= 0, "autonomy.maxPerHour must not be negative, got %d", c.Autonomy.MaxPerHour)
 	check(c.Autonomy.CooldownMs >= 0, "autonomy.cooldownMs must not be negative, got %d", c.Autonomy.CooldownMs)
+	check(c.Memory.MaxBytes >= MinMemoryBytes && c.Memory.MaxBytes <= MaxMemoryBytes,
+		"memory.maxBytes must be %d-%d, got %d", MinMemoryBytes, MaxMemoryBytes, c.Memory.MaxBytes)
 	check(oneOf(c.UI.Theme, "system", "light", "dark"), "ui.theme must be system, light or dark, got %q", c.UI.Theme)
 	return errors.Join(errs...)
 }

@@ -214,6 +214,21 @@ var migrations = []string{
 	// messages of its runs.
 	`CREATE INDEX messages_depth ON messages (conversation_id, depth);
 	CREATE INDEX display_messages_run ON display_messages (run_id) WHERE run_id IS NOT NULL;`,
+
+	// 11: the memory the user owns, one Markdown document per character, every change
+	// a version (the newest 100 are kept); an undo names the version whose text it
+	// restored (0: the empty memory before the first). An approval of a memory can be
+	// decided with the user's edit of the proposed text.
+	`CREATE TABLE memory_versions (
+		character  TEXT    NOT NULL,
+		version    INTEGER NOT NULL CHECK (version >= 1),
+		text       TEXT    NOT NULL,
+		source     TEXT    NOT NULL CHECK (source IN ('user', 'agent', 'undo')),
+		restores   INTEGER CHECK (restores IS NULL OR restores >= 0),
+		created_at INTEGER NOT NULL,
+		PRIMARY KEY (character, version)
+	) STRICT;
+	ALTER TABLE approvals ADD COLUMN edited_text TEXT;`,
 }
 
 // SchemaVersion is the version a fully migrated database has.

@@ -123,7 +123,7 @@ func Examples() []Frame {
 	}
 	frames = append(frames, envelopeExamples()...)
 	frames = append(frames, approvalExamples()...)
-	frames = append(frames, NewMCPServers(exampleMCPServers()))
+	frames = append(frames, NewMCPServers(exampleMCPServers()), NewMemoryUpdated(exampleMemory()))
 	frames = append(frames, stateExamples()...)
 	return append(frames, terminalExamples()...)
 }
@@ -136,10 +136,12 @@ func ShapeExamples() map[string][]any {
 	conv2.Metadata, conv2.Unread = nil, false
 	reminders := exampleReminders()
 	return map[string][]any{
-		"Approval":     {exampleApproval(false), exampleApproval(true), exampleMCPApproval()},
-		"MCPServer":    {exampleMCPServers()[0], exampleMCPServers()[1]},
-		"ImportResult": {exampleImportResult()},
-		"RunState":     {exampleRunState()},
+		"Approval":      {exampleApproval(false), exampleApproval(true), exampleMCPApproval(), exampleMemoryApproval()},
+		"Memory":        {exampleMemory(), Memory{MaxBytes: 16384, Character: "Wisp"}},
+		"MemoryHistory": {exampleMemoryHistory(), MemoryHistory{Versions: []MemoryVersion{}}},
+		"MCPServer":     {exampleMCPServers()[0], exampleMCPServers()[1]},
+		"ImportResult":  {exampleImportResult()},
+		"RunState":      {exampleRunState()},
 		"SecretStore": {
 			SecretStore{Where: SecretsInKeyring, Service: "wisp:/home/ada/.local/state/wisp/wisp.json", Unread: []string{}},
 			SecretStore{Where: SecretsInFile, Service: "wisp:/home/ada/.local/state/wisp/wisp.json",

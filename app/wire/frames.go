@@ -512,6 +512,7 @@ var Catalog = []Spec{
 	{TypeApprovalRequested, ToClient, ApprovalChanged{}},
 	{TypeApprovalDecided, ToClient, ApprovalChanged{}},
 	{TypeMCPServers, ToClient, MCPServers{}},
+	{TypeMemoryUpdated, ToClient, MemoryUpdated{}},
 
 	{TypeToken, ChatStream, Token{}},
 	{TypeThinking, ChatStream, Thinking{}},

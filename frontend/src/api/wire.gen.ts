@@ -141,8 +141,8 @@ export function decodeTurnStatus(v: unknown, path = 'TurnStatus'): TurnStatus {
   return _oneOf(v, TurnStatusValues, path)
 }
 
-export type ApprovalKind = 'shell' | 'mcp'
-export const ApprovalKindValues: readonly ApprovalKind[] = ['shell', 'mcp']
+export type ApprovalKind = 'shell' | 'mcp' | 'memory'
+export const ApprovalKindValues: readonly ApprovalKind[] = ['shell', 'mcp', 'memory']
 export function decodeApprovalKind(v: unknown, path = 'ApprovalKind'): ApprovalKind {
   return _oneOf(v, ApprovalKindValues, path)
 }
@@ -605,6 +605,7 @@ export interface Approval {
   annotations: ToolAnnotations | null
   toolTitle: string
   toolDescription: string
+  text: string
   status: ApprovalStatus
   decision: ApprovalDecision | null
   note: string
@@ -632,6 +633,7 @@ export function decodeApproval(v: unknown, path = 'Approval'): Approval {
     annotations: _nullable(o.annotations, path + '.annotations', (x, p) => decodeToolAnnotations(x, p)),
     toolTitle: _str(o.toolTitle, path + '.toolTitle'),
     toolDescription: _str(o.toolDescription, path + '.toolDescription'),
+    text: _str(o.text, path + '.text'),
     status: decodeApprovalStatus(o.status, path + '.status'),
     decision: _nullable(o.decision, path + '.decision', (x, p) => decodeApprovalDecision(x, p)),
     note: _str(o.note, path + '.note'),
@@ -743,6 +745,38 @@ export function decodeMCPTool(v: unknown, path = 'MCPTool'): MCPTool {
     description: _str(o.description, path + '.description'),
     inputSchema: _present(o.inputSchema, path + '.inputSchema'),
     annotations: _nullable(o.annotations, path + '.annotations', (x, p) => decodeToolAnnotations(x, p)),
+  }
+  return out
+}
+
+export interface MemoryUpdated {
+  type: 'memory-updated'
+  memory: Memory
+}
+export function decodeMemoryUpdated(v: unknown, path = 'MemoryUpdated'): MemoryUpdated {
+  const o = _obj(v, path)
+  const out: MemoryUpdated = {
+    type: _oneOf(o.type, ['memory-updated'] as const, path + '.type'),
+    memory: decodeMemory(o.memory, path + '.memory'),
+  }
+  return out
+}
+
+export interface Memory {
+  text: string
+  updatedAt: string
+  version: number
+  maxBytes: number
+  character: string
+}
+export function decodeMemory(v: unknown, path = 'Memory'): Memory {
+  const o = _obj(v, path)
+  const out: Memory = {
+    text: _str(o.text, path + '.text'),
+    updatedAt: _str(o.updatedAt, path + '.updatedAt'),
+    version: _num(o.version, path + '.version'),
+    maxBytes: _num(o.maxBytes, path + '.maxBytes'),
+    character: _str(o.character, path + '.character'),
   }
   return out
 }
@@ -1098,8 +1132,8 @@ export function decodeTerminalResize(v: unknown, path = 'TerminalResize'): Termi
   return out
 }
 
-export type ServerFrame = StatusFrame | Envelope | Pong | AuthOK | SocketError | ConversationUpdated | ConversationBranch | DisplayMessageChanged | TerminalOutput | Emote | RestartRequired | ConfigError | ConfigChanged | Proactive | ReminderUpdated | ReminderDeleted | ReplayTruncated | ApprovalChanged | MCPServers
-export const ServerFrameTypes = ['status', 'agent_event', 'heartbeat_event', 'training_event', 'pong', 'auth-ok', 'error', 'conversation-updated', 'conversation-branch', 'display-message-saved', 'display-message-updated', 'terminal-output', 'emote', 'restart-required', 'config-error', 'config-changed', 'proactive-message', 'reminder-updated', 'reminder-deleted', 'replay-truncated', 'approval-requested', 'approval-decided', 'mcp-servers'] as const
+export type ServerFrame = StatusFrame | Envelope | Pong | AuthOK | SocketError | ConversationUpdated | ConversationBranch | DisplayMessageChanged | TerminalOutput | Emote | RestartRequired | ConfigError | ConfigChanged | Proactive | ReminderUpdated | ReminderDeleted | ReplayTruncated | ApprovalChanged | MCPServers | MemoryUpdated
+export const ServerFrameTypes = ['status', 'agent_event', 'heartbeat_event', 'training_event', 'pong', 'auth-ok', 'error', 'conversation-updated', 'conversation-branch', 'display-message-saved', 'display-message-updated', 'terminal-output', 'emote', 'restart-required', 'config-error', 'config-changed', 'proactive-message', 'reminder-updated', 'reminder-deleted', 'replay-truncated', 'approval-requested', 'approval-decided', 'mcp-servers', 'memory-updated'] as const
 const serverFrameDecoders: Record<string, (v: unknown, path: string) => ServerFrame> = {
   status: decodeStatusFrame,
   agent_event: decodeEnvelope,
@@ -1124,6 +1158,7 @@ const serverFrameDecoders: Record<string, (v: unknown, path: string) => ServerFr
   'approval-requested': decodeApprovalChanged,
   'approval-decided': decodeApprovalChanged,
   'mcp-servers': decodeMCPServers,
+  'memory-updated': decodeMemoryUpdated,
 }
 export function decodeServerFrame(v: unknown, path = 'ServerFrame'): ServerFrame {
   const kind = _str(_obj(v, path).type, path + '.type')
@@ -1455,6 +1490,34 @@ export function decodeImportFailure(v: unknown, path = 'ImportFailure'): ImportF
     id: _str(o.id, path + '.id'),
     title: _str(o.title, path + '.title'),
     error: _str(o.error, path + '.error'),
+  }
+  return out
+}
+
+export interface MemoryHistory {
+  versions: MemoryVersion[]
+}
+export function decodeMemoryHistory(v: unknown, path = 'MemoryHistory'): MemoryHistory {
+  const o = _obj(v, path)
+  const out: MemoryHistory = {
+    versions: _arr(o.versions, path + '.versions', (x, p) => decodeMemoryVersion(x, p)),
+  }
+  return out
+}
+
+export interface MemoryVersion {
+  version: number
+  text: string
+  updatedAt: string
+  source: string
+}
+export function decodeMemoryVersion(v: unknown, path = 'MemoryVersion'): MemoryVersion {
+  const o = _obj(v, path)
+  const out: MemoryVersion = {
+    version: _num(o.version, path + '.version'),
+    text: _str(o.text, path + '.text'),
+    updatedAt: _str(o.updatedAt, path + '.updatedAt'),
+    source: _str(o.source, path + '.source'),
   }
   return out
 }
@@ -2070,4 +2133,4 @@ export function decodeRunBody(v: unknown, path = 'RunBody'): RunBody {
 }
 
 /** Every shape of the golden file (testdata/wire.golden.json), by name. */
-export const SHAPE_NAMES = ['Approval', 'AssistantPayload', 'AutonomyPayload', 'AutonomyState', 'ConfigView', 'Conversation', 'DisplayMessage', 'EmoteList', 'Grant', 'ImportResult', 'MCPServer', 'Message', 'ProviderInfo', 'Reminder', 'RestartResult', 'RunInfo', 'RunState', 'SearchResults', 'SecretStore', 'SendResult', 'ShellView', 'Snapshot', 'Status', 'TerminalResult', 'TerminalRuns', 'TerminalSnapshot', 'TurnHeartbeat'] as const
+export const SHAPE_NAMES = ['Approval', 'AssistantPayload', 'AutonomyPayload', 'AutonomyState', 'ConfigView', 'Conversation', 'DisplayMessage', 'EmoteList', 'Grant', 'ImportResult', 'MCPServer', 'Memory', 'MemoryHistory', 'Message', 'ProviderInfo', 'Reminder', 'RestartResult', 'RunInfo', 'RunState', 'SearchResults', 'SecretStore', 'SendResult', 'ShellView', 'Snapshot', 'Status', 'TerminalResult', 'TerminalRuns', 'TerminalSnapshot', 'TurnHeartbeat'] as const
