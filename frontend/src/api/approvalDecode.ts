@@ -13,8 +13,6 @@ import type {
 import { isObject, isString, oneOf } from './guards'
 import type { JsonObject } from './json'
 import * as wire from './wire.gen'
-// PENDING (issue 30): wire.gen's decoders once the memory backend is merged.
-import * as pending from './pending30Mem'
 
 export const isApprovalDecision = oneOf(wire.ApprovalDecisionValues)
 const isDecisionOrNull = (v: unknown): v is ApprovalDecision | null => v === null || isApprovalDecision(v)
@@ -44,18 +42,18 @@ export function approvalMessageId(a: Approval): string | null {
 }
 
 export function decodeApproval(v: unknown): Approval | null {
-  return checked(wire.decodeOrNull(pending.decodeApproval, v))
+  return checked(wire.decodeOrNull(wire.decodeApproval, v))
 }
 
 /** GET /api/approvals: {approvals:[...]}. */
 export function decodeApprovalList(v: unknown): Approval[] | null {
-  const list = wire.decodeOrNull(pending.decodeApprovalList, v)?.approvals ?? null
+  const list = wire.decodeOrNull(wire.decodeApprovalList, v)?.approvals ?? null
   return list !== null && list.every(consistent) ? list : null
 }
 
 /** POST /api/approvals/{id} answered 200: {approval}. */
 export function decodeApprovalBody(v: unknown): Approval | null {
-  return checked(wire.decodeOrNull(pending.decodeApprovalBody, v)?.approval ?? null)
+  return checked(wire.decodeOrNull(wire.decodeApprovalBody, v)?.approval ?? null)
 }
 
 /**

@@ -6,12 +6,9 @@
 // ["<server>.<tool>"]; a memory one (the agent's REMEMBER) has only its text, the
 // note it proposes for the memory. Decoders live in approvalDecode.ts.
 
-import type { ApprovalDecision } from './wire.gen'
-// PENDING (issue 30): from './wire.gen' once the memory backend is merged.
-import type { Approval, ApprovalChanged } from './pending30Mem'
+import type { Approval, ApprovalChanged, ApprovalDecision } from './wire.gen'
 
-export type { ApprovalDecision, ApprovalStatus, Grant } from './wire.gen'
-export type { Approval, ApprovalKind } from './pending30Mem'
+export type { Approval, ApprovalDecision, ApprovalKind, ApprovalStatus, Grant } from './wire.gen'
 
 /**
  * The answer to POST /api/approvals/{id}: this decision won (the approval as

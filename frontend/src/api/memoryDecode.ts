@@ -3,21 +3,19 @@
 
 import type { Memory, MemoryUpdatedMessage, MemoryVersion } from './memoryTypes'
 import type { JsonObject } from './json'
-import { decodeOrNull } from './wire.gen'
-// PENDING (issue 30): from './wire.gen' once the memory backend is merged.
-import * as pending from './pending30Mem'
+import * as wire from './wire.gen'
 
 /** GET/PUT /api/memory, POST /api/memory/undo. */
 export function decodeMemory(v: unknown): Memory | null {
-  return decodeOrNull(pending.decodeMemory, v)
+  return wire.decodeOrNull(wire.decodeMemory, v)
 }
 
 /** GET /api/memory/history: {versions}, newest first. */
 export function decodeMemoryHistory(v: unknown): MemoryVersion[] | null {
-  return decodeOrNull(pending.decodeMemoryHistory, v)?.versions ?? null
+  return wire.decodeOrNull(wire.decodeMemoryHistory, v)?.versions ?? null
 }
 
 /** /ws memory-updated. */
 export function decodeMemoryUpdated(v: JsonObject): MemoryUpdatedMessage | null {
-  return decodeOrNull(pending.decodeMemoryUpdated, v)
+  return wire.decodeOrNull(wire.decodeMemoryUpdated, v)
 }

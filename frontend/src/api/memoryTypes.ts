@@ -1,12 +1,12 @@
 // Wire types of the memory (docs/memory.md): the Markdown document per
 // character that every turn's system prompt carries, its versions, and the
-// /ws frame of a change. Generated from the Go types of app/wire/memory.go
-// (PENDING issue 30: pending30Mem.ts until the backend is merged). Decoders
-// live in memoryDecode.ts; the requests in restMemory.ts.
+// /ws frame of a change, generated from the Go types of app/wire/memory.go
+// (wire.gen.ts). Decoders live in memoryDecode.ts; the requests in
+// restMemory.ts.
 
-import type { Memory, MemoryUpdated } from './pending30Mem'
+import type { Memory, MemoryUpdated } from './wire.gen'
 
-export type { Memory, MemoryHistory, MemoryVersion } from './pending30Mem'
+export type { Memory, MemoryHistory, MemoryVersion } from './wire.gen'
 
 /**
  * The answer to PUT /api/memory: saved (the memory as it is now), or refused

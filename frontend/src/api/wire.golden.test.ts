@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { decodeApproval, decodeGrant } from './approvalDecode'
 import { decodeImportResult } from './archiveDecode'
 import { decodeMcpServer } from './mcpDecode'
+import { decodeMemory, decodeMemoryHistory } from './memoryDecode'
 import { CHAT_FRAME_TYPES, decodeChatFrame, decodeConversation, decodeDisplayMessage, decodeMessage, decodeProvider, decodeRun, decodeSendResult, decodeTurnHeartbeat } from './chatDecode'
 import { decodeConfigSnapshot, decodeSecretStore, decodeShellAccess } from './configDecode'
 import { decodeServerMessage, decodeStatus, KNOWN_SERVER_MESSAGE_TYPES } from './decode'
@@ -80,6 +81,11 @@ const SHAPE_DECODERS: Record<string, (v: unknown) => unknown> = {
   MCPServer: decodeMcpServer,
   ImportResult: decodeImportResult,
   SearchResults: decodeSearchResults,
+  Memory: decodeMemory,
+  MemoryHistory: (v) => {
+    const versions = decodeMemoryHistory(v)
+    return versions === null ? null : { versions }
+  },
 }
 
 /** example without the ignored fields of name (top-level keys). */
@@ -93,28 +99,9 @@ function expected(name: string, example: unknown): unknown {
 
 const sorted = (xs: Iterable<string>): string[] => [...xs].sort()
 
-/**
- * PENDING (issue 30, memory): what the UI already knows of the memory backend
- * before its golden file is merged: the memory-updated frame, and the
- * approval's text (an older golden Approval has none; it is the empty text a
- * shell or MCP approval has). Remove once the golden file has them.
- */
-const PENDING_WS_FRAMES = ['memory-updated']
-function pendingFields(example: unknown): unknown {
-  if (Array.isArray(example)) return example.map(pendingFields)
-  if (typeof example !== 'object' || example === null) return example
-  const out: JsonObject = {}
-  for (const [k, v] of Object.entries(example)) out[k] = pendingFields(v) as JsonObject[string]
-  const isApproval = 'toolDescription' in out && 'kind' in out
-  return isApproval && !('text' in out) ? { ...out, text: '' } : out
-}
-
-/** The golden file's /ws frame types, and the pending ones it does not have yet. */
-const goldenWsTypes = (): string[] => [...new Set([...Object.keys(golden.frames.ws), ...PENDING_WS_FRAMES])]
-
 describe('the golden wire file', () => {
   it('has exactly the /ws frame types this client knows', () => {
-    expect(sorted(goldenWsTypes())).toEqual(sorted(KNOWN_SERVER_MESSAGE_TYPES))
+    expect(sorted(Object.keys(golden.frames.ws))).toEqual(sorted(KNOWN_SERVER_MESSAGE_TYPES))
   })
 
   it('has exactly the chat SSE frame types this client knows, in both dialects', () => {
@@ -135,19 +122,19 @@ describe('the golden wire file', () => {
 
   for (const [type, examples] of Object.entries(golden.frames.ws)) {
     it(`decodes every /ws ${type} frame whole`, () => {
-      for (const ex of examples.map(pendingFields)) expect(decodeServerMessage(JSON.stringify(ex))).toEqual(expected(type, ex))
+      for (const ex of examples) expect(decodeServerMessage(JSON.stringify(ex))).toEqual(expected(type, ex))
     })
   }
 
   for (const [type, examples] of Object.entries(golden.frames.sse)) {
     it(`decodes every SSE ${type} frame whole`, () => {
-      for (const ex of examples.map(pendingFields)) expect(decodeChatFrame(ex as JsonObject)).toEqual(expected(type, ex))
+      for (const ex of examples) expect(decodeChatFrame(ex)).toEqual(expected(type, ex))
     })
   }
 
   for (const [type, examples] of Object.entries(golden.frames['sse-delta'])) {
     it(`decodes every delta-dialect SSE ${type} frame whole`, () => {
-      for (const ex of examples.map(pendingFields)) expect(decodeChatFrame(ex as JsonObject)).toEqual(expected(type, ex))
+      for (const ex of examples) expect(decodeChatFrame(ex)).toEqual(expected(type, ex))
     })
   }
 
@@ -162,7 +149,7 @@ describe('the golden wire file', () => {
 
   for (const [name, decode] of Object.entries(SHAPE_DECODERS)) {
     it(`decodes every ${name} whole`, () => {
-      for (const ex of (golden.shapes[name] ?? []).map(pendingFields)) expect(decode(ex)).toEqual(expected(name, ex))
+      for (const ex of golden.shapes[name] ?? []) expect(decode(ex)).toEqual(expected(name, ex))
     })
   }
 
