@@ -22,7 +22,7 @@ export function MemorySettings() {
   }, [store])
   return (
     <section className="settings-section" aria-labelledby="settings-memory-title" data-testid="settings-section-memory">
-      <h3 id="settings-memory-title">Memory</h3>
+      <h3 id="settings-memory-title">What Wisp remembers</h3>
       <p className="hint memory-hint">
         What {memory?.character ? <strong>{memory.character}</strong> : 'Wisp'} remembers across every conversation: a
         Markdown note put in front of every turn. You can edit it; Wisp proposes additions, which you save or discard.
