@@ -122,7 +122,7 @@ describe('memory', () => {
       // The history has the version, made by the user.
       await page.locator('[data-testid="memory-version"][data-source="user"]').first().waitFor({ timeout: UI_TIMEOUT })
 
-      const section = page.locator('[data-testid="settings-section-memory"]')
+      const section = page.locator('[data-testid="memory-section"]')
       await section.scrollIntoViewIfNeeded()
       const png = await section.screenshot({ path: artifact('memory-settings.png') })
       expect(await inkShare(page, png), 'share of the memory section that is text or borders').toBeGreaterThan(0.01)

@@ -21,8 +21,8 @@ export function MemorySettings() {
     void store.open()
   }, [store])
   return (
-    <section className="settings-section" aria-labelledby="settings-memory-title" data-testid="settings-section-memory">
-      <h3 id="settings-memory-title">What Wisp remembers</h3>
+    <section className="settings-section" aria-labelledby="memory-editor-title" data-testid="memory-section">
+      <h3 id="memory-editor-title">What Wisp remembers</h3>
       <p className="hint memory-hint">
         What {memory?.character ? <strong>{memory.character}</strong> : 'Wisp'} remembers across every conversation: a
         Markdown note put in front of every turn. You can edit it; Wisp proposes additions, which you save or discard.
