@@ -3,7 +3,8 @@
 // will not save over it), Save and Revert, "Saved"; when the memory changes
 // elsewhere (the agent's REMEMBER, another window, an undo) the editor shows
 // it at once if nothing is edited, else says so and offers to reload; a save
-// refused because it changed meanwhile (409) says so, never overwrites. Then
+// refused because it changed meanwhile (409) says so, never overwrites. An
+// edit outlives closing the settings (the store keeps it). Then
 // the history of versions and Undo (MemoryHistory). State: state/memoryStore.ts.
 
 import './MemorySettings.css'
@@ -59,9 +60,6 @@ function MemoryEditor({ store, state }: { store: MemoryStore; state: MemoryState
       // Ctrl+Enter saves the memory (not the settings form around it).
       e.preventDefault()
       void store.save()
-    } else if (e.key === 'Escape' && edited) {
-      // Esc in a changed memory does not close the settings: the edit is not lost unseen.
-      e.preventDefault()
     }
   }
   return (
