@@ -178,10 +178,10 @@ func (s *Service) History(ctx context.Context) (wire.MemoryHistory, error) {
 }
 
 // Undo brings the memory back to the text it had before its newest change, as a new
-// version (source undo). Undoing an undo goes one version further back: the newest
-// version is an undo of the one after the version it restored. Before the first
-// version the memory was empty. fault.Conflict when there is nothing (kept) to go
-// back to.
+// version (source undo) that names the version it stands for. Undos walk back the
+// way an editor's do: A, B, C, undo, undo gives A; an edit D then undone gives A
+// again, and one more undo what came before A. Before the first version the memory
+// was empty. fault.Conflict when there is nothing (kept) to go back to.
 func (s *Service) Undo(ctx context.Context) (wire.Memory, error) {
 	set := s.settings()
 	for attempt := 0; ; attempt++ {
@@ -206,6 +206,9 @@ func (s *Service) Undo(ctx context.Context) (wire.Memory, error) {
 				return wire.Memory{}, err
 			}
 			text = old.Text
+			if old.Source == store.MemoryByUndo && old.Restores != nil {
+				target = *old.Restores // that undo stood for the version it restored
+			}
 		}
 		out, err := s.save(ctx, set, store.MemoryVersion{Character: set.Character, Text: text, Source: store.MemoryByUndo,
 			Restores: &target}, cur.Version)
