@@ -12,7 +12,8 @@ const SOURCES: Record<string, string> = { user: 'You', agent: 'Wisp', undo: 'Und
 
 export function MemoryHistory({ store, state }: { store: MemoryStore; state: MemoryState }) {
   const { history, historyError, undoing, saving } = state
-  const canUndo = history !== null && history.length > 1
+  // Undo can go back to before the oldest version (the empty memory); the server says when it cannot.
+  const canUndo = history !== null && history.length > 0
   return (
     <div className="memory-history" data-testid="memory-history">
       <h4 id="memory-history-title">
