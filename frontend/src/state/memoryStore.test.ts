@@ -109,6 +109,19 @@ describe('MemoryStore', () => {
     expect(store.get()).toMatchObject({ draft: 'from the agent', newer: null, memory: newer })
   })
 
+  it('does not call its own save, whose frame comes before the answer, a change made elsewhere', async () => {
+    let answer: (r: MemorySaveResult) => void = () => undefined
+    const { store } = await loaded(fakeApi({ save: () => new Promise((resolve) => (answer = resolve)) }))
+    store.edit('mine')
+    const saving = store.save()
+    const saved = { ...memory, text: 'mine', version: 4 }
+    store.receive(saved)
+    expect(store.get().newer).toBeNull()
+    answer({ ok: true, memory: saved })
+    await saving
+    expect(store.get()).toMatchObject({ memory: saved, draft: 'mine', saved: true, newer: null })
+  })
+
   it('ignores the frame of its own save, and frames before the memory is open', async () => {
     const store = new MemoryStore()
     store.receive(memory)

@@ -178,6 +178,8 @@ export class MemoryStore extends Store<MemoryState> {
     const s = this.get()
     if (s.memory === null) return // not open: the next load reads it
     if (memory.version === s.memory.version && memory.text === s.memory.text) return
+    // The frame of this page's own save, ahead of its answer.
+    if (s.saving && memory.text === s.draft) return
     this.loadGeneration++
     if (isEdited(s) || s.saving) this.patch({ newer: memory })
     else this.take(memory)
