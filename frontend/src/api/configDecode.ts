@@ -30,6 +30,7 @@ export const DEFAULT_CONFIG: WispConfig = {
   features: { shellEnabled: false },
   terminal: { maxConcurrent: 2, maxDurationMs: 300_000, cwd: '', notifyLongRuns: true },
   autonomy: { enabled: false, intervalMs: 30_000, maxPerHour: 4, cooldownMs: 120_000 },
+  memory: { autoSave: false, maxBytes: 16_384 },
   ui: { theme: 'system', notifications: true },
   desktop: { openAtLogin: false },
   mcpServers: {},
@@ -53,6 +54,7 @@ export function decodeWispConfig(v: unknown): WispConfig | null {
   const features = section(v, 'features')
   const terminal = section(v, 'terminal')
   const autonomy = section(v, 'autonomy')
+  const memory = section(v, 'memory')
   const ui = section(v, 'ui')
   const desktop = section(v, 'desktop')
   return {
@@ -87,6 +89,10 @@ export function decodeWispConfig(v: unknown): WispConfig | null {
       intervalMs: pick(autonomy.intervalMs, isNumber, d.autonomy.intervalMs),
       maxPerHour: pick(autonomy.maxPerHour, isNumber, d.autonomy.maxPerHour),
       cooldownMs: pick(autonomy.cooldownMs, isNumber, d.autonomy.cooldownMs),
+    },
+    memory: {
+      autoSave: pick(memory.autoSave, isBoolean, d.memory.autoSave),
+      maxBytes: pick(memory.maxBytes, isNumber, d.memory.maxBytes),
     },
     ui: {
       theme: pick(ui.theme, isThemeChoice, d.ui.theme),

@@ -40,6 +40,8 @@ export interface WispConfig {
   features: { shellEnabled: boolean }
   terminal: { maxConcurrent: number; maxDurationMs: number; cwd: string; notifyLongRuns: boolean }
   autonomy: { enabled: boolean; intervalMs: number; maxPerHour: number; cooldownMs: number }
+  /** autoSave: a REMEMBER is saved without its card; maxBytes: the memory's bound (docs/memory.md). */
+  memory: { autoSave: boolean; maxBytes: number }
   ui: { theme: ThemeChoice; notifications: boolean }
   /** openAtLogin: whether the autostart entry is in effect on disk (not only what the file asks). */
   desktop: { openAtLogin: boolean }

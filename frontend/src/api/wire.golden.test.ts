@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { decodeApproval, decodeGrant } from './approvalDecode'
 import { decodeImportResult } from './archiveDecode'
 import { decodeMcpServer } from './mcpDecode'
+import { decodeMemory, decodeMemoryHistory } from './memoryDecode'
 import { CHAT_FRAME_TYPES, decodeChatFrame, decodeConversation, decodeDisplayMessage, decodeMessage, decodeProvider, decodeRun, decodeSendResult, decodeTurnHeartbeat } from './chatDecode'
 import { decodeConfigSnapshot, decodeSecretStore, decodeShellAccess } from './configDecode'
 import { decodeServerMessage, decodeStatus, KNOWN_SERVER_MESSAGE_TYPES } from './decode'
@@ -80,6 +81,11 @@ const SHAPE_DECODERS: Record<string, (v: unknown) => unknown> = {
   MCPServer: decodeMcpServer,
   ImportResult: decodeImportResult,
   SearchResults: decodeSearchResults,
+  Memory: decodeMemory,
+  MemoryHistory: (v) => {
+    const versions = decodeMemoryHistory(v)
+    return versions === null ? null : { versions }
+  },
 }
 
 /** example without the ignored fields of name (top-level keys). */
