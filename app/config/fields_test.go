@@ -41,6 +41,7 @@ func TestEveryFieldIsClassified(t *testing.T) {
 		"ui.notifications":        {h, false, true},
 		"desktop.openAtLogin":     {h, false, true},
 		"mcpServers":              {h, false, false}, // through /api/mcp/servers
+		"prices":                  {h, false, true},
 	}
 	seen := map[string]bool{}
 	for _, f := range Fields() {
