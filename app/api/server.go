@@ -50,6 +50,8 @@ type Options struct {
 	MCP MCP
 	// Archive exports and imports conversations; nil leaves their routes out.
 	Archive Archive
+	// Usage answers what the model calls cost; nil leaves its routes out.
+	Usage Usage
 }
 
 // Server is the HTTP API.
@@ -72,6 +74,7 @@ type Server struct {
 	approvals     Approvals
 	mcp           MCP
 	archive       Archive
+	usage         Usage
 }
 
 // New builds the API server.
@@ -86,7 +89,7 @@ func New(o Options) *Server {
 		guard: o.Guard, hub: o.Hub, status: o.Status, ui: newUIHandler(o.UI), log: o.Logger,
 		chat: o.Chat, conversations: o.Conversations, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
 		emotes: o.Emotes, settings: o.Settings, restarter: o.Restarter, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
-		archive: o.Archive,
+		archive: o.Archive, usage: o.Usage,
 	}
 }
 
@@ -111,6 +114,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 	if s.archive != nil {
 		s.archiveRoutes(mux)
+	}
+	if s.usage != nil {
+		s.usageRoutes(mux)
 	}
 	if s.term != nil {
 		mux.Handle("POST /api/terminal/run", s.handle(s.runTerminal))
