@@ -15,6 +15,7 @@ import { decodeEmoteCatalog } from './emoteDecode'
 import { decodeAssistantPayload, decodeAutonomy, decodeAutonomyPayload, decodeReminder } from './proactiveDecode'
 import { decodeRestartResult } from './restartDecode'
 import { decodeSearchResults } from './searchDecode'
+import * as wire from './wire.gen'
 import { decodeTerminalRunDetail, decodeTerminalRunList } from './terminalDecode'
 import { CLIENT_MESSAGE_TYPES } from './types'
 import type { JsonObject } from './json'
@@ -80,6 +81,9 @@ const SHAPE_DECODERS: Record<string, (v: unknown) => unknown> = {
   MCPServer: decodeMcpServer,
   ImportResult: decodeImportResult,
   SearchResults: decodeSearchResults,
+  ConversationUsage: wire.decodeConversationUsage,
+  UsageReport: wire.decodeUsageReport,
+  Price: wire.decodePrice,
 }
 
 /** example without the ignored fields of name (top-level keys). */
