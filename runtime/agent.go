@@ -163,8 +163,7 @@ func (t *turn) loop(ctx context.Context, prov llm.Provider, msgs []llm.Message, 
 			}
 		}
 		resp, err := t.stream(ctx, prov, req)
-		t.usage.InputTokens += resp.Usage.InputTokens
-		t.usage.OutputTokens += resp.Usage.OutputTokens
+		t.usage = t.usage.Add(resp.Usage)
 		if err != nil {
 			return t.result(res), err
 		}

@@ -35,10 +35,8 @@ func (a *eventAccumulator) add(ev anthropic.MessageStreamEventUnion) {
 	switch ev.Type {
 	case "message_start":
 		u := ev.Message.Usage
-		a.resp.Usage = Usage{
-			InputTokens:  int(u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens),
-			OutputTokens: int(u.OutputTokens),
-		}
+		a.setInput(u.InputTokens, u.CacheReadInputTokens, u.CacheCreationInputTokens)
+		a.resp.Usage.OutputTokens = reported(u.OutputTokens)
 	case "content_block_start":
 		a.startBlock(ev.Index, ev.ContentBlock)
 	case "content_block_delta":
@@ -50,14 +48,24 @@ func (a *eventAccumulator) add(ev anthropic.MessageStreamEventUnion) {
 			a.resp.StopReason = string(ev.Delta.StopReason)
 		}
 		if ev.Usage.JSON.OutputTokens.Valid() {
-			a.resp.Usage.OutputTokens = int(ev.Usage.OutputTokens)
+			a.resp.Usage.OutputTokens = reported(ev.Usage.OutputTokens)
 		}
 		if ev.Usage.InputTokens > 0 {
-			a.resp.Usage.InputTokens = int(ev.Usage.InputTokens + ev.Usage.CacheCreationInputTokens + ev.Usage.CacheReadInputTokens)
+			a.setInput(ev.Usage.InputTokens, ev.Usage.CacheReadInputTokens, ev.Usage.CacheCreationInputTokens)
 		}
 	case "message_stop":
 		a.stopped = true
 	}
+}
+
+// setInput records the prompt's usage: Anthropic counts cache reads and writes
+// apart from input_tokens, and Wisp's InputTokens is the whole prompt. A count that
+// is negative or absurd is read as 0.
+func (a *eventAccumulator) setInput(input, cacheRead, cacheWrite int64) {
+	u := &a.resp.Usage
+	u.CacheReadTokens = reported(cacheRead)
+	u.CacheWriteTokens = reported(cacheWrite)
+	u.InputTokens = reported(input) + u.CacheReadTokens + u.CacheWriteTokens
 }
 
 func (a *eventAccumulator) startBlock(index int64, cb anthropic.ContentBlockStartEventContentBlockUnion) {

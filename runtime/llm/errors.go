@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -16,7 +17,17 @@ const (
 	KindBadRequest  ErrorKind = "bad_request" // 400/404/422: model name, parameters
 	KindStream      ErrorKind = "stream"      // the stream broke or ended early
 	KindUnavailable ErrorKind = "unavailable" // cannot connect
+	// KindContextLength: the request's prompt (with the reply's room) does not fit the
+	// model's context window. Shortening the conversation and asking again can work.
+	KindContextLength ErrorKind = "context_length"
 )
+
+// IsContextTooLong reports whether err is, or wraps, a provider's answer that the
+// request does not fit the model's context window.
+func IsContextTooLong(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Kind == KindContextLength
+}
 
 // Error is a provider failure with a message fit for the user.
 type Error struct {
@@ -50,6 +61,8 @@ func (e *Error) Error() string {
 		b.WriteString(" rejected the request")
 	case KindStream:
 		b.WriteString("'s stream was cut off before the reply finished")
+	case KindContextLength:
+		b.WriteString(" said the conversation is too long for the model's context window")
 	default:
 		b.WriteString(" could not be reached")
 	}

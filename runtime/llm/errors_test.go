@@ -19,6 +19,7 @@ func TestErrorMessages(t *testing.T) {
 		{Error{Kind: KindBadRequest, Provider: "ollama", Status: 404, Message: `model "x" not found, try pulling it first`}, `The ollama model provider rejected the request (HTTP 404): model "x" not found, try pulling it first.`},
 		{Error{Kind: KindUnavailable, Provider: "ollama", Message: "connection refused"}, "The ollama model provider could not be reached: connection refused."},
 		{Error{Kind: KindUnavailable}, "The model provider could not be reached."},
+		{Error{Kind: KindContextLength, Provider: "anthropic", Status: 400, Message: "prompt is too long: 7000 tokens > 6000 maximum"}, "The anthropic model provider said the conversation is too long for the model's context window (HTTP 400): prompt is too long: 7000 tokens > 6000 maximum."},
 	}
 	for _, tt := range tests {
 		if got := tt.err.Error(); got != tt.want {
@@ -40,8 +41,8 @@ func TestParseErrorBody(t *testing.T) {
 		body string
 		want providerError
 	}{
-		{"openai", `{"error":{"message":"Incorrect API key","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`, providerError{Message: "Incorrect API key", Type: "invalid_request_error"}},
-		{"openai code only", `{"error":{"message":"slow down","code":"rate_limit_exceeded"}}`, providerError{Message: "slow down", Type: "rate_limit_exceeded"}},
+		{"openai", `{"error":{"message":"Incorrect API key","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`, providerError{Message: "Incorrect API key", Type: "invalid_request_error", CodeText: "invalid_api_key"}},
+		{"openai code only", `{"error":{"message":"slow down","code":"rate_limit_exceeded"}}`, providerError{Message: "slow down", Type: "rate_limit_exceeded", CodeText: "rate_limit_exceeded"}},
 		{"anthropic", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_1"}`, providerError{Message: "Overloaded", Type: "overloaded_error"}},
 		{"ollama", `{"error":"model \"llama9\" not found"}`, providerError{Message: `model "llama9" not found`}},
 		{"openrouter numeric code", `{"error":{"message":"No credits","code":402}}`, providerError{Message: "No credits", Code: 402}},

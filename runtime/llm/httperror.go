@@ -41,7 +41,7 @@ func (x *exchange) middleware(req *http.Request, next func(*http.Request) (*http
 	body, _ := io.ReadAll(io.LimitReader(res.Body, maxErrorBody))
 	perr := parseErrorBody(body)
 	return nil, &Error{
-		Kind:     kindForStatus(res.StatusCode),
+		Kind:     perr.refine(kindForStatus(res.StatusCode)),
 		Status:   res.StatusCode,
 		Provider: x.provider,
 		Message:  perr.Message,
@@ -85,7 +85,7 @@ func (x *exchange) eventError(data []byte, fallbackType string) error {
 	if msg == "" {
 		msg = typ
 	}
-	return &Error{Kind: kind, Provider: x.provider, Message: msg}
+	return &Error{Kind: perr.refine(kind), Provider: x.provider, Message: msg}
 }
 
 // kindForStatus classifies an HTTP error status.
@@ -119,9 +119,10 @@ func kindForType(typ string) ErrorKind {
 
 // providerError is what an error body says.
 type providerError struct {
-	Message string
-	Type    string
-	Code    int // a numeric code that is an HTTP status (OpenRouter), else 0
+	Message  string
+	Type     string
+	Code     int    // a numeric code that is an HTTP status (OpenRouter), else 0
+	CodeText string // a string code (OpenAI's "context_length_exceeded"), else ""
 }
 
 // parseErrorBody reads the error shapes providers use:
@@ -151,8 +152,8 @@ func parseErrorBody(body []byte) providerError {
 			perr := providerError{Message: obj.Message, Type: obj.Type}
 			if code, err := strconv.Atoi(string(obj.Code)); err == nil && code >= 400 && code < 600 {
 				perr.Code = code
-			} else if perr.Type == "" {
-				_ = json.Unmarshal(obj.Code, &perr.Type) // OpenAI sometimes only sets a string code
+			} else if json.Unmarshal(obj.Code, &perr.CodeText) == nil && perr.Type == "" {
+				perr.Type = perr.CodeText // OpenAI sometimes only sets a string code
 			}
 			return perr
 		}

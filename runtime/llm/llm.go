@@ -100,10 +100,39 @@ type Delta struct {
 	ToolCall *ToolCall
 }
 
-// Usage counts tokens.
+// Usage counts the tokens of one model call, as the provider reported them.
 type Usage struct {
+	// InputTokens is the whole prompt, cache reads and writes included.
 	InputTokens  int `json:"inputTokens"`
 	OutputTokens int `json:"outputTokens"`
+	// CacheReadTokens is the part of the prompt read from the provider's prompt
+	// cache (OpenAI's cached_tokens, Anthropic's cache_read_input_tokens).
+	CacheReadTokens int `json:"cacheReadTokens"`
+	// CacheWriteTokens is the part written to it (Anthropic's
+	// cache_creation_input_tokens); OpenAI reports none.
+	CacheWriteTokens int `json:"cacheWriteTokens"`
+}
+
+// Add is the sum of two usages: the usage of a turn's steps together.
+func (u Usage) Add(o Usage) Usage {
+	return Usage{
+		InputTokens:      u.InputTokens + o.InputTokens,
+		OutputTokens:     u.OutputTokens + o.OutputTokens,
+		CacheReadTokens:  u.CacheReadTokens + o.CacheReadTokens,
+		CacheWriteTokens: u.CacheWriteTokens + o.CacheWriteTokens,
+	}
+}
+
+// MaxReportedTokens bounds a token count a provider reports: a number above it (or
+// below zero) is taken as garbage and read as 0.
+const MaxReportedTokens = 100_000_000
+
+// reported is a provider's token count made sane.
+func reported(n int64) int {
+	if n < 0 || n > MaxReportedTokens {
+		return 0
+	}
+	return int(n)
 }
 
 // Response is a finished turn: everything the deltas carried, assembled.

@@ -14,12 +14,38 @@ import (
 // into this small struct; the SDK's types still build the request's body.
 type openAIChunk struct {
 	Choices []openAIChoice `json:"choices"`
-	Usage   *struct {
-		PromptTokens     int64 `json:"prompt_tokens"`
-		CompletionTokens int64 `json:"completion_tokens"`
-	} `json:"usage"`
+	Usage   *openAIUsage   `json:"usage"`
 	// Error is set when the chunk is an error event (any value, null included).
 	Error json.RawMessage `json:"error"`
+}
+
+// openAIUsage is a chunk's usage. Cached prompt tokens are in
+// prompt_tokens_details.cached_tokens (OpenAI, OpenRouter, vLLM); OpenRouter adds
+// cache_write_tokens there, and DeepSeek says prompt_cache_hit_tokens instead.
+type openAIUsage struct {
+	PromptTokens        int64 `json:"prompt_tokens"`
+	CompletionTokens    int64 `json:"completion_tokens"`
+	PromptTokensDetails *struct {
+		CachedTokens     int64 `json:"cached_tokens"`
+		CacheWriteTokens int64 `json:"cache_write_tokens"`
+	} `json:"prompt_tokens_details"`
+	PromptCacheHitTokens int64 `json:"prompt_cache_hit_tokens"`
+}
+
+// usage is the chunk's usage in Wisp's terms, each count made sane.
+func (u *openAIUsage) usage() Usage {
+	out := Usage{
+		InputTokens:     reported(u.PromptTokens),
+		OutputTokens:    reported(u.CompletionTokens),
+		CacheReadTokens: reported(u.PromptCacheHitTokens),
+	}
+	if d := u.PromptTokensDetails; d != nil {
+		if d.CachedTokens != 0 {
+			out.CacheReadTokens = reported(d.CachedTokens)
+		}
+		out.CacheWriteTokens = reported(d.CacheWriteTokens)
+	}
+	return out
 }
 
 type openAIChoice struct {

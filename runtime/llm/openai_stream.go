@@ -32,7 +32,7 @@ func newChunkAccumulator(emit func(Delta)) *chunkAccumulator {
 
 func (a *chunkAccumulator) add(chunk *openAIChunk) {
 	if chunk.Usage != nil {
-		a.usage = Usage{InputTokens: int(chunk.Usage.PromptTokens), OutputTokens: int(chunk.Usage.CompletionTokens)}
+		a.usage = chunk.Usage.usage()
 	}
 	for i := range chunk.Choices {
 		choice := &chunk.Choices[i]
