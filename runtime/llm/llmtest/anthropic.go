@@ -21,7 +21,9 @@ type anthropicRequest struct {
 		Content json.RawMessage `json:"content"` // a string or blocks
 	} `json:"messages"`
 	Tools []struct {
-		Name string `json:"name"`
+		Name        string          `json:"name"`
+		Description string          `json:"description"`
+		InputSchema json.RawMessage `json:"input_schema"`
 	} `json:"tools"`
 	Stream      bool     `json:"stream"`
 	MaxTokens   int      `json:"max_tokens"`
@@ -88,6 +90,7 @@ func (q anthropicRequest) received(h http.Header, body []byte) Received {
 	}
 	for _, t := range q.Tools {
 		r.Tools = append(r.Tools, t.Name)
+		r.toolDefs = append(r.toolDefs, llm.Tool{Name: t.Name, Description: t.Description, Parameters: t.InputSchema})
 	}
 	for _, m := range q.Messages {
 		blocks := anthropicBlocks(m.Content)
@@ -139,7 +142,11 @@ func (s *Server) anthropicMessages(w http.ResponseWriter, r *http.Request) error
 	if err := json.Unmarshal(body, &q); err != nil {
 		return writeAnthropicError(w, http.StatusBadRequest, "invalid JSON body: "+err.Error(), "")
 	}
-	rcv := q.received(r.Header, body)
+	rcv := s.measure(q.received(r.Header, body))
+	if rcv.Over {
+		msg := fmt.Sprintf("prompt is too long: %d tokens > %d maximum", rcv.Tokens, s.Window())
+		return writeAnthropicError(w, http.StatusBadRequest, msg, "invalid_request_error")
+	}
 	t := s.withIDs(s.turnFor(rcv), "toolu_")
 	if status, msg, ok := t.httpError(); ok {
 		return writeAnthropicError(w, status, msg, t.ErrorType)
@@ -175,7 +182,7 @@ func (a anthropicReply) stream(e *eventWriter) error {
 	start := map[string]any{"type": "message_start", "message": map[string]any{
 		"id": a.id, "type": "message", "role": "assistant", "model": a.rcv.Model, "content": []any{},
 		"stop_reason": nil, "stop_sequence": nil,
-		"usage": map[string]any{"input_tokens": usage.InputTokens, "output_tokens": 1},
+		"usage": anthropicUsage(usage, 1),
 	}}
 	if err := e.event("message_start", start); err != nil {
 		return err
@@ -291,8 +298,19 @@ func (a anthropicReply) respond(w http.ResponseWriter, e *eventWriter) error {
 	return writeJSON(w, http.StatusOK, map[string]any{
 		"id": a.id, "type": "message", "role": "assistant", "model": a.rcv.Model, "content": content,
 		"stop_reason": a.turn.stopReason(), "stop_sequence": nil,
-		"usage": map[string]any{"input_tokens": usage.InputTokens, "output_tokens": usage.OutputTokens},
+		"usage": anthropicUsage(usage, usage.OutputTokens),
 	})
+}
+
+// anthropicUsage is usage in Anthropic's words: input_tokens leaves out what was read
+// from or written to the cache, which have fields of their own.
+func anthropicUsage(u llm.Usage, output int) map[string]any {
+	return map[string]any{
+		"input_tokens":                max(0, u.InputTokens-u.CacheReadTokens-u.CacheWriteTokens),
+		"cache_read_input_tokens":     u.CacheReadTokens,
+		"cache_creation_input_tokens": u.CacheWriteTokens,
+		"output_tokens":               output,
+	}
 }
 
 // writeAnthropicError answers with Anthropic's error shape.

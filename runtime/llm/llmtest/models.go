@@ -1,7 +1,11 @@
 package llmtest
 
 import (
+	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
+	"slices"
 	"time"
 )
 
@@ -20,8 +24,13 @@ func (s *Server) listModels(w http.ResponseWriter, r *http.Request) error {
 		}
 		return writeJSON(w, http.StatusOK, map[string]any{"data": data, "has_more": false, "first_id": first, "last_id": last})
 	}
+	window := s.Window()
 	for _, n := range names {
-		data = append(data, map[string]any{"id": n, "object": "model", "created": 0, "owned_by": "llmtest"})
+		m := map[string]any{"id": n, "object": "model", "created": 0, "owned_by": "llmtest"}
+		if window > 0 {
+			m["context_length"] = window // OpenRouter's field
+		}
+		data = append(data, m)
 	}
 	return writeJSON(w, http.StatusOK, map[string]any{"object": "list", "data": data})
 }
@@ -38,4 +47,36 @@ func (s *Server) ollamaTags(w http.ResponseWriter, r *http.Request) error {
 		})
 	}
 	return writeJSON(w, http.StatusOK, map[string]any{"models": models})
+}
+
+// ollamaShow serves Ollama's POST /api/show {"model": name}: 404 for a model it does
+// not list; else the model's info, with, when a window is set, the architecture's
+// context_length and a Modelfile parameter num_ctx of that size, as Ollama reports a
+// model created with PARAMETER num_ctx.
+func (s *Server) ollamaShow(w http.ResponseWriter, r *http.Request) error {
+	var q struct {
+		Model string `json:"model"`
+		Name  string `json:"name"` // the older spelling
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&q); err != nil {
+		return writeJSON(w, http.StatusBadRequest, map[string]any{"error": "invalid JSON body: " + err.Error()})
+	}
+	name := q.Model
+	if name == "" {
+		name = q.Name
+	}
+	if !slices.Contains(s.modelNames(), name) {
+		return writeJSON(w, http.StatusNotFound, map[string]any{"error": fmt.Sprintf("model '%s' not found", name)})
+	}
+	info := map[string]any{"general.architecture": "llama"}
+	params := ""
+	if window := s.Window(); window > 0 {
+		info["llama.context_length"] = window
+		params = fmt.Sprintf("num_ctx                        %d", window)
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{
+		"modelfile": "FROM llmtest", "parameters": params, "template": "{{ .Prompt }}",
+		"details":    map[string]any{"format": "gguf", "family": "llama", "parameter_size": "0B", "quantization_level": "none"},
+		"model_info": info, "capabilities": []string{"completion", "tools"},
+	})
 }

@@ -28,7 +28,9 @@ type openAIRequest struct {
 	} `json:"messages"`
 	Tools []struct {
 		Function struct {
-			Name string `json:"name"`
+			Name        string          `json:"name"`
+			Description string          `json:"description"`
+			Parameters  json.RawMessage `json:"parameters"`
 		} `json:"function"`
 	} `json:"tools"`
 	Stream        bool `json:"stream"`
@@ -75,6 +77,7 @@ func (q openAIRequest) received(h http.Header, body []byte) Received {
 	r.System = strings.Join(system, "\n")
 	for _, t := range q.Tools {
 		r.Tools = append(r.Tools, t.Function.Name)
+		r.toolDefs = append(r.toolDefs, llm.Tool{Name: t.Function.Name, Description: t.Function.Description, Parameters: t.Function.Parameters})
 	}
 	return r
 }
@@ -107,7 +110,10 @@ func (s *Server) openAIChat(w http.ResponseWriter, r *http.Request) error {
 	if err := json.Unmarshal(body, &q); err != nil {
 		return writeOpenAIError(w, http.StatusBadRequest, "invalid JSON body: "+err.Error(), "")
 	}
-	rcv := q.received(r.Header, body)
+	rcv := s.measure(q.received(r.Header, body))
+	if rcv.Over {
+		return writeOpenAIContextError(w, rcv.Tokens, s.Window())
+	}
 	t := s.withIDs(s.turnFor(rcv), "call_")
 	if status, msg, ok := t.httpError(); ok {
 		return writeOpenAIError(w, status, msg, t.ErrorType)
@@ -149,9 +155,17 @@ type openAIDelta struct {
 }
 
 type openAIUsage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	TotalTokens      int `json:"total_tokens"`
+	PromptTokens        int                  `json:"prompt_tokens"`
+	CompletionTokens    int                  `json:"completion_tokens"`
+	TotalTokens         int                  `json:"total_tokens"`
+	PromptTokensDetails *openAIPromptDetails `json:"prompt_tokens_details,omitempty"`
+}
+
+// openAIPromptDetails says how much of the prompt came from the cache (OpenAI's
+// cached_tokens) and was written to it (OpenRouter's cache_write_tokens).
+type openAIPromptDetails struct {
+	CachedTokens     int `json:"cached_tokens"`
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 }
 
 func (o openAIReply) chunk(delta openAIDelta, finish string) map[string]any {
@@ -167,7 +181,11 @@ func (o openAIReply) chunk(delta openAIDelta, finish string) map[string]any {
 
 func (o openAIReply) usage() openAIUsage {
 	u := o.turn.usage(o.rcv)
-	return openAIUsage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, TotalTokens: u.InputTokens + u.OutputTokens}
+	out := openAIUsage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, TotalTokens: u.InputTokens + u.OutputTokens}
+	if u.CacheReadTokens != 0 || u.CacheWriteTokens != 0 {
+		out.PromptTokensDetails = &openAIPromptDetails{CachedTokens: u.CacheReadTokens, CacheWriteTokens: u.CacheWriteTokens}
+	}
+	return out
 }
 
 // stream writes the SSE chunks: role, reasoning, content, tool call fragments, then the
@@ -283,6 +301,14 @@ func writeOpenAIError(w http.ResponseWriter, status int, message, typ string) er
 	}
 	return writeJSON(w, status, map[string]any{
 		"error": map[string]any{"message": message, "type": typ, "param": nil, "code": nil},
+	})
+}
+
+// writeOpenAIContextError answers a prompt over the window as OpenAI does.
+func writeOpenAIContextError(w http.ResponseWriter, tokens, window int) error {
+	msg := fmt.Sprintf("This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. Please reduce the length of the messages.", window, tokens)
+	return writeJSON(w, http.StatusBadRequest, map[string]any{
+		"error": map[string]any{"message": msg, "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"},
 	})
 }
 

@@ -29,6 +29,23 @@ type Received struct {
 	ThinkingBudget int      // Anthropic's thinking.budget_tokens; 0 when off
 	Header         http.Header
 	Body           json.RawMessage // the request body as sent
+	// Tokens is the prompt's size as the fake counts it: tokens.Request of
+	// Request() with the model's counter. It is the prompt tokens the reply reports.
+	Tokens int
+	// Over says Tokens exceeded the window set with SetWindow: the request was
+	// answered with the provider's "context too long" error and took no turn.
+	Over bool
+
+	toolDefs []llm.Tool // the tools with their descriptions and schemas
+}
+
+// Request is the request as an llm.Request: what Wisp's provider would have been
+// given to send these bytes (the tools with their schemas).
+func (r Received) Request() llm.Request {
+	return llm.Request{
+		Model: r.Model, System: r.System, Messages: r.Messages, Tools: r.toolDefs,
+		Temperature: r.Temperature, MaxTokens: r.MaxTokens, ThinkingBudget: r.ThinkingBudget,
+	}
 }
 
 // LastUserText is the text of the last user message, or "".

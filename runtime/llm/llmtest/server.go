@@ -2,11 +2,16 @@
 // real wire protocols of both providers Wisp supports: OpenAI's Chat Completions
 // (POST /v1/chat/completions, SSE chunks ending in [DONE]) and Anthropic's Messages
 // (POST /v1/messages, named SSE events), streamed or not, plus GET /v1/models and
-// Ollama's GET /api/tags. Replies come from scripted Turns, so tests can exercise
-// chunking, tool calls, thinking, error events, cut streams and hangs through the
-// official SDKs.
+// Ollama's GET /api/tags and POST /api/show. Replies come from scripted Turns, so
+// tests can exercise chunking, tool calls, thinking, error events, cut streams and
+// hangs through the official SDKs.
 //
-// It imports only package llm from Wisp, for the message and tool call types.
+// The fake counts every request's prompt with package tokens and reports that count
+// as the usage's prompt tokens; given a context window (SetWindow) it refuses a
+// prompt over it with each provider's real error.
+//
+// It imports only package llm from Wisp, for the message and tool call types, and
+// its tokens package.
 package llmtest
 
 import (
@@ -41,6 +46,9 @@ type Server struct {
 	models   []string
 	ids      int
 	callIDs  CallIDs
+	window   int // context window in tokens; 0: none
+
+	counts countCache // the token counts of long texts already seen
 }
 
 // CallIDs is how the fake names the tool calls it sends.
@@ -248,6 +256,7 @@ func (s *Server) routesMux() *http.ServeMux {
 	mux.Handle("POST /v1/messages", s.handle(s.anthropicMessages))
 	mux.Handle("GET /v1/models", s.handle(s.listModels))
 	mux.Handle("GET /api/tags", s.handle(s.ollamaTags))
+	mux.Handle("POST /api/show", s.handle(s.ollamaShow))
 	return mux
 }
 

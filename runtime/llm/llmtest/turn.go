@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/wispapp/wisp/runtime/llm"
+	"github.com/wispapp/wisp/runtime/llm/tokens"
 )
 
 // Turn scripts one reply. A reply streams, in order, the Thinking chunks, the Text
@@ -36,9 +37,15 @@ type Turn struct {
 	// saying ErrorMessage (default: the status text). ErrorMessage alone means 500.
 	Status       int    `json:"status,omitempty"`
 	ErrorMessage string `json:"errorMessage,omitempty"`
-	// Usage is reported as is; when zero, input counts the request's words and output
-	// the reply's chunks.
+	// Usage is reported as is; when zero, the prompt tokens are the fake's count of
+	// the request (Received.Tokens), the completion tokens its count of the reply,
+	// and the cache tokens those below.
 	Usage llm.Usage `json:"usage,omitzero"`
+	// CacheReadTokens and CacheWriteTokens are reported as the part of the prompt
+	// read from and written to a prompt cache, in each protocol's own fields
+	// (OpenAI's prompt_tokens_details; Anthropic's cache_*_input_tokens).
+	CacheReadTokens  int `json:"cacheReadTokens,omitempty"`
+	CacheWriteTokens int `json:"cacheWriteTokens,omitempty"`
 	// Hang sends the response headers and then nothing until the client goes away.
 	Hang bool `json:"hang,omitempty"`
 	// StopReason overrides the stop reason, in Anthropic's words ("max_tokens");
@@ -224,20 +231,18 @@ func (t Turn) httpError() (int, string, bool) {
 	return status, msg, true
 }
 
-// usage is the turn's usage, or a count of words in and chunks out.
+// usage is the turn's scripted usage, or the fake's counts: the request's tokens in
+// and the reply's tokens out.
 func (t Turn) usage(r Received) llm.Usage {
 	if t.Usage != (llm.Usage{}) {
 		return t.Usage
 	}
-	in := len(strings.Fields(r.System))
-	for _, m := range r.Messages {
-		in += len(strings.Fields(m.Text))
+	c := tokens.For(r.Model)
+	out := c.Count(strings.Join(t.Text, "")) + c.Count(strings.Join(t.Thinking, ""))
+	for _, call := range t.ToolCalls {
+		out += c.Count(call.Name) + c.Count(string(call.Arguments))
 	}
-	out := len(t.Text) + len(t.Thinking)
-	for _, c := range t.ToolCalls {
-		out += len(fragments(string(c.Arguments)))
-	}
-	return llm.Usage{InputTokens: in, OutputTokens: out}
+	return llm.Usage{InputTokens: r.Tokens, OutputTokens: out, CacheReadTokens: t.CacheReadTokens, CacheWriteTokens: t.CacheWriteTokens}
 }
 
 // fragments splits tool arguments into pieces of about eight bytes, and at least two
