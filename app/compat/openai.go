@@ -124,22 +124,24 @@ type OpenAIDelta struct {
 }
 
 // OpenAIUsage is an answer's token usage: PromptTokens is the whole prompt, of which
-// PromptTokensDetails.CachedTokens were read from the cache.
+// PromptTokensDetails.CachedTokens were read from the cache and CacheWriteTokens
+// written to it (OpenRouter's word; OpenAI reports none, and it is left out at 0).
 type OpenAIUsage struct {
 	PromptTokens        int `json:"prompt_tokens"`
 	CompletionTokens    int `json:"completion_tokens"`
 	TotalTokens         int `json:"total_tokens"`
 	PromptTokensDetails struct {
-		CachedTokens int `json:"cached_tokens"`
+		CachedTokens     int `json:"cached_tokens"`
+		CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
 	} `json:"prompt_tokens_details"`
 }
 
-// NewOpenAIUsage is u in OpenAI's words. OpenAI has no word for tokens written to
-// the cache: they are in the prompt's.
+// NewOpenAIUsage is u in OpenAI's words.
 func NewOpenAIUsage(u llm.Usage) *OpenAIUsage {
 	u = sane(u)
 	out := &OpenAIUsage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, TotalTokens: u.InputTokens + u.OutputTokens}
 	out.PromptTokensDetails.CachedTokens = u.CacheReadTokens
+	out.PromptTokensDetails.CacheWriteTokens = u.CacheWriteTokens
 	return out
 }
 

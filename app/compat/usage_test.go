@@ -19,7 +19,7 @@ func TestUsageInTheirWords(t *testing.T) {
 	}{
 		{"cached", llm.Usage{InputTokens: 1830, OutputTokens: 95, CacheReadTokens: 1200, CacheWriteTokens: 300},
 			`{"input_tokens":330,"cache_creation_input_tokens":300,"cache_read_input_tokens":1200,"output_tokens":95}`,
-			`{"prompt_tokens":1830,"completion_tokens":95,"total_tokens":1925,"prompt_tokens_details":{"cached_tokens":1200}}`},
+			`{"prompt_tokens":1830,"completion_tokens":95,"total_tokens":1925,"prompt_tokens_details":{"cached_tokens":1200,"cache_write_tokens":300}}`},
 		{"none", llm.Usage{},
 			`{"input_tokens":0,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":0}`,
 			`{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0,"prompt_tokens_details":{"cached_tokens":0}}`},
