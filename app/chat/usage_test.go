@@ -38,6 +38,7 @@ type recorded struct {
 	mu      sync.Mutex
 	entries []UsageEntry
 	added   chan struct{}
+	read    int // entries next returned
 }
 
 func (r *recorded) record(_ context.Context, e UsageEntry) {
@@ -47,7 +48,7 @@ func (r *recorded) record(_ context.Context, e UsageEntry) {
 	r.added <- struct{}{}
 }
 
-// next waits for the next entry.
+// next waits for the next entry, in the order they were recorded.
 func (r *recorded) next(t *testing.T) UsageEntry {
 	t.Helper()
 	select {
@@ -57,7 +58,8 @@ func (r *recorded) next(t *testing.T) UsageEntry {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.entries[len(r.entries)-1]
+	r.read++
+	return r.entries[r.read-1]
 }
 
 func startRecorded(t *testing.T, agent Agent) (*env, *recorded) {
