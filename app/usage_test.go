@@ -278,3 +278,37 @@ func TestV1ReportsUsage(t *testing.T) {
 		t.Errorf("report: %+v", report)
 	}
 }
+
+// A run paused for an approval when Wisp closes records what it spent so far; the
+// run resumed after the start records the rest under the same reply, whose usage is
+// the sum.
+func TestUsageOfARunPausedAcrossARestart(t *testing.T) {
+	dir := t.TempDir()
+	fake := llmtest.New()
+	t.Cleanup(fake.Close)
+	turns := shellTurns()
+	turns[0].Usage = llm.Usage{InputTokens: 100, OutputTokens: 10, CacheWriteTokens: 80}
+	turns[1].Usage = llm.Usage{InputTokens: 150, OutputTokens: 5, CacheReadTokens: 80}
+	fake.Script(turns...)
+	a := startShell(t, dir, fake)
+	conv := a.conversation()
+	paused, _ := a.send(conv, "say hi in the shell", "run_paused")
+	approvalID, _ := paused["approvalId"].(string)
+	a.Stop()
+
+	b := startShell(t, dir, fake)
+	if u := b.conversationUsage(conv, 1); u.Calls != 1 || u.Usage != wire.NewUsage(100, 10, 0, 80) {
+		t.Fatalf("usage before the resume: %+v", u)
+	}
+	if code, out := b.do("POST", "/api/approvals/"+approvalID, map[string]any{"decision": "approve"}); code != 200 {
+		t.Fatalf("approve: %d %v", code, out)
+	}
+	if u := b.conversationUsage(conv, 2); u.Calls != 2 || u.Usage != wire.NewUsage(250, 15, 80, 80) {
+		t.Errorf("usage after the resume: %+v", u)
+	}
+	var page wire.MessageList
+	b.call("GET", "/api/conversations/"+conv+"/messages", nil, &page)
+	if last := page.Messages[len(page.Messages)-1]; last.Usage == nil || last.Usage.Usage != wire.NewUsage(250, 15, 80, 80) || last.Usage.Model != "fake" {
+		t.Errorf("the reply's usage: %+v", last.Usage)
+	}
+}

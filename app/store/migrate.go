@@ -239,7 +239,8 @@ var migrations = []string{
 	) STRICT;
 	CREATE INDEX usage_conversation ON usage (conversation_id);
 	CREATE INDEX usage_day ON usage (day, model);
-	CREATE INDEX usage_message ON usage (message_id) WHERE message_id IS NOT NULL;`,
+	CREATE INDEX usage_message ON usage (message_id) WHERE message_id IS NOT NULL;
+	CREATE INDEX usage_run ON usage (run_id) WHERE run_id IS NOT NULL;`,
 }
 
 // SchemaVersion is the version a fully migrated database has.

@@ -56,16 +56,26 @@ type MessageUsage struct {
 }
 
 // AddUsage saves a usage record. A conversation id that names no conversation (it
-// was deleted meanwhile) is saved as none.
+// was deleted meanwhile) is saved as none. A chat record names its run's reply, and
+// the run's earlier chat records take that reply too: a run paused across a restart
+// was recorded when Wisp closed, before its reply had the id it ends with.
 func (s *Store) AddUsage(ctx context.Context, u UsageRecord) error {
 	if err := requireTime("usage time", u.At); err != nil {
 		return err
 	}
-	_, err := s.db.ExecContext(ctx, `INSERT INTO usage (id, at, day, model, provider, kind, conversation_id, run_id, message_id,
-		input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd)
-		VALUES (?, ?, ?, ?, ?, ?, (SELECT id FROM conversations WHERE id = ?), ?, ?, ?, ?, ?, ?, ?)`,
-		u.ID, u.At.UnixMilli(), u.Day, u.Model, u.Provider, u.Kind, u.ConversationID, nullString(u.RunID), nullString(u.MessageID),
-		u.Tokens.Input, u.Tokens.Output, u.Tokens.CacheRead, u.Tokens.CacheWrite, u.CostUSD)
+	err := s.InTx(ctx, func(tx *Tx) error {
+		_, err := tx.tx.ExecContext(ctx, `INSERT INTO usage (id, at, day, model, provider, kind, conversation_id, run_id, message_id,
+			input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, cost_usd)
+			VALUES (?, ?, ?, ?, ?, ?, (SELECT id FROM conversations WHERE id = ?), ?, ?, ?, ?, ?, ?, ?)`,
+			u.ID, u.At.UnixMilli(), u.Day, u.Model, u.Provider, u.Kind, u.ConversationID, nullString(u.RunID), nullString(u.MessageID),
+			u.Tokens.Input, u.Tokens.Output, u.Tokens.CacheRead, u.Tokens.CacheWrite, u.CostUSD)
+		if err != nil || u.Kind != "chat" || u.RunID == "" || u.MessageID == "" {
+			return err
+		}
+		_, err = tx.tx.ExecContext(ctx, `UPDATE usage SET message_id = ?1
+			WHERE run_id = ?2 AND kind = 'chat' AND message_id IS NOT ?1`, u.MessageID, u.RunID)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("add usage %s: %w", u.ID, err)
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -134,5 +135,29 @@ func TestAddUsageRefuses(t *testing.T) {
 		if err := s.AddUsage(context.Background(), u); err == nil {
 			t.Errorf("%s: saved %+v", u.ID, u)
 		}
+	}
+}
+
+// A run recorded before a restart, under the reply id it had then, is found under the
+// reply it ends with; other runs' records and other kinds keep theirs.
+func TestUsageOfARunTakesItsReply(t *testing.T) {
+	s, _ := openTemp(t)
+	ctx := context.Background()
+	mustCreateConversation(t, s, "c1", 1)
+	mustAddUsage(t, s, UsageRecord{ID: "u1", Day: "d", Model: "m", ConversationID: "c1", RunID: "r1", MessageID: "before-restart",
+		Tokens: Tokens{Input: 10}})
+	mustAddUsage(t, s, UsageRecord{ID: "u2", Day: "d", Model: "m", ConversationID: "c1", RunID: "r2", MessageID: "m2", Tokens: Tokens{Input: 1}})
+	mustAddUsage(t, s, UsageRecord{ID: "u3", Day: "d", Model: "m", ConversationID: "c1", RunID: "r1", Kind: "summary", Tokens: Tokens{Input: 2}})
+	mustAddUsage(t, s, UsageRecord{ID: "u4", Day: "d", Model: "m", ConversationID: "c1", RunID: "r1", MessageID: "m1", Tokens: Tokens{Input: 20}})
+	got, err := s.MessagesUsage(ctx, []string{"m1", "m2", "before-restart"})
+	if err != nil || len(got) != 2 || got["m1"].Tokens.Input != 30 || got["m2"].Tokens.Input != 1 {
+		t.Errorf("usage by message: %+v, %v", got, err)
+	}
+	if ids := columnOf(t, s, "SELECT COALESCE(message_id, '-') FROM usage ORDER BY n"); !reflect.DeepEqual(ids, []string{"m1", "m2", "-", "m1"}) {
+		t.Errorf("message ids: %v", ids)
+	}
+	var plan string
+	if err := s.db.QueryRow("EXPLAIN QUERY PLAN UPDATE usage SET message_id = 'x' WHERE run_id = 'r1' AND kind = 'chat'").Scan(new(int), new(int), new(int), &plan); err != nil || !strings.Contains(plan, "usage_run") {
+		t.Errorf("the update does not use the run index: %q, %v", plan, err)
 	}
 }
