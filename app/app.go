@@ -34,6 +34,7 @@ import (
 	"github.com/wispapp/wisp/app/memory"
 	"github.com/wispapp/wisp/app/proactive"
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/usage"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/app/ws"
 	"github.com/wispapp/wisp/confine"
@@ -118,6 +119,7 @@ type core struct {
 	proactive *proactive.Service
 	mcp       *mcp.Manager
 	memory    *memory.Service
+	usage     *usage.Service
 }
 
 // life is where App is in its life: what Start started, the state, the restarts.
@@ -328,16 +330,19 @@ func (a *App) assemble(st *store.Store) (*core, error) {
 	a.events.hub = c.hub
 	c.memory = a.newMemory(st)
 	agent := a.newAgent(c.memory)
+	c.usage = a.newUsage(st)
 	c.chat = chat.New(chat.Options{
 		Store: st, Agent: agent, Events: a.events, Logger: a.log.With("component", "chat"),
 		CanRespond: a.models.CanRespond, NoTitles: a.opts.NoTitles,
+		RecordUsage: func(ctx context.Context, e chat.UsageEntry) { c.usage.Record(ctx, usage.Entry(e)) },
 	})
 	c.archive = archive.New(archive.Options{Store: st, Events: a.events, Logger: a.log.With("component", "archive"),
 		AgentName: c.chat.AgentName})
 	c.proactive = proactive.New(proactive.Options{
 		Store: st, Events: a.events, Presence: c.hub, Agent: agent, Settings: a.proactiveSettings,
 		CanRespond: a.models.CanRespond, Busy: c.chat.Busy, Clock: a.opts.Clock,
-		Logger: a.log.With("component", "proactive"),
+		Logger:      a.log.With("component", "proactive"),
+		RecordUsage: c.usage.RecordThought,
 	})
 	c.approvals = a.newApprovals(st, c.chat)
 	c.mcp = a.newMCP(c.approvals)
@@ -397,6 +402,7 @@ var (
 	_ api.Proactive     = (*proactive.Service)(nil)
 	_ api.Settings      = (*settings.Settings)(nil)
 	_ api.Chat          = (*chat.Service)(nil)
+	_ api.Usage         = (*usage.Service)(nil)
 )
 
 // newHandler builds the API for one set of services.
@@ -414,6 +420,7 @@ func (a *App) newHandler(s *services) http.Handler {
 		MCP:       mcpAPI{mcp: a.core.mcp, settings: a.settings},
 		Archive:   a.core.archive,
 		Memory:    a.core.memory,
+		Usage:     a.core.usage,
 	}).Handler()
 }
 

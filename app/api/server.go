@@ -52,6 +52,8 @@ type Options struct {
 	Archive Archive
 	// Memory serves the user's memory; nil leaves its routes out.
 	Memory Memory
+	// Usage answers what the model calls cost; nil leaves its routes out.
+	Usage Usage
 }
 
 // Server is the HTTP API.
@@ -75,6 +77,7 @@ type Server struct {
 	mcp           MCP
 	archive       Archive
 	memory        Memory
+	usage         Usage
 }
 
 // New builds the API server.
@@ -89,7 +92,7 @@ func New(o Options) *Server {
 		guard: o.Guard, hub: o.Hub, status: o.Status, ui: newUIHandler(o.UI), log: o.Logger,
 		chat: o.Chat, conversations: o.Conversations, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
 		emotes: o.Emotes, settings: o.Settings, restarter: o.Restarter, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
-		archive: o.Archive, memory: o.Memory,
+		archive: o.Archive, memory: o.Memory, usage: o.Usage,
 	}
 }
 
@@ -114,6 +117,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 	if s.archive != nil {
 		s.archiveRoutes(mux)
+	}
+	if s.usage != nil {
+		s.usageRoutes(mux)
 	}
 	if s.term != nil {
 		mux.Handle("POST /api/terminal/run", s.handle(s.runTerminal))

@@ -27,7 +27,24 @@ type Config struct {
 	// use, by name, in the notation of Claude Desktop, Cursor and LM Studio. Env and
 	// header values are secrets: the API shows only their names.
 	MCPServers map[string]MCPServer `json:"mcpServers" apply:"hot" edit:"mcp" label:"MCP servers"`
+	// Prices are what models cost, by model name, over Wisp's built-in list (the
+	// file's entry wins): usage is costed with the price when it is recorded
+	// (docs/usage.md).
+	Prices map[string]Price `json:"prices" apply:"hot" label:"Prices"`
 }
+
+// Price is what a model costs, in US dollars per million tokens: the prompt's tokens
+// (Input), the reply's (Output), the prompt's tokens read from the provider's cache
+// (CacheRead) and written to it (CacheWrite).
+type Price struct {
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	CacheRead  float64 `json:"cacheRead"`
+	CacheWrite float64 `json:"cacheWrite"`
+}
+
+// MaxPrices bounds how many models the prices may name.
+const MaxPrices = 1000
 
 // MCPServer is one MCP server: a command to run (stdio) or a URL (Streamable HTTP).
 type MCPServer struct {
@@ -161,5 +178,6 @@ func Default() Config {
 		UI:         UI{Theme: "system", Notifications: true},
 		Memory:     Memory{MaxBytes: DefaultMemoryBytes},
 		MCPServers: map[string]MCPServer{},
+		Prices:     map[string]Price{},
 	}
 }

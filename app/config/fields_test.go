@@ -43,6 +43,7 @@ func TestEveryFieldIsClassified(t *testing.T) {
 		"memory.autoSave":         {h, false, true},
 		"memory.maxBytes":         {h, false, true},
 		"mcpServers":              {h, false, false}, // through /api/mcp/servers
+		"prices":                  {h, false, true},
 	}
 	seen := map[string]bool{}
 	for _, f := range Fields() {

@@ -16,6 +16,7 @@ import type {
   WispConfig,
 } from './configTypes'
 import type { JsonObject } from './types'
+import type { Price } from './wire.gen'
 
 export const isThemeChoice = oneOf(['system', 'light', 'dark'])
 export const isModelProviderChoice = oneOf(['', 'openai', 'anthropic', 'ollama'])
@@ -34,6 +35,7 @@ export const DEFAULT_CONFIG: WispConfig = {
   ui: { theme: 'system', notifications: true },
   desktop: { openAtLogin: false },
   mcpServers: {},
+  prices: {},
 }
 
 function section(v: JsonObject, key: string): JsonObject {
@@ -100,6 +102,7 @@ export function decodeWispConfig(v: unknown): WispConfig | null {
     },
     desktop: { openAtLogin: pick(desktop.openAtLogin, isBoolean, d.desktop.openAtLogin) },
     mcpServers: record(v.mcpServers, isObject),
+    prices: record(v.prices, isPrice),
   }
 }
 
@@ -117,6 +120,12 @@ function decodeField(v: unknown): ConfigField | null {
 }
 
 /** The entries of an object whose values pass check; others are left out. */
+function isPrice(v: unknown): v is Price {
+  return (
+    isObject(v) && isNumber(v.input) && isNumber(v.output) && isNumber(v.cacheRead) && isNumber(v.cacheWrite)
+  )
+}
+
 function record<T>(v: unknown, check: (x: unknown) => x is T): Record<string, T> {
   const out: Record<string, T> = {}
   if (!isObject(v)) return out

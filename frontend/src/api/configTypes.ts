@@ -18,7 +18,7 @@ export type {
   ConfigError as ConfigErrorMessage,
   ConfigChanged as ConfigChangedMessage,
 } from './wire.gen'
-import type { ConfigField, ConnectionInfo as ServerEndpoint, SecretStore } from './wire.gen'
+import type { ConfigField, Price, ConnectionInfo as ServerEndpoint, SecretStore } from './wire.gen'
 
 export type ThemeChoice = 'system' | 'light' | 'dark'
 
@@ -51,6 +51,8 @@ export interface WispConfig {
    * (mcpTypes.ts); kept here as sent, and never patched.
    */
   mcpServers: Record<string, JsonObject>
+  /** What models cost, by model name, in US dollars per million tokens (docs/usage.md). */
+  prices: Record<string, Price>
 }
 
 /** GET /api/config (and the answer of PUT /api/config). */

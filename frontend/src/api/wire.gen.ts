@@ -875,6 +875,8 @@ export function decodeDone(v: unknown, path = 'Done'): Done {
 export interface Usage {
   inputTokens: number
   outputTokens: number
+  cacheReadTokens: number
+  cacheWriteTokens: number
   promptTokens: number
   completionTokens: number
   totalTokens: number
@@ -884,6 +886,8 @@ export function decodeUsage(v: unknown, path = 'Usage'): Usage {
   const out: Usage = {
     inputTokens: _num(o.inputTokens, path + '.inputTokens'),
     outputTokens: _num(o.outputTokens, path + '.outputTokens'),
+    cacheReadTokens: _num(o.cacheReadTokens, path + '.cacheReadTokens'),
+    cacheWriteTokens: _num(o.cacheWriteTokens, path + '.cacheWriteTokens'),
     promptTokens: _num(o.promptTokens, path + '.promptTokens'),
     completionTokens: _num(o.completionTokens, path + '.completionTokens'),
     totalTokens: _num(o.totalTokens, path + '.totalTokens'),
@@ -1432,6 +1436,25 @@ export function decodeConfigField(v: unknown, path = 'ConfigField'): ConfigField
   return out
 }
 
+export interface ConversationUsage {
+  conversationId: string
+  usage: Usage
+  costUsd: number
+  unpriced: number
+  calls: number
+}
+export function decodeConversationUsage(v: unknown, path = 'ConversationUsage'): ConversationUsage {
+  const o = _obj(v, path)
+  const out: ConversationUsage = {
+    conversationId: _str(o.conversationId, path + '.conversationId'),
+    usage: decodeUsage(o.usage, path + '.usage'),
+    costUsd: _num(o.costUsd, path + '.costUsd'),
+    unpriced: _num(o.unpriced, path + '.unpriced'),
+    calls: _num(o.calls, path + '.calls'),
+  }
+  return out
+}
+
 export interface EmoteList {
   avatar: string
   emotes: CatalogEmote[]
@@ -1538,6 +1561,7 @@ export interface Message {
   siblingIds: string[]
   siblingIndex: number
   depth: number
+  usage?: MessageUsage
 }
 export function decodeMessage(v: unknown, path = 'Message'): Message {
   const o = _obj(v, path)
@@ -1558,6 +1582,39 @@ export function decodeMessage(v: unknown, path = 'Message'): Message {
   if (o.actionCallbackHistory !== undefined) out.actionCallbackHistory = _arr(o.actionCallbackHistory, path + '.actionCallbackHistory', (x, p) => _str(x, p))
   if (o.reminderId !== undefined) out.reminderId = _str(o.reminderId, path + '.reminderId')
   if (o.late !== undefined) out.late = _bool(o.late, path + '.late')
+  if (o.usage !== undefined) out.usage = decodeMessageUsage(o.usage, path + '.usage')
+  return out
+}
+
+export interface MessageUsage {
+  model: string
+  usage: Usage
+  costUsd: number | null
+}
+export function decodeMessageUsage(v: unknown, path = 'MessageUsage'): MessageUsage {
+  const o = _obj(v, path)
+  const out: MessageUsage = {
+    model: _str(o.model, path + '.model'),
+    usage: decodeUsage(o.usage, path + '.usage'),
+    costUsd: _nullable(o.costUsd, path + '.costUsd', (x, p) => _num(x, p)),
+  }
+  return out
+}
+
+export interface Price {
+  input: number
+  output: number
+  cacheRead: number
+  cacheWrite: number
+}
+export function decodePrice(v: unknown, path = 'Price'): Price {
+  const o = _obj(v, path)
+  const out: Price = {
+    input: _num(o.input, path + '.input'),
+    output: _num(o.output, path + '.output'),
+    cacheRead: _num(o.cacheRead, path + '.cacheRead'),
+    cacheWrite: _num(o.cacheWrite, path + '.cacheWrite'),
+  }
   return out
 }
 
@@ -1927,6 +1984,42 @@ export function decodeTurnHeartbeat(v: unknown, path = 'TurnHeartbeat'): TurnHea
   return out
 }
 
+export interface UsageReport {
+  rows: UsageRow[]
+  total: Usage
+  costUsd: number
+}
+export function decodeUsageReport(v: unknown, path = 'UsageReport'): UsageReport {
+  const o = _obj(v, path)
+  const out: UsageReport = {
+    rows: _arr(o.rows, path + '.rows', (x, p) => decodeUsageRow(x, p)),
+    total: decodeUsage(o.total, path + '.total'),
+    costUsd: _num(o.costUsd, path + '.costUsd'),
+  }
+  return out
+}
+
+export interface UsageRow {
+  day: string
+  model: string
+  usage: Usage
+  costUsd: number
+  unpriced: number
+  calls: number
+}
+export function decodeUsageRow(v: unknown, path = 'UsageRow'): UsageRow {
+  const o = _obj(v, path)
+  const out: UsageRow = {
+    day: _str(o.day, path + '.day'),
+    model: _str(o.model, path + '.model'),
+    usage: decodeUsage(o.usage, path + '.usage'),
+    costUsd: _num(o.costUsd, path + '.costUsd'),
+    unpriced: _num(o.unpriced, path + '.unpriced'),
+    calls: _num(o.calls, path + '.calls'),
+  }
+  return out
+}
+
 export interface OK {
   ok: boolean
 }
@@ -2133,4 +2226,4 @@ export function decodeRunBody(v: unknown, path = 'RunBody'): RunBody {
 }
 
 /** Every shape of the golden file (testdata/wire.golden.json), by name. */
-export const SHAPE_NAMES = ['Approval', 'AssistantPayload', 'AutonomyPayload', 'AutonomyState', 'ConfigView', 'Conversation', 'DisplayMessage', 'EmoteList', 'Grant', 'ImportResult', 'MCPServer', 'Memory', 'MemoryHistory', 'Message', 'ProviderInfo', 'Reminder', 'RestartResult', 'RunInfo', 'RunState', 'SearchResults', 'SecretStore', 'SendResult', 'ShellView', 'Snapshot', 'Status', 'TerminalResult', 'TerminalRuns', 'TerminalSnapshot', 'TurnHeartbeat'] as const
+export const SHAPE_NAMES = ['Approval', 'AssistantPayload', 'AutonomyPayload', 'AutonomyState', 'ConfigView', 'Conversation', 'ConversationUsage', 'DisplayMessage', 'EmoteList', 'Grant', 'ImportResult', 'MCPServer', 'Memory', 'MemoryHistory', 'Message', 'Price', 'ProviderInfo', 'Reminder', 'RestartResult', 'RunInfo', 'RunState', 'SearchResults', 'SecretStore', 'SendResult', 'ShellView', 'Snapshot', 'Status', 'TerminalResult', 'TerminalRuns', 'TerminalSnapshot', 'TurnHeartbeat', 'UsageReport'] as const

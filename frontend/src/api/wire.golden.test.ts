@@ -16,6 +16,7 @@ import { decodeEmoteCatalog } from './emoteDecode'
 import { decodeAssistantPayload, decodeAutonomy, decodeAutonomyPayload, decodeReminder } from './proactiveDecode'
 import { decodeRestartResult } from './restartDecode'
 import { decodeSearchResults } from './searchDecode'
+import * as wire from './wire.gen'
 import { decodeTerminalRunDetail, decodeTerminalRunList } from './terminalDecode'
 import { CLIENT_MESSAGE_TYPES } from './types'
 import type { JsonObject } from './json'
@@ -86,6 +87,9 @@ const SHAPE_DECODERS: Record<string, (v: unknown) => unknown> = {
     const versions = decodeMemoryHistory(v)
     return versions === null ? null : { versions }
   },
+  ConversationUsage: wire.decodeConversationUsage,
+  UsageReport: wire.decodeUsageReport,
+  Price: wire.decodePrice,
 }
 
 /** example without the ignored fields of name (top-level keys). */
