@@ -88,6 +88,13 @@ func TestDependencyRules(t *testing.T) {
 		{"app/compat", "translates foreign APIs to the runtime's messages: pure, nothing of app/", func(d string) bool {
 			return strings.HasPrefix(d, "runtime") || internalOnly(d)
 		}},
+		{"app/usage", "knows the store, the config, view, the catalog, the runtime's model types and internal/", func(d string) bool {
+			return d == "app/store" || d == "app/config" || d == "app/view" || d == "app/wire" || strings.HasPrefix(d, "runtime/llm") || internalOnly(d)
+		}},
+		{"app/memory", "knows the store, the config, the catalog, the consent wrapper, the runtime and internal/ (never chat)", func(d string) bool {
+			return d == "app/store" || d == "app/config" || d == "app/wire" || d == "app/approval" || strings.HasPrefix(d, "runtime") || internalOnly(d)
+		}},
+		{"runtime/llm/tokens", "counts tokens of the model's types: nothing of Wisp but runtime/llm", func(d string) bool { return d == "runtime/llm" }},
 		{"internal/tsgen", "is a leaf: nothing of Wisp", func(string) bool { return false }},
 	}
 	for _, r := range rules {
@@ -109,8 +116,8 @@ func TestDependencyRules(t *testing.T) {
 	}
 	// Domain packages return typed errors and publish frames: they know neither HTTP
 	// (only the API maps errors to status codes) nor the hub.
-	domain := []string{"app/chat", "app/proactive", "app/archive", "app/store", "app/config", "app/settings", "app/view", "app/wire", "app/dialect",
-		"app/approval", "app/shell", "app/mcptool", "shellgrant", "secrets", "runtime", "runtime/reply", "terminal", "emotes", "confine"}
+	domain := []string{"app/chat", "app/proactive", "app/archive", "app/store", "app/config", "app/settings", "app/view", "app/wire", "app/dialect", "app/usage",
+		"app/memory", "app/approval", "app/shell", "app/mcptool", "shellgrant", "secrets", "runtime", "runtime/reply", "terminal", "emotes", "confine"}
 	for _, name := range domain {
 		p := pkgs[name]
 		if slices.Contains(p.Imports, "net/http") {

@@ -1,17 +1,20 @@
 package app
 
 import (
+	"github.com/wispapp/wisp/app/memory"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/llm"
 )
 
-// newAgent builds the agent runtime on the app's model settings and character.
-func (a *App) newAgent() *runtime.Agent {
+// newAgent builds the agent runtime on the app's model settings and character; every
+// model call (chat turns and the autonomy loop's) has the memory in its prompt.
+func (a *App) newAgent(mem *memory.Service) *runtime.Agent {
 	return runtime.New(runtime.Options{
 		Provider: func() (llm.Provider, error) { return a.models.Provider() },
 		Settings: a.agentSettings,
 		Actions:  a.actions,
 		Logger:   a.log.With("component", "agent"),
+		Memory:   mem.Prompt,
 	})
 }
 

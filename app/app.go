@@ -31,8 +31,10 @@ import (
 	"github.com/wispapp/wisp/app/archive"
 	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/config"
+	"github.com/wispapp/wisp/app/memory"
 	"github.com/wispapp/wisp/app/proactive"
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/usage"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/app/ws"
 	"github.com/wispapp/wisp/confine"
@@ -118,6 +120,8 @@ type core struct {
 	approvals *approval.Service
 	proactive *proactive.Service
 	mcp       *mcp.Manager
+	memory    *memory.Service
+	usage     *usage.Service
 }
 
 // life is where App is in its life: what Start started, the state, the restarts.
@@ -328,18 +332,22 @@ func (a *App) assemble(st *store.Store) (*core, error) {
 		Status: a.statusFrame, Journal: journal{st}, Logger: a.log,
 	})
 	a.events.hub = c.hub
-	agent := a.newAgent()
+	c.memory = a.newMemory(st)
+	agent := a.newAgent(c.memory)
+	c.usage = a.newUsage(st)
 	c.chat = chat.New(chat.Options{
 		Store: st, Agent: agent, Events: a.events, Logger: a.log.With("component", "chat"),
 		CanRespond: a.models.CanRespond, NoTitles: a.opts.NoTitles,
-		Window: a.contextWindow, SummarizeAt: a.summarizeAt, Counter: tokenCounter,
+		RecordUsage: func(ctx context.Context, e chat.UsageEntry) { c.usage.Record(ctx, usage.Entry(e)) },
+		Window:      a.contextWindow, SummarizeAt: a.summarizeAt, Counter: tokenCounter,
 	})
 	c.archive = archive.New(archive.Options{Store: st, Events: a.events, Logger: a.log.With("component", "archive"),
 		AgentName: c.chat.AgentName})
 	c.proactive = proactive.New(proactive.Options{
 		Store: st, Events: a.events, Presence: c.hub, Agent: agent, Settings: a.proactiveSettings,
 		CanRespond: a.models.CanRespond, Busy: c.chat.Busy, Clock: a.opts.Clock,
-		Logger: a.log.With("component", "proactive"),
+		Logger:      a.log.With("component", "proactive"),
+		RecordUsage: c.usage.RecordThought,
 	})
 	c.approvals = a.newApprovals(st, c.chat)
 	c.mcp = a.newMCP(c.approvals)
@@ -350,6 +358,9 @@ func (a *App) assemble(st *store.Store) (*core, error) {
 		return nil, err
 	}
 	if err := a.actions.Register(a.shellAction(c.approvals)); err != nil {
+		return nil, err
+	}
+	if err := a.registerMemoryActions(c); err != nil {
 		return nil, err
 	}
 	a.events.terminal = append(a.events.terminal, c.proactive.TerminalOutput)
@@ -396,6 +407,7 @@ var (
 	_ api.Proactive     = (*proactive.Service)(nil)
 	_ api.Settings      = (*settings.Settings)(nil)
 	_ api.Chat          = (*chat.Service)(nil)
+	_ api.Usage         = (*usage.Service)(nil)
 	_ api.Context       = (*chat.Service)(nil)
 )
 
@@ -413,6 +425,8 @@ func (a *App) newHandler(s *services) http.Handler {
 		Approvals: a.core.approvals,
 		MCP:       mcpAPI{mcp: a.core.mcp, settings: a.settings},
 		Archive:   a.core.archive,
+		Memory:    a.core.memory,
+		Usage:     a.core.usage,
 	}).Handler()
 }
 

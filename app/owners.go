@@ -19,6 +19,8 @@ func (a *App) ownSettings() error {
 		s.Own("model", a.models, config.Section("model")...),
 		s.Own("character", readAtUse{}, config.Section("character")...),
 		s.Own("ui", readAtUse{}, config.Section("ui")...),
+		s.Own("memory", readAtUse{}, config.Section("memory")...),
+		s.Own("prices", readAtUse{}, "prices"),
 		s.Own("autostart", a.autostart(), "desktop.openAtLogin"),
 		s.Own("services", restartOnly{a.checkServable}, slices.Concat(config.Section("server"), config.Section("api"),
 			[]string{"features.shellEnabled", "terminal.maxConcurrent", "terminal.maxDurationMs", "terminal.cwd"})...),
@@ -48,7 +50,8 @@ func (m *models) CommitConfig(_, to config.Config) bool {
 }
 
 // readAtUse owns settings that are read each time they are used: the character on
-// every turn, the theme by the UI when it hears config-changed.
+// every turn, the theme by the UI when it hears config-changed, the memory's bound
+// and autoSave at each change and proposal, the prices whenever usage is recorded.
 type readAtUse struct{}
 
 func (readAtUse) VerifyConfig(_, _ config.Config) error { return nil }

@@ -65,6 +65,9 @@ type Action struct {
 	// Available, when set, says whether the action is offered now (the shell action
 	// only while shell access is on); one that is not is unknown to the model.
 	Available func() bool
+	// Prompt, when set, is added to the system prompt of every model call that
+	// offers the action (how to cite what RECALL found).
+	Prompt string
 }
 
 func (a Action) available() bool { return a.Available == nil || a.Available() }
@@ -160,6 +163,24 @@ func (r *Registry) Get(name string) (Action, bool) {
 		return Action{}, false
 	}
 	return a, ok
+}
+
+// Prompts are the Prompts of the actions offered now, by name.
+func (r *Registry) Prompts() []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	var names []string
+	for name, a := range r.actions {
+		if a.Prompt != "" && a.available() {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = r.actions[n].Prompt
+	}
+	return out
 }
 
 // Tools describes the actions to the model, sorted by name.

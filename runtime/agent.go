@@ -41,6 +41,10 @@ type Options struct {
 	// IdleTimeout bounds the silence within one model call (default DefaultIdleTimeout).
 	IdleTimeout time.Duration
 	Logger      *slog.Logger
+	// Memory, when set, is read at every model call (turns and deliberations) and
+	// added to the system prompt: what the agent remembers about the user, already
+	// bounded and delimited by its owner (app/memory); "" adds nothing.
+	Memory func() string
 }
 
 // Agent runs turns.
@@ -172,7 +176,7 @@ func (t *turn) loop(ctx context.Context, prov llm.Provider, msgs []llm.Message, 
 	for step := first; step <= a.opts.MaxSteps; step++ {
 		res.Steps, t.step = step, step
 		req := llm.Request{
-			Model: set.Model, System: set.Character.SystemPrompt(), Messages: msgs, Tools: tools,
+			Model: set.Model, System: a.SystemPrompt(set), Messages: msgs, Tools: tools,
 			Temperature: set.Temperature, MaxTokens: set.MaxTokens, ThinkingBudget: set.ThinkingBudget,
 		}
 		if t.maxTokens > 0 {

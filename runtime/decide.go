@@ -59,7 +59,7 @@ func (a *Agent) Decide(ctx context.Context, d Deliberation, onThought func(strin
 		return Decision{}, err
 	}
 	set := a.opts.Settings()
-	system := set.Character.SystemPrompt()
+	system := a.characterPrompt(set)
 	if d.Instructions != "" {
 		system += "\n\n" + d.Instructions
 	}

@@ -13,13 +13,14 @@ const TitleInstruction = "You name conversations. Reply with a short title (at m
 
 const maxTitleRunes = 60
 
-// Title asks the model for a conversation title. It falls back to the first five words
-// of the user's message when the model fails or answers nothing usable.
-func (a *Agent) Title(ctx context.Context, userText, replyText string) string {
+// Title asks the model for a conversation title, and says what the request cost. It
+// falls back to the first five words of the user's message when the model fails or
+// answers nothing usable.
+func (a *Agent) Title(ctx context.Context, userText, replyText string) (string, llm.Usage) {
 	fallback := FallbackTitle(userText)
 	prov, err := a.Provider()
 	if err != nil {
-		return fallback
+		return fallback, llm.Usage{}
 	}
 	set := a.opts.Settings()
 	var conv strings.Builder
@@ -33,12 +34,12 @@ func (a *Agent) Title(ctx context.Context, userText, replyText string) string {
 	}, func(llm.Delta) {})
 	if err != nil {
 		a.opts.Logger.Info("title generation failed, using the first words", "err", err)
-		return fallback
+		return fallback, resp.Usage
 	}
 	if t := cleanTitle(resp.Text); t != "" {
-		return t
+		return t, resp.Usage
 	}
-	return fallback
+	return fallback, resp.Usage
 }
 
 // FallbackTitle is the first five words of a message.

@@ -31,7 +31,7 @@ func TestTitleFromModelAndFallback(t *testing.T) {
 	}
 	for _, tc := range cases {
 		p := &fakeProvider{steps: []step{tc.step}}
-		got := newTestAgent(t, p).Title(context.Background(), "plan my trip to Lisbon please", "Sure")
+		got, _ := newTestAgent(t, p).Title(context.Background(), "plan my trip to Lisbon please", "Sure")
 		if got != tc.want {
 			t.Errorf("title = %q, want %q", got, tc.want)
 		}

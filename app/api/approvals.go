@@ -41,6 +41,9 @@ type decisionRequest struct {
 	Note     string `json:"note"`
 	// Bases, with approve_always, are the bases to grant (default: every one it can).
 	Bases []string `json:"bases"`
+	// Text, only with approve and only for an approval of kind memory, is the user's
+	// edit of the proposed note: that is saved instead.
+	Text *string `json:"text"`
 }
 
 func (s *Server) decideApproval(w http.ResponseWriter, r *http.Request) error {
@@ -48,7 +51,7 @@ func (s *Server) decideApproval(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, &in); err != nil {
 		return err
 	}
-	ap, err := s.approvals.Decide(r.Context(), r.PathValue("id"), approval.Decision{Decision: in.Decision, Note: in.Note, Bases: in.Bases})
+	ap, err := s.approvals.Decide(r.Context(), r.PathValue("id"), approval.Decision{Decision: in.Decision, Note: in.Note, Bases: in.Bases, Text: in.Text})
 	var f *fault.Error
 	if errors.As(err, &f) && f.Kind == fault.Conflict {
 		// 409 names what was decided (null when the run was stopped first).

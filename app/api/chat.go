@@ -65,7 +65,7 @@ func (s *Server) answerRun(w http.ResponseWriter, r *http.Request, run *chat.Run
 	}
 	return writeJSON(w, http.StatusOK, wire.SendResult{
 		Text: out.FullText, AgentName: s.chat.AgentName(), RunID: run.ID, MessageID: out.MessageID,
-		Usage: wire.UsageOf(out.Usage.InputTokens, out.Usage.OutputTokens), ActionCallbackHistory: jsonlist.NonNil(out.History), Status: wire.RunStatus(out.Status), Error: out.Error,
+		Usage: wire.NewUsage(out.Usage.InputTokens, out.Usage.OutputTokens, out.Usage.CacheReadTokens, out.Usage.CacheWriteTokens), ActionCallbackHistory: jsonlist.NonNil(out.History), Status: wire.RunStatus(out.Status), Error: out.Error,
 	})
 }
 

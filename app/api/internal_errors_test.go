@@ -27,8 +27,10 @@ func (f failingAgent) Turn(context.Context, runtime.Input, runtime.Emit) (runtim
 func (f failingAgent) Resume(context.Context, runtime.ResumeInput, runtime.Emit) (runtime.Result, error) {
 	return runtime.Result{}, f.err
 }
-func (failingAgent) Title(context.Context, string, string) string { return "" }
-func (failingAgent) Settings() runtime.Settings                   { return runtime.Settings{} }
+func (failingAgent) Title(context.Context, string, string) (string, llm.Usage) {
+	return "", llm.Usage{}
+}
+func (failingAgent) Settings() runtime.Settings { return runtime.Settings{} }
 
 // The routes of other dialects (Anthropic's /v1/messages, OpenAI's
 // /v1/chat/completions), streamed or not: an internal failure of the turn is

@@ -58,7 +58,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err // an internal one says "internal error", and is logged
 	}
-	return writeJSON(w, http.StatusOK, c.Answer(out.String(), res.StopReason, compat.NewOpenAIUsage(res.Usage.InputTokens, res.Usage.OutputTokens)))
+	return writeJSON(w, http.StatusOK, c.Answer(out.String(), res.StopReason, compat.NewOpenAIUsage(res.Usage)))
 }
 
 func (s *Server) oaiStream(w http.ResponseWriter, r *http.Request, c compat.OpenAICompletion, history []llm.Message, text string, maxTokens int, withUsage bool) error {
@@ -83,7 +83,7 @@ func (s *Server) oaiStream(w http.ResponseWriter, r *http.Request, c compat.Open
 	}
 	send(c.Chunk(&compat.OpenAIChoice{Delta: &compat.OpenAIDelta{}, FinishReason: compat.OpenAIFinish(res.StopReason)}, nil))
 	if withUsage {
-		send(c.Chunk(nil, compat.NewOpenAIUsage(res.Usage.InputTokens, res.Usage.OutputTokens)))
+		send(c.Chunk(nil, compat.NewOpenAIUsage(res.Usage)))
 	}
 	return sse.data([]byte("[DONE]"))
 }

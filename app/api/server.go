@@ -52,6 +52,10 @@ type Options struct {
 	MCP MCP
 	// Archive exports and imports conversations; nil leaves their routes out.
 	Archive Archive
+	// Memory serves the user's memory; nil leaves its routes out.
+	Memory Memory
+	// Usage answers what the model calls cost; nil leaves its routes out.
+	Usage Usage
 }
 
 // Server is the HTTP API.
@@ -75,6 +79,8 @@ type Server struct {
 	approvals     Approvals
 	mcp           MCP
 	archive       Archive
+	memory        Memory
+	usage         Usage
 }
 
 // New builds the API server.
@@ -89,7 +95,7 @@ func New(o Options) *Server {
 		guard: o.Guard, hub: o.Hub, status: o.Status, ui: newUIHandler(o.UI), log: o.Logger,
 		chat: o.Chat, conversations: o.Conversations, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
 		emotes: o.Emotes, settings: o.Settings, restarter: o.Restarter, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
-		archive: o.Archive, context: o.Context,
+		archive: o.Archive, memory: o.Memory, usage: o.Usage, context: o.Context,
 	}
 }
 
@@ -114,6 +120,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 	if s.archive != nil {
 		s.archiveRoutes(mux)
+	}
+	if s.usage != nil {
+		s.usageRoutes(mux)
 	}
 	if s.term != nil {
 		mux.Handle("POST /api/terminal/run", s.handle(s.runTerminal))
@@ -144,6 +153,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 	if s.approvals != nil {
 		s.approvalRoutes(mux)
+	}
+	if s.memory != nil {
+		s.memoryRoutes(mux)
 	}
 	if s.providers != nil {
 		mux.Handle("GET /api/provider", s.handle(s.getProvider))

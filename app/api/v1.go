@@ -40,7 +40,7 @@ func (s *Server) v1Messages(w http.ResponseWriter, r *http.Request) error {
 		return err // an internal one says "internal error", and is logged
 	}
 	return writeJSON(w, http.StatusOK, compat.NewAnthropicMessage(s.chat.AgentName(), compat.AnthropicStopReason(res.StopReason),
-		out.String(), compat.AnthropicUsage{InputTokens: res.Usage.InputTokens, OutputTokens: res.Usage.OutputTokens}))
+		out.String(), compat.NewAnthropicUsage(res.Usage)))
 }
 
 func (s *Server) v1Stream(w http.ResponseWriter, r *http.Request, history []llm.Message, text string, maxTokens int) error {
@@ -68,7 +68,7 @@ func (s *Server) v1Stream(w http.ResponseWriter, r *http.Request, history []llm.
 		return nil
 	}
 	send("content_block_stop", compat.AnthropicTextStop())
-	send("message_delta", compat.AnthropicEnd(res.StopReason, res.Usage.OutputTokens))
+	send("message_delta", compat.AnthropicEnd(res.StopReason, res.Usage))
 	send("message_stop", compat.AnthropicStop())
 	return nil
 }

@@ -80,6 +80,7 @@ type request struct {
 	ToolDescription string                `json:"toolDescription,omitempty"`
 	Arguments       json.RawMessage       `json:"arguments,omitempty"`
 	Annotations     *wire.ToolAnnotations `json:"annotations,omitempty"`
+	Text            string                `json:"text,omitempty"` // a memo's
 }
 
 func (r request) kind() string {

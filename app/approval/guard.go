@@ -2,8 +2,10 @@ package approval
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
+	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/runtime"
 )
 
@@ -20,6 +22,9 @@ type Guarded[A any] struct {
 	Check func(ctx context.Context, call runtime.Call) (A, Request, error)
 	// Run does what was allowed.
 	Run func(ctx context.Context, call runtime.Call, args A) (string, error)
+	// Edited, for a kind whose approval the user may decide with an edit of what it
+	// proposes (a memo: Decision.Text), is the arguments to run with their edit.
+	Edited func(args A, text string) A
 }
 
 // Request is what a call asks the user: what it does, the bases a grant may cover
@@ -29,6 +34,10 @@ type Request struct {
 	Detail    Detail
 	Bases     []string
 	AlwaysAsk []string
+	// Allowed says a setting of the user's (never the model's) lets such calls run
+	// without asking: memory.autoSave for a memo. The call runs unasked, unless it
+	// was asked already (a run resumed after a restart keeps its decision).
+	Allowed bool
 }
 
 // Guard returns g as the agent's action: every call is checked, asked (unless grants
@@ -40,6 +49,15 @@ func Guard[A any](s *Service, g Guarded[A]) runtime.Action {
 		if err != nil {
 			return "", err
 		}
+		if req.Allowed {
+			_, err := s.opts.Store.ApprovalOf(context.WithoutCancel(ctx), call.RunID, call.ID)
+			if errors.Is(err, store.ErrNotFound) {
+				return g.Run(ctx, call, args)
+			}
+			if err != nil {
+				return "", err
+			}
+		}
 		ask, covered, err := s.ask(ctx, call, act.Name, req)
 		if err != nil {
 			return "", err
@@ -49,6 +67,15 @@ func Guard[A any](s *Service, g Guarded[A]) runtime.Action {
 		}
 		if ctx.Err() != nil { // stopped as it was allowed: it never starts
 			return "", fmt.Errorf("stopped before it ran: %w", context.Cause(ctx))
+		}
+		if g.Edited != nil && !covered {
+			ap, err := s.opts.Store.ApprovalOf(context.WithoutCancel(ctx), call.RunID, call.ID)
+			if err != nil {
+				return "", err
+			}
+			if ap.EditedText != "" {
+				args = g.Edited(args, ap.EditedText)
+			}
 		}
 		return g.Run(ctx, call, args)
 	}

@@ -1,6 +1,6 @@
-// Package approval asks the user before the agent runs a shell command or calls an
-// MCP tool, and keeps what they allowed for good: base commands and tools
-// (docs/approvals.md). An approval is
+// Package approval asks the user before the agent runs a shell command, calls an
+// MCP tool or saves a note to their memory, and keeps what they allowed for good:
+// base commands and tools (docs/approvals.md, docs/memory.md). An approval is
 // decided once, by compare-and-swap in SQLite; whoever waits for it in this process
 // is woken, and a run that paused before a restart is handed to OnDecided.
 package approval
@@ -129,6 +129,9 @@ type Decision struct {
 	Decision string
 	Note     string
 	Bases    []string
+	// Text, only for an approval of kind memory and only with approve, is the user's
+	// edit of the proposed note: that is what is saved (bounded like the proposal).
+	Text *string
 }
 
 // Decide records the user's decision. Exactly one decision wins: a later one gets a
@@ -144,6 +147,17 @@ func (s *Service) Decide(ctx context.Context, id string, d Decision) (wire.Appro
 	if utf8.RuneCountInString(note) > MaxNoteRunes {
 		return wire.Approval{}, fault.Invalid.Errorf("note is longer than %d characters", MaxNoteRunes)
 	}
+	var edited string
+	if d.Text != nil {
+		if decision != store.DecisionApprove {
+			return wire.Approval{}, fault.Invalid.Errorf(`text goes only with the decision "approve" (save as edited)`)
+		}
+		text, err := CheckMemo(*d.Text)
+		if err != nil {
+			return wire.Approval{}, fault.Invalid.Errorf("text: %v", err)
+		}
+		edited = text
+	}
 	if s.isClosing() {
 		return wire.Approval{}, fault.Unavailable.Errorf("Wisp is stopping: decide once it has started again (the run waits)")
 	}
@@ -155,11 +169,18 @@ func (s *Service) Decide(ctx context.Context, id string, d Decision) (wire.Appro
 		return wire.Approval{}, err
 	}
 	req := requestOf(row)
+	if d.Text != nil && req.kind() != string(wire.KindMemory) {
+		return wire.Approval{}, fault.Invalid.Errorf("text is only for an approval of a note to remember, not of kind %s", req.kind())
+	}
 	grants, err := chosenBases(req.Grantable, d.Bases)
 	if err != nil {
 		return wire.Approval{}, err
 	}
-	row, err = s.opts.Store.DecideApproval(ctx, id, decision, note, time.Now(), req.kind(), grants)
+	if d.Text != nil {
+		row, err = s.opts.Store.DecideApprovalEdited(ctx, id, note, edited, time.Now())
+	} else {
+		row, err = s.opts.Store.DecideApproval(ctx, id, decision, note, time.Now(), req.kind(), grants)
+	}
 	if errors.Is(err, store.ErrDecided) {
 		out := toWire(row)
 		if row.Status == store.ApprovalCancelled {
@@ -325,7 +346,10 @@ func toWire(a store.Approval) wire.Approval {
 		Grantable: jsonlist.NonNil(r.Grantable), AlwaysAsk: jsonlist.NonNil(r.AlwaysAsk), Kind: wire.ApprovalKind(r.kind()),
 		Server: r.Server, Tool: r.Tool, Arguments: r.Arguments, Annotations: r.Annotations,
 		ToolTitle: r.ToolTitle, ToolDescription: r.ToolDescription, Status: wire.ApprovalStatus(a.Status), Note: a.Note,
-		CreatedAt: wire.ISOTime(a.CreatedAt)}
+		Text: r.Text, CreatedAt: wire.ISOTime(a.CreatedAt)}
+	if a.EditedText != "" {
+		out.Text = a.EditedText
+	}
 	if len(out.Arguments) == 0 {
 		out.Arguments = json.RawMessage("null")
 	}

@@ -33,7 +33,8 @@ func (s *Service) Complete(ctx context.Context, history []llm.Message, text stri
 			sent, changed = full, false
 		}
 	}
-	return s.agent.Turn(ctx, runtime.Input{History: history, Text: text, MaxTokens: maxTokens}, func(ev runtime.Event, at runtime.Fold) {
+	model := s.model()
+	res, err := s.agent.Turn(ctx, runtime.Input{History: history, Text: text, MaxTokens: maxTokens}, func(ev runtime.Event, at runtime.Fold) {
 		switch ev.Type {
 		case runtime.EventCallback, runtime.EventToolStart:
 			changed = true // the action's status is sent once the action is over
@@ -41,4 +42,6 @@ func (s *Service) Complete(ctx context.Context, history []llm.Message, text stri
 			flush(at.Full)
 		}
 	})
+	s.recordUsage(ctx, UsageEntry{Kind: UsageV1, Model: model, Usage: res.Usage})
+	return res, err
 }

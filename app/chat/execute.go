@@ -42,6 +42,7 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input, resum
 	}
 	var res runtime.Result
 	var err error
+	model := s.model()
 	if in.Fitter == nil && in.ConversationID != "" && ctx.Err() == nil {
 		// (A run stopped before it goes on, say a paused one stopped after a restart,
 		// ends as its turn sees the stop: there is nothing to send.)
@@ -58,6 +59,7 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input, resum
 	if s.keepsPause(ctx, run) {
 		// Paused when Wisp closed: the run stays paused on disk and goes on when the
 		// user decides, after the next start (adoptPaused).
+		s.recordRunUsage(ctx, run, model, res.Usage) // what it spent so far
 		s.unregister(run)
 		run.closeReaders()
 		return
@@ -86,6 +88,7 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input, resum
 		Metadata: replyMeta(status, errMsg), CreatedAt: time.Now(),
 	}
 	outcome := Outcome{Status: status, Error: errMsg, FullText: res.FullText, History: res.History, Usage: res.Usage, MessageID: reply.ID}
+	s.recordRunUsage(ctx, run, model, res.Usage) // before the end is seen: a page read after it has the usage
 	s.append(run, final, runtime.Fold{Full: res.FullText, Segment: -1}, func() error {
 		err := s.store.EndRun(context.Background(), run.ID, status, errMsg, reply.CreatedAt, &reply)
 		run.mu.Lock()

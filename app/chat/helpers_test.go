@@ -17,6 +17,7 @@ import (
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/runtime"
+	"github.com/wispapp/wisp/runtime/llm"
 	"github.com/wispapp/wisp/runtime/reply"
 )
 
@@ -66,7 +67,9 @@ func (a *scriptAgent) Resume(context.Context, runtime.ResumeInput, runtime.Emit)
 	return runtime.Result{}, runtime.ErrNoPause
 }
 
-func (a *scriptAgent) Title(context.Context, string, string) string { return "A title" }
+func (a *scriptAgent) Title(context.Context, string, string) (string, llm.Usage) {
+	return "A title", llm.Usage{}
+}
 
 func (a *scriptAgent) Settings() runtime.Settings {
 	return runtime.Settings{Character: runtime.Character{Name: "Wisp"}}

@@ -9,13 +9,14 @@ import (
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/runtime"
+	"github.com/wispapp/wisp/runtime/llm"
 )
 
 // Agent is what chat needs of the agent runtime (*runtime.Agent).
 type Agent interface {
 	Turn(ctx context.Context, in runtime.Input, emit runtime.Emit) (runtime.Result, error)
 	Resume(ctx context.Context, in runtime.ResumeInput, emit runtime.Emit) (runtime.Result, error)
-	Title(ctx context.Context, userText, replyText string) string
+	Title(ctx context.Context, userText, replyText string) (string, llm.Usage)
 	Settings() runtime.Settings
 }
 
@@ -42,6 +43,9 @@ type Options struct {
 	SummarizeAt func() int
 	// Counter is the token counter for a model (nil: an estimate of bytes / 3).
 	Counter func(model string) Counter
+	// RecordUsage records what a model call group cost (app/usage); nil records
+	// nothing. It must not block for long, and never fails a reply.
+	RecordUsage func(ctx context.Context, e UsageEntry)
 }
 
 // Service runs chat.

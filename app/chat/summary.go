@@ -91,6 +91,7 @@ func (s *Service) summarise(ctx context.Context, runID string, emit summaryEmit,
 	if ferr := s.store.FinishSummary(context.WithoutCancel(ctx), sum); ferr != nil && err == nil {
 		err = ferr
 	}
+	s.recordUsage(ctx, UsageEntry{ConversationID: sum.ConversationID, RunID: runID, Kind: UsageSummary, Model: sum.Model, Usage: usage})
 	s.publishSummary(sum)
 	emit(runtime.Event{Type: runtime.EventSummaryEnd, Data: runtime.SummaryEnd{Summary: summaryInfo(sum)}})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/wispapp/wisp/internal/fault"
 
 	"github.com/wispapp/wisp/runtime"
+	"github.com/wispapp/wisp/runtime/llm"
 )
 
 // titleTimeout bounds a title request to the model.
@@ -38,7 +39,8 @@ func (s *Service) maybeTitle(run *Run, userText, replyText string) {
 		defer s.bg.Done()
 		ctx, cancel := context.WithTimeout(s.base, titleTimeout)
 		defer cancel()
-		title := s.agent.Title(ctx, userText, replyText)
+		title, used := s.agent.Title(ctx, userText, replyText)
+		s.recordUsage(ctx, UsageEntry{ConversationID: run.ConversationID, Kind: UsageTitle, Model: s.model(), Usage: used})
 		cur, err := s.store.Conversation(ctx, run.ConversationID)
 		if err != nil || cur.Title != wire.DefaultTitle {
 			return // deleted or renamed meanwhile: the user's choice wins
@@ -74,7 +76,9 @@ func (s *Service) GenerateTitle(ctx context.Context, convID string) (wire.Conver
 	defer cancel()
 	title := runtime.FallbackTitle(userText)
 	if ok, _ := s.opts.CanRespond(); ok {
-		title = s.agent.Title(ctx, userText, replyText)
+		var used llm.Usage
+		title, used = s.agent.Title(ctx, userText, replyText)
+		s.recordUsage(ctx, UsageEntry{ConversationID: convID, Kind: UsageTitle, Model: s.model(), Usage: used})
 	}
 	return s.setTitle(ctx, convID, title)
 }

@@ -106,10 +106,20 @@ type AnthropicText struct {
 	Text string `json:"text"`
 }
 
-// AnthropicUsage is an answer's token usage.
+// AnthropicUsage is an answer's token usage. Anthropic counts the prompt's tokens
+// read from its cache and written to it apart from InputTokens.
 type AnthropicUsage struct {
-	InputTokens  int `json:"input_tokens"`
-	OutputTokens int `json:"output_tokens"`
+	InputTokens              int `json:"input_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+}
+
+// NewAnthropicUsage is u in Anthropic's words: its InputTokens without the cache's.
+func NewAnthropicUsage(u llm.Usage) AnthropicUsage {
+	u = sane(u)
+	return AnthropicUsage{InputTokens: u.InputTokens - u.CacheReadTokens - u.CacheWriteTokens,
+		CacheCreationInputTokens: u.CacheWriteTokens, CacheReadInputTokens: u.CacheReadTokens, OutputTokens: u.OutputTokens}
 }
 
 // AnthropicMessage is an assistant message.
@@ -161,9 +171,7 @@ type (
 			StopReason   string  `json:"stop_reason"`
 			StopSequence *string `json:"stop_sequence"`
 		} `json:"delta"`
-		Usage struct {
-			OutputTokens int `json:"output_tokens"`
-		} `json:"usage"`
+		Usage AnthropicUsage `json:"usage"` // the whole answer's
 	}
 	AnthropicMessageStop struct {
 		Type string `json:"type"` // message_stop
@@ -188,10 +196,12 @@ func AnthropicTextDelta(text string) AnthropicBlockDelta {
 // AnthropicTextStop closes the text block.
 func AnthropicTextStop() AnthropicBlockStop { return AnthropicBlockStop{Type: "content_block_stop"} }
 
-// AnthropicEnd is the message_delta that says why the answer stopped.
-func AnthropicEnd(stop string, outputTokens int) AnthropicMessageDelta {
+// AnthropicEnd is the message_delta that says why the answer stopped and what it
+// cost in all (the prompt's tokens included: the stream's message_start was sent
+// before they were known).
+func AnthropicEnd(stop string, usage llm.Usage) AnthropicMessageDelta {
 	end := AnthropicMessageDelta{Type: "message_delta"}
-	end.Delta.StopReason, end.Usage.OutputTokens = AnthropicStopReason(stop), outputTokens
+	end.Delta.StopReason, end.Usage = AnthropicStopReason(stop), NewAnthropicUsage(usage)
 	return end
 }
 

@@ -7,7 +7,11 @@
 // serving, no chat service (app/api does the I/O).
 package compat
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/wispapp/wisp/runtime/llm"
+)
 
 // Error is a request the foreign API would refuse: its status, its type (and, for
 // OpenAI, code) in that API's words, and its message.
@@ -22,4 +26,23 @@ func (e *Error) Error() string { return e.Msg }
 
 func errorf(status int, typ, format string, args ...any) *Error {
 	return &Error{Status: status, Type: typ, Msg: fmt.Sprintf(format, args...)}
+}
+
+// maxTokens bounds a token count the answers report: a provider's count is not
+// trusted, and one that is negative or absurd is reported as 0.
+const maxTokens = 1 << 30
+
+// sane is u with every count 0 to maxTokens, and a prompt at least as large as what
+// it read from and wrote to the cache (which are part of it).
+func sane(u llm.Usage) llm.Usage {
+	bound := func(n int) int {
+		if n < 0 || n > maxTokens {
+			return 0
+		}
+		return n
+	}
+	u = llm.Usage{InputTokens: bound(u.InputTokens), OutputTokens: bound(u.OutputTokens),
+		CacheReadTokens: bound(u.CacheReadTokens), CacheWriteTokens: bound(u.CacheWriteTokens)}
+	u.InputTokens = max(u.InputTokens, u.CacheReadTokens+u.CacheWriteTokens)
+	return u
 }

@@ -123,16 +123,26 @@ type OpenAIDelta struct {
 	Content *string `json:"content,omitempty"`
 }
 
-// OpenAIUsage is an answer's token usage.
+// OpenAIUsage is an answer's token usage: PromptTokens is the whole prompt, of which
+// PromptTokensDetails.CachedTokens were read from the cache and CacheWriteTokens
+// written to it (OpenRouter's word; OpenAI reports none, and it is left out at 0).
 type OpenAIUsage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	TotalTokens      int `json:"total_tokens"`
+	PromptTokens        int `json:"prompt_tokens"`
+	CompletionTokens    int `json:"completion_tokens"`
+	TotalTokens         int `json:"total_tokens"`
+	PromptTokensDetails struct {
+		CachedTokens     int `json:"cached_tokens"`
+		CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
+	} `json:"prompt_tokens_details"`
 }
 
-// NewOpenAIUsage is the usage of a reply that took input tokens in and gave output out.
-func NewOpenAIUsage(input, output int) *OpenAIUsage {
-	return &OpenAIUsage{PromptTokens: input, CompletionTokens: output, TotalTokens: input + output}
+// NewOpenAIUsage is u in OpenAI's words.
+func NewOpenAIUsage(u llm.Usage) *OpenAIUsage {
+	u = sane(u)
+	out := &OpenAIUsage{PromptTokens: u.InputTokens, CompletionTokens: u.OutputTokens, TotalTokens: u.InputTokens + u.OutputTokens}
+	out.PromptTokensDetails.CachedTokens = u.CacheReadTokens
+	out.PromptTokensDetails.CacheWriteTokens = u.CacheWriteTokens
+	return out
 }
 
 // NewOpenAICompletion is an answer of model made at created (Unix seconds), with no

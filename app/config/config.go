@@ -22,11 +22,29 @@ type Config struct {
 	Autonomy  Autonomy  `json:"autonomy"`
 	UI        UI        `json:"ui"`
 	Desktop   Desktop   `json:"desktop"`
+	Memory    Memory    `json:"memory"`
 	// MCPServers are the Model Context Protocol servers whose tools the agent may
 	// use, by name, in the notation of Claude Desktop, Cursor and LM Studio. Env and
 	// header values are secrets: the API shows only their names.
 	MCPServers map[string]MCPServer `json:"mcpServers" apply:"hot" edit:"mcp" label:"MCP servers"`
+	// Prices are what models cost, by model name, over Wisp's built-in list (the
+	// file's entry wins): usage is costed with the price when it is recorded
+	// (docs/usage.md).
+	Prices map[string]Price `json:"prices" apply:"hot" label:"Prices"`
 }
+
+// Price is what a model costs, in US dollars per million tokens: the prompt's tokens
+// (Input), the reply's (Output), the prompt's tokens read from the provider's cache
+// (CacheRead) and written to it (CacheWrite).
+type Price struct {
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	CacheRead  float64 `json:"cacheRead"`
+	CacheWrite float64 `json:"cacheWrite"`
+}
+
+// MaxPrices bounds how many models the prices may name.
+const MaxPrices = 1000
 
 // MCPServer is one MCP server: a command to run (stdio) or a URL (Streamable HTTP).
 type MCPServer struct {
@@ -132,6 +150,21 @@ type Desktop struct {
 	OpenAtLogin bool `json:"openAtLogin" apply:"hot" label:"Open at login"`
 }
 
+// Memory bounds what the agent remembers about the user (docs/memory.md). AutoSave
+// saves what the agent proposes to remember without asking: only the user turns it
+// on (Settings or the file); no action of the agent's changes the settings.
+type Memory struct {
+	AutoSave bool `json:"autoSave" apply:"hot" label:"Save memories without asking"`
+	MaxBytes int  `json:"maxBytes" apply:"hot" label:"Memory size limit"`
+}
+
+// The bounds of the memory's size.
+const (
+	DefaultMemoryBytes = 16 << 10
+	MaxMemoryBytes     = 64 << 10
+	MinMemoryBytes     = 1 << 10
+)
+
 // DefaultPort is the port Wisp listens on unless told otherwise.
 const DefaultPort = 2138
 
@@ -150,6 +183,8 @@ func Default() Config {
 		Terminal:   Terminal{MaxConcurrent: 2, MaxDurationMs: 300000, NotifyLongRuns: true},
 		Autonomy:   Autonomy{IntervalMs: 30000, MaxPerHour: 4, CooldownMs: 120000},
 		UI:         UI{Theme: "system", Notifications: true},
+		Memory:     Memory{MaxBytes: DefaultMemoryBytes},
 		MCPServers: map[string]MCPServer{},
+		Prices:     map[string]Price{},
 	}
 }

@@ -42,7 +42,10 @@ func TestEveryFieldIsClassified(t *testing.T) {
 		"ui.theme":                {h, false, true},
 		"ui.notifications":        {h, false, true},
 		"desktop.openAtLogin":     {h, false, true},
+		"memory.autoSave":         {h, false, true},
+		"memory.maxBytes":         {h, false, true},
 		"mcpServers":              {h, false, false}, // through /api/mcp/servers
+		"prices":                  {h, false, true},
 	}
 	seen := map[string]bool{}
 	for _, f := range Fields() {

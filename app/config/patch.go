@@ -95,6 +95,10 @@ func checkType(f Field, v any) error {
 		if _, ok := v.(string); !ok {
 			return fmt.Errorf("%s must be a string", f.Path)
 		}
+	case reflect.Map:
+		if _, ok := v.(map[string]any); !ok {
+			return fmt.Errorf("%s must be an object", f.Path)
+		}
 	case reflect.Slice:
 		list, ok := v.([]any)
 		for _, item := range list {

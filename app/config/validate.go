@@ -3,6 +3,9 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
 	"strings"
 )
 
@@ -33,8 +36,37 @@ func (c Config) Validate() error {
 	check(c.Autonomy.IntervalMs >= 0, "autonomy.intervalMs must not be negative, got %d", c.Autonomy.IntervalMs)
 	check(c.Autonomy.MaxPerHour >= 0, "autonomy.maxPerHour must not be negative, got %d", c.Autonomy.MaxPerHour)
 	check(c.Autonomy.CooldownMs >= 0, "autonomy.cooldownMs must not be negative, got %d", c.Autonomy.CooldownMs)
+	check(c.Memory.MaxBytes >= MinMemoryBytes && c.Memory.MaxBytes <= MaxMemoryBytes,
+		"memory.maxBytes must be %d-%d, got %d", MinMemoryBytes, MaxMemoryBytes, c.Memory.MaxBytes)
 	check(oneOf(c.UI.Theme, "system", "light", "dark"), "ui.theme must be system, light or dark, got %q", c.UI.Theme)
+	errs = append(errs, validatePrices(c.Prices)...)
 	return errors.Join(errs...)
+}
+
+// validatePrices refuses more than MaxPrices models, a model without a name, and a
+// price that is negative or not a number; the names are sorted so that a file's
+// errors read the same every time.
+func validatePrices(prices map[string]Price) []error {
+	if len(prices) > MaxPrices {
+		return []error{fmt.Errorf("prices may name at most %d models, got %d", MaxPrices, len(prices))}
+	}
+	var errs []error
+	for _, name := range slices.Sorted(maps.Keys(prices)) {
+		if strings.TrimSpace(name) == "" || len(name) > 200 {
+			errs = append(errs, fmt.Errorf("prices: a model name must be 1-200 characters, got %q", name))
+			continue
+		}
+		p := prices[name]
+		for _, v := range []struct {
+			key string
+			n   float64
+		}{{"input", p.Input}, {"output", p.Output}, {"cacheRead", p.CacheRead}, {"cacheWrite", p.CacheWrite}} {
+			if math.IsNaN(v.n) || math.IsInf(v.n, 0) || v.n < 0 {
+				errs = append(errs, fmt.Errorf("prices.%s.%s must be a number of dollars, 0 or more, got %g", name, v.key, v.n))
+			}
+		}
+	}
+	return errs
 }
 
 func oneOf(v string, allowed ...string) bool {

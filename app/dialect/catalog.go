@@ -14,7 +14,7 @@ func appendCatalog(b []byte, ev Event) ([]byte, error) {
 	switch d := ev.Event.Data.(type) {
 	case runtime.Output:
 		f = wire.NewDone(ev.At.Full, ev.Agent, ev.Run, d.MessageID, d.History,
-			wire.UsageOf(d.Usage.InputTokens, d.Usage.OutputTokens))
+			wire.NewUsage(d.Usage.InputTokens, d.Usage.OutputTokens, d.Usage.CacheReadTokens, d.Usage.CacheWriteTokens))
 	case runtime.Error:
 		f = wire.NewChatError(d.Message, d.Recoverable, false)
 	case runtime.Interrupted:

@@ -113,7 +113,7 @@ func (s *Seed003) Events(ev Event) ([]Event003, error) {
 	case runtime.RunResumed:
 		return []Event003{s.named("presence", "executor", "the user answered: "+d.Decision)}, nil
 	case runtime.Output:
-		c := Context003{s.session, d.MessageID, s.request, wire.UsageOf(d.Usage.InputTokens, d.Usage.OutputTokens)}
+		c := Context003{s.session, d.MessageID, s.request, wire.NewUsage(d.Usage.InputTokens, d.Usage.OutputTokens, d.Usage.CacheReadTokens, d.Usage.CacheWriteTokens)}
 		return []Event003{s.named("context", "model", jsonString(c))}, nil
 	case runtime.Error:
 		return []Event003{s.named("error", "model", d.Message)}, nil

@@ -11,6 +11,7 @@ import (
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/internal/clock"
 	"github.com/wispapp/wisp/runtime"
+	"github.com/wispapp/wisp/runtime/llm"
 )
 
 // tickTimeout bounds one tick's model call.
@@ -133,7 +134,11 @@ func (a *autonomy) tick() {
 		return
 	}
 	t.note(wire.AutonomyPayload{Kind: "tick", Tick: n})
+	model := a.s.opts.Agent.Settings().Model
 	dec, err := a.s.opts.Agent.Decide(ctx, runtime.Deliberation{Instructions: autonomyInstructions, Situation: situation}, nil)
+	if rec := a.s.opts.RecordUsage; rec != nil && dec.Usage != (llm.Usage{}) {
+		rec(ctx, model, dec.Usage)
+	}
 	if err == nil && dec.Speak {
 		// Thinking takes seconds: the user may have spoken, or a reply started, meanwhile.
 		if reason, _, _ := a.holdBack(ctx, set, a.s.opts.Clock.Now()); reason != "" {

@@ -42,9 +42,11 @@ func kinds(h *harness) []string {
 
 func TestSilentTickSendsNothing(t *testing.T) {
 	h, a := autonomous(t)
+	used := llm.Usage{InputTokens: 300, OutputTokens: 12, CacheReadTokens: 200}
 	h.llm.Script(llmtest.Turn{
 		Thinking:  []string{"Nothing ", "happened."},
 		ToolCalls: []llm.ToolCall{llmtest.Call("c1", "stay_silent", map[string]string{"reason": "nothing new"})},
+		Usage:     used,
 	})
 	h.clk.Advance(30 * time.Second)
 	dec := h.hub.waitEnvelope(t, "autonomy", "decision")
@@ -52,6 +54,11 @@ func TestSilentTickSendsNothing(t *testing.T) {
 	if p := payloadOf(dec); p["decision"] != "silent" || p["reason"] != "nothing new" {
 		t.Fatalf("decision %v", p)
 	}
+	h.mu.Lock()
+	if len(h.used) != 1 || h.used[0] != used {
+		t.Errorf("the tick recorded %+v, want %+v", h.used, used)
+	}
+	h.mu.Unlock()
 	if got := strings.Join(kinds(h), " "); got != "tick thought decision" {
 		t.Fatalf("envelopes: %s", got)
 	}

@@ -161,6 +161,7 @@ type harness struct {
 	set   Settings
 	busy  bool
 	noLLM bool
+	used  []llm.Usage // what the ticks recorded
 }
 
 func newHarness(t *testing.T) *harness {
@@ -201,6 +202,13 @@ func (h *harness) open() {
 			h.mu.Lock()
 			defer h.mu.Unlock()
 			return !h.noLLM, "no model"
+		},
+		RecordUsage: func(_ context.Context, model string, u llm.Usage) {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			if model == "fake" {
+				h.used = append(h.used, u)
+			}
 		},
 	})
 }

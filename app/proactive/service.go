@@ -19,6 +19,7 @@ import (
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/internal/clock"
 	"github.com/wispapp/wisp/runtime"
+	"github.com/wispapp/wisp/runtime/llm"
 )
 
 // Presence says which conversations the connected clients show.
@@ -52,6 +53,9 @@ type Options struct {
 	Busy   func() bool
 	Clock  clock.Clock // default the system clock
 	Logger *slog.Logger
+	// RecordUsage records what an autonomy tick's model call cost (app/usage); nil
+	// records nothing.
+	RecordUsage func(ctx context.Context, model string, u llm.Usage)
 }
 
 // Service runs reminders, the autonomy loop and terminal notices.

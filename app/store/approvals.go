@@ -34,13 +34,17 @@ type Approval struct {
 	Request                                     json.RawMessage
 	Binding                                     string
 	Status, Decision, Note                      string
-	CreatedAt, DecidedAt                        time.Time
+	// EditedText is the user's edit of what a memory approval proposed, when they
+	// approved it edited ("" otherwise).
+	EditedText           string
+	CreatedAt, DecidedAt time.Time
 	// MessageID is the user message its run answers (read only: from the run).
 	MessageID string
 }
 
 // approvalColumns read an approval with its run's user message.
 const approvalColumns = "id, run_id, conversation_id, call_id, tool_name, request, binding, status, decision, note, created_at, decided_at, " +
+	"coalesce(edited_text, ''), " +
 	"(SELECT r.user_message_id FROM runs r WHERE r.id = run_id)"
 
 // AddApproval saves a pending approval. ErrNotFound if its run does not exist.
@@ -95,6 +99,16 @@ const (
 // one decision wins. A later one gets ErrDecided with the approval as it is.
 // approve_always also saves grants of kind for bases, in the same transaction.
 func (s *Store) DecideApproval(ctx context.Context, id, decision, note string, at time.Time, kind string, bases []string) (Approval, error) {
+	return s.decideApproval(ctx, id, decision, note, nil, at, kind, bases)
+}
+
+// DecideApprovalEdited approves a pending approval with the user's edit of what it
+// proposed (a memory's text), compare-and-swap like DecideApproval.
+func (s *Store) DecideApprovalEdited(ctx context.Context, id, note, edited string, at time.Time) (Approval, error) {
+	return s.decideApproval(ctx, id, DecisionApprove, note, &edited, at, "", nil)
+}
+
+func (s *Store) decideApproval(ctx context.Context, id, decision, note string, edited *string, at time.Time, kind string, bases []string) (Approval, error) {
 	status := ApprovalApproved
 	switch decision {
 	case DecisionApprove, DecisionApproveAlways:
@@ -107,8 +121,8 @@ func (s *Store) DecideApproval(ctx context.Context, id, decision, note string, a
 	err := s.InTx(ctx, func(t *Tx) error {
 		tx := t.tx
 		res, err := tx.ExecContext(ctx,
-			"UPDATE approvals SET status = ?, decision = ?, note = ?, decided_at = ? WHERE id = ? AND status = 'pending'",
-			status, decision, note, at.UnixMilli(), id)
+			"UPDATE approvals SET status = ?, decision = ?, note = ?, edited_text = ?, decided_at = ? WHERE id = ? AND status = 'pending'",
+			status, decision, note, edited, at.UnixMilli(), id)
 		if err != nil {
 			return err
 		}
@@ -171,7 +185,7 @@ func scanApproval(r scanner) (Approval, error) {
 	var created int64
 	var decided sql.NullInt64
 	var message sql.NullString
-	if err := r.Scan(&a.ID, &a.RunID, &conv, &a.CallID, &a.ToolName, &req, &a.Binding, &a.Status, &decision, &a.Note, &created, &decided, &message); err != nil {
+	if err := r.Scan(&a.ID, &a.RunID, &conv, &a.CallID, &a.ToolName, &req, &a.Binding, &a.Status, &decision, &a.Note, &created, &decided, &a.EditedText, &message); err != nil {
 		return Approval{}, err
 	}
 	a.ConversationID, a.Decision, a.Request, a.MessageID = conv.String, decision.String, json.RawMessage(req), message.String

@@ -215,7 +215,48 @@ var migrations = []string{
 	`CREATE INDEX messages_depth ON messages (conversation_id, depth);
 	CREATE INDEX display_messages_run ON display_messages (run_id) WHERE run_id IS NOT NULL;`,
 
-	// 11: the model's context is assembled by tokens. A message keeps its token count
+	// 11: the memory the user owns, one Markdown document per character, every change
+	// a version (the newest 100 are kept); an undo names the version whose text it
+	// restored (0: the empty memory before the first). An approval of a memory can be
+	// decided with the user's edit of the proposed text.
+	`CREATE TABLE memory_versions (
+		character  TEXT    NOT NULL,
+		version    INTEGER NOT NULL CHECK (version >= 1),
+		text       TEXT    NOT NULL,
+		source     TEXT    NOT NULL CHECK (source IN ('user', 'agent', 'undo')),
+		restores   INTEGER CHECK (restores IS NULL OR restores >= 0),
+		created_at INTEGER NOT NULL,
+		PRIMARY KEY (character, version)
+	) STRICT;
+	ALTER TABLE approvals ADD COLUMN edited_text TEXT;`,
+	// 12: usage and cost: one row per model call group Wisp makes (a run, a summary, a
+	// title, a /v1 request), the tokens its provider reported and what they cost at
+	// the price then (NULL: the model has no price). A deleted conversation leaves its
+	// rows, without its id, in the totals: the money was spent. day is the local date
+	// of at when recorded, which the report groups by.
+	`CREATE TABLE usage (
+		n                  INTEGER PRIMARY KEY,
+		id                 TEXT    NOT NULL UNIQUE,
+		at                 INTEGER NOT NULL,
+		day                TEXT    NOT NULL,
+		model              TEXT    NOT NULL,
+		provider           TEXT    NOT NULL,
+		kind               TEXT    NOT NULL CHECK (kind IN ('chat', 'summary', 'title', 'v1')),
+		conversation_id    TEXT    REFERENCES conversations (id) ON DELETE SET NULL,
+		run_id             TEXT,
+		message_id         TEXT,
+		input_tokens       INTEGER NOT NULL CHECK (input_tokens >= 0),
+		output_tokens      INTEGER NOT NULL CHECK (output_tokens >= 0),
+		cache_read_tokens  INTEGER NOT NULL CHECK (cache_read_tokens >= 0),
+		cache_write_tokens INTEGER NOT NULL CHECK (cache_write_tokens >= 0),
+		cost_usd           REAL    CHECK (cost_usd IS NULL OR cost_usd >= 0)
+	) STRICT;
+	CREATE INDEX usage_conversation ON usage (conversation_id);
+	CREATE INDEX usage_day ON usage (day, model);
+	CREATE INDEX usage_message ON usage (message_id) WHERE message_id IS NOT NULL;
+	CREATE INDEX usage_run ON usage (run_id) WHERE run_id IS NOT NULL;`,
+
+	// 13: the model's context is assembled by tokens. A message keeps its token count
 	// and the counter that made it (another model's counter counts again); a summary
 	// stands for the messages of a branch through one of them (docs/context.md).
 	`ALTER TABLE messages ADD COLUMN tokens INTEGER;

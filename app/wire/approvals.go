@@ -2,9 +2,9 @@ package wire
 
 import "encoding/json"
 
-// Approval is the user's yes or no to one shell command the agent asked to run, or
-// one MCP tool it asked to call (docs/approvals.md): on every approvals route and
-// frame. Kind says which; the fields of the other kind are empty (arguments and
+// Approval is the user's yes or no to one shell command the agent asked to run, one
+// MCP tool it asked to call, or one note it proposed to remember (docs/approvals.md,
+// docs/memory.md): on every approvals route and frame. Kind says which; the fields of the other kind are empty (arguments and
 // annotations null). An MCP call's base (bases and grantable) is "server.tool".
 type Approval struct {
 	ID             string `json:"id"`
@@ -23,17 +23,20 @@ type Approval struct {
 	AlwaysAsk []string     `json:"alwaysAsk"`
 	Kind      ApprovalKind `json:"kind"`
 	// MCP: the server, the tool, what the model passes it, and what the server says of it.
-	Server          string            `json:"server"`
-	Tool            string            `json:"tool"`
-	Arguments       json.RawMessage   `json:"arguments"`
-	Annotations     *ToolAnnotations  `json:"annotations"`
-	ToolTitle       string            `json:"toolTitle"`
-	ToolDescription string            `json:"toolDescription"`
-	Status          ApprovalStatus    `json:"status"`
-	Decision        *ApprovalDecision `json:"decision"`
-	Note            string            `json:"note"`
-	CreatedAt       string            `json:"createdAt"`
-	DecidedAt       *string           `json:"decidedAt"`
+	Server          string           `json:"server"`
+	Tool            string           `json:"tool"`
+	Arguments       json.RawMessage  `json:"arguments"`
+	Annotations     *ToolAnnotations `json:"annotations"`
+	ToolTitle       string           `json:"toolTitle"`
+	ToolDescription string           `json:"toolDescription"`
+	// Text is what a REMEMBER proposes to save (kind memory); once approved with the
+	// user's edit, that edit.
+	Text      string            `json:"text"`
+	Status    ApprovalStatus    `json:"status"`
+	Decision  *ApprovalDecision `json:"decision"`
+	Note      string            `json:"note"`
+	CreatedAt string            `json:"createdAt"`
+	DecidedAt *string           `json:"decidedAt"`
 }
 
 // ToolAnnotations are what an MCP server says of a tool: hints for the user, never a
@@ -166,7 +169,7 @@ func approvalExamples() []Frame {
 	pending, _ := json.Marshal(exampleApproval(false))
 	return []Frame{
 		NewApprovalRequested(exampleApproval(false)), NewApprovalDecided(exampleApproval(true)),
-		NewApprovalRequested(exampleMCPApproval()),
+		NewApprovalRequested(exampleMCPApproval()), NewApprovalRequested(exampleMemoryApproval()),
 		NewToolStatus(exCallID, "RUN_SHELL", "waiting", ""),
 		NewToolStatus(exCallID, "RUN_SHELL", "executing", "run-1763715600000-a1b2c3"),
 		NewRunPaused("waiting for the user's approval", "RUN_SHELL", exCallID, "ap_1", pending),

@@ -123,7 +123,7 @@ func Examples() []Frame {
 	}
 	frames = append(frames, envelopeExamples()...)
 	frames = append(frames, approvalExamples()...)
-	frames = append(frames, NewMCPServers(exampleMCPServers()))
+	frames = append(frames, NewMCPServers(exampleMCPServers()), NewMemoryUpdated(exampleMemory()))
 	frames = append(frames, stateExamples()...)
 	frames = append(frames, summaryFrameExamples()...)
 	return append(frames, terminalExamples()...)
@@ -136,11 +136,13 @@ func ShapeExamples() map[string][]any {
 	conv2 := conv
 	conv2.Metadata, conv2.Unread = nil, false
 	reminders := exampleReminders()
-	return map[string][]any{
-		"Approval":     {exampleApproval(false), exampleApproval(true), exampleMCPApproval()},
-		"MCPServer":    {exampleMCPServers()[0], exampleMCPServers()[1]},
-		"ImportResult": {exampleImportResult()},
-		"RunState":     {exampleRunState()},
+	shapes := map[string][]any{
+		"Approval":      {exampleApproval(false), exampleApproval(true), exampleMCPApproval(), exampleMemoryApproval()},
+		"Memory":        {exampleMemory(), Memory{MaxBytes: 16384, Character: "Wisp"}},
+		"MemoryHistory": {exampleMemoryHistory(), MemoryHistory{Versions: []MemoryVersion{}}},
+		"MCPServer":     {exampleMCPServers()[0], exampleMCPServers()[1]},
+		"ImportResult":  {exampleImportResult()},
+		"RunState":      {exampleRunState()},
 		"SecretStore": {
 			SecretStore{Where: SecretsInKeyring, Service: "wisp:/home/ada/.local/state/wisp/wisp.json", Unread: []string{}},
 			SecretStore{Where: SecretsInFile, Service: "wisp:/home/ada/.local/state/wisp/wisp.json",
@@ -153,11 +155,11 @@ func ShapeExamples() map[string][]any {
 				SiblingIDs: []string{"m1"}},
 			Message{ID: exMsg, Role: "assistant", Text: "🔍 Looking up track...\n\nNow playing: **Song**", Timestamp: exTime + 900,
 				Source: "chat", RunID: exRun, Status: "ended", ActionCallbackHistory: []string{"🔍 Looking up track...", "Now playing: **Song**"},
-				ParentID: ptr("m1"), SiblingIDs: []string{"m0", exMsg}, SiblingIndex: 1, Depth: 1},
+				ParentID: ptr("m1"), SiblingIDs: []string{"m0", exMsg}, SiblingIndex: 1, Depth: 1, Usage: exampleMessageUsage(true)},
 			Message{ID: "m3", Role: "assistant", Text: "Reminder (late: it was due Fri 21 Nov 09:20): stretch", Timestamp: exTime,
 				Source: "reminder", ReminderID: "r1", Late: true, ParentID: ptr(exMsg), SiblingIDs: []string{"m3"}, Depth: 2},
 			Message{ID: "m4", Role: "assistant", Text: "Partial", Timestamp: exTime, Source: "chat", RunID: exRun, Status: "failed",
-				Error: "the model refused the key", ParentID: ptr("m3"), SiblingIDs: []string{"m4"}, Depth: 3},
+				Error: "the model refused the key", ParentID: ptr("m3"), SiblingIDs: []string{"m4"}, Depth: 3, Usage: exampleMessageUsage(false)},
 		},
 		"DisplayMessage": {exampleDisplayMessage()},
 		"RunInfo": {
@@ -176,7 +178,7 @@ func ShapeExamples() map[string][]any {
 					ParentID: ptr("m2"), SiblingIDs: []string{"m3"}, Depth: 8},
 				{ID: "m4", Role: "assistant", Text: "Partial", Timestamp: exTime, Source: "chat", RunID: exRun, Status: "failed",
 					Error: "the model refused the key", ActionCallbackHistory: []string{"🔍 Looking up track..."},
-					ParentID: ptr("m3"), SiblingIDs: []string{"m4"}, Depth: 9}},
+					ParentID: ptr("m3"), SiblingIDs: []string{"m4"}, Depth: 9, Usage: exampleMessageUsage(true)}},
 				Status: "failed"},
 			Snapshot{Messages: []Message{}, ActiveRun: &RunInfo{ID: exRun, Status: "failed", Error: "x", StartedAt: exTime, EndedAt: exTime + 1},
 				Status: "ended"},
@@ -205,6 +207,10 @@ func ShapeExamples() map[string][]any {
 		"ContextInfo":      exampleContext(),
 		"Summary":          {exampleSummary(SummaryDone), exampleSummary(SummaryFailed)},
 	}
+	for name, examples := range usageExamples() {
+		shapes[name] = examples
+	}
+	return shapes
 }
 
 func ptr(s string) *string { return &s }

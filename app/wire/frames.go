@@ -512,6 +512,7 @@ var Catalog = []Spec{
 	{TypeApprovalRequested, ToClient, ApprovalChanged{}},
 	{TypeApprovalDecided, ToClient, ApprovalChanged{}},
 	{TypeMCPServers, ToClient, MCPServers{}},
+	{TypeMemoryUpdated, ToClient, MemoryUpdated{}},
 	{TypeConversationSummary, ToClient, ConversationSummary{}},
 
 	{TypeToken, ChatStream, Token{}},

@@ -46,6 +46,8 @@ type Message struct {
 	SiblingIDs   []string `json:"siblingIds"`
 	SiblingIndex int      `json:"siblingIndex"`
 	Depth        int      `json:"depth"`
+	// Usage is what an assistant reply cost, when its provider said (docs/usage.md).
+	Usage *MessageUsage `json:"usage,omitempty"`
 }
 
 // DisplayMessage is a UI row of a conversation (seed 002).
@@ -93,22 +95,6 @@ type SendResult struct {
 	ActionCallbackHistory []string  `json:"actionCallbackHistory"`
 	Status                RunStatus `json:"status"` // ended or interrupted
 	Error                 string    `json:"error,omitempty"`
-}
-
-// Usage is what a reply cost in model tokens, in Wisp's words (inputTokens,
-// outputTokens) and in the ones the current elizaOS client reads (promptTokens,
-// completionTokens, totalTokens). Build it with UsageOf.
-type Usage struct {
-	InputTokens      int `json:"inputTokens"`
-	OutputTokens     int `json:"outputTokens"`
-	PromptTokens     int `json:"promptTokens"`
-	CompletionTokens int `json:"completionTokens"`
-	TotalTokens      int `json:"totalTokens"`
-}
-
-// UsageOf is the usage of a reply that took input tokens in and gave output out.
-func UsageOf(input, output int) Usage {
-	return Usage{InputTokens: input, OutputTokens: output, PromptTokens: input, CompletionTokens: output, TotalTokens: input + output}
 }
 
 // ProactiveMessage is the message of a proactive-message frame (seed 004, plus

@@ -78,7 +78,7 @@ func Enums() [][]any {
 		{RoleUser, RoleAssistant}, {RunActive, RunWaiting, RunEnded, RunFailed, RunInterrupted},
 		{DisplayUser, DisplayAssistant, DisplayTool, DisplaySystem},
 		{ContentText, ContentThinking, ContentToolCall, ContentToolResult, ContentError, ContentNotification, ContentApproval},
-		{ReminderPending, ReminderDelivered}, {TurnThinking, TurnReplying, TurnSent, TurnFailed}, {KindShell, KindMCP},
+		{ReminderPending, ReminderDelivered}, {TurnThinking, TurnReplying, TurnSent, TurnFailed}, {KindShell, KindMCP, KindMemory},
 		{DecisionApprove, DecisionApproveAlways, DecisionDeny}, {MCPStarting, MCPRunning, MCPFailed, MCPDisabled},
 		{MCPStdio, MCPHTTP}, {SecretsInKeyring, SecretsInFile}}
 }
@@ -165,8 +165,9 @@ type ApprovalKind string
 
 // Approval and grant kinds.
 const (
-	KindShell ApprovalKind = "shell"
-	KindMCP   ApprovalKind = "mcp"
+	KindShell  ApprovalKind = "shell"
+	KindMCP    ApprovalKind = "mcp"
+	KindMemory ApprovalKind = "memory" // a REMEMBER (approvals only: no grant is of it)
 )
 
 // ApprovalDecision is the user's answer: run it once, run it and grant its bases,

@@ -3,7 +3,8 @@
 // generated from the Go types (wire.gen.ts, app/wire/approvals.go): an Approval is
 // the same shape on every route and frame; a shell one has no server, tool or
 // arguments ('', '', null), an mcp one no command, cwd or reason, and its bases are
-// ["<server>.<tool>"]. Decoders live in approvalDecode.ts.
+// ["<server>.<tool>"]; a memory one (the agent's REMEMBER) has only its text, the
+// note it proposes for the memory. Decoders live in approvalDecode.ts.
 
 import type { Approval, ApprovalChanged, ApprovalDecision } from './wire.gen'
 

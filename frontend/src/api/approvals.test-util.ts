@@ -1,5 +1,5 @@
 // Approvals and grants as docs/approvals.md shows them, for tests: a shell
-// command's and an MCP tool call's.
+// command's, an MCP tool call's and a REMEMBER's.
 
 import type { Approval, Grant } from './approvalTypes'
 
@@ -27,6 +27,7 @@ export const approvalExample: Approval = {
   annotations: null,
   toolTitle: '',
   toolDescription: '',
+  text: '',
 }
 
 /** A call of the tool create_issue of the MCP server github. */
@@ -48,6 +49,21 @@ export const mcpApprovalExample: Approval = {
   annotations: { title: 'Create an issue', destructiveHint: false, openWorldHint: true },
   toolTitle: 'Create an issue',
   toolDescription: 'Opens a new issue in a repository.',
+}
+
+/** The agent's REMEMBER: a note it proposes for the memory. */
+export const memoryApprovalExample: Approval = {
+  ...approvalExample,
+  id: 'ap_3',
+  kind: 'memory',
+  callId: 'call_3',
+  toolName: 'REMEMBER',
+  command: '',
+  cwd: '',
+  reason: '',
+  bases: [],
+  grantable: [],
+  text: 'The user prefers **tea** to coffee.\n<img src=x onerror=alert(1)>',
 }
 
 export const grantExample: Grant = { id: 'g1', kind: 'shell', base: 'git', createdAt: '2026-11-25T01:00:00Z' }

@@ -97,7 +97,7 @@ describe('message decoders', () => {
       agentName: 'W',
       runId: 'r',
       messageId: 'm',
-      usage: { inputTokens: 1, outputTokens: 2, promptTokens: 1, completionTokens: 2, totalTokens: 3 },
+      usage: { inputTokens: 1, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, promptTokens: 1, completionTokens: 2, totalTokens: 3 },
       actionCallbackHistory: [],
     })
     expect(decodeSendResult({ text: 't' })).toBeNull()
@@ -168,7 +168,7 @@ describe('decodeChatFrame', () => {
       runId: 'r',
       messageId: 'm',
       actionCallbackHistory: ['s'],
-      usage: { inputTokens: 1, outputTokens: 2, promptTokens: 1, completionTokens: 2, totalTokens: 3 },
+      usage: { inputTokens: 1, outputTokens: 2, cacheReadTokens: 0, cacheWriteTokens: 0, promptTokens: 1, completionTokens: 2, totalTokens: 3 },
     })
     expect(decodeChatFrame({ type: 'error', message: 'no model' })).toEqual({ type: 'error', message: 'no model' })
     // The elizaOS names, when the server sends them, are read as sent.

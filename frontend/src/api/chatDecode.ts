@@ -101,6 +101,8 @@ function decodeUsage(v: unknown): Usage | undefined {
   return {
     inputTokens,
     outputTokens,
+    cacheReadTokens: isNumber(v.cacheReadTokens) ? v.cacheReadTokens : 0,
+    cacheWriteTokens: isNumber(v.cacheWriteTokens) ? v.cacheWriteTokens : 0,
     promptTokens: isNumber(v.promptTokens) ? v.promptTokens : inputTokens,
     completionTokens: isNumber(v.completionTokens) ? v.completionTokens : outputTokens,
     totalTokens: isNumber(v.totalTokens) ? v.totalTokens : inputTokens + outputTokens,

@@ -16,6 +16,7 @@ import type {
   WispConfig,
 } from './configTypes'
 import type { JsonObject } from './types'
+import type { Price } from './wire.gen'
 
 export const isThemeChoice = oneOf(['system', 'light', 'dark'])
 export const isModelProviderChoice = oneOf(['', 'openai', 'anthropic', 'ollama'])
@@ -30,9 +31,11 @@ export const DEFAULT_CONFIG: WispConfig = {
   features: { shellEnabled: false },
   terminal: { maxConcurrent: 2, maxDurationMs: 300_000, cwd: '', notifyLongRuns: true },
   autonomy: { enabled: false, intervalMs: 30_000, maxPerHour: 4, cooldownMs: 120_000 },
+  memory: { autoSave: false, maxBytes: 16_384 },
   ui: { theme: 'system', notifications: true },
   desktop: { openAtLogin: false },
   mcpServers: {},
+  prices: {},
 }
 
 function section(v: JsonObject, key: string): JsonObject {
@@ -53,6 +56,7 @@ export function decodeWispConfig(v: unknown): WispConfig | null {
   const features = section(v, 'features')
   const terminal = section(v, 'terminal')
   const autonomy = section(v, 'autonomy')
+  const memory = section(v, 'memory')
   const ui = section(v, 'ui')
   const desktop = section(v, 'desktop')
   return {
@@ -88,12 +92,17 @@ export function decodeWispConfig(v: unknown): WispConfig | null {
       maxPerHour: pick(autonomy.maxPerHour, isNumber, d.autonomy.maxPerHour),
       cooldownMs: pick(autonomy.cooldownMs, isNumber, d.autonomy.cooldownMs),
     },
+    memory: {
+      autoSave: pick(memory.autoSave, isBoolean, d.memory.autoSave),
+      maxBytes: pick(memory.maxBytes, isNumber, d.memory.maxBytes),
+    },
     ui: {
       theme: pick(ui.theme, isThemeChoice, d.ui.theme),
       notifications: pick(ui.notifications, isBoolean, d.ui.notifications),
     },
     desktop: { openAtLogin: pick(desktop.openAtLogin, isBoolean, d.desktop.openAtLogin) },
     mcpServers: record(v.mcpServers, isObject),
+    prices: record(v.prices, isPrice),
   }
 }
 
@@ -111,6 +120,12 @@ function decodeField(v: unknown): ConfigField | null {
 }
 
 /** The entries of an object whose values pass check; others are left out. */
+function isPrice(v: unknown): v is Price {
+  return (
+    isObject(v) && isNumber(v.input) && isNumber(v.output) && isNumber(v.cacheRead) && isNumber(v.cacheWrite)
+  )
+}
+
 function record<T>(v: unknown, check: (x: unknown) => x is T): Record<string, T> {
   const out: Record<string, T> = {}
   if (!isObject(v)) return out

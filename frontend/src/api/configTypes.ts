@@ -18,7 +18,7 @@ export type {
   ConfigError as ConfigErrorMessage,
   ConfigChanged as ConfigChangedMessage,
 } from './wire.gen'
-import type { ConfigField, ConnectionInfo as ServerEndpoint, SecretStore } from './wire.gen'
+import type { ConfigField, Price, ConnectionInfo as ServerEndpoint, SecretStore } from './wire.gen'
 
 export type ThemeChoice = 'system' | 'light' | 'dark'
 
@@ -40,6 +40,8 @@ export interface WispConfig {
   features: { shellEnabled: boolean }
   terminal: { maxConcurrent: number; maxDurationMs: number; cwd: string; notifyLongRuns: boolean }
   autonomy: { enabled: boolean; intervalMs: number; maxPerHour: number; cooldownMs: number }
+  /** autoSave: a REMEMBER is saved without its card; maxBytes: the memory's bound (docs/memory.md). */
+  memory: { autoSave: boolean; maxBytes: number }
   ui: { theme: ThemeChoice; notifications: boolean }
   /** openAtLogin: whether the autostart entry is in effect on disk (not only what the file asks). */
   desktop: { openAtLogin: boolean }
@@ -49,6 +51,8 @@ export interface WispConfig {
    * (mcpTypes.ts); kept here as sent, and never patched.
    */
   mcpServers: Record<string, JsonObject>
+  /** What models cost, by model name, in US dollars per million tokens (docs/usage.md). */
+  prices: Record<string, Price>
 }
 
 /** GET /api/config (and the answer of PUT /api/config). */

@@ -19,6 +19,7 @@ import { decodeEmoteMessage } from './emoteDecode'
 import { decodeConfigChanged, decodeConfigError, decodeRestartRequired } from './configDecode'
 import { decodeProactiveFrame, decodeReminderDeleted, decodeReminderUpdated } from './proactiveDecode'
 import { decodeMcpServersFrame } from './mcpDecode'
+import { decodeMemoryUpdated } from './memoryDecode'
 import { isNumber, isObject, isString, isStringArray, optional } from './guards'
 import { AppStateValues, ConfinementValues, decodeConversationBranch, decodeOrNull, decodeReplayTruncated } from './wire.gen'
 
@@ -123,6 +124,7 @@ const decoders: Decoders = {
   'approval-requested': decodeApprovalRequested,
   'approval-decided': decodeApprovalDecided,
   'mcp-servers': decodeMcpServersFrame,
+  'memory-updated': decodeMemoryUpdated,
   'replay-truncated': (v) => decodeOrNull(decodeReplayTruncated, v),
 }
 

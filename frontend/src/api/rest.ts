@@ -45,6 +45,7 @@ import {
   decodeTerminalRunList,
 } from './terminalDecode'
 import { decodeRestartResult } from './restartDecode'
+import { MemoryClient } from './restMemory'
 import { decodeSearchResults } from './searchDecode'
 import type { SearchOptions, SearchResults } from './searchTypes'
 import { decodeAutonomy, decodeReminder, decodeReminderList } from './proactiveDecode'
@@ -101,6 +102,13 @@ export class ApiClient {
   private readonly baseURL: string
   private readonly token: string
   private readonly fetchImpl: typeof fetch
+
+  /** The memory: GET/PUT /api/memory, its history and undo (restMemory.ts). */
+  readonly memory = new MemoryClient({
+    exchange: (method, path, body) => this.exchange(method, path, body),
+    answer,
+    malformed: (what) => new ApiError(200, `malformed ${what} response`),
+  })
 
   constructor(opts: ApiClientOptions) {
     this.baseURL = opts.baseURL.replace(/\/+$/, '')
@@ -444,11 +452,20 @@ export class ApiClient {
    * (409, decision: the one taken) or cancelled (decision null). Rejects with
    * ApiError for anything else (400 bad body, 404 unknown id). bases, with
    * approve_always, are the base commands to grant (default: all it can).
+   * text, with approve of a memory approval, is the text to save instead of
+   * the one proposed (the user edited it).
    */
-  async decideApproval(id: string, decision: ApprovalDecision, note = '', bases: readonly string[] = []): Promise<DecideResult> {
+  async decideApproval(
+    id: string,
+    decision: ApprovalDecision,
+    note = '',
+    bases: readonly string[] = [],
+    text?: string,
+  ): Promise<DecideResult> {
     const body: JsonObject = { decision }
     if (note !== '') body.note = note
     if (bases.length > 0) body.bases = [...bases]
+    if (text !== undefined) body.text = text
     const path = `/api/approvals/${seg(id)}`
     const reply = await this.exchange('POST', path, body)
     if (reply.status === 409) {

@@ -12,6 +12,7 @@ import type { ProactiveMessageFrame, ReminderDeletedMessage, ReminderUpdatedMess
 import type { TerminalOutputMessage } from './terminalTypes'
 import type { JsonObject } from './json'
 import type { McpServersMessage } from './mcpTypes'
+import type { MemoryUpdatedMessage } from './memoryTypes'
 import type { StatusFields } from './statusTypes'
 import type { ConversationBranch, ReplayTruncated, TerminalInput, TerminalResize } from './wire.gen'
 
@@ -74,6 +75,7 @@ export interface KnownServerMessages {
   'approval-requested': ApprovalRequestedMessage
   'approval-decided': ApprovalDecidedMessage
   'mcp-servers': McpServersMessage
+  'memory-updated': MemoryUpdatedMessage
 }
 
 /**

@@ -141,8 +141,8 @@ export function decodeTurnStatus(v: unknown, path = 'TurnStatus'): TurnStatus {
   return _oneOf(v, TurnStatusValues, path)
 }
 
-export type ApprovalKind = 'shell' | 'mcp'
-export const ApprovalKindValues: readonly ApprovalKind[] = ['shell', 'mcp']
+export type ApprovalKind = 'shell' | 'mcp' | 'memory'
+export const ApprovalKindValues: readonly ApprovalKind[] = ['shell', 'mcp', 'memory']
 export function decodeApprovalKind(v: unknown, path = 'ApprovalKind'): ApprovalKind {
   return _oneOf(v, ApprovalKindValues, path)
 }
@@ -605,6 +605,7 @@ export interface Approval {
   annotations: ToolAnnotations | null
   toolTitle: string
   toolDescription: string
+  text: string
   status: ApprovalStatus
   decision: ApprovalDecision | null
   note: string
@@ -632,6 +633,7 @@ export function decodeApproval(v: unknown, path = 'Approval'): Approval {
     annotations: _nullable(o.annotations, path + '.annotations', (x, p) => decodeToolAnnotations(x, p)),
     toolTitle: _str(o.toolTitle, path + '.toolTitle'),
     toolDescription: _str(o.toolDescription, path + '.toolDescription'),
+    text: _str(o.text, path + '.text'),
     status: decodeApprovalStatus(o.status, path + '.status'),
     decision: _nullable(o.decision, path + '.decision', (x, p) => decodeApprovalDecision(x, p)),
     note: _str(o.note, path + '.note'),
@@ -743,6 +745,38 @@ export function decodeMCPTool(v: unknown, path = 'MCPTool'): MCPTool {
     description: _str(o.description, path + '.description'),
     inputSchema: _present(o.inputSchema, path + '.inputSchema'),
     annotations: _nullable(o.annotations, path + '.annotations', (x, p) => decodeToolAnnotations(x, p)),
+  }
+  return out
+}
+
+export interface MemoryUpdated {
+  type: 'memory-updated'
+  memory: Memory
+}
+export function decodeMemoryUpdated(v: unknown, path = 'MemoryUpdated'): MemoryUpdated {
+  const o = _obj(v, path)
+  const out: MemoryUpdated = {
+    type: _oneOf(o.type, ['memory-updated'] as const, path + '.type'),
+    memory: decodeMemory(o.memory, path + '.memory'),
+  }
+  return out
+}
+
+export interface Memory {
+  text: string
+  updatedAt: string
+  version: number
+  maxBytes: number
+  character: string
+}
+export function decodeMemory(v: unknown, path = 'Memory'): Memory {
+  const o = _obj(v, path)
+  const out: Memory = {
+    text: _str(o.text, path + '.text'),
+    updatedAt: _str(o.updatedAt, path + '.updatedAt'),
+    version: _num(o.version, path + '.version'),
+    maxBytes: _num(o.maxBytes, path + '.maxBytes'),
+    character: _str(o.character, path + '.character'),
   }
   return out
 }
@@ -889,6 +923,8 @@ export function decodeDone(v: unknown, path = 'Done'): Done {
 export interface Usage {
   inputTokens: number
   outputTokens: number
+  cacheReadTokens: number
+  cacheWriteTokens: number
   promptTokens: number
   completionTokens: number
   totalTokens: number
@@ -898,6 +934,8 @@ export function decodeUsage(v: unknown, path = 'Usage'): Usage {
   const out: Usage = {
     inputTokens: _num(o.inputTokens, path + '.inputTokens'),
     outputTokens: _num(o.outputTokens, path + '.outputTokens'),
+    cacheReadTokens: _num(o.cacheReadTokens, path + '.cacheReadTokens'),
+    cacheWriteTokens: _num(o.cacheWriteTokens, path + '.cacheWriteTokens'),
     promptTokens: _num(o.promptTokens, path + '.promptTokens'),
     completionTokens: _num(o.completionTokens, path + '.completionTokens'),
     totalTokens: _num(o.totalTokens, path + '.totalTokens'),
@@ -1174,8 +1212,8 @@ export function decodeTerminalResize(v: unknown, path = 'TerminalResize'): Termi
   return out
 }
 
-export type ServerFrame = StatusFrame | Envelope | Pong | AuthOK | SocketError | ConversationUpdated | ConversationBranch | DisplayMessageChanged | TerminalOutput | Emote | RestartRequired | ConfigError | ConfigChanged | Proactive | ReminderUpdated | ReminderDeleted | ReplayTruncated | ApprovalChanged | MCPServers | ConversationSummary
-export const ServerFrameTypes = ['status', 'agent_event', 'heartbeat_event', 'training_event', 'pong', 'auth-ok', 'error', 'conversation-updated', 'conversation-branch', 'display-message-saved', 'display-message-updated', 'terminal-output', 'emote', 'restart-required', 'config-error', 'config-changed', 'proactive-message', 'reminder-updated', 'reminder-deleted', 'replay-truncated', 'approval-requested', 'approval-decided', 'mcp-servers', 'conversation-summary'] as const
+export type ServerFrame = StatusFrame | Envelope | Pong | AuthOK | SocketError | ConversationUpdated | ConversationBranch | DisplayMessageChanged | TerminalOutput | Emote | RestartRequired | ConfigError | ConfigChanged | Proactive | ReminderUpdated | ReminderDeleted | ReplayTruncated | ApprovalChanged | MCPServers | MemoryUpdated | ConversationSummary
+export const ServerFrameTypes = ['status', 'agent_event', 'heartbeat_event', 'training_event', 'pong', 'auth-ok', 'error', 'conversation-updated', 'conversation-branch', 'display-message-saved', 'display-message-updated', 'terminal-output', 'emote', 'restart-required', 'config-error', 'config-changed', 'proactive-message', 'reminder-updated', 'reminder-deleted', 'replay-truncated', 'approval-requested', 'approval-decided', 'mcp-servers', 'memory-updated', 'conversation-summary'] as const
 const serverFrameDecoders: Record<string, (v: unknown, path: string) => ServerFrame> = {
   status: decodeStatusFrame,
   agent_event: decodeEnvelope,
@@ -1200,6 +1238,7 @@ const serverFrameDecoders: Record<string, (v: unknown, path: string) => ServerFr
   'approval-requested': decodeApprovalChanged,
   'approval-decided': decodeApprovalChanged,
   'mcp-servers': decodeMCPServers,
+  'memory-updated': decodeMemoryUpdated,
   'conversation-summary': decodeConversationSummary,
 }
 export function decodeServerFrame(v: unknown, path = 'ServerFrame'): ServerFrame {
@@ -1505,6 +1544,25 @@ export function decodeContextInfo(v: unknown, path = 'ContextInfo'): ContextInfo
   return out
 }
 
+export interface ConversationUsage {
+  conversationId: string
+  usage: Usage
+  costUsd: number
+  unpriced: number
+  calls: number
+}
+export function decodeConversationUsage(v: unknown, path = 'ConversationUsage'): ConversationUsage {
+  const o = _obj(v, path)
+  const out: ConversationUsage = {
+    conversationId: _str(o.conversationId, path + '.conversationId'),
+    usage: decodeUsage(o.usage, path + '.usage'),
+    costUsd: _num(o.costUsd, path + '.costUsd'),
+    unpriced: _num(o.unpriced, path + '.unpriced'),
+    calls: _num(o.calls, path + '.calls'),
+  }
+  return out
+}
+
 export interface EmoteList {
   avatar: string
   emotes: CatalogEmote[]
@@ -1567,6 +1625,34 @@ export function decodeImportFailure(v: unknown, path = 'ImportFailure'): ImportF
   return out
 }
 
+export interface MemoryHistory {
+  versions: MemoryVersion[]
+}
+export function decodeMemoryHistory(v: unknown, path = 'MemoryHistory'): MemoryHistory {
+  const o = _obj(v, path)
+  const out: MemoryHistory = {
+    versions: _arr(o.versions, path + '.versions', (x, p) => decodeMemoryVersion(x, p)),
+  }
+  return out
+}
+
+export interface MemoryVersion {
+  version: number
+  text: string
+  updatedAt: string
+  source: string
+}
+export function decodeMemoryVersion(v: unknown, path = 'MemoryVersion'): MemoryVersion {
+  const o = _obj(v, path)
+  const out: MemoryVersion = {
+    version: _num(o.version, path + '.version'),
+    text: _str(o.text, path + '.text'),
+    updatedAt: _str(o.updatedAt, path + '.updatedAt'),
+    source: _str(o.source, path + '.source'),
+  }
+  return out
+}
+
 export interface Message {
   id: string
   role: Role
@@ -1583,6 +1669,7 @@ export interface Message {
   siblingIds: string[]
   siblingIndex: number
   depth: number
+  usage?: MessageUsage
 }
 export function decodeMessage(v: unknown, path = 'Message'): Message {
   const o = _obj(v, path)
@@ -1603,6 +1690,39 @@ export function decodeMessage(v: unknown, path = 'Message'): Message {
   if (o.actionCallbackHistory !== undefined) out.actionCallbackHistory = _arr(o.actionCallbackHistory, path + '.actionCallbackHistory', (x, p) => _str(x, p))
   if (o.reminderId !== undefined) out.reminderId = _str(o.reminderId, path + '.reminderId')
   if (o.late !== undefined) out.late = _bool(o.late, path + '.late')
+  if (o.usage !== undefined) out.usage = decodeMessageUsage(o.usage, path + '.usage')
+  return out
+}
+
+export interface MessageUsage {
+  model: string
+  usage: Usage
+  costUsd: number | null
+}
+export function decodeMessageUsage(v: unknown, path = 'MessageUsage'): MessageUsage {
+  const o = _obj(v, path)
+  const out: MessageUsage = {
+    model: _str(o.model, path + '.model'),
+    usage: decodeUsage(o.usage, path + '.usage'),
+    costUsd: _nullable(o.costUsd, path + '.costUsd', (x, p) => _num(x, p)),
+  }
+  return out
+}
+
+export interface Price {
+  input: number
+  output: number
+  cacheRead: number
+  cacheWrite: number
+}
+export function decodePrice(v: unknown, path = 'Price'): Price {
+  const o = _obj(v, path)
+  const out: Price = {
+    input: _num(o.input, path + '.input'),
+    output: _num(o.output, path + '.output'),
+    cacheRead: _num(o.cacheRead, path + '.cacheRead'),
+    cacheWrite: _num(o.cacheWrite, path + '.cacheWrite'),
+  }
   return out
 }
 
@@ -1972,6 +2092,42 @@ export function decodeTurnHeartbeat(v: unknown, path = 'TurnHeartbeat'): TurnHea
   return out
 }
 
+export interface UsageReport {
+  rows: UsageRow[]
+  total: Usage
+  costUsd: number
+}
+export function decodeUsageReport(v: unknown, path = 'UsageReport'): UsageReport {
+  const o = _obj(v, path)
+  const out: UsageReport = {
+    rows: _arr(o.rows, path + '.rows', (x, p) => decodeUsageRow(x, p)),
+    total: decodeUsage(o.total, path + '.total'),
+    costUsd: _num(o.costUsd, path + '.costUsd'),
+  }
+  return out
+}
+
+export interface UsageRow {
+  day: string
+  model: string
+  usage: Usage
+  costUsd: number
+  unpriced: number
+  calls: number
+}
+export function decodeUsageRow(v: unknown, path = 'UsageRow'): UsageRow {
+  const o = _obj(v, path)
+  const out: UsageRow = {
+    day: _str(o.day, path + '.day'),
+    model: _str(o.model, path + '.model'),
+    usage: decodeUsage(o.usage, path + '.usage'),
+    costUsd: _num(o.costUsd, path + '.costUsd'),
+    unpriced: _num(o.unpriced, path + '.unpriced'),
+    calls: _num(o.calls, path + '.calls'),
+  }
+  return out
+}
+
 export interface OK {
   ok: boolean
 }
@@ -2204,4 +2360,4 @@ export function decodeSummaryBody(v: unknown, path = 'SummaryBody'): SummaryBody
 }
 
 /** Every shape of the golden file (testdata/wire.golden.json), by name. */
-export const SHAPE_NAMES = ['Approval', 'AssistantPayload', 'AutonomyPayload', 'AutonomyState', 'ConfigView', 'ContextInfo', 'Conversation', 'DisplayMessage', 'EmoteList', 'Grant', 'ImportResult', 'MCPServer', 'Message', 'ProviderInfo', 'Reminder', 'RestartResult', 'RunInfo', 'RunState', 'SearchResults', 'SecretStore', 'SendResult', 'ShellView', 'Snapshot', 'Status', 'Summary', 'TerminalResult', 'TerminalRuns', 'TerminalSnapshot', 'TurnHeartbeat'] as const
+export const SHAPE_NAMES = ['Approval', 'AssistantPayload', 'AutonomyPayload', 'AutonomyState', 'ConfigView', 'ContextInfo', 'Conversation', 'ConversationUsage', 'DisplayMessage', 'EmoteList', 'Grant', 'ImportResult', 'MCPServer', 'Memory', 'MemoryHistory', 'Message', 'Price', 'ProviderInfo', 'Reminder', 'RestartResult', 'RunInfo', 'RunState', 'SearchResults', 'SecretStore', 'SendResult', 'ShellView', 'Snapshot', 'Status', 'Summary', 'TerminalResult', 'TerminalRuns', 'TerminalSnapshot', 'TurnHeartbeat', 'UsageReport'] as const

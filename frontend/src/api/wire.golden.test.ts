@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest'
 import { decodeApproval, decodeGrant } from './approvalDecode'
 import { decodeImportResult } from './archiveDecode'
 import { decodeMcpServer } from './mcpDecode'
+import { decodeMemory, decodeMemoryHistory } from './memoryDecode'
 import { CHAT_FRAME_TYPES, decodeChatFrame, decodeConversation, decodeDisplayMessage, decodeMessage, decodeProvider, decodeRun, decodeSendResult, decodeTurnHeartbeat } from './chatDecode'
 import { decodeConfigSnapshot, decodeSecretStore, decodeShellAccess } from './configDecode'
 import { decodeServerMessage, decodeStatus, KNOWN_SERVER_MESSAGE_TYPES } from './decode'
@@ -15,6 +16,7 @@ import { decodeEmoteCatalog } from './emoteDecode'
 import { decodeAssistantPayload, decodeAutonomy, decodeAutonomyPayload, decodeReminder } from './proactiveDecode'
 import { decodeRestartResult } from './restartDecode'
 import { decodeSearchResults } from './searchDecode'
+import * as wire from './wire.gen'
 import { decodeTerminalRunDetail, decodeTerminalRunList } from './terminalDecode'
 import { CLIENT_MESSAGE_TYPES } from './types'
 import type { JsonObject } from './json'
@@ -80,6 +82,14 @@ const SHAPE_DECODERS: Record<string, (v: unknown) => unknown> = {
   MCPServer: decodeMcpServer,
   ImportResult: decodeImportResult,
   SearchResults: decodeSearchResults,
+  Memory: decodeMemory,
+  MemoryHistory: (v) => {
+    const versions = decodeMemoryHistory(v)
+    return versions === null ? null : { versions }
+  },
+  ConversationUsage: wire.decodeConversationUsage,
+  UsageReport: wire.decodeUsageReport,
+  Price: wire.decodePrice,
 }
 
 /** example without the ignored fields of name (top-level keys). */

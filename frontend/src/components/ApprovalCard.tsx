@@ -1,6 +1,7 @@
 // The card of an approval (docs/approvals.md), shown in the message list
 // after the reply that asked. A tool of an MCP server has its own card
-// (McpApprovalCard); this file draws a shell command's: the command, where it
+// (McpApprovalCard), and so has a note the agent wants to remember
+// (MemoryApprovalCard); this file draws a shell command's: the command, where it
 // runs, the model's reason, its base commands and why it always asks; then
 // Run once, Always allow <base> (that base only), and Deny with an optional note. Real
 // buttons, no autofocus and no key handler: the composer keeps the focus and
@@ -15,14 +16,22 @@ import './approval.css'
 import { memo, useMemo } from 'react'
 import type { Approval } from '../api'
 import { countHidden } from '../hiddenChars'
-import { ApprovalFrame, type CardProps as Props } from './ApprovalParts'
+import { ApprovalActions, ApprovalFrame, type CardProps as Props } from './ApprovalParts'
 import { HiddenCharsNote, HiddenText, type HiddenPart } from './HiddenText'
 import { McpApprovalCard } from './McpApprovalCard'
+import { MemoryApprovalCard } from './MemoryApprovalCard'
 
 export type { DecideFn } from './ApprovalParts'
 
 export const ApprovalCard = memo(function ApprovalCard({ card, onDecide }: Props) {
-  return card.approval.kind === 'mcp' ? <McpApprovalCard card={card} onDecide={onDecide} /> : <ShellApprovalCard card={card} onDecide={onDecide} />
+  switch (card.approval.kind) {
+    case 'mcp':
+      return <McpApprovalCard card={card} onDecide={onDecide} />
+    case 'memory':
+      return <MemoryApprovalCard card={card} onDecide={onDecide} />
+    case 'shell':
+      return <ShellApprovalCard card={card} onDecide={onDecide} />
+  }
 })
 
 /** What of a shell approval the card shows that could hide characters, and how many each has. */
@@ -40,15 +49,20 @@ function ShellApprovalCard({ card, onDecide }: Props) {
   return (
     <ApprovalFrame
       card={card}
-      onDecide={onDecide}
       kind="shell"
       question="Run this command?"
       what="Shell command"
       subject={approval.command}
       facts={<ApprovalFacts approval={approval} parts={parts} />}
       hiddenChars={parts.reduce((n, p) => n + p.count, 0)}
-      once="Run once"
-      alwaysTitle={(base) => `Run it, and from now on let Wisp run ${base} without asking`}
+      actions={
+        <ApprovalActions
+          card={card}
+          onDecide={onDecide}
+          once="Run once"
+          alwaysTitle={(base) => `Run it, and from now on let Wisp run ${base} without asking`}
+        />
+      }
     />
   )
 }

@@ -1,17 +1,18 @@
 // What every approval card has, whatever asks (ApprovalCard for a shell
-// command, McpApprovalCard for a tool of an MCP server): Deny with its
+// command, McpApprovalCard for a tool of an MCP server, MemoryApprovalCard for
+// a note the agent wants to remember): Deny with its
 // optional note, the state of the answer being sent, and the note that
 // another answer won. What the model or a server wrote is drawn through
 // HiddenText: hidden and direction-changing characters show as escapes.
 
 import { useId, useState, type ReactNode } from 'react'
-import type { ApprovalDecision } from '../api'
+import type { ApprovalDecision, ApprovalKind } from '../api'
 import { escapeHidden } from '../hiddenChars'
 import { decisionLabel, outcomeText, type ApprovalCard as Card } from '../state/approvals'
 import { HiddenText } from './HiddenText'
 
-/** bases: with approve_always, the base commands to grant. */
-export type DecideFn = (id: string, decision: ApprovalDecision, note: string, bases?: readonly string[]) => void
+/** bases: with approve_always, the base commands to grant; text: with approve of a memory approval, the text edited. */
+export type DecideFn = (id: string, decision: ApprovalDecision, note: string, bases?: readonly string[], text?: string) => void
 
 export interface CardProps {
   card: Card
@@ -117,8 +118,9 @@ export function ApprovalActions({ card, onDecide, once, alwaysTitle }: ActionsPr
   )
 }
 
-interface FrameProps extends CardProps {
-  kind: 'shell' | 'mcp'
+interface FrameProps {
+  card: Card
+  kind: ApprovalKind
   /** The question while pending. */
   question: ReactNode
   /** What is asked about, for a screen reader and as the decided card's subject. */
@@ -128,12 +130,12 @@ interface FrameProps extends CardProps {
   facts: ReactNode
   /** How many hidden or direction-changing characters the facts show escaped. */
   hiddenChars: number
-  once: string
-  alwaysTitle(base: string): string
+  /** The answers while pending (ApprovalActions, or the card's own). */
+  actions: ReactNode
 }
 
 /** A card: the question, the facts and the answers while pending; the outcome once decided. */
-export function ApprovalFrame({ card, onDecide, kind, question, what, subject, facts, hiddenChars, once, alwaysTitle }: FrameProps) {
+export function ApprovalFrame({ card, kind, question, what, subject, facts, hiddenChars, actions }: FrameProps) {
   const { approval } = card
   const titleId = useId()
   const pending = approval.status === 'pending'
@@ -156,7 +158,7 @@ export function ApprovalFrame({ card, onDecide, kind, question, what, subject, f
             </span>
           </div>
           {facts}
-          <ApprovalActions card={card} onDecide={onDecide} once={once} alwaysTitle={alwaysTitle} />
+          {actions}
         </>
       ) : (
         <p className="approval-outcome">

@@ -8,16 +8,20 @@
 // fast the parser runs (markdown/reveal.ts); while it catches up the element
 // says data-revealing.
 // A click on a link goes through markdown/links.ts: in the desktop window it
-// opens in the system browser.
+// opens in the system browser; a citation of a message (markdown/citation.ts)
+// opens that message here (WispPage.openMessage).
 
 import './Markdown.css'
-import { memo, startTransition, useEffect, useRef, useState, type MouseEvent } from 'react'
+import { memo, startTransition, useCallback, useContext, useEffect, useRef, useState, type MouseEvent } from 'react'
 import { desktopSystem } from '../api/system'
 import { updateText, type MdBlock, type ParsedText } from '../markdown/blocks'
+import type { Citation } from '../markdown/citation'
 import { chatParser } from '../markdown/parser'
 import { handleLinkClick } from '../markdown/links'
 import { renderTokens } from '../markdown/render'
 import { FIRST_STEP, RevealPace, revealEnd } from '../markdown/reveal'
+import { WispContext } from '../state/wispContext'
+import type { WispPage } from '../state/wispPage'
 
 const RENDER_OPTIONS = { breaks: chatParser.options.breaks }
 
@@ -61,6 +65,9 @@ export const Markdown = memo(function Markdown({ text, live = false }: Props) {
     const id = requestAnimationFrame(() => startTransition(() => setFrame((n) => n + 1)))
     return () => cancelAnimationFrame(id)
   }, [revealing, current])
+  // A citation opens its message in this page (outside a page, in tests: nothing).
+  const page = useContext(WispContext)
+  const onLinkClick = useCallback((e: MouseEvent<HTMLDivElement>) => linkClicked(e, page), [page])
   return (
     <div className="md" data-revealing={revealing ? 'true' : undefined} onClick={onLinkClick}>
       {current.blocks.map((block, i) => (
@@ -70,10 +77,11 @@ export const Markdown = memo(function Markdown({ text, live = false }: Props) {
   )
 })
 
-/** A click in rendered markdown: links open outside the app (markdown/links.ts). */
-function onLinkClick(e: MouseEvent<HTMLDivElement>): void {
+/** A click in rendered markdown: links open outside the app, citations in it (markdown/links.ts). */
+function linkClicked(e: MouseEvent<HTMLDivElement>, page: WispPage | null): void {
   const link = e.target instanceof Element ? e.target.closest('a') : null
-  handleLinkClick({ href: link?.getAttribute('href') ?? null, preventDefault: () => e.preventDefault() }, desktopSystem()?.openURL)
+  const openCitation = page === null ? undefined : (c: Citation) => void page.openMessage(c.conversationId, c.messageId)
+  handleLinkClick({ href: link?.getAttribute('href') ?? null, preventDefault: () => e.preventDefault() }, desktopSystem()?.openURL, openCitation)
 }
 
 /**

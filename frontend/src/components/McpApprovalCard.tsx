@@ -14,7 +14,7 @@ import type { Approval } from '../api'
 import { clipText } from '../format'
 import { countHidden } from '../hiddenChars'
 import { PREVIEW_MAX_CHARS, previewJSON, type JsonPreview } from '../jsonPreview'
-import { ApprovalFrame, type CardProps } from './ApprovalParts'
+import { ApprovalActions, ApprovalFrame, type CardProps } from './ApprovalParts'
 import { HiddenCharsNote, HiddenText, type HiddenPart } from './HiddenText'
 import { McpAnnotationBadges } from './McpAnnotationBadges'
 
@@ -44,15 +44,20 @@ export function McpApprovalCard({ card, onDecide }: CardProps) {
   return (
     <ApprovalFrame
       card={card}
-      onDecide={onDecide}
       kind="mcp"
       question={question}
       what="Tool"
       subject={`${approval.server}.${approval.tool}`}
       facts={<McpCallFacts approval={approval} preview={preview} parts={parts} />}
       hiddenChars={parts.reduce((n, p) => n + p.count, 0)}
-      once="Allow once"
-      alwaysTitle={(base) => `Allow it, and from now on let Wisp call ${base} without asking`}
+      actions={
+        <ApprovalActions
+          card={card}
+          onDecide={onDecide}
+          once="Allow once"
+          alwaysTitle={(base) => `Allow it, and from now on let Wisp call ${base} without asking`}
+        />
+      }
     />
   )
 }

@@ -110,7 +110,7 @@ export function MessageList({ chat, agentName, onRetry, onReload, onPage }: Prop
 function useApprovalCards(chat: ChatState): ReturnType<typeof placeCards> & { decide: DecideFn } {
   const approvals = useApprovals()
   const store = useApprovalStore()
-  const decide = useCallback<DecideFn>((id, decision, note, bases) => void store?.decide(id, decision, note, bases), [store])
+  const decide = useCallback<DecideFn>((id, decision, note, bases, text) => void store?.decide(id, decision, note, bases, text), [store])
   const placed = useMemo(
     () =>
       placeCards(

@@ -1,7 +1,7 @@
 // The settings view (header's Settings button; Esc closes): the config
 // file's settings by section, what needs a restart or is overridden by the
 // environment, the file's own error, and saving only what changed; then the
-// MCP servers (Tools) and the grants, which save on their own, and the
+// memory (MemorySettings), the MCP servers (Tools) and the grants, which save on their own, and the
 // conversations' export and import (DataSettings). The restart
 // banner stays visible above it (Notices). State: state/useSettings.ts.
 
@@ -12,6 +12,7 @@ import { useSettings, type Settings } from '../state/useSettings'
 import { DataSettings } from './DataSettings'
 import { useRestoreFocus } from './dialogFocus'
 import { McpServers } from './McpServers'
+import { MemorySettings } from './MemorySettings'
 import { SecretStoreNote } from './SecretStoreNote'
 import { SettingsSections } from './SettingsSections'
 import { ShellGrants } from './ShellGrants'
@@ -88,6 +89,7 @@ export function SettingsPanel({ onClose }: Props) {
               <fieldset className="settings-fields" disabled={blocked}>
                 <SettingsSections settings={settings} snap={snap} disabled={blocked || settings.saving} />
               </fieldset>
+              <MemorySettings />
               <McpServers blocked={blocked} />
               <ShellGrants />
             </>

@@ -41,6 +41,7 @@ export function SettingsSections({ settings, snap, disabled }: Props) {
       <ShellSection settings={settings} snap={snap} disabled={disabled} />
       {section('terminal')}
       {section('autonomy', <AutonomyStatus snap={snap} />)}
+      {section('memory')}
       {section('appearance')}
       {section('notifications', <NotificationPermission />)}
       {section('login')}

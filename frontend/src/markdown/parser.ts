@@ -1,10 +1,12 @@
 // The markdown-it configuration for model output: CommonMark with GFM tables,
 // strikethrough and task lists, bare links, and nothing that could run or
 // load anything. Raw HTML stays text (html: false), every link target must
-// pass safeUrl (http, https, mailto), and images become links (rules.ts).
+// pass safeUrl (http, https, mailto) or be a citation of a message
+// (citation.ts), and images become links (rules.ts).
 // This package owns parsing; it must not import components or state.
 
 import MarkdownItParser, { type MarkdownIt } from 'markdown-it'
+import { parseCitation } from './citation'
 import { imagesAsLinks, taskLists } from './rules'
 import { safeUrl } from './safeUrl'
 
@@ -29,8 +31,9 @@ export const MAX_INLINE = 32 << 10
 
 export function createParser({ breaks = true, linkify = true }: ParserOptions = {}): MarkdownIt {
   const md = new MarkdownItParser('default', { html: false, breaks, linkify, typographer: false })
-  // Links, autolinks, images and bare links all go through this check.
-  md.validateLink = (url) => safeUrl(url) !== null
+  // Links, autolinks, images and bare links all go through this check; a
+  // citation (wisp://message/<c>/<m>) is the one in-app target (citation.ts).
+  md.validateLink = (url) => safeUrl(url) !== null || parseCitation(url) !== null
   // linkify-it links http(s):// and e-mail addresses; "www.example.com" too, as before.
   md.linkify.add('www.', {
     validate(text, pos, self) {

@@ -2,11 +2,12 @@
 // text is always text (React escapes it), raw HTML tokens (there are none
 // with html: false) would be shown as text, and a link is only made when its
 // target passes safeUrl, again here, and then opens in a new window without
-// an opener. The structure and classes are the ones components/Markdown.css knows:
+// an opener; a citation of a message (citation.ts) is an in-app link. The structure and classes are the ones components/Markdown.css knows:
 // <pre class="md-code" data-lang>, <div class="md-table"><table>, <del>.
 
 import type { Token } from 'markdown-it'
 import { createElement, Fragment, type ReactNode } from 'react'
+import { parseCitation } from './citation'
 import { safeUrl } from './safeUrl'
 
 export interface RenderOptions {
@@ -118,6 +119,24 @@ function leaf(token: Token, key: number, options: RenderOptions): ReactNode {
 
 function link(token: Token, children: ReactNode[], key: number, attr = 'href'): ReactNode {
   const href = String(token.attrGet(attr) ?? '')
+  // Only a written link [label](target) cites: not an autolink, a bare link or an image.
+  const citation = attr === 'href' && token.markup === '' ? parseCitation(href) : null
+  if (citation !== null) {
+    // An in-app link: Markdown.tsx's click handler opens the message (links.ts).
+    return (
+      <a
+        key={key}
+        href={href}
+        className="md-citation"
+        data-testid="citation"
+        data-conversation-id={citation.conversationId}
+        data-message-id={citation.messageId}
+        title="Open this message"
+      >
+        {children}
+      </a>
+    )
+  }
   if (safeUrl(href) === null) return createElement(Fragment, { key }, children)
   return (
     <a key={key} href={href} title={stringAttr(token, 'title')} target="_blank" rel="noopener noreferrer">

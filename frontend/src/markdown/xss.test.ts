@@ -1,6 +1,8 @@
 // Hostile markdown: whatever a model (or a page it quotes) writes, the
 // rendered reply has only the tags and attributes the renderer makes, and
-// every link goes to an http(s) or mailto address.
+// every link goes to an http(s) or mailto address (a citation of a message,
+// the one in-app link, is tested in citation.test.ts; no other wisp: target
+// becomes a link).
 
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
@@ -38,6 +40,23 @@ const PROBES = [
   '[a](//evil.example/x)',
   '[a](/relative)',
   '[a](wails://wails/index.html)',
+  // wisp: targets that are not exactly a citation of a message (citation.ts)
+  '[a](wisp://settings)',
+  '[a](wisp://message/c1)',
+  '[a](wisp://message/c1/m1/extra)',
+  '[a](wisp://message/c1/m1?x=javascript:alert(1))',
+  '[a](wisp://message/c1/m1#x)',
+  '[a](wisp://message/c%2F1/m1)',
+  '[a](wisp://message/../m1)',
+  '[a](wisp://message/c1/m"onmouseover="alert(1))',
+  '[a](wisp:message/c1/m1)',
+  '[a](WISP://message/c1/m1)',
+  '[a](wisp://MESSAGE/c1/m1)',
+  '[a](wisp://message/c1/javascript:alert(1))',
+  '[a](javascript:wisp://message/c1/m1)',
+  '<wisp://message/c1/m1>',
+  'wisp://message/c1/m1',
+  '![a](wisp://message/c1/m1)',
   '[a](https://ok.example "x\\" onmouseover=\\"alert(1)")',
   '[a](https://ok.example/"onmouseover="alert(1))',
   // Reference definitions

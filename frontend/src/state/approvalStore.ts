@@ -72,16 +72,17 @@ export class ApprovalStore extends Store<ApprovalsState> {
   /**
    * Sends the user's decision (once at a time per approval). A 409 shows the
    * decision that won; approve_always (granting bases, or all it can) reloads
-   * the grants it saved.
+   * the grants it saved. text, with approve of a memory approval, is the
+   * text the user edited (saved instead of the one proposed).
    */
-  async decide(id: string, decision: ApprovalDecision, note = '', bases: readonly string[] = []): Promise<void> {
+  async decide(id: string, decision: ApprovalDecision, note = '', bases: readonly string[] = [], text?: string): Promise<void> {
     const api = this.api
     const current = this.find(id)
     if (current === undefined || current.sending !== null || current.approval.status !== 'pending') return
     this.set((s) => decisionSending(s, id, decision))
     try {
       if (api === null) throw new ApiError(0, 'not connected to the Wisp server')
-      const result = await api.decideApproval(id, decision, note.trim(), bases)
+      const result = await api.decideApproval(id, decision, note.trim(), bases, text)
       if (result.ok) {
         this.set((s) => decisionWon(s, result.approval))
         if (decision === 'approve_always') void this.loadGrants()

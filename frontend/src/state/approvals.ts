@@ -193,6 +193,7 @@ export function decisionLabel(decision: ApprovalDecision | null): string {
 /** The one-line outcome of a decided card. */
 export function outcomeText(approval: Approval): string {
   if (approval.status === 'cancelled') return 'Cancelled: the run was stopped.'
+  if (approval.kind === 'memory') return approval.status === 'denied' ? 'Discarded: not remembered.' : 'Saved to the memory.'
   if (approval.status === 'denied') return approval.note === '' ? 'Denied.' : `Denied: “${approval.note}”`
   if (approval.decision === 'approve_always') {
     return approval.grantable.length === 0 ? 'Allowed, always.' : `Allowed; always allowing ${approval.grantable.join(', ')} from now on.`

@@ -46,6 +46,7 @@ export const frameTable: FrameTable = {
   'approval-requested': (page, msg) => page.receiveApproval(msg.approval),
   'approval-decided': (page, msg) => page.receiveApproval(msg.approval),
   'mcp-servers': (page, msg) => page.mcp.receive(msg.servers),
+  'memory-updated': (page, msg) => page.memory.receive(msg.memory),
 }
 
 /** Hands a frame to its handler in the table. */

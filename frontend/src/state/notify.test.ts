@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { ProactiveMessageFrame } from '../api'
-import { approvalExample, mcpApprovalExample } from '../api/approvals.test-util'
+import { approvalExample, mcpApprovalExample, memoryApprovalExample } from '../api/approvals.test-util'
 import { MAX_BODY_CHARS, Notifier, approvalNotice, pageAway, proactiveNotice, shortBody, type Notice } from './notify'
 
 function frame(id: string, source: string, text = 'stretch your legs', conversationId = 'c1'): ProactiveMessageFrame {
@@ -40,6 +40,9 @@ describe('what a notification says', () => {
     })
     expect(approvalNotice(mcpApprovalExample, 'Wisp')?.body).toBe(
       `Wisp wants to use ${mcpApprovalExample.server}.${mcpApprovalExample.tool}`,
+    )
+    expect(approvalNotice({ ...memoryApprovalExample, text: 'Prefers tea.\u202e' }, 'Wisp')?.body).toBe(
+      'Wisp wants to remember: Prefers tea.\\u202e',
     )
   })
 

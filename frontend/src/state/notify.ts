@@ -60,7 +60,9 @@ export function approvalNotice(approval: Approval, agentName: string): Notice | 
   const what =
     approval.kind === 'mcp'
       ? `${agentName} wants to use ${escapeHidden(`${approval.server}.${approval.tool}`)}`
-      : `${agentName} wants to run: ${escapeHidden(approval.command)}`
+      : approval.kind === 'memory'
+        ? `${agentName} wants to remember: ${escapeHidden(approval.text)}`
+        : `${agentName} wants to run: ${escapeHidden(approval.command)}`
   return {
     key: `approval:${approval.id}`,
     title: 'Approval needed',

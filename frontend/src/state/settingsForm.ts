@@ -90,6 +90,19 @@ export const SECTIONS: SectionSpec[] = [
     ],
   },
   {
+    id: 'memory',
+    title: 'Memory',
+    fields: [
+      {
+        path: 'memory.autoSave',
+        label: 'Save what Wisp wants to remember without asking',
+        kind: 'bool',
+        hint: 'Off: each note Wisp proposes is a card in the chat (Save, Edit, Discard). Every change is kept in the history below either way.',
+      },
+      { path: 'memory.maxBytes', label: 'Largest memory (bytes)', kind: 'int', min: 1024, max: 65536, step: 1024 },
+    ],
+  },
+  {
     id: 'appearance',
     title: 'Appearance',
     fields: [{ path: 'ui.theme', label: 'Theme', kind: 'select', options: THEME_OPTIONS }],

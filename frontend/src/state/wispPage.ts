@@ -41,6 +41,7 @@ import { errorMessage } from './chatRunner'
 import type { EmoteBridge } from './emoteBridge'
 import { LoadStore } from './loadStore'
 import { McpStore } from './mcpStore'
+import { MemoryStore } from './memoryStore'
 import { MessageFocus } from './messageFocus'
 import { ReplyStore, type FrameScheduler } from './replyStore'
 import { Store } from './store'
@@ -80,8 +81,10 @@ export class WispPage {
   readonly approvals = new ApprovalStore()
   readonly mcp = new McpStore()
   readonly chat: ChatController
-  /** The message the chat should bring into view (a search result chosen). */
+  /** The message the chat should bring into view (a search result chosen, a citation followed). */
   readonly messageFocus = new MessageFocus()
+  /** Settings → Memory: the memory, its edit, history and undo. */
+  readonly memory = new MemoryStore()
   /** GET /api/emotes: the avatar's and the picker's catalog. */
   readonly emoteCatalog = new LoadStore<EmoteCatalog>(() => this.api.get(), (api) => api.listEmotes())
   /** GET /api/provider: the provider form's saved settings. */
@@ -129,6 +132,7 @@ export class WispPage {
     this.api.set(api)
     this.approvals.setApi(api)
     this.mcp.setApi(api)
+    this.memory.setApi(api?.memory ?? null)
   }
 
   // ---- Actions components call ----
@@ -197,6 +201,25 @@ export class WispPage {
       }
       this.app.dispatch({ type: 'reminder-removed', id })
     },
+  }
+
+  /**
+   * Opens conversationId at messageId on its branch and brings the message
+   * into view, marked (a search result chosen, a citation in a reply
+   * followed: markdown/citation.ts). A message that no longer exists is not
+   * shown: the conversation opens as it is. A conversation the list does not
+   * have (deleted, or a citation the model made up) is not opened: the
+   * notice says so and the open chat stays. Returns whether it opened.
+   */
+  readonly openMessage = (conversationId: string, messageId: string): boolean => {
+    const list = this.app.get().conversations
+    if (list !== null && !list.some((c) => c.id === conversationId)) {
+      this.app.dispatch({ type: 'error', message: 'That message is not in any conversation (it was deleted, or the link is wrong).' })
+      return false
+    }
+    this.chat.show(conversationId, messageId)
+    this.messageFocus.show(conversationId, messageId)
+    return true
   }
 
   /** Searches all history (the search palette). */
@@ -317,6 +340,7 @@ export class WispPage {
     this.chat.reload()
     void this.loadReminders()
     void this.refreshStatus()
+    void this.memory.refresh()
     this.events.configChanged.emit([])
   }
 

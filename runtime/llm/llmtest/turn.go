@@ -184,7 +184,7 @@ func Echo(delay time.Duration) func(Received) Turn {
 			return TextTurn("The tool said: "+result, delay)
 		}
 		text := r.LastUserText()
-		if strings.Contains(strings.ToLower(r.System), "title") {
+		if len(r.Tools) == 0 && strings.Contains(strings.ToLower(r.System), "title") {
 			return TextTurn(titleFrom(text), delay)
 		}
 		return TextTurn("You said: "+text, delay)

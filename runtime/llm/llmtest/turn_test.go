@@ -121,13 +121,19 @@ func sameTurn(a, b Turn) bool {
 }
 
 func TestEchoAnswersTitleRequests(t *testing.T) {
-	cases := []struct{ system, user, want string }{
-		{"Be nice.", "hello there", "You said: hello there"},
-		{"Reply with a short title for this.", "User: plan a trip to Lisbon next May please\n\nAssistant: Sure", "plan a trip to Lisbon"},
-		{"TITLE it", "just words", "just words"},
+	cases := []struct {
+		system, user string
+		tools        []string
+		want         string
+	}{
+		{"Be nice.", "hello there", nil, "You said: hello there"},
+		{"Reply with a short title for this.", "User: plan a trip to Lisbon next May please\n\nAssistant: Sure", nil, "plan a trip to Lisbon"},
+		{"TITLE it", "just words", nil, "just words"},
+		// A chat turn's prompt may mention titles (a citation's); it offers actions.
+		{"Cite with the conversation title.", "hello there", []string{"RECALL"}, "You said: hello there"},
 	}
 	for _, tc := range cases {
-		turn := Echo(0)(Received{System: tc.system, Messages: []llm.Message{{Role: llm.RoleUser, Text: tc.user}}})
+		turn := Echo(0)(Received{System: tc.system, Tools: tc.tools, Messages: []llm.Message{{Role: llm.RoleUser, Text: tc.user}}})
 		if got := strings.Join(turn.Text, ""); got != tc.want {
 			t.Errorf("Echo(%q, %q) = %q, want %q", tc.system, tc.user, got, tc.want)
 		}

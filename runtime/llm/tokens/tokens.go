@@ -6,8 +6,10 @@
 // (gpt-4o, gpt-4.1, gpt-4.5, gpt-5, o1, o3, o4, gpt-oss) or cl100k_base (gpt-4,
 // gpt-3.5 and other OpenAI-looking names), from github.com/tiktoken-go/tokenizer,
 // whose vocabularies are compiled into the binary: nothing is downloaded at run time.
-// An encoding is built the first time a count needs it (tens of megabytes of heap and
-// a fraction of a second), never at start-up, once per process.
+// An encoding is built the first time a count needs it, never at start-up, once per
+// process: measured on a 2-core machine, o200k_base takes about 20 ms and keeps 7 MB
+// of heap, cl100k_base half that. Both add about 10 MB to the binary. Counting runs
+// at about 2 million tokens (10 MB of text) per second of CPU.
 //
 // Every other model (claude-*, llama, qwen, mistral, gemma, deepseek, "fake", an
 // unknown name) gets a calibrated estimate: the cl100k_base count scaled by
