@@ -335,7 +335,7 @@ func questionTooLong(n, budget int) error {
 // the system prompt) does not fit the budget.
 func (s *Service) checkFits(ctx context.Context, text string) error {
 	b := s.budgetNow(ctx)
-	n := b.fixed(s.agent.Settings().Character.SystemPrompt()) + b.count(text)
+	n := b.fixed(s.systemPrompt()) + b.count(text)
 	if n > b.budget {
 		return questionTooLong(n, b.budget)
 	}
@@ -412,4 +412,14 @@ func (s *Service) setWalkHint(convID string, n int) {
 type walkHints struct {
 	mu sync.Mutex
 	by map[string]int
+}
+
+// systemPrompt is the system prompt the next turn sends: the character's, the
+// memory and the actions' prompts (runtime.Agent.SystemPrompt), else the character's.
+func (s *Service) systemPrompt() string {
+	set := s.agent.Settings()
+	if a, ok := s.agent.(interface{ SystemPrompt(runtime.Settings) string }); ok {
+		return a.SystemPrompt(set)
+	}
+	return set.Character.SystemPrompt()
 }

@@ -39,7 +39,7 @@ func (f *turnFit) assemble(ctx context.Context, force bool) ([]llm.Message, erro
 	s := f.s
 	b := s.budgetNow(ctx)
 	f.b = b
-	system := s.agent.Settings().Character.SystemPrompt()
+	system := s.systemPrompt()
 	q := b.count(f.question)
 	if b.fixed(system)+q > b.budget {
 		return nil, questionTooLong(b.fixed(system)+q, b.budget)

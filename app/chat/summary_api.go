@@ -31,7 +31,7 @@ func (s *Service) ContextInfo(ctx context.Context, convID string) (wire.ContextI
 		return wire.ContextInfo{}, err
 	}
 	info := wire.ContextInfo{ConversationID: convID, Model: b.model, Window: b.window, WindowSource: b.source,
-		Budget: b.budget, Used: w.used(b, s.agent.Settings().Character.SystemPrompt()), SummaryAt: b.threshold()}
+		Budget: b.budget, Used: w.used(b, s.systemPrompt()), SummaryAt: b.threshold()}
 	if w.prev != nil {
 		info.SummaryID = w.prev.ID
 	}
