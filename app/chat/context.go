@@ -112,6 +112,10 @@ func (m *memo) count(c Counter, text string) int {
 	return n
 }
 
+// known reports whether the window is the provider's or the settings', not a guess:
+// only then is a request refused for its size before the provider sees it.
+func (b budget) known() bool { return b.source != WindowDefault }
+
 // threshold is the context size at which a summary is made.
 func (b budget) threshold() int { return b.budget * b.summarizeAt / 100 }
 
@@ -335,6 +339,9 @@ func questionTooLong(n, budget int) error {
 // the system prompt) does not fit the budget.
 func (s *Service) checkFits(ctx context.Context, text string) error {
 	b := s.budgetNow(ctx)
+	if !b.known() {
+		return nil // a window Wisp only guessed: the provider says whether it fits
+	}
 	n := b.fixed(s.systemPrompt()) + b.count(text)
 	if n > b.budget {
 		return questionTooLong(n, b.budget)

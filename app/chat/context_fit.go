@@ -41,7 +41,7 @@ func (f *turnFit) assemble(ctx context.Context, force bool) ([]llm.Message, erro
 	f.b = b
 	system := s.systemPrompt()
 	q := b.count(f.question)
-	if b.fixed(system)+q > b.budget {
+	if b.known() && b.fixed(system)+q > b.budget {
 		return nil, questionTooLong(b.fixed(system)+q, b.budget)
 	}
 	w, err := s.walk(ctx, f.convID, f.parentID, b, walkFactor*b.budget)
@@ -75,7 +75,7 @@ func (f *turnFit) assemble(ctx context.Context, force bool) ([]llm.Message, erro
 			}
 		}
 	}
-	if used+q > b.budget || !w.whole {
+	if (used+q > b.budget && (b.known() || w.total > 0)) || !w.whole {
 		return nil, errNoFit{tokens: used + q, window: b.window, summarised: f.summarised}
 	}
 	f.histTokens = used - b.fixed(system)
@@ -122,10 +122,10 @@ func (f *turnFit) Fit(ctx context.Context, req *llm.Request, refused error) erro
 			f.shortened = true
 		}
 	}
-	if n > limit {
+	if n > limit && f.b.known() {
 		return errNoFit{tokens: n, window: f.b.window, summarised: f.summarised}
 	}
-	return nil
+	return nil // (a window Wisp only guessed: the provider says whether it fits)
 }
 
 // Sent implements runtime.Fitter: the provider's prompt tokens calibrate our counts.
