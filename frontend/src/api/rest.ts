@@ -45,6 +45,7 @@ import {
   decodeTerminalRunList,
 } from './terminalDecode'
 import { decodeRestartResult } from './restartDecode'
+import { ContextApi } from './restContext'
 import { decodeSearchResults } from './searchDecode'
 import type { SearchOptions, SearchResults } from './searchTypes'
 import { decodeAutonomy, decodeReminder, decodeReminderList } from './proactiveDecode'
@@ -101,6 +102,11 @@ export class ApiClient {
   private readonly baseURL: string
   private readonly token: string
   private readonly fetchImpl: typeof fetch
+  /** The context meter, usage and summaries (restContext.ts). */
+  readonly context = new ContextApi({
+    call: async (method, path, decode, what) => decoded(await this.request(method, path, method === 'POST' ? {} : undefined), decode, what),
+    streamRun: (runId, after, opts) => this.streamRun(runId, after, opts),
+  })
 
   constructor(opts: ApiClientOptions) {
     this.baseURL = opts.baseURL.replace(/\/+$/, '')
