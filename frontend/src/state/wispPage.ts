@@ -36,6 +36,7 @@ import {
 import { AppStore } from './appStore'
 import { ApprovalStore } from './approvalStore'
 import { ChatController } from './chatController'
+import { ContextMeter } from './contextMeter'
 import { exportConversations, pageSink, type ExportOutcome } from './archive'
 import { errorMessage } from './chatRunner'
 import type { EmoteBridge } from './emoteBridge'
@@ -44,6 +45,8 @@ import { McpStore } from './mcpStore'
 import { MessageFocus } from './messageFocus'
 import { ReplyStore, type FrameScheduler } from './replyStore'
 import { Store } from './store'
+import { SummaryController, SummaryLive } from './summaries'
+import { UsageReportStore } from './usageReport'
 import type { TerminalBridge } from './terminalBridge'
 
 export type Endpoint = Omit<ResolvedConnection, 'token'>
@@ -80,6 +83,14 @@ export class WispPage {
   readonly approvals = new ApprovalStore()
   readonly mcp = new McpStore()
   readonly chat: ChatController
+  /** The open conversation's context meter and cost (contextMeter.ts). */
+  readonly meter = new ContextMeter(() => this.api.get())
+  /** The text of summaries being written, and their buttons' requests (summaries.ts). */
+  readonly summaryLive: SummaryLive
+  /** Summary frames and the rows' Regenerate and Undo. */
+  readonly summaries: SummaryController
+  /** Settings › Usage: tokens and cost by day and model. */
+  readonly usageReport = new UsageReportStore(() => this.api.get())
   /** The message the chat should bring into view (a search result chosen). */
   readonly messageFocus = new MessageFocus()
   /** GET /api/emotes: the avatar's and the picker's catalog. */
@@ -112,12 +123,28 @@ export class WispPage {
 
   constructor(frames?: FrameScheduler) {
     this.replies = new ReplyStore(frames)
+    this.summaryLive = new SummaryLive(frames)
+    this.summaries = new SummaryController({
+      app: this.app,
+      api: () => this.api.get(),
+      live: this.summaryLive,
+      changed: (conversationId) => this.meter.summaryChanged(conversationId),
+    })
     this.chat = new ChatController({
       app: this.app,
       api: () => this.api.get(),
       sendWs: (msg) => this.sendWs(msg),
       replies: this.replies,
       onFrame: this.approvals.onChatFrame,
+      summaries: this.summaries,
+    })
+    this.meter.follow(this.app)
+    // Another conversation: the text of its summaries being written is not this one's.
+    let open = this.app.get().chat.session
+    this.app.subscribe(() => {
+      const { session } = this.app.get().chat
+      if (session !== open) this.summaryLive.clear()
+      open = session
     })
   }
 
@@ -129,6 +156,7 @@ export class WispPage {
     this.api.set(api)
     this.approvals.setApi(api)
     this.mcp.setApi(api)
+    void this.meter.refresh()
   }
 
   // ---- Actions components call ----
