@@ -14,6 +14,7 @@ import { useRestoreFocus } from './dialogFocus'
 import { McpServers } from './McpServers'
 import { SecretStoreNote } from './SecretStoreNote'
 import { SettingsSections } from './SettingsSections'
+import { UsageSettings } from './UsageSettings'
 import { ShellGrants } from './ShellGrants'
 
 interface Props {
@@ -93,6 +94,7 @@ export function SettingsPanel({ onClose }: Props) {
             </>
           )}
           <DataSettings />
+          <UsageSettings />
         </div>
         <SettingsFooter settings={settings} blocked={blocked} onClose={onClose} />
       </form>
