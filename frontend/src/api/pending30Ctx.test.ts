@@ -52,7 +52,7 @@ describe('issue 30 shapes', () => {
     expect(ctx.decodeConversationUsage(cu)).toEqual(cu)
     const report = { rows: [{ day: '2026-11-28', model: 'm', usage, costUsd: 0.5, unpriced: 0, calls: 2 }], total: usage, costUsd: 0.5 }
     expect(ctx.decodeUsageReport(report)).toEqual(report)
-    expect(ctx.decodeSummaryRegenerated({ runId: 'r', summary: summaryExample })).toEqual({ runId: 'r', summary: summaryExample })
+    expect(ctx.decodeSummaryRun({ runId: 'r', summary: summaryExample })).toEqual({ runId: 'r', summary: summaryExample })
   })
 
   it('refuses a wrong or missing field, naming where', () => {

@@ -215,13 +215,13 @@ export function decodeUsageReport(v: unknown, path = 'UsageReport'): UsageReport
 }
 
 /** POST …/summaries/{sid}/regenerate (202). */
-export interface SummaryRegenerated {
+export interface SummaryRun {
   runId: string
   summary: Summary
 }
-export function decodeSummaryRegenerated(v: unknown, path = 'SummaryRegenerated'): SummaryRegenerated {
+export function decodeSummaryRun(v: unknown, path = 'SummaryRun'): SummaryRun {
   const o = _obj(v, path)
-  const out: SummaryRegenerated = {
+  const out: SummaryRun = {
     runId: _str(o.runId, path + '.runId'),
     summary: decodeSummary(o.summary, path + '.summary'),
   }

@@ -54,9 +54,9 @@ export class ContextApi {
    * (streaming); read the run with streamSummary. Rejects with ApiError (404
    * unknown summary, 409 the conversation is busy).
    */
-  regenerateSummary(conversationId: string, summaryId: string): Promise<ctx.SummaryRegenerated> {
+  regenerateSummary(conversationId: string, summaryId: string): Promise<ctx.SummaryRun> {
     const path = `/api/conversations/${seg(conversationId)}/summaries/${seg(summaryId)}/regenerate`
-    return this.t.call('POST', path, strict(ctx.decodeSummaryRegenerated), 'summary')
+    return this.t.call('POST', path, strict(ctx.decodeSummaryRun), 'summary')
   }
 
   /** The frames of a summary's run (summary_start, summary_delta…, summary_end), from after `after`. */
