@@ -60,11 +60,12 @@ export const SECTIONS: SectionSpec[] = [
       },
       {
         path: 'model.summarizeAt',
-        label: 'Summarise older messages at (% of the context)',
+        label: 'Summarise older messages at (%)',
         kind: 'int',
         min: 50,
         max: 95,
         step: 5,
+        hint: 'of the context budget, 50–95',
       },
     ],
   },
