@@ -96,6 +96,8 @@ function harness(summaries: Summary[]) {
   const live = new SummaryLive(frames.schedule)
   const calls: string[] = []
   const changed: string[] = []
+  let reloads = 0
+  let ended = false
   let feed: (frame: ChatFrame) => void = () => undefined
   let close: () => void = () => undefined
   const stream = async function* (): AsyncGenerator<SeqFrame, void, undefined> {
@@ -128,7 +130,7 @@ function harness(summaries: Summary[]) {
       },
       streamSummary: async (runId: string) => {
         calls.push(`stream ${runId}`)
-        return { runId, runEnded: false, frames: stream() }
+        return ended ? { runId, runEnded: true, frames: (async function* () {})() } : { runId, runEnded: false, frames: stream() }
       },
       undoSummary: async (c: string, s: string) => {
         calls.push(`undo ${c} ${s}`)
@@ -136,9 +138,21 @@ function harness(summaries: Summary[]) {
       },
     },
   } as unknown as ApiClient
-  const ctl = new SummaryController({ app, api: () => api, live, changed: (id) => changed.push(id) })
+  const ctl = new SummaryController({ app, api: () => api, live, changed: (id) => changed.push(id), reload: () => reloads++ })
   const settle = () => new Promise<void>((r) => setTimeout(r, 0))
-  return { app, live, frames, ctl, calls, changed, feed: (f: ChatFrame) => feed(f), close: () => close(), settle }
+  return {
+    app,
+    live,
+    frames,
+    ctl,
+    calls,
+    changed,
+    feed: (f: ChatFrame) => feed(f),
+    close: () => close(),
+    settle,
+    reloads: () => reloads,
+    runEnded: () => (ended = true),
+  }
 }
 
 describe('SummaryController', () => {
@@ -192,6 +206,26 @@ describe('SummaryController', () => {
     await h.settle()
     expect(h.live.get().busy.has('s1')).toBe(false)
     expect(h.app.get().chat.summaries.map((x) => [x.status, x.text])).toEqual([['done', 'Anew.']])
+  })
+
+  it('reads the conversation again when the run had ended before its stream was read', async () => {
+    const h = harness([summary('s1', 380)])
+    h.runEnded()
+    h.ctl.regenerate('s1')
+    await h.settle()
+    expect(h.calls).toEqual([`regenerate ${CONV} s1`, 'stream run-r'])
+    expect(h.reloads()).toBe(1)
+    expect(h.live.get().busy.has('s1')).toBe(false)
+  })
+
+  it('does not read it again when the stream said how the summary ended', async () => {
+    const h = harness([summary('s1', 380)])
+    h.ctl.regenerate('s1')
+    await h.settle()
+    h.feed({ type: 'summary_end', summary: summary('s1', 380, { status: 'failed', error: 'no' }) })
+    await h.settle()
+    expect(h.reloads()).toBe(0)
+    expect(h.app.get().chat.summaries[0]?.status).toBe('failed')
   })
 
   it('undoes: the row goes, and the meter is read again', async () => {

@@ -98,6 +98,8 @@ export interface SummaryDeps {
   live: SummaryLive
   /** A summary of the conversation changed (the meter reads the context again). */
   changed?(conversationId: string): void
+  /** Reads the open conversation again (a regenerate's run ended without saying how its summary ended). */
+  reload?(): void
 }
 
 export interface SummaryActions {
@@ -174,10 +176,14 @@ export class SummaryController implements SummaryActions {
       const { runId, summary } = await t.api.context.regenerateSummary(t.conversationId, summaryId)
       this.take({ type: 'summary_start', summary })
       const stream = await t.api.context.streamSummary(runId)
+      let ended = false
       for await (const { frame } of stream.frames) {
         if (isSummaryFrame(frame)) this.take(frame)
-        if (frame.type === 'summary_end' || frame.type === 'done' || frame.type === 'error') break
+        ended = frame.type === 'summary_end'
+        if (ended || frame.type === 'done' || frame.type === 'error') break
       }
+      // The run had ended already (204), or ended without its summary_end: the saved summary says how.
+      if (!ended) this.deps.reload?.()
     } catch (err) {
       this.deps.app.dispatch({ type: 'error', message: `Could not make the summary again: ${errorMessage(err)}` })
     } finally {

@@ -129,6 +129,7 @@ export class WispPage {
       api: () => this.api.get(),
       live: this.summaryLive,
       changed: (conversationId) => this.meter.summaryChanged(conversationId),
+      reload: () => this.chat.reload(),
     })
     this.chat = new ChatController({
       app: this.app,
