@@ -45,6 +45,8 @@ describe('issue 30 shapes', () => {
     })
     expect(ctx.decodeContextInfo(contextExample)).toEqual(contextExample)
     expect(ctx.decodeContextInfo({ ...contextExample, summaryId: 's1' })).toEqual({ ...contextExample, summaryId: 's1' })
+    const older = { ...usage, promptTokens: 1204, completionTokens: 312, totalTokens: 1516 }
+    expect(ctx.decodeTokenUsage(older)).toEqual(older)
     const mu = { model: 'gpt-4o-mini', usage, costUsd: 0.003 }
     expect(ctx.decodeMessageUsage(mu)).toEqual(mu)
     expect(ctx.decodeMessageUsage({ ...mu, costUsd: null })).toEqual({ ...mu, costUsd: null })

@@ -121,12 +121,18 @@ export function decodeContextInfo(v: unknown, path = 'ContextInfo'): ContextInfo
   return out
 }
 
-/** The contract's wire.Usage (app/wire/usage.go): what a model call took. */
+/**
+ * The contract's wire.Usage (app/wire/usage.go): what a model call took. h-usage
+ * keeps the reply's older names in it too (promptTokens…): kept when sent.
+ */
 export interface TokenUsage {
   inputTokens: number
   outputTokens: number
   cacheReadTokens: number
   cacheWriteTokens: number
+  promptTokens?: number
+  completionTokens?: number
+  totalTokens?: number
 }
 export function decodeTokenUsage(v: unknown, path = 'Usage'): TokenUsage {
   const o = _obj(v, path)
@@ -136,6 +142,9 @@ export function decodeTokenUsage(v: unknown, path = 'Usage'): TokenUsage {
     cacheReadTokens: _num(o.cacheReadTokens, path + '.cacheReadTokens'),
     cacheWriteTokens: _num(o.cacheWriteTokens, path + '.cacheWriteTokens'),
   }
+  if (o.promptTokens !== undefined) out.promptTokens = _num(o.promptTokens, path + '.promptTokens')
+  if (o.completionTokens !== undefined) out.completionTokens = _num(o.completionTokens, path + '.completionTokens')
+  if (o.totalTokens !== undefined) out.totalTokens = _num(o.totalTokens, path + '.totalTokens')
   return out
 }
 
