@@ -44,9 +44,9 @@ export class ContextApi {
   }
 
   /** Every model call of the last `days` days (1–366), by day and model, newest first. */
-  getUsage(days: number = USAGE_DAYS.default): Promise<ctx.UsageReport> {
+  getUsage(days: number = USAGE_DAYS.default): Promise<UsageReport> {
     const d = Math.min(USAGE_DAYS.max, Math.max(USAGE_DAYS.min, Math.floor(days)))
-    return this.t.call('GET', `/api/usage?days=${d}`, strict(ctx.decodeUsageReport), 'usage report') as Promise<UsageReport>
+    return this.t.call('GET', `/api/usage?days=${d}`, strict(ctx.decodeUsageReport), 'usage report')
   }
 
   /**
