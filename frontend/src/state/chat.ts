@@ -2,7 +2,7 @@
 // reply change a bubble, and the display messages (tool calls, thinking)
 // saved for past replies. Pure, so it is tested without React.
 
-import type { ChatFrame, DisplayMessage, Message, MessagePage, MessageRole, ProactiveMessage, Summary } from '../api'
+import type { ChatFrame, DisplayMessage, Message, MessagePage, MessageRole, MessageUsage, ProactiveMessage, Summary } from '../api'
 import { branchReducer, type BranchAction } from './branches'
 import type { BubbleStatus, ChatMessageView, ChatState, ToolView } from './chatView'
 import { foldLive, isRepeat, liveOf, upsertTool, withLive, type LiveReply } from './liveReply'
@@ -47,6 +47,8 @@ export type ChatAction =
   | { type: 'display-message'; message: DisplayMessage }
   /** A summary of the open conversation began, changed, ended or was undone (its stream, /ws, an answer). */
   | { type: 'chat-summary'; summary: Summary }
+  /** What a saved reply of the open conversation cost, read after it ended. */
+  | { type: 'chat-usage'; conversationId: string; messageId: string; usage: MessageUsage }
   | { type: 'proactive-message'; conversationId: string; message: ProactiveMessage }
   /** After /ws missed events: what Wisp said on its own meanwhile, and the display messages when reloaded. */
   | { type: 'chat-caught-up'; session: number; messages: Message[]; display?: DisplayMessage[] }
@@ -193,6 +195,11 @@ export function chatReducer(chat: ChatState, action: ChatAction): ChatState {
     return { ...chat, display: upsertDisplay(chat.display, action.message) }
   }
   if (action.type === 'chat-summary') return withSummary(chat, action.summary)
+  if (action.type === 'chat-usage') {
+    if (action.conversationId !== chat.conversationId) return chat
+    const i = chat.messages.findIndex((m) => m.id === action.messageId)
+    return i < 0 ? chat : updateBubble(chat, chat.messages[i]!.key, (b) => ({ ...b, usage: action.usage }))
+  }
   if (action.type === 'proactive-message') {
     if (action.conversationId !== chat.conversationId) return chat
     // The window ends short of the branch's end: the message shows when the list pages there.

@@ -2,8 +2,8 @@
 // the row "Earlier in this conversation" follows the message it runs through,
 // collapsed until its button is pressed; a turn that summarises first streams
 // its summary into a row of its own before the reply; the meter in the
-// toolbar shows the context and moves when the reply ends; another window's
-// undo removes the row.
+// toolbar shows the context and moves when the reply ends, and the reply then
+// says what it cost; another window's undo removes the row.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { Summary } from '../api'
@@ -32,6 +32,7 @@ const history: BareMessage[] = Array.from({ length: 40 }, (_, i) => ({
   text: `message ${i}`,
   timestamp: i,
   ...(i % 2 === 1 ? { runId: `run-${i}`, status: 'ended' as const } : {}),
+  ...(i === 37 ? { usage: { model: 'local', usage: { inputTokens: 2048, outputTokens: 64, cacheReadTokens: 1024, cacheWriteTokens: 0 }, costUsd: null } } : {}),
 }))
 const summary = (id: string, through: number, over: Partial<Summary> = {}): Summary => ({
   ...summaryExample,
@@ -83,6 +84,10 @@ describe('summaries and the context meter in the app', () => {
     const row = one(a, 'summary-row')
     expect(row.previousSibling && (row.previousSibling as typeof row).getAttribute('data-message-id')).toBe(mid(36))
     expect(one(a, 'summary-covers').textContent).toContain('Summary of 37 messages')
+    // A saved reply says what it cost (its model has no price here).
+    const usage = a.root.byTestId('message').find((m) => m.getAttribute('data-message-id') === mid(37))?.byTestId('message-usage')
+    expect(usage?.map((u) => u.textContent)).toEqual(['2,048 in · 64 out · 1,024 cached · no price'])
+    expect(a.root.byTestId('message-usage')).toHaveLength(1)
     const toggle = one(a, 'summary-toggle')
     expect(toggle.getAttribute('aria-expanded')).toBe('false')
     expect(one(a, 'summary-text').hasAttribute('hidden')).toBe(true)
@@ -114,11 +119,21 @@ describe('summaries and the context meter in the app', () => {
     expect(live?.byTestId('summary-text')[0]?.textContent).toBe('They planned ')
 
     used.now = 4400
+    // The server saves the reply with what it cost.
+    const cost = { model: 'fake', usage: { inputTokens: 1204, outputTokens: 312, cacheReadTokens: 0, cacheWriteTokens: 0 }, costUsd: 0.003 }
+    s.messages.set(CONV, [
+      ...history,
+      { id: 'u-new', role: 'user', text: 'one more', timestamp: 50 },
+      { id: 'a-new', role: 'assistant', text: 'Sure.', timestamp: 51, runId: 'run-1', status: 'ended', usage: cost },
+    ])
     await a.act(() => feed.send(3, { type: 'summary_end', summary: { ...fresh, status: 'done', text: 'They planned a trip.' } }))
     await a.act(() => feed.send(4, { type: 'token', text: 'Sure.' }))
     await a.act(() => feed.send(5, { type: 'done', fullText: 'Sure.', agentName: 'Wisp', runId: 'run-1', messageId: 'a-new', actionCallbackHistory: [] }))
     await a.act(() => a.frames.run())
     await a.until(() => one(a, 'context-meter').getAttribute('data-used') === '4400', 'the meter to move')
+    // The reply that ended says what it cost, read from its saved message.
+    await a.until(() => a.root.byTestId('message-usage').some((u) => u.textContent === '1,204 in · 312 out · $0.003'), 'the reply usage')
+    expect(s.count('GET', `/api/conversations/${CONV}/messages?around=a-new&limit=1`)).toBe(1)
     const done = a.root.byTestId('summary-row').find((r) => r.getAttribute('data-summary-id') === 's2')
     expect(done?.getAttribute('data-status')).toBe('done')
     expect(done?.byTestId('summary-toggle')[0]?.getAttribute('aria-expanded')).toBe('false')

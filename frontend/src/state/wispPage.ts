@@ -47,6 +47,7 @@ import { ReplyStore, type FrameScheduler } from './replyStore'
 import { Store } from './store'
 import { SummaryController, SummaryLive } from './summaries'
 import { UsageReportStore } from './usageReport'
+import { followReplyUsage } from './replyUsage'
 import type { TerminalBridge } from './terminalBridge'
 
 export type Endpoint = Omit<ResolvedConnection, 'token'>
@@ -140,6 +141,7 @@ export class WispPage {
       summaries: this.summaries,
     })
     this.meter.follow(this.app)
+    followReplyUsage(this.app, () => this.api.get())
     // Another conversation: the text of its summaries being written is not this one's.
     let open = this.app.get().chat.session
     this.app.subscribe(() => {
