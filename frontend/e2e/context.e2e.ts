@@ -51,8 +51,9 @@ describe('the context meter and summaries', () => {
   })
 
   it('moves the meter after each reply, then shows a summary that opens on a click', async () => {
+    // A routed turn: it answers every summary request; chat turns are echoed.
     const summaryTurn = { when: { systemContains: SUMMARY_PROMPT }, text: [SUMMARY_TEXT.slice(0, 20), SUMMARY_TEXT.slice(20)] }
-    llm = await startFakeLLM({ delay: '1ms', window: WINDOW, script: [summaryTurn, summaryTurn, summaryTurn, summaryTurn] })
+    llm = await startFakeLLM({ delay: '1ms', window: WINDOW, script: [summaryTurn] })
     stateDir = freshStateDir()
     writeFileSync(join(stateDir, 'wisp.json'), JSON.stringify({ model: { contextWindow: WINDOW, maxTokens: 256 } }))
     const s = await start({ stateDir, env: { ...CLEAN_ENV, ...fakeModelEnv(llm.url) } })
