@@ -127,3 +127,31 @@ describe('ContextMeter', () => {
     expect(h.meter.get()).toMatchObject({ context: { used: 1000 }, error: 'cannot reach the Wisp server' })
   })
 })
+
+describe('the page’s meter', () => {
+  it('is read again when a model setting changes, not for others', async () => {
+    const { installFakeBrowser } = await import('./fakeDom.test-util')
+    const browser = installFakeBrowser()
+    try {
+      const { WispPage } = await import('./wispPage')
+      const page = new WispPage()
+      const reads: string[] = []
+      const api = {
+        context: {
+          getContext: async (id: string) => (reads.push(id), info(id, 10)),
+          getConversationUsage: async (id: string) => ({ conversationId: id, usage, costUsd: 0, unpriced: 0, calls: 0 }),
+        },
+      } as unknown as ApiClient
+      page.api.set(api)
+      page.app.dispatch({ type: 'chat-open', session: 1, conversationId: 'c1' })
+      await new Promise<void>((r) => setTimeout(r, 0))
+      expect(reads).toEqual(['c1'])
+      page.events.configChanged.emit(['ui.theme'])
+      page.events.configChanged.emit(['model.contextWindow'])
+      await new Promise<void>((r) => setTimeout(r, 0))
+      expect(reads).toEqual(['c1', 'c1'])
+    } finally {
+      browser.uninstall()
+    }
+  })
+})

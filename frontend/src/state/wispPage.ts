@@ -141,6 +141,10 @@ export class WispPage {
       summaries: this.summaries,
     })
     this.meter.follow(this.app)
+    // Another model, window or threshold: the meter of the same conversation changes.
+    this.events.configChanged.add((paths) => {
+      if (paths.length === 0 || paths.some((p) => p.startsWith('model.'))) void this.meter.refresh()
+    })
     followReplyUsage(this.app, () => this.api.get())
     // Another conversation: the text of its summaries being written is not this one's.
     let open = this.app.get().chat.session
