@@ -80,7 +80,8 @@ func Enums() [][]any {
 		{ContentText, ContentThinking, ContentToolCall, ContentToolResult, ContentError, ContentNotification, ContentApproval},
 		{ReminderPending, ReminderDelivered}, {TurnThinking, TurnReplying, TurnSent, TurnFailed}, {KindShell, KindMCP, KindMemory},
 		{DecisionApprove, DecisionApproveAlways, DecisionDeny}, {MCPStarting, MCPRunning, MCPFailed, MCPDisabled},
-		{MCPStdio, MCPHTTP}, {SecretsInKeyring, SecretsInFile}}
+		{MCPStdio, MCPHTTP}, {SecretsInKeyring, SecretsInFile},
+		{SummaryStreaming, SummaryDone, SummaryFailed, SummaryUndone}}
 }
 
 func anys[T any](s []T) []any {

@@ -40,12 +40,15 @@ export interface FakeLLMOptions {
    * requests too. The echo follows.
    */
   script?: unknown[]
+  /** A context window in tokens (--window): a request over it gets the provider's "context too long" error. */
+  window?: number
   timeoutMs?: number
 }
 
 export function startFakeLLM(opts: FakeLLMOptions = {}): Promise<RunningFakeLLM> {
   const { delay = '30ms', script, timeoutMs = 30_000 } = opts
   const args = ['--addr', '127.0.0.1:0', '--delay', delay]
+  if (opts.window !== undefined) args.push('--window', String(opts.window))
   let scriptDir: string | null = null
   if (script !== undefined) {
     scriptDir = mkdtempSync(join(tmpdir(), 'wisp-fakellm-'))

@@ -69,11 +69,11 @@ describe('message decoders', () => {
 
   it('keeps the optional fields that are sent', () => {
     const list = [tree(user, null, 0), tree(assistant, 'm1', 1)]
-    expect(decodeMessageList({ messages: list, hasOlder: false, hasNewer: false, branchLength: 2, displayMessages: [] })).toEqual(list)
+    expect(decodeMessageList({ messages: list, hasOlder: false, hasNewer: false, branchLength: 2, displayMessages: [], summaries: [] })).toEqual(list)
   })
 
   it('keeps the source of a proactive message, and a reminder id and late flag when sent', () => {
-    const page = (messages: object[]) => ({ messages, hasOlder: true, hasNewer: false, branchLength: 9, displayMessages: [] })
+    const page = (messages: object[]) => ({ messages, hasOlder: true, hasNewer: false, branchLength: 9, displayMessages: [], summaries: [] })
     const reminder = tree({ id: 'm3', role: 'assistant', text: 'Reminder: stretch', timestamp: 12, source: 'reminder' }, 'm2', 8)
     expect(decodeMessageList(page([reminder]))).toEqual([reminder])
     const late = { ...reminder, reminderId: 'r1', late: true }
@@ -81,7 +81,7 @@ describe('message decoders', () => {
   })
 
   it('rejects a list with a bad message', () => {
-    const page = (messages: object[]) => ({ messages, hasOlder: false, hasNewer: false, branchLength: 2, displayMessages: [] })
+    const page = (messages: object[]) => ({ messages, hasOlder: false, hasNewer: false, branchLength: 2, displayMessages: [], summaries: [] })
     const ok = tree(user, null, 0)
     expect(decodeMessageList(page([ok]))).toEqual([ok])
     expect(decodeMessageList(page([ok, { ...ok, role: 'system' }]))).toBeNull()

@@ -9,6 +9,7 @@ import type {
   ChatFrame,
   ChatFrameType,
   Conversation,
+  ConversationSummaryMessage,
   ConversationUpdatedMessage,
   DisplayMessage,
   DisplayMessageEvent,
@@ -18,6 +19,7 @@ import type {
   ProviderInfo,
   Run,
   SendResult,
+  Summary,
   TokenFrame,
   TurnHeartbeat,
   Usage,
@@ -26,6 +28,7 @@ import { decodeApproval, isApprovalDecision } from './approvalDecode'
 import { isBoolean, isNumber, isObject, isString, isStringArray, oneOf, optional } from './guards'
 import type { JsonObject } from './types'
 import * as wire from './wire.gen'
+import * as ctx from './contextTypes'
 
 const isMessageStatus = oneOf(wire.RunStatusValues)
 const isDisplayStatus = oneOf(wire.ToolCallStatusValues)
@@ -58,8 +61,26 @@ export function decodeConversationBody(v: unknown): Conversation | null {
   return wire.decodeOrNull(wire.decodeConversationBody, v)?.conversation ?? null
 }
 
+/** A message; a usage that is not its shape makes it malformed. */
 export function decodeMessage(v: unknown): Message | null {
-  return wire.decodeOrNull(wire.decodeMessage, v)
+  const m: Message | null = wire.decodeOrNull(wire.decodeMessage, v)
+  if (m === null || !isObject(v) || v.usage === undefined) return m
+  const usage = wire.decodeOrNull(ctx.decodeMessageUsage, v.usage)
+  return usage === null ? null : { ...m, usage }
+}
+
+export function decodeSummary(v: unknown): Summary | null {
+  return wire.decodeOrNull(ctx.decodeSummary, v)
+}
+
+/**
+ * A page's summaries: none when the server sent none (one from before
+ * summaries); like display rows they are decoration, so one this client
+ * does not understand is left out.
+ */
+function decodePageSummaries(v: unknown): Summary[] {
+  if (!Array.isArray(v)) return []
+  return v.map(decodeSummary).filter((s) => s !== null)
 }
 
 export function decodeMessageList(v: unknown): Message[] | null {
@@ -68,7 +89,10 @@ export function decodeMessageList(v: unknown): Message[] | null {
 
 /** A page of the branch shown (PUT …/branch answers one). */
 export function decodeMessagePage(v: unknown): MessagePage | null {
-  return wire.decodeOrNull(wire.decodeMessageList, v)
+  const base = wire.decodeOrNull(wire.decodeMessageList, v)
+  const page = decodeMessagesPage(v)
+  if (base === null || page === null) return null
+  return { ...base, messages: page.messages, summaries: page.summaries }
 }
 
 /**
@@ -92,6 +116,7 @@ export function decodeMessagesPage(v: unknown): (Omit<MessagePage, 'displayMessa
     hasNewer: v.hasNewer === true,
     branchLength: isNumber(v.branchLength) ? v.branchLength : messages.length,
     displayMessages: rows,
+    summaries: decodePageSummaries(v.summaries),
   }
 }
 
@@ -192,6 +217,9 @@ const CHAT_FRAMES: Record<ChatFrameType, true> = {
   stream_resync: true,
   custom: true,
   state_patch: true,
+  summary_start: true,
+  summary_delta: true,
+  summary_end: true,
   done: true,
   error: true,
 }
@@ -237,6 +265,12 @@ export function decodeChatFrame(v: unknown): ChatFrame | null {
       if (!isSegmentIndex(v.fromSequence) || !isSegmentIndex(v.messageCount)) return null
       if (v.reason !== undefined && !isString(v.reason)) return null
       return { type: 'stream_resync', reason: v.reason ?? '', fromSequence: v.fromSequence, messageCount: v.messageCount }
+    case 'summary_start':
+      return wire.decodeOrNull(ctx.decodeSummaryStart, v)
+    case 'summary_delta':
+      return wire.decodeOrNull(ctx.decodeSummaryDelta, v)
+    case 'summary_end':
+      return wire.decodeOrNull(ctx.decodeSummaryEnd, v)
     case 'done':
       return decodeDoneFrame(v)
     case 'error': {
@@ -337,6 +371,11 @@ function decodeDoneFrame(v: JsonObject): ChatFrame | null {
 export function decodeConversationUpdated(v: JsonObject): ConversationUpdatedMessage | null {
   const conversation = decodeConversation(v.conversation)
   return conversation === null ? null : { type: 'conversation-updated', conversation }
+}
+
+/** /ws conversation-summary. */
+export function decodeConversationSummary(v: JsonObject): ConversationSummaryMessage | null {
+  return wire.decodeOrNull(ctx.decodeConversationSummary, v)
 }
 
 export function decodeDisplayMessageEvent<T extends 'display-message-saved' | 'display-message-updated'>(

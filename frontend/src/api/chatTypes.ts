@@ -4,7 +4,8 @@
 
 import type { Approval, ApprovalDecision } from './approvalTypes'
 import type { JsonObject } from './json'
-import type { DisplayMessageChanged, RunStatus, ToolCallStatus, Usage } from './wire.gen'
+import type { MessageUsage, Summary, SummaryDelta, SummaryEnd, SummaryStart } from './contextTypes'
+import type { DisplayMessageChanged, Message as WireMessage, MessageList, RunStatus, ToolCallStatus, Usage } from './wire.gen'
 
 /**
  * What the server sends of conversations, messages, runs and display messages is
@@ -12,8 +13,6 @@ import type { DisplayMessageChanged, RunStatus, ToolCallStatus, Usage } from './
  */
 export type {
   Conversation,
-  Message,
-  MessageList as MessagePage,
   Role as MessageRole,
   RunStatus as MessageStatus,
   Usage,
@@ -25,6 +24,24 @@ export type {
   Truncated as TruncateResult,
   ConversationUpdated as ConversationUpdatedMessage,
 } from './wire.gen'
+export type {
+  ContextInfo,
+  ConversationSummary as ConversationSummaryMessage,
+  ConversationUsage,
+  MessageUsage,
+  Summary,
+  SummaryStatus,
+  TokenUsage,
+  UsageReport,
+  UsageRow,
+} from './contextTypes'
+
+/** A message; an assistant reply carries what it cost (contextTypes.ts). */
+export type Message = WireMessage & { usage?: MessageUsage }
+
+/** A page of a branch: its messages, display rows, and the summaries after its messages (not undone ones). */
+export type MessagePage = Omit<MessageList, 'messages'> & { messages: Message[]; summaries: Summary[] }
+
 /** Which page of a conversation's active branch GET …/messages answers (docs/chat.md); none: the newest. */
 export interface PageQuery {
   /** The messages just before this one. */
@@ -111,6 +128,10 @@ export type ChatFrame =
       actionCallbackHistory: string[]
       usage?: Usage
     }
+  /** A summary of older messages begins, streams and ends (before the turn's reply, or in a regenerate's run). */
+  | SummaryStart
+  | SummaryDelta
+  | SummaryEnd
   /** recoverable: the reply goes on after it; interrupted: the reply was stopped, what it said is kept. */
   | { type: 'error'; message: string; recoverable?: boolean; interrupted?: boolean }
 

@@ -5,7 +5,7 @@ export const SNAPSHOT = {
   config: {
     server: { host: '127.0.0.1', port: 2138, allowedOrigins: [], allowedHosts: ['wisp.lan'] },
     api: {},
-    model: { provider: 'openai', baseURL: '', name: 'gpt-4o-mini', temperature: 0.7, maxTokens: 2048, thinkingBudget: 0 },
+    model: { provider: 'openai', baseURL: '', name: 'gpt-4o-mini', temperature: 0.7, maxTokens: 2048, thinkingBudget: 0, contextWindow: 0, summarizeAt: 80 },
     character: { name: 'Wisp', system: 'You are Wisp', bio: 'small' },
     features: { shellEnabled: false },
     terminal: { maxConcurrent: 2, maxDurationMs: 300000, cwd: '', notifyLongRuns: true },

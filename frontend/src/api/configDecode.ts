@@ -26,7 +26,16 @@ const isSecretPlace = oneOf(['keyring', 'file'])
 /** The settings of a fresh installation (the server's config.Default). */
 export const DEFAULT_CONFIG: WispConfig = {
   server: { host: '127.0.0.1', port: 2138, allowedOrigins: [], allowedHosts: [] },
-  model: { provider: '', baseURL: '', name: '', temperature: 0.7, maxTokens: 2048, thinkingBudget: 0 },
+  model: {
+    provider: '',
+    baseURL: '',
+    name: '',
+    temperature: 0.7,
+    maxTokens: 2048,
+    thinkingBudget: 0,
+    contextWindow: 0,
+    summarizeAt: 80,
+  },
   character: { name: 'Wisp', system: '', bio: '' },
   features: { shellEnabled: false },
   terminal: { maxConcurrent: 2, maxDurationMs: 300_000, cwd: '', notifyLongRuns: true },
@@ -73,6 +82,8 @@ export function decodeWispConfig(v: unknown): WispConfig | null {
       temperature: pick(model.temperature, isNumber, d.model.temperature),
       maxTokens: pick(model.maxTokens, isNumber, d.model.maxTokens),
       thinkingBudget: pick(model.thinkingBudget, isNumber, d.model.thinkingBudget),
+      contextWindow: pick(model.contextWindow, isNumber, d.model.contextWindow),
+      summarizeAt: pick(model.summarizeAt, isNumber, d.model.summarizeAt),
     },
     character: {
       name: pick(character.name, isString, d.character.name),

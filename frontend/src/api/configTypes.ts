@@ -35,6 +35,10 @@ export interface WispConfig {
     temperature: number
     maxTokens: number
     thinkingBudget: number
+    /** The model's context window in tokens; 0: ask the model server (else a cautious default). */
+    contextWindow: number
+    /** Percent of the context budget at which older messages are summarised (50–95). */
+    summarizeAt: number
   }
   character: { name: string; system: string; bio: string }
   features: { shellEnabled: boolean }

@@ -13,7 +13,7 @@ import type {
   StreamEnvelope,
 } from './types'
 import { decodeApprovalDecided, decodeApprovalRequested } from './approvalDecode'
-import { decodeConversationUpdated, decodeDisplayMessageEvent } from './chatDecode'
+import { decodeConversationSummary, decodeConversationUpdated, decodeDisplayMessageEvent } from './chatDecode'
 import { decodeTerminalOutput } from './terminalDecode'
 import { decodeEmoteMessage } from './emoteDecode'
 import { decodeConfigChanged, decodeConfigError, decodeRestartRequired } from './configDecode'
@@ -111,6 +111,7 @@ const decoders: Decoders = {
   error: (v) => ({ type: 'error', message: isString(v.message) ? v.message : 'unknown error' }),
   'conversation-updated': decodeConversationUpdated,
   'conversation-branch': (v) => decodeOrNull(decodeConversationBranch, v),
+  'conversation-summary': decodeConversationSummary,
   'display-message-saved': (v) => decodeDisplayMessageEvent('display-message-saved', v),
   'display-message-updated': (v) => decodeDisplayMessageEvent('display-message-updated', v),
   'terminal-output': decodeTerminalOutput,

@@ -46,3 +46,5 @@ export {
 } from './proactiveDecode'
 export { realClock } from './clock'
 export type { Cancel, Clock } from './clock'
+export { ContextApi, USAGE_DAYS } from './restContext'
+export type { ContextTransport } from './restContext'

@@ -33,7 +33,7 @@ describe('ApiClient chat routes', () => {
       if (c.url.endsWith('/messages/truncate')) return json(200, { ok: true, deletedCount: 2 })
       if (c.url.endsWith('/display-messages')) return json(200, { displayMessages: [] })
       if (c.url.endsWith('/messages') && c.method === 'GET')
-        return json(200, { messages: [], hasOlder: false, hasNewer: false, branchLength: 0, displayMessages: [] })
+        return json(200, { messages: [], hasOlder: false, hasNewer: false, branchLength: 0, displayMessages: [], summaries: [] })
       if (c.url.endsWith('/messages')) return json(200, { text: 'x', agentName: 'W', runId: 'r', messageId: 'm' })
       if (c.url.includes('/api/runs/')) {
         return json(200, { run: { id: 'r', conversationId: 'c', userMessageId: 'u', status: 'ended', startedAt: 1 } })

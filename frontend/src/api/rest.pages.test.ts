@@ -30,7 +30,7 @@ const row = (id: string, runId: string) => ({
 
 describe('ApiClient pages', () => {
   it('asks for the page before, after or around a message, with a limit', async () => {
-    const page = { messages: [message('m2', 'r2')], hasOlder: true, hasNewer: true, branchLength: 9, displayMessages: [row('d2', 'r2')] }
+    const page = { messages: [message('m2', 'r2')], hasOlder: true, hasNewer: true, branchLength: 9, displayMessages: [row('d2', 'r2')], summaries: [] }
     const { fetch, calls } = fakeFetch(() => json(200, page))
     const api = new ApiClient({ baseURL: 'http://h', fetch })
     await expect(api.listMessages('c/1', { before: 'm 3', limit: 50 })).resolves.toMatchObject({

@@ -18,6 +18,7 @@ const page = {
   hasNewer: false,
   branchLength: 1,
   displayMessages: [],
+  summaries: [],
 }
 
 describe('ApiClient tree routes', () => {

@@ -46,6 +46,7 @@ import {
 } from './terminalDecode'
 import { decodeRestartResult } from './restartDecode'
 import { MemoryClient } from './restMemory'
+import { ContextApi } from './restContext'
 import { decodeSearchResults } from './searchDecode'
 import type { SearchOptions, SearchResults } from './searchTypes'
 import { decodeAutonomy, decodeReminder, decodeReminderList } from './proactiveDecode'
@@ -102,6 +103,11 @@ export class ApiClient {
   private readonly baseURL: string
   private readonly token: string
   private readonly fetchImpl: typeof fetch
+  /** The context meter, usage and summaries (restContext.ts). */
+  readonly context = new ContextApi({
+    call: async (method, path, decode, what) => decoded(await this.request(method, path, method === 'POST' ? {} : undefined), decode, what),
+    streamRun: (runId, after, opts) => this.streamRun(runId, after, opts),
+  })
 
   /** The memory: GET/PUT /api/memory, its history and undo (restMemory.ts). */
   readonly memory = new MemoryClient({

@@ -5,7 +5,7 @@
 // The chat API's types are in chatTypes.ts.
 
 import type { ApprovalDecidedMessage, ApprovalRequestedMessage } from './approvalTypes'
-import type { ConversationUpdatedMessage, DisplayMessageEvent } from './chatTypes'
+import type { ConversationSummaryMessage, ConversationUpdatedMessage, DisplayMessageEvent } from './chatTypes'
 import type { ConfigChangedMessage, ConfigErrorMessage, RestartRequiredMessage } from './configTypes'
 import type { EmoteMessage } from './emoteTypes'
 import type { ProactiveMessageFrame, ReminderDeletedMessage, ReminderUpdatedMessage } from './proactiveTypes'
@@ -61,6 +61,7 @@ export interface KnownServerMessages {
   error: { type: 'error'; message: string }
   'conversation-updated': ConversationUpdatedMessage
   'conversation-branch': ConversationBranch
+  'conversation-summary': ConversationSummaryMessage
   'display-message-saved': DisplayMessageEvent<'display-message-saved'>
   'display-message-updated': DisplayMessageEvent<'display-message-updated'>
   'terminal-output': TerminalOutputMessage

@@ -171,6 +171,12 @@ export function decodeSecretsWhere(v: unknown, path = 'SecretsWhere'): SecretsWh
   return _oneOf(v, SecretsWhereValues, path)
 }
 
+export type SummaryStatus = 'streaming' | 'done' | 'failed' | 'undone'
+export const SummaryStatusValues: readonly SummaryStatus[] = ['streaming', 'done', 'failed', 'undone']
+export function decodeSummaryStatus(v: unknown, path = 'SummaryStatus'): SummaryStatus {
+  return _oneOf(v, SummaryStatusValues, path)
+}
+
 export type TerminalRunStatus = 'running' | 'exited' | 'timeout' | 'killed' | 'error'
 export const TerminalRunStatusValues: readonly TerminalRunStatus[] = ['running', 'exited', 'timeout', 'killed', 'error']
 export function decodeTerminalRunStatus(v: unknown, path = 'TerminalRunStatus'): TerminalRunStatus {
@@ -804,7 +810,7 @@ export interface Summary {
   fromAt: string
   throughAt: string
   text: string
-  status: string
+  status: SummaryStatus
   error?: string
   runId: string
   tokens: number
@@ -820,7 +826,7 @@ export function decodeSummary(v: unknown, path = 'Summary'): Summary {
     fromAt: _str(o.fromAt, path + '.fromAt'),
     throughAt: _str(o.throughAt, path + '.throughAt'),
     text: _str(o.text, path + '.text'),
-    status: _str(o.status, path + '.status'),
+    status: decodeSummaryStatus(o.status, path + '.status'),
     runId: _str(o.runId, path + '.runId'),
     tokens: _num(o.tokens, path + '.tokens'),
     createdAt: _str(o.createdAt, path + '.createdAt'),

@@ -9,7 +9,8 @@ import { decodeApproval, decodeGrant } from './approvalDecode'
 import { decodeImportResult } from './archiveDecode'
 import { decodeMcpServer } from './mcpDecode'
 import { decodeMemory, decodeMemoryHistory } from './memoryDecode'
-import { CHAT_FRAME_TYPES, decodeChatFrame, decodeConversation, decodeDisplayMessage, decodeMessage, decodeProvider, decodeRun, decodeSendResult, decodeTurnHeartbeat } from './chatDecode'
+import { CHAT_FRAME_TYPES, decodeChatFrame, decodeConversation, decodeDisplayMessage, decodeMessage, decodeProvider, decodeRun, decodeSendResult, decodeSummary, decodeTurnHeartbeat } from './chatDecode'
+import { decodeContextInfo } from './contextTypes'
 import { decodeConfigSnapshot, decodeSecretStore, decodeShellAccess } from './configDecode'
 import { decodeServerMessage, decodeStatus, KNOWN_SERVER_MESSAGE_TYPES } from './decode'
 import { decodeEmoteCatalog } from './emoteDecode'
@@ -90,6 +91,8 @@ const SHAPE_DECODERS: Record<string, (v: unknown) => unknown> = {
   ConversationUsage: wire.decodeConversationUsage,
   UsageReport: wire.decodeUsageReport,
   Price: wire.decodePrice,
+  ContextInfo: decodeContextInfo,
+  Summary: decodeSummary,
 }
 
 /** example without the ignored fields of name (top-level keys). */
@@ -105,7 +108,8 @@ const sorted = (xs: Iterable<string>): string[] => [...xs].sort()
 
 describe('the golden wire file', () => {
   it('has exactly the /ws frame types this client knows', () => {
-    expect(sorted(Object.keys(golden.frames.ws))).toEqual(sorted(KNOWN_SERVER_MESSAGE_TYPES))
+    const ws = Object.keys(golden.frames.ws)
+    expect(sorted(ws)).toEqual(sorted(KNOWN_SERVER_MESSAGE_TYPES))
   })
 
   it('has exactly the chat SSE frame types this client knows, in both dialects', () => {

@@ -11,6 +11,7 @@ import { BranchNav } from './BranchNav'
 import { Icon } from './Icon'
 import { Markdown } from './Markdown'
 import { MessageEditor } from './MessageEditor'
+import { MessageUsage } from './MessageUsage'
 import { ThinkingBlock } from './ThinkingBlock'
 import { ToolCard } from './ToolCard'
 
@@ -67,6 +68,7 @@ export const MessageBubble = memo(function MessageBubble({ message, agentName, e
       ) : (
         <ReplyBody message={m} extras={extras} canRetry={canRetry} onRetry={onRetry} />
       )}
+      {m.role === 'assistant' && m.usage !== undefined ? <MessageUsage usage={m.usage} /> : null}
       {editing ? null : <MessageActions message={m} proactive={label !== null} pencil={pencil} onEdit={() => setEditing(true)} />}
     </li>
   )

@@ -7,7 +7,8 @@ import { useFocusRequest } from '../state/useMessageFocus'
 import { ApprovalCard, type DecideFn } from './ApprovalCard'
 import { ApprovalElsewhere } from './ApprovalElsewhere'
 import { MessageBubble } from './MessageBubble'
-import type { PageSide } from '../state/messageWindow'
+import { summariesByMessage, type PageSide } from '../state/messageWindow'
+import { SummaryRow } from './SummaryRow'
 import { useMessageWindow } from './useMessageWindow'
 import { useShowMessage } from './useShowMessage'
 
@@ -28,6 +29,8 @@ interface Props {
 export function MessageList({ chat, agentName, onRetry, onReload, onPage }: Props) {
   const keys = useMemo(() => chat.messages.map((m) => m.key), [chat.messages])
   const extras = useMemo(() => extrasByRun(chat.display), [chat.display])
+  // A summary's row belongs to the row of the message it runs through (heights and paging see one row).
+  const summaries = useMemo(() => summariesByMessage(chat.summaries), [chat.summaries])
   const cards = useApprovalCards(chat)
   // A run's cards go after its last message (the reply), not after the user's message.
   const lastOfRun = useMemo(() => new Map(chat.messages.flatMap((m) => (m.runId === undefined ? [] : [[m.runId, m.key] as const]))), [chat.messages])
@@ -82,6 +85,7 @@ export function MessageList({ chat, agentName, onRetry, onReload, onPage }: Prop
               canRetry={retryable(chat, m.key)}
               onRetry={onRetry}
             />
+            {m.id === null ? null : summaries.get(m.id)?.map((s) => <SummaryRow key={s.id} summary={s} />)}
             {m.runId === undefined || lastOfRun.get(m.runId) !== m.key ? null : (
               <ApprovalCards cards={cards.byRun.get(m.runId)} onDecide={cards.decide} />
             )}

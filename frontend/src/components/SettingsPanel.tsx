@@ -15,6 +15,7 @@ import { McpServers } from './McpServers'
 import { MemorySettings } from './MemorySettings'
 import { SecretStoreNote } from './SecretStoreNote'
 import { SettingsSections } from './SettingsSections'
+import { UsageSettings } from './UsageSettings'
 import { ShellGrants } from './ShellGrants'
 
 interface Props {
@@ -95,6 +96,7 @@ export function SettingsPanel({ onClose }: Props) {
             </>
           )}
           <DataSettings />
+          <UsageSettings />
         </div>
         <SettingsFooter settings={settings} blocked={blocked} onClose={onClose} />
       </form>

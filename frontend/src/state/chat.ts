@@ -2,11 +2,11 @@
 // reply change a bubble, and the display messages (tool calls, thinking)
 // saved for past replies. Pure, so it is tested without React.
 
-import type { ChatFrame, DisplayMessage, Message, MessagePage, MessageRole, ProactiveMessage } from '../api'
+import type { ChatFrame, DisplayMessage, Message, MessagePage, MessageRole, MessageUsage, ProactiveMessage, Summary } from '../api'
 import { branchReducer, type BranchAction } from './branches'
 import type { BubbleStatus, ChatMessageView, ChatState, ToolView } from './chatView'
 import { foldLive, isRepeat, liveOf, upsertTool, withLive, type LiveReply } from './liveReply'
-import { mergeDisplay, withPage, type PageEnds, type PageSide } from './messageWindow'
+import { mergeDisplay, summariesOfWindow, withPage, withSummary, type PageEnds, type PageSide } from './messageWindow'
 import { asProactive, isProactiveSource, receiveProactive, withProactive } from './proactive'
 
 export type { BubbleStatus, ChatMessageView, ChatState, ToolView } from './chatView'
@@ -18,6 +18,7 @@ export const initialChat: ChatState = {
   loadError: null,
   messages: [],
   display: [],
+  summaries: [],
   proactive: [],
   hasOlder: false,
   hasNewer: false,
@@ -27,7 +28,7 @@ export const initialChat: ChatState = {
 export type ChatAction =
   | { type: 'chat-open'; session: number; conversationId: string | null }
   /** page: where the loaded messages sit on the branch (none: the whole of it). */
-  | { type: 'chat-loaded'; session: number; messages: Message[]; display: DisplayMessage[]; page?: PageEnds }
+  | { type: 'chat-loaded'; session: number; messages: Message[]; display: DisplayMessage[]; page?: PageEnds; summaries?: Summary[] }
   /** A page fetched before (older) or after (newer) the message cursor joins the window. */
   | { type: 'chat-page'; session: number; side: PageSide; cursor: string; page: MessagePage }
   /** The open conversation is loaded again around a message (a search result): loading until chat-loaded. */
@@ -44,6 +45,10 @@ export type ChatAction =
   | { type: 'chat-stopping'; session: number; key: string }
   | { type: 'chat-stop-failed'; session: number; key: string }
   | { type: 'display-message'; message: DisplayMessage }
+  /** A summary of the open conversation began, changed, ended or was undone (its stream, /ws, an answer). */
+  | { type: 'chat-summary'; summary: Summary }
+  /** What a saved reply of the open conversation cost, read after it ended. */
+  | { type: 'chat-usage'; conversationId: string; messageId: string; usage: MessageUsage }
   | { type: 'proactive-message'; conversationId: string; message: ProactiveMessage }
   /** After /ws missed events: what Wisp said on its own meanwhile, and the display messages when reloaded. */
   | { type: 'chat-caught-up'; session: number; messages: Message[]; display?: DisplayMessage[] }
@@ -86,6 +91,7 @@ export function bubblesFromMessages(messages: readonly Message[]): ChatMessageVi
     if (m.runId !== undefined) view.runId = m.runId
     if (m.source !== undefined) view.source = m.source
     if (m.late === true) view.late = true
+    if (m.usage !== undefined) view.usage = m.usage
     // (A server from before conversations were trees sends no siblings.)
     if (((m.siblingIds as readonly string[] | undefined)?.length ?? 0) > 1) {
       view.siblingIds = m.siblingIds
@@ -188,6 +194,12 @@ export function chatReducer(chat: ChatState, action: ChatAction): ChatState {
     if (action.message.conversationId !== chat.conversationId) return chat
     return { ...chat, display: upsertDisplay(chat.display, action.message) }
   }
+  if (action.type === 'chat-summary') return withSummary(chat, action.summary)
+  if (action.type === 'chat-usage') {
+    if (action.conversationId !== chat.conversationId) return chat
+    const i = chat.messages.findIndex((m) => m.id === action.messageId)
+    return i < 0 ? chat : updateBubble(chat, chat.messages[i]!.key, (b) => ({ ...b, usage: action.usage }))
+  }
   if (action.type === 'proactive-message') {
     if (action.conversationId !== chat.conversationId) return chat
     // The window ends short of the branch's end: the message shows when the list pages there.
@@ -201,7 +213,8 @@ export function chatReducer(chat: ChatState, action: ChatAction): ChatState {
       // What Wisp said on its own meanwhile is at the end of the branch: not in a window short of it.
       const messages = page.hasNewer ? loaded : withProactive(loaded, chat.proactive)
       const windowSeq = chat.windowSeq + 1
-      return { ...chat, loading: false, loadError: null, messages, display: action.display, ...page, windowSeq }
+      const summaries = summariesOfWindow(messages, action.summaries ?? [])
+      return { ...chat, loading: false, loadError: null, messages, display: action.display, summaries, ...page, windowSeq }
     }
     case 'chat-page':
       return withPage(chat, action.side, action.cursor, action.page, bubblesFromMessages(action.page.messages))

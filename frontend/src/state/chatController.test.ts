@@ -19,6 +19,7 @@ const page = (messages: Message[]): MessagePage => ({
   hasNewer: false,
   branchLength: messages.length,
   displayMessages: [],
+  summaries: [],
 })
 
 describe('ChatController', () => {

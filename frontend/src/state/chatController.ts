@@ -22,6 +22,7 @@ import { conversationFromHash, hashForConversation } from './hashRoute'
 import { EMPTY_LIVE_REPLY, isLiveFrame, liveOf, type LiveReply } from './liveReply'
 import { PAGE_SIZE, pageCursor, type PageSide } from './messageWindow'
 import type { ReplyStore } from './replyStore'
+import { isSummaryFrame, type SummaryFrame } from './summaries'
 
 export interface ChatActions {
   /** Opens a conversation, or a new chat for null. */
@@ -70,6 +71,8 @@ export interface ChatDeps {
   replies: ReplyStore
   /** Sees every frame of every reply stream (the approvals take run_paused and run_resumed). */
   onFrame?(frame: ChatFrame): void
+  /** Takes the summary frames of a turn that summarises before its reply (summaries.ts). */
+  summaries?: { take(frame: SummaryFrame): void }
 }
 
 function writeHash(id: string | null): void {
@@ -340,7 +343,9 @@ export class ChatController implements ChatActions {
               // ended, the conversation is read again as it was saved.
               if (r.frame.type === 'stream_resync') resynced = true
               this.deps.onFrame?.(r.frame)
-              if (isLiveFrame(r.frame)) replies.push(key, r.seq, r.frame)
+              // A summary the turn makes first: its own row, not the reply's bubble.
+              if (isSummaryFrame(r.frame)) this.deps.summaries?.take(r.frame)
+              else if (isLiveFrame(r.frame)) replies.push(key, r.seq, r.frame)
               else this.dispatch({ type: 'chat-frame', session, key, seq: r.seq, frame: r.frame, live: settled() })
               break
             case 'failed':
@@ -381,8 +386,8 @@ export class ChatController implements ChatActions {
     try {
       const page = around === undefined ? await client.listMessages(id, { limit: PAGE_SIZE }) : await pageAround(client, id, around)
       if (!this.isCurrent(session)) return
-      const { messages, displayMessages: display, hasOlder, hasNewer } = page
-      this.dispatch({ type: 'chat-loaded', session, messages, display, page: { hasOlder, hasNewer } })
+      const { messages, displayMessages: display, hasOlder, hasNewer, summaries } = page
+      this.dispatch({ type: 'chat-loaded', session, messages, display, page: { hasOlder, hasNewer }, summaries })
       this.resumeActive(session, messages)
     } catch (err) {
       if (!this.isCurrent(session)) return
@@ -659,8 +664,8 @@ export class ChatController implements ChatActions {
     // A reply paused on this branch goes on without this page, which picks it up when it shows it again.
     this.leaveStreams()
     this.paging.clear()
-    const { messages, displayMessages: display, hasOlder, hasNewer } = page
-    this.dispatch({ type: 'chat-loaded', session, messages, display, page: { hasOlder, hasNewer } })
+    const { messages, displayMessages: display, hasOlder, hasNewer, summaries } = page
+    this.dispatch({ type: 'chat-loaded', session, messages, display, page: { hasOlder, hasNewer }, summaries })
     this.resumeActive(session, messages)
   }
 }

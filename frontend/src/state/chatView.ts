@@ -2,7 +2,7 @@
 // Types only, shared by chat.ts (how frames change them) and proactive.ts (the
 // bubbles Wisp sends on its own), so neither imports the other.
 
-import type { DisplayMessage, DisplayStatus, MessageRole, ProactiveMessage } from '../api'
+import type { DisplayMessage, DisplayStatus, MessageRole, MessageUsage, ProactiveMessage, Summary } from '../api'
 
 /** stopped: the run was interrupted (by the user's Stop, or it could not finish); what it said is kept. */
 export type BubbleStatus = 'streaming' | 'done' | 'error' | 'stopped'
@@ -55,6 +55,8 @@ export interface ChatMessageView {
   siblingIds?: readonly string[]
   /** Where this message is in siblingIds. */
   siblingIndex?: number
+  /** A saved reply's tokens and cost (as loaded; a reply of this page has it once the conversation is read again). */
+  usage?: MessageUsage
 }
 
 export interface ChatState {
@@ -66,6 +68,8 @@ export interface ChatState {
   loadError: string | null
   messages: ChatMessageView[]
   display: DisplayMessage[]
+  /** The summaries of older messages whose row follows a loaded message (none undone), shown after it. */
+  summaries: Summary[]
   /**
    * The messages are a window of the active branch (state/messageWindow.ts): it
    * goes on before them / after them, in pages not loaded now.

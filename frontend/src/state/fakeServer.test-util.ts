@@ -3,7 +3,7 @@
 // changes), reply streams the test feeds frame by frame, and /ws sockets the
 // test opens and sends frames on. Every request is recorded.
 
-import type { ChatFrame, Conversation, DisplayMessage, SocketFactory, SocketHandlers, SocketLike } from '../api'
+import type { ChatFrame, Conversation, DisplayMessage, SocketFactory, SocketHandlers, SocketLike, Summary } from '../api'
 import goldenFile from '../api/testdata/wire.golden.json'
 import { onBranch, type BareMessage } from './messages.test-util'
 
@@ -85,6 +85,10 @@ export class FakeServer {
   /** How the other /api/mcp/servers/{name} routes answer (default: 404). */
   mcp: (method: string, name: string, action: string, body: unknown) => Response | Promise<Response> = () =>
     json(404, { error: 'no such MCP server' })
+  /** Each conversation's summaries: a page carries those whose message it has. */
+  summaries = new Map<string, Summary[]>()
+  /** Routes a test adds (the context meter, usage, summaries' buttons): answered before the 404 when not null. */
+  extra: (method: string, path: string, body: unknown) => Response | Promise<Response> | null = () => null
   /** Called with each request before it is answered (to change the data as a real server's would change). */
   onRequest: (req: Request) => void = () => undefined
 
@@ -162,7 +166,7 @@ export class FakeServer {
       if (next.kind === 'ended') return new Response(null, { status: 204 })
       return new Response(next.feed.body, { headers: { 'Content-Type': 'text/event-stream' } })
     }
-    return json(404, { error: `not found: ${route}` })
+    return this.extra(method, p + url.search, body) ?? json(404, { error: `not found: ${route}` })
   }
 
   /** GET …/messages: a page of the conversation's messages by before/after/around/limit (docs/chat.md). */
@@ -180,7 +184,9 @@ export class FakeServer {
     const end = q.has('before') ? at : Math.min(all.length, start + limit)
     const runs = new Set(all.slice(start, end).map((m) => m.runId))
     const display = (this.display.get(id) ?? []).filter((d) => runs.has(d.runId))
-    return json(200, messagePage(all, start, end, display))
+    const ids = new Set(all.slice(start, end).map((m) => m.id))
+    const summaries = (this.summaries.get(id) ?? []).filter((x) => ids.has(x.throughId))
+    return json(200, { ...(messagePage(all, start, end, display) as object), summaries })
   }
 
 }
@@ -234,5 +240,5 @@ export function messagePage(
   displayMessages: readonly DisplayMessage[] = [],
 ): unknown {
   const messages = onBranch(list).slice(start, end)
-  return { messages, hasOlder: start > 0, hasNewer: end < list.length, branchLength: list.length, displayMessages }
+  return { messages, hasOlder: start > 0, hasNewer: end < list.length, branchLength: list.length, displayMessages, summaries: [] }
 }

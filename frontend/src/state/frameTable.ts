@@ -34,6 +34,8 @@ export const frameTable: FrameTable = {
   emote: (page, msg) => page.events.emotes.emit(msg),
   // Another window showed another branch: the open conversation is read again.
   'conversation-branch': (page, msg) => page.chat.branchMoved(msg.conversationId, msg.leafId),
+  // A summary was made, failed or undone (here or in another window): its row and the meter.
+  'conversation-summary': (page, msg) => page.summaries.received(msg),
   'conversation-updated': (page, msg) => page.app.dispatch({ type: 'conversation-upserted', conversation: msg.conversation }),
   'display-message-saved': (page, msg) => page.app.dispatch({ type: 'display-message', message: msg.message }),
   'display-message-updated': (page, msg) => page.app.dispatch({ type: 'display-message', message: msg.message }),

@@ -38,7 +38,8 @@ export type LiveFrame = Extract<
 >
 
 export function isLiveFrame(frame: ChatFrame): frame is LiveFrame {
-  return frame.type !== 'done' && frame.type !== 'error'
+  // A summary's frames are its row's (summaries.ts), not the reply's.
+  return frame.type !== 'done' && frame.type !== 'error' && !frame.type.startsWith('summary_')
 }
 
 export const EMPTY_LIVE_REPLY: LiveReply = { segments: null, text: '', thinking: '', tools: [], lastSeq: 0 }

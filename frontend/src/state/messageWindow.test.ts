@@ -203,13 +203,14 @@ describe('withPage', () => {
     loadError: null,
     messages: bubblesFromMessages(messages),
     display: [],
+    summaries: [],
     proactive: [],
     hasOlder: true,
     hasNewer: false,
     windowSeq: 1,
     ...more,
   })
-  const page = (hasOlder: boolean) => ({ hasOlder, hasNewer: false, branchLength: 0, displayMessages: [] })
+  const page = (hasOlder: boolean) => ({ hasOlder, hasNewer: false, branchLength: 0, displayMessages: [], summaries: [] })
 
   it('drops a page fetched for a window that has moved meanwhile', () => {
     const { messages } = history(300)

@@ -7,7 +7,7 @@
 // the reducer (chat.ts) applies it and the controller fetches. It imports
 // only the state's types (chat.ts imports it).
 
-import type { DisplayMessage, MessagePage } from '../api'
+import type { DisplayMessage, MessagePage, Summary } from '../api'
 import type { ChatMessageView, ChatState } from './chatView'
 
 /** Messages asked for per page. */
@@ -66,7 +66,8 @@ export function withPage(
     }
   }
   const display = displayOfWindow(messages, [...chat.display, ...page.displayMessages])
-  return { ...chat, messages, hasOlder, hasNewer, display }
+  const summaries = summariesOfWindow(messages, [...chat.summaries, ...page.summaries])
+  return { ...chat, messages, hasOlder, hasNewer, display, summaries }
 }
 
 /** A bubble the window must keep: a reply being written, or one not saved yet. */
@@ -87,4 +88,34 @@ export function mergeDisplay(current: readonly DisplayMessage[], rows: readonly 
   const byId = new Map(current.map((d) => [d.id, d] as const))
   for (const d of rows) byId.set(d.id, d)
   return [...byId.values()]
+}
+
+/**
+ * The summaries whose row follows a message of the window, once each (the last
+ * copy wins), in the order of their messages; undone ones are gone.
+ */
+export function summariesOfWindow(messages: readonly ChatMessageView[], rows: readonly Summary[]): Summary[] {
+  const byId = new Map<string, Summary>()
+  for (const s of rows) {
+    if (s.status === 'undone') byId.delete(s.id)
+    else byId.set(s.id, s)
+  }
+  const order = new Map(messages.flatMap((m, i) => (m.id === null ? [] : [[m.id, i] as const])))
+  return [...byId.values()].filter((s) => order.has(s.throughId)).sort((a, b) => order.get(a.throughId)! - order.get(b.throughId)!)
+}
+
+/** A summary made, changed or undone joins the window's (the conversation's own; gone when undone). */
+export function withSummary(chat: ChatState, summary: Summary): ChatState {
+  if (summary.conversationId !== chat.conversationId) return chat
+  const known = chat.summaries.some((s) => s.id === summary.id)
+  if (summary.status === 'undone' && !known) return chat
+  const rows = summary.status === 'undone' ? chat.summaries.filter((s) => s.id !== summary.id) : [...chat.summaries, summary]
+  return { ...chat, summaries: summariesOfWindow(chat.messages, rows) }
+}
+
+/** The summaries shown after each message, by message id. */
+export function summariesByMessage(summaries: readonly Summary[]): Map<string, Summary[]> {
+  const out = new Map<string, Summary[]>()
+  for (const s of summaries) out.set(s.throughId, [...(out.get(s.throughId) ?? []), s])
+  return out
 }

@@ -49,7 +49,8 @@ describe('WispPage.openMessage', () => {
     await vi.waitFor(() => expect(page.app.get().chat.loading).toBe(false))
     expect(page.app.get().chat).toMatchObject({ conversationId: 'cA' })
     expect(page.app.get().chat.messages.map((m) => m.id)).toEqual(['a1', 'a2'])
-    const asked = server.requests.filter((r) => r.path.startsWith('/api/conversations/cA'))
+    // The meter and the cost of the conversation opened are read too (contextMeter.ts).
+    const asked = server.requests.filter((r) => r.path.startsWith('/api/conversations/cA/branch') || r.path.startsWith('/api/conversations/cA/messages'))
     expect(asked.map((r) => [r.method, r.path.replace(/&limit=\d+/, ''), r.body])).toEqual([
       ['PUT', '/api/conversations/cA/branch', { messageId: 'a1' }],
       ['GET', '/api/conversations/cA/messages?around=a1', undefined],

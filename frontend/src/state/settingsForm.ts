@@ -50,6 +50,23 @@ export const SECTIONS: SectionSpec[] = [
       { path: 'model.name', label: 'Model', kind: 'text', placeholder: 'gpt-4o-mini, claude-…, llama3.2' },
       { path: 'model.temperature', label: 'Temperature', kind: 'float', min: 0, max: 2, step: 0.1 },
       { path: 'model.maxTokens', label: 'Max tokens per reply', kind: 'int', min: 1, step: 1 },
+      {
+        path: 'model.contextWindow',
+        label: 'Context window (tokens)',
+        kind: 'int',
+        min: 0,
+        step: 1024,
+        hint: '0 = ask the model server',
+      },
+      {
+        path: 'model.summarizeAt',
+        label: 'Summarise older messages at (%)',
+        kind: 'int',
+        min: 50,
+        max: 95,
+        step: 5,
+        hint: 'of the context budget, 50–95',
+      },
     ],
   },
   {

@@ -36,6 +36,7 @@ import {
 import { AppStore } from './appStore'
 import { ApprovalStore } from './approvalStore'
 import { ChatController } from './chatController'
+import { ContextMeter } from './contextMeter'
 import { exportConversations, pageSink, type ExportOutcome } from './archive'
 import { errorMessage } from './chatRunner'
 import type { EmoteBridge } from './emoteBridge'
@@ -45,6 +46,9 @@ import { MemoryStore } from './memoryStore'
 import { MessageFocus } from './messageFocus'
 import { ReplyStore, type FrameScheduler } from './replyStore'
 import { Store } from './store'
+import { SummaryController, SummaryLive } from './summaries'
+import { UsageReportStore } from './usageReport'
+import { followReplyUsage } from './replyUsage'
 import type { TerminalBridge } from './terminalBridge'
 
 export type Endpoint = Omit<ResolvedConnection, 'token'>
@@ -81,6 +85,14 @@ export class WispPage {
   readonly approvals = new ApprovalStore()
   readonly mcp = new McpStore()
   readonly chat: ChatController
+  /** The open conversation's context meter and cost (contextMeter.ts). */
+  readonly meter = new ContextMeter(() => this.api.get())
+  /** The text of summaries being written, and their buttons' requests (summaries.ts). */
+  readonly summaryLive: SummaryLive
+  /** Summary frames and the rows' Regenerate and Undo. */
+  readonly summaries: SummaryController
+  /** Settings › Usage: tokens and cost by day and model. */
+  readonly usageReport = new UsageReportStore(() => this.api.get())
   /** The message the chat should bring into view (a search result chosen, a citation followed). */
   readonly messageFocus = new MessageFocus()
   /** Settings → Memory: the memory, its edit, history and undo. */
@@ -115,12 +127,34 @@ export class WispPage {
 
   constructor(frames?: FrameScheduler) {
     this.replies = new ReplyStore(frames)
+    this.summaryLive = new SummaryLive(frames)
+    this.summaries = new SummaryController({
+      app: this.app,
+      api: () => this.api.get(),
+      live: this.summaryLive,
+      changed: (conversationId) => this.meter.summaryChanged(conversationId),
+      reload: () => this.chat.reload(),
+    })
     this.chat = new ChatController({
       app: this.app,
       api: () => this.api.get(),
       sendWs: (msg) => this.sendWs(msg),
       replies: this.replies,
       onFrame: this.approvals.onChatFrame,
+      summaries: this.summaries,
+    })
+    this.meter.follow(this.app)
+    // Another model, window or threshold: the meter of the same conversation changes.
+    this.events.configChanged.add((paths) => {
+      if (paths.length === 0 || paths.some((p) => p.startsWith('model.'))) void this.meter.refresh()
+    })
+    followReplyUsage(this.app, () => this.api.get())
+    // Another conversation: the text of its summaries being written is not this one's.
+    let open = this.app.get().chat.session
+    this.app.subscribe(() => {
+      const { session } = this.app.get().chat
+      if (session !== open) this.summaryLive.clear()
+      open = session
     })
   }
 
@@ -133,6 +167,7 @@ export class WispPage {
     this.approvals.setApi(api)
     this.mcp.setApi(api)
     this.memory.setApi(api?.memory ?? null)
+    void this.meter.refresh()
   }
 
   // ---- Actions components call ----
