@@ -30,6 +30,9 @@ type windowModel struct {
 	// hang, when set, makes summary calls wait for their context (hung is told).
 	hang bool
 	hung chan struct{}
+	// flood, when above 0, makes summary calls stream that many bytes of text (a
+	// model that ignores its max tokens), stopping early when the caller hangs up.
+	flood int
 }
 
 func (m *windowModel) Name() string { return "fake" }
@@ -70,6 +73,16 @@ func (m *windowModel) Stream(ctx context.Context, req llm.Request, onDelta func(
 	}
 	m.biggest = max(m.biggest, n+req.MaxTokens)
 	usage := llm.Usage{InputTokens: n, OutputTokens: 1}
+	if strings.HasPrefix(req.System, "You summarise a conversation") && m.flood > 0 {
+		m.summaries++
+		chunk := strings.Repeat("FACT: flood ", 64<<10/12)
+		sent := 0
+		for sent < m.flood && ctx.Err() == nil {
+			onDelta(llm.Delta{Kind: llm.DeltaText, Text: chunk})
+			sent += len(chunk)
+		}
+		return llm.Response{Usage: usage}, ctx.Err()
+	}
 	if strings.HasPrefix(req.System, "You summarise a conversation") {
 		m.summaries++
 		var facts []string
@@ -270,6 +283,33 @@ func TestHugeInputs(t *testing.T) {
 	}
 	if out.Status != StatusEnded || m.refused != 0 {
 		t.Fatalf("a 10 MB tool output: %s %q, %d refused", out.Status, out.Error, m.refused)
+	}
+}
+
+// A summary model that answers megabytes (it ignores its max tokens) is cut off at
+// the summary's bound: what is stored, logged and sent back stays small.
+func TestFloodedSummaryIsBounded(t *testing.T) {
+	m := &windowModel{window: 4000, flood: 8 << 20}
+	e := contextEnv(t, m, 0)
+	conv := e.conversation()
+	filler := strings.Repeat("Some words to fill the message up. ", 30)
+	for i := 1; i <= 12; i++ {
+		if out := e.turn(conv, fmt.Sprintf("FACT: %d\n%s", i, filler)); out.Status != StatusEnded {
+			t.Fatalf("turn %d: %s %q", i, out.Status, out.Error)
+		}
+	}
+	sums, err := e.st.Summaries(context.Background(), conv)
+	if err != nil || len(sums) == 0 {
+		t.Fatalf("summaries %d, %v", len(sums), err)
+	}
+	for _, s := range sums {
+		// maxOut tokens is at most 1,024, about 4 bytes each.
+		if len(s.Text) == 0 || len(s.Text) > 4096 {
+			t.Errorf("summary %s: %d bytes of text", s.ID, len(s.Text))
+		}
+	}
+	if m.refused != 0 {
+		t.Errorf("%d requests refused", m.refused)
 	}
 }
 
