@@ -119,8 +119,8 @@ func contextEnv(t *testing.T, m *windowModel, big int) *env {
 	return contextEnvOn(t, st, m, big)
 }
 
-// contextEnvOn is contextEnv on an open store.
-func contextEnvOn(t *testing.T, st *store.Store, m *windowModel, big int) *env {
+// bigAgent is the real agent over prov, with a BIG action that returns big bytes.
+func bigAgent(t *testing.T, prov llm.Provider, big int) *runtime.Agent {
 	t.Helper()
 	reg := runtime.NewRegistry()
 	if err := reg.Register(runtime.Action{Name: "BIG", Description: "Prints a big file.",
@@ -129,10 +129,16 @@ func contextEnvOn(t *testing.T, st *store.Store, m *windowModel, big int) *env {
 		}}); err != nil {
 		t.Fatal(err)
 	}
-	agent := runtime.New(runtime.Options{Provider: func() (llm.Provider, error) { return m, nil }, Actions: reg,
+	return runtime.New(runtime.Options{Provider: func() (llm.Provider, error) { return prov, nil }, Actions: reg,
 		Settings: func() runtime.Settings {
 			return runtime.Settings{Character: runtime.Character{Name: "Wisp", System: "Be brief."}, Model: "fake", MaxTokens: 500}
 		}, Logger: quiet})
+}
+
+// contextEnvOn is contextEnv on an open store.
+func contextEnvOn(t *testing.T, st *store.Store, m *windowModel, big int) *env {
+	t.Helper()
+	agent := bigAgent(t, m, big)
 	e := &env{t: t, st: st, frames: &frames{}}
 	e.svc = New(Options{Store: st, Agent: agent, Events: e.frames, Logger: quiet, NoTitles: true,
 		Window: func(context.Context) (int, string) { return m.window, WindowConfig }})
@@ -548,17 +554,7 @@ func facts(text string) string {
 // app does, with the BIG action.
 func wireEnv(t *testing.T, prov llm.Provider, big int) *env {
 	t.Helper()
-	reg := runtime.NewRegistry()
-	if err := reg.Register(runtime.Action{Name: "BIG", Description: "Prints a big file.",
-		Handler: func(context.Context, runtime.Call) (string, error) {
-			return strings.Repeat("0123456789abcde\n", big/16), nil
-		}}); err != nil {
-		t.Fatal(err)
-	}
-	agent := runtime.New(runtime.Options{Provider: func() (llm.Provider, error) { return prov, nil }, Actions: reg,
-		Settings: func() runtime.Settings {
-			return runtime.Settings{Character: runtime.Character{Name: "Wisp", System: "Be brief."}, Model: "fake", MaxTokens: 500}
-		}, Logger: quiet})
+	agent := bigAgent(t, prov, big)
 	st, err := store.Open(context.Background(), t.TempDir()+"/wisp.db")
 	if err != nil {
 		t.Fatal(err)
