@@ -75,7 +75,7 @@ export class SettingsStore extends Store<SettingsState> {
     this.deps = deps
   }
 
-  /** Reads the config again; an answer older than a later load is dropped. */
+  /** Reads the config again; an answer older than a later load or save is dropped. */
   readonly load = async (): Promise<void> => {
     const api = this.deps.api()
     if (api === null) return
@@ -114,6 +114,7 @@ export class SettingsStore extends Store<SettingsState> {
     this.patch({ saving: true })
     try {
       const next = await api.patchConfig(patch)
+      this.generation++ // a load asked before this answer would show the config before the save
       this.patch({ edits: {}, key: NO_KEY_EDIT })
       this.adopt(next)
       const restartPaths = changed.filter((p) => next.fields.find((f) => f.path === p)?.apply === 'restart')
