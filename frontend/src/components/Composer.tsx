@@ -62,6 +62,8 @@ export function Composer({ disabled, replying, stopping, onSend, onStop }: Props
 
   // Disabling the textarea, or the Stop button going away, drops the focus; give it
   // back when the composer can send again, unless the user has moved on meanwhile.
+  // The same on mount (never autoFocus: a composer mounted as a conversation loads
+  // must not take the focus from a dialog the user opened meanwhile, the search).
   // (It is always in view: scrolling to it would only force a layout.)
   // Focusing needs style and layout up to date: in the task that rendered a
   // whole reply (or a conversation) it would lay the page out on the spot, so
@@ -109,7 +111,6 @@ export function Composer({ disabled, replying, stopping, onSend, onStop }: Props
         rows={1}
         value={draft}
         disabled={disabled}
-        autoFocus
         onChange={(e) => setDraft(e.target.value)}
         onKeyDown={onKeyDown}
         onCompositionStart={() => {
