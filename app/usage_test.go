@@ -306,9 +306,16 @@ func TestUsageOfARunPausedAcrossARestart(t *testing.T) {
 	if u := b.conversationUsage(conv, 2); u.Calls != 2 || u.Usage != wire.NewUsage(250, 15, 80, 80) {
 		t.Errorf("usage after the resume: %+v", u)
 	}
-	var page wire.MessageList
-	b.call("GET", "/api/conversations/"+conv+"/messages", nil, &page)
-	if last := page.Messages[len(page.Messages)-1]; last.Usage == nil || last.Usage.Usage != wire.NewUsage(250, 15, 80, 80) || last.Usage.Model != "fake" {
-		t.Errorf("the reply's usage: %+v", last.Usage)
+	// The usage is recorded before the run's end is saved: wait for the reply.
+	var last wire.Message
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		var page wire.MessageList
+		b.call("GET", "/api/conversations/"+conv+"/messages", nil, &page)
+		if last = page.Messages[len(page.Messages)-1]; last.Role == wire.RoleAssistant && last.Status == wire.RunEnded {
+			break
+		}
+	}
+	if last.Usage == nil || last.Usage.Usage != wire.NewUsage(250, 15, 80, 80) || last.Usage.Model != "fake" {
+		t.Errorf("the reply's usage: %+v (%s %s)", last.Usage, last.Role, last.Status)
 	}
 }
