@@ -65,7 +65,14 @@ func running(st Status) bool { return st.State == Running }
 func httpServer(t *testing.T, s *sdk.Server) string {
 	t.Helper()
 	srv := httptest.NewServer(sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s }, nil))
-	t.Cleanup(srv.Close)
+	t.Cleanup(func() {
+		srv.Close()
+		// A session the client did not end (its goodbye lost as the test stopped)
+		// would keep its reader waiting: the server side ends them all.
+		for ss := range s.Sessions() {
+			_ = ss.Close()
+		}
+	})
 	return srv.URL
 }
 
