@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 
 	"github.com/wispapp/wisp/app/api"
 	"github.com/wispapp/wisp/app/approval"
@@ -26,9 +27,17 @@ const mcpGroup = "mcp"
 // mcp-servers. Nothing starts until Apply.
 func (a *App) newMCP(approvals *approval.Service) *mcp.Manager {
 	var m *mcp.Manager
+	// Servers change from their own goroutines: one change at a time reads the tools
+	// and offers them, so an older read never replaces a newer one (a server's tools
+	// offered, then taken back by a change that read the list before they came).
+	var changing sync.Mutex
 	m = mcp.New(mcp.Options{
 		Logger: a.log.With("component", "mcp"), Strip: secretEnv(), Confine: a.confiner.Start,
-		OnChange: func() { a.mcpChanged(m, approvals) }, Version: a.opts.Version,
+		OnChange: func() {
+			changing.Lock()
+			defer changing.Unlock()
+			a.mcpChanged(m, approvals)
+		}, Version: a.opts.Version,
 	})
 	return m
 }
