@@ -21,6 +21,9 @@ type Message struct {
 	CallbackHistory []string        // nil when absent
 	Metadata        json.RawMessage // nil when absent
 	CreatedAt       time.Time
+	// AttachmentIDs are listed on the message as it is saved, in order (they must
+	// exist); the reads leave it empty: MessageAttachments reads them.
+	AttachmentIDs []string
 }
 
 const messageColumns = "id, conversation_id, role, text, source, run_id, segments, callback_history, client_message_id, metadata, created_at, parent_id, depth"
@@ -84,7 +87,7 @@ func insertMessageTx(ctx context.Context, tx *sql.Tx, m *Message) error {
 	if _, err := tx.ExecContext(ctx, insertMessageSQL, args...); err != nil {
 		return duplicate(notFound(err))
 	}
-	return nil
+	return linkAttachmentsTx(ctx, tx, m.ID, m.AttachmentIDs)
 }
 
 // setLeafTx makes messageID the last message of the branch its conversation shows.

@@ -281,6 +281,35 @@ var migrations = []string{
 		created_at INTEGER NOT NULL
 	);
 	CREATE INDEX summaries_through ON summaries (conversation_id, through_id);`,
+
+	// 14: attachments. A blob is a file's bytes, stored once per sha256 in the state
+	// folder (attachments/<2 hex>/<sha256>); an attachment is one upload of a blob
+	// under a name; a message lists its attachments in order. An attachment no
+	// message lists (after its grace time) and a blob no attachment names are
+	// removed by the collector (docs/attachments.md).
+	`CREATE TABLE blobs (
+		sha256     TEXT    PRIMARY KEY CHECK (length(sha256) = 64),
+		size       INTEGER NOT NULL CHECK (size >= 0),
+		mime       TEXT    NOT NULL,
+		kind       TEXT    NOT NULL CHECK (kind IN ('image', 'pdf', 'text', 'file')),
+		width      INTEGER NOT NULL DEFAULT 0,
+		height     INTEGER NOT NULL DEFAULT 0,
+		created_at INTEGER NOT NULL
+	) STRICT;
+	CREATE TABLE attachments (
+		id         TEXT    PRIMARY KEY,
+		sha256     TEXT    NOT NULL REFERENCES blobs (sha256),
+		name       TEXT    NOT NULL,
+		created_at INTEGER NOT NULL
+	) STRICT;
+	CREATE INDEX attachments_sha256 ON attachments (sha256);
+	CREATE TABLE message_attachments (
+		message_id    TEXT    NOT NULL REFERENCES messages (id) ON DELETE CASCADE,
+		ord           INTEGER NOT NULL,
+		attachment_id TEXT    NOT NULL REFERENCES attachments (id),
+		PRIMARY KEY (message_id, ord)
+	) STRICT;
+	CREATE INDEX message_attachments_attachment ON message_attachments (attachment_id);`,
 }
 
 // SchemaVersion is the version a fully migrated database has.

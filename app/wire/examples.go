@@ -152,7 +152,7 @@ func ShapeExamples() map[string][]any {
 		"Conversation": {conv, conv2},
 		"Message": {
 			Message{ID: "m1", Role: "user", Text: "remind me to stretch in 20 minutes", Timestamp: exTime,
-				SiblingIDs: []string{"m1"}},
+				SiblingIDs: []string{"m1"}, Attachments: exampleAttachments()},
 			Message{ID: exMsg, Role: "assistant", Text: "🔍 Looking up track...\n\nNow playing: **Song**", Timestamp: exTime + 900,
 				Source: "chat", RunID: exRun, Status: "ended", ActionCallbackHistory: []string{"🔍 Looking up track...", "Now playing: **Song**"},
 				ParentID: ptr("m1"), SiblingIDs: []string{"m0", exMsg}, SiblingIndex: 1, Depth: 1, Usage: exampleMessageUsage(true)},
@@ -168,7 +168,8 @@ func ShapeExamples() map[string][]any {
 			RunInfo{ID: exRun, Status: "active", StartedAt: exTime},
 		},
 		"Snapshot": {
-			Snapshot{Messages: []Message{{ID: "m1", Role: "user", Text: "clean the build", Timestamp: exTime, SiblingIDs: []string{"m1"}},
+			Snapshot{Messages: []Message{{ID: "m1", Role: "user", Text: "clean the build", Timestamp: exTime, SiblingIDs: []string{"m1"},
+				Attachments: exampleAttachments()},
 				{ID: exMsg, Role: "assistant", Text: "Let me look.", Timestamp: exTime, Source: "chat", RunID: exRun, Status: "active",
 					ParentID: ptr("m1"), SiblingIDs: []string{exMsg}, Depth: 1}},
 				ActiveRun:      &RunInfo{ID: exRun, ConversationID: exConv, UserMessageID: "m1", Status: "paused", StartedAt: exTime},
@@ -214,3 +215,12 @@ func ShapeExamples() map[string][]any {
 }
 
 func ptr(s string) *string { return &s }
+
+func exampleAttachments() []Attachment {
+	return []Attachment{
+		{ID: "att_1", Name: "screenshot.png", MIME: "image/png", Size: 48213, Kind: AttachmentImage,
+			SHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", Width: 1280, Height: 720},
+		{ID: "att_2", Name: "report.pdf", MIME: "application/pdf", Size: 913114, Kind: AttachmentPDF,
+			SHA256: "60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752", Pages: 12},
+	}
+}

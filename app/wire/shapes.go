@@ -48,6 +48,8 @@ type Message struct {
 	Depth        int      `json:"depth"`
 	// Usage is what an assistant reply cost, when its provider said (docs/usage.md).
 	Usage *MessageUsage `json:"usage,omitempty"`
+	// Attachments are the files a user message carries, in the order attached.
+	Attachments []Attachment `json:"attachments,omitempty"`
 }
 
 // DisplayMessage is a UI row of a conversation (seed 002).

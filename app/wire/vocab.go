@@ -81,7 +81,7 @@ func Enums() [][]any {
 		{ReminderPending, ReminderDelivered}, {TurnThinking, TurnReplying, TurnSent, TurnFailed}, {KindShell, KindMCP, KindMemory},
 		{DecisionApprove, DecisionApproveAlways, DecisionDeny}, {MCPStarting, MCPRunning, MCPFailed, MCPDisabled},
 		{MCPStdio, MCPHTTP}, {SecretsInKeyring, SecretsInFile},
-		{SummaryStreaming, SummaryDone, SummaryFailed, SummaryUndone}}
+		{SummaryStreaming, SummaryDone, SummaryFailed, SummaryUndone}, anys(AttachmentKinds)}
 }
 
 func anys[T any](s []T) []any {

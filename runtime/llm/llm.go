@@ -61,6 +61,17 @@ type Message struct {
 	ToolCalls  []ToolCall `json:"toolCalls,omitempty"`  // assistant only
 	ToolCallID string     `json:"toolCallId,omitempty"` // tool only
 	IsError    bool       `json:"isError,omitempty"`    // tool only: the action failed and Text says why
+	// Images are seen by the model before Text (user only), each as the provider's
+	// own image block. Their bytes are already within the provider's ImageLimits.
+	Images []Image `json:"images,omitempty"`
+}
+
+// Image is a picture a user message shows the model.
+type Image struct {
+	MIME   string `json:"mime"` // image/png, image/jpeg, image/gif or image/webp
+	Data   []byte `json:"data"`
+	Width  int    `json:"width"`
+	Height int    `json:"height"`
 }
 
 // Tool is an action the model may call.

@@ -177,6 +177,12 @@ export function decodeSummaryStatus(v: unknown, path = 'SummaryStatus'): Summary
   return _oneOf(v, SummaryStatusValues, path)
 }
 
+export type AttachmentKind = 'image' | 'pdf' | 'text' | 'file'
+export const AttachmentKindValues: readonly AttachmentKind[] = ['image', 'pdf', 'text', 'file']
+export function decodeAttachmentKind(v: unknown, path = 'AttachmentKind'): AttachmentKind {
+  return _oneOf(v, AttachmentKindValues, path)
+}
+
 export type TerminalRunStatus = 'running' | 'exited' | 'timeout' | 'killed' | 'error'
 export const TerminalRunStatusValues: readonly TerminalRunStatus[] = ['running', 'exited', 'timeout', 'killed', 'error']
 export function decodeTerminalRunStatus(v: unknown, path = 'TerminalRunStatus'): TerminalRunStatus {
@@ -1676,6 +1682,7 @@ export interface Message {
   siblingIndex: number
   depth: number
   usage?: MessageUsage
+  attachments?: Attachment[]
 }
 export function decodeMessage(v: unknown, path = 'Message'): Message {
   const o = _obj(v, path)
@@ -1697,6 +1704,7 @@ export function decodeMessage(v: unknown, path = 'Message'): Message {
   if (o.reminderId !== undefined) out.reminderId = _str(o.reminderId, path + '.reminderId')
   if (o.late !== undefined) out.late = _bool(o.late, path + '.late')
   if (o.usage !== undefined) out.usage = decodeMessageUsage(o.usage, path + '.usage')
+  if (o.attachments !== undefined) out.attachments = _arr(o.attachments, path + '.attachments', (x, p) => decodeAttachment(x, p))
   return out
 }
 
@@ -1712,6 +1720,33 @@ export function decodeMessageUsage(v: unknown, path = 'MessageUsage'): MessageUs
     usage: decodeUsage(o.usage, path + '.usage'),
     costUsd: _nullable(o.costUsd, path + '.costUsd', (x, p) => _num(x, p)),
   }
+  return out
+}
+
+export interface Attachment {
+  id: string
+  name: string
+  mime: string
+  size: number
+  sha256: string
+  kind: AttachmentKind
+  width?: number
+  height?: number
+  pages?: number
+}
+export function decodeAttachment(v: unknown, path = 'Attachment'): Attachment {
+  const o = _obj(v, path)
+  const out: Attachment = {
+    id: _str(o.id, path + '.id'),
+    name: _str(o.name, path + '.name'),
+    mime: _str(o.mime, path + '.mime'),
+    size: _num(o.size, path + '.size'),
+    sha256: _str(o.sha256, path + '.sha256'),
+    kind: decodeAttachmentKind(o.kind, path + '.kind'),
+  }
+  if (o.width !== undefined) out.width = _num(o.width, path + '.width')
+  if (o.height !== undefined) out.height = _num(o.height, path + '.height')
+  if (o.pages !== undefined) out.pages = _num(o.pages, path + '.pages')
   return out
 }
 
@@ -2361,6 +2396,17 @@ export function decodeSummaryBody(v: unknown, path = 'SummaryBody'): SummaryBody
   const o = _obj(v, path)
   const out: SummaryBody = {
     summary: decodeSummary(o.summary, path + '.summary'),
+  }
+  return out
+}
+
+export interface AttachmentCreated {
+  attachment: Attachment
+}
+export function decodeAttachmentCreated(v: unknown, path = 'AttachmentCreated'): AttachmentCreated {
+  const o = _obj(v, path)
+  const out: AttachmentCreated = {
+    attachment: decodeAttachment(o.attachment, path + '.attachment'),
   }
   return out
 }
