@@ -14,6 +14,7 @@ type Blob struct {
 	Size          int64
 	MIME, Kind    string
 	Width, Height int
+	Pages         int // a PDF's, once read (SetBlobPages)
 	CreatedAt     time.Time
 }
 
@@ -42,13 +43,22 @@ func (s *Store) PutBlob(ctx context.Context, b Blob) (Blob, error) {
 func (s *Store) GetBlob(ctx context.Context, sha string) (Blob, error) {
 	var b Blob
 	var at int64
-	err := s.db.QueryRowContext(ctx, `SELECT sha256, size, mime, kind, width, height, created_at FROM blobs WHERE sha256 = ?`, sha).
-		Scan(&b.SHA256, &b.Size, &b.MIME, &b.Kind, &b.Width, &b.Height, &at)
+	err := s.db.QueryRowContext(ctx, `SELECT sha256, size, mime, kind, width, height, pages, created_at FROM blobs WHERE sha256 = ?`, sha).
+		Scan(&b.SHA256, &b.Size, &b.MIME, &b.Kind, &b.Width, &b.Height, &b.Pages, &at)
 	if err != nil {
 		return Blob{}, fmt.Errorf("blob %s: %w", sha, notFound(err))
 	}
 	b.CreatedAt = time.UnixMilli(at)
 	return b, nil
+}
+
+// SetBlobPages records how many pages a PDF has once it is read.
+func (s *Store) SetBlobPages(ctx context.Context, sha string, pages int) error {
+	res, err := s.db.ExecContext(ctx, `UPDATE blobs SET pages = ? WHERE sha256 = ?`, pages, sha)
+	if err != nil {
+		return fmt.Errorf("set the pages of %s: %w", sha, err)
+	}
+	return mustAffect(res)
 }
 
 // CreateAttachment records an upload of a blob the store has.
@@ -64,13 +74,13 @@ func (s *Store) CreateAttachment(ctx context.Context, a Attachment) (Attachment,
 	return s.GetAttachment(ctx, a.ID)
 }
 
-const attachmentSelect = `SELECT a.id, a.sha256, a.name, a.created_at, b.size, b.mime, b.kind, b.width, b.height, b.created_at
+const attachmentSelect = `SELECT a.id, a.sha256, a.name, a.created_at, b.size, b.mime, b.kind, b.width, b.height, b.pages, b.created_at
 	FROM attachments a JOIN blobs b ON b.sha256 = a.sha256`
 
 func scanAttachment(sc interface{ Scan(...any) error }) (Attachment, error) {
 	var a Attachment
 	var at, bat int64
-	err := sc.Scan(&a.ID, &a.SHA256, &a.Name, &at, &a.Blob.Size, &a.Blob.MIME, &a.Blob.Kind, &a.Blob.Width, &a.Blob.Height, &bat)
+	err := sc.Scan(&a.ID, &a.SHA256, &a.Name, &at, &a.Blob.Size, &a.Blob.MIME, &a.Blob.Kind, &a.Blob.Width, &a.Blob.Height, &a.Blob.Pages, &bat)
 	a.CreatedAt, a.Blob.SHA256, a.Blob.CreatedAt = time.UnixMilli(at), a.SHA256, time.UnixMilli(bat)
 	return a, err
 }
@@ -96,7 +106,7 @@ func (s *Store) MessageAttachments(ctx context.Context, messageIDs []string) (ma
 			args[i] = id
 		}
 		rows, err := s.db.QueryContext(ctx, `SELECT ma.message_id, a.id, a.sha256, a.name, a.created_at, b.size, b.mime, b.kind,
-			b.width, b.height, b.created_at FROM message_attachments ma JOIN attachments a ON a.id = ma.attachment_id
+			b.width, b.height, b.pages, b.created_at FROM message_attachments ma JOIN attachments a ON a.id = ma.attachment_id
 			JOIN blobs b ON b.sha256 = a.sha256 WHERE ma.message_id IN (?`+strings.Repeat(", ?", len(page)-1)+`)
 			ORDER BY ma.message_id, ma.ord`, args...)
 		if err != nil {
@@ -116,7 +126,7 @@ func scanMessageAttachments(rows *sql.Rows, out map[string][]Attachment) error {
 		var a Attachment
 		var at, bat int64
 		if err := rows.Scan(&msg, &a.ID, &a.SHA256, &a.Name, &at, &a.Blob.Size, &a.Blob.MIME, &a.Blob.Kind,
-			&a.Blob.Width, &a.Blob.Height, &bat); err != nil {
+			&a.Blob.Width, &a.Blob.Height, &a.Blob.Pages, &bat); err != nil {
 			return fmt.Errorf("message attachments: %w", err)
 		}
 		a.CreatedAt, a.Blob.SHA256, a.Blob.CreatedAt = time.UnixMilli(at), a.SHA256, time.UnixMilli(bat)

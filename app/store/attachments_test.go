@@ -25,6 +25,9 @@ func TestAttachments(t *testing.T) {
 	if err != nil || b.Width != 2 {
 		t.Fatalf("put: %+v %v", b, err)
 	}
+	if err := s.SetBlobPages(ctx, sha, 4); err != nil {
+		t.Fatal(err)
+	}
 	if again, err := s.PutBlob(ctx, Blob{SHA256: sha, Size: 99, MIME: "x/y", Kind: "file", CreatedAt: now}); err != nil || again.Size != 3 {
 		t.Fatalf("a second put changed the blob: %+v %v", again, err)
 	}
@@ -51,7 +54,7 @@ func TestAttachments(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err := s.MessageAttachments(ctx, []string{"m1", "other"})
-	if err != nil || len(got) != 1 || len(got["m1"]) != 2 || got["m1"][0].ID != "a2" || got["m1"][1].Blob.MIME != "image/png" {
+	if err != nil || len(got) != 1 || len(got["m1"]) != 2 || got["m1"][0].ID != "a2" || got["m1"][1].Blob.MIME != "image/png" || got["m1"][0].Blob.Pages != 4 {
 		t.Fatalf("listed: %+v %v", got, err)
 	}
 	if err := s.DeleteConversation(ctx, "c1"); err != nil {

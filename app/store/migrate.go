@@ -294,6 +294,7 @@ var migrations = []string{
 		kind       TEXT    NOT NULL CHECK (kind IN ('image', 'pdf', 'text', 'file')),
 		width      INTEGER NOT NULL DEFAULT 0,
 		height     INTEGER NOT NULL DEFAULT 0,
+		pages      INTEGER NOT NULL DEFAULT 0,
 		created_at INTEGER NOT NULL
 	) STRICT;
 	CREATE TABLE attachments (
