@@ -34,6 +34,7 @@ var faultStatus = map[fault.Kind]int{
 	fault.Forbidden:       http.StatusForbidden,
 	fault.Unauthenticated: http.StatusUnauthorized,
 	fault.Limited:         http.StatusTooManyRequests,
+	fault.TooLarge:        http.StatusRequestEntityTooLarge,
 }
 
 // statusOf is the status and message a client gets for err; ok is false for an

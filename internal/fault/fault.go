@@ -24,10 +24,11 @@ const (
 	Forbidden                   // the settings do not allow it
 	Unauthenticated             // a credential is missing or wrong
 	Limited                     // too many at once: wait for one to end
+	TooLarge                    // bigger than a documented limit: send less
 )
 
 var kindNames = [...]string{"internal", "invalid", "not found", "conflict", "unavailable", "forbidden",
-	"unauthenticated", "limited"}
+	"unauthenticated", "limited", "too large"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
