@@ -50,7 +50,14 @@ func (s *Server) chat003(w http.ResponseWriter, r *http.Request) error {
 		return s.chatMilady(w, r, *req.Text)
 	}
 	n := len(req.Messages)
-	if n == 0 || req.Messages[n-1].Role != "user" || strings.TrimSpace(string(req.Messages[n-1].Content)) == "" {
+	var text string
+	if n > 0 {
+		var err error
+		if text, err = req.Messages[n-1].Content.Text(); err != nil {
+			return Errorf(http.StatusBadRequest, "%s", err.Error())
+		}
+	}
+	if n == 0 || req.Messages[n-1].Role != "user" || strings.TrimSpace(text) == "" {
 		return Errorf(http.StatusBadRequest, "messages must end with a non-empty user message (or send the milady client's {text})")
 	}
 	session := req.SessionID
@@ -63,7 +70,7 @@ func (s *Server) chat003(w http.ResponseWriter, r *http.Request) error {
 	} else if _, err := s.chat.Conversation(r.Context(), session); err != nil {
 		return err
 	}
-	run, err := s.chat.Send(r.Context(), session, chat.SendInput{Text: string(req.Messages[n-1].Content)})
+	run, err := s.chat.Send(r.Context(), session, chat.SendInput{Text: text})
 	if err != nil {
 		return err
 	}

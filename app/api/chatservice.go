@@ -43,6 +43,7 @@ type Chat interface {
 	RunState(ctx context.Context, id string) (wire.RunState, error)
 	CancelRun(ctx context.Context, id string) error
 
-	// Complete answers a stateless conversation (the /v1 APIs); nothing is stored.
-	Complete(ctx context.Context, history []llm.Message, text string, maxTokens int, onText func(string)) (runtime.Result, error)
+	// Complete answers a stateless conversation (the /v1 APIs): history, then the
+	// new user message msg (its text and images); nothing is stored.
+	Complete(ctx context.Context, history []llm.Message, msg llm.Message, maxTokens int, onText func(string)) (runtime.Result, error)
 }

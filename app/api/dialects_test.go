@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,6 +37,8 @@ type fakeChat struct {
 	// Regenerate; turnErr fails them.
 	turns   []string
 	turnErr error
+	// completed: the messages of every Complete, the new one last.
+	completed [][]llm.Message
 }
 
 func (f *fakeChat) turn(what, convID string) (*chat.Run, error) {
@@ -102,7 +105,10 @@ func (f *fakeChat) Subscribe(_ context.Context, runID string, after int64, enc d
 	return chat.Replay(runID, "Wisp", f.events, after, enc), nil
 }
 
-func (f *fakeChat) Complete(_ context.Context, _ []llm.Message, _ string, _ int, onText func(string)) (runtime.Result, error) {
+func (f *fakeChat) Complete(_ context.Context, history []llm.Message, msg llm.Message, _ int, onText func(string)) (runtime.Result, error) {
+	f.mu.Lock()
+	f.completed = append(f.completed, append(slices.Clone(history), msg))
+	f.mu.Unlock()
 	if f.err != nil {
 		return runtime.Result{}, f.err
 	}

@@ -112,12 +112,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 	return json.NewEncoder(w).Encode(v)
 }
 
-// decodeJSON reads a JSON object body into v, rejecting unknown shapes with 400.
+// decodeJSON reads a JSON object body into v, rejecting unknown shapes with 400. The
+// body may be as big as the route allows (bodyLimit).
 func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
 	if r.ContentLength == 0 && r.Body == http.NoBody {
 		return Errorf(http.StatusBadRequest, "request body is required")
 	}
-	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, bodyLimit(r)))
 	if err := dec.Decode(v); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {

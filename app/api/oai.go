@@ -42,7 +42,7 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, &req); err != nil {
 		return err
 	}
-	history, text, maxTokens, err := req.Turn(s.oaiModels())
+	history, msg, maxTokens, err := req.Turn(s.oaiModels())
 	if err != nil {
 		return err
 	}
@@ -51,17 +51,17 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) error {
 	}
 	c := compat.NewOpenAICompletion(s.chat.AgentName(), time.Now().Unix())
 	if req.Stream {
-		return s.oaiStream(w, r, c, history, text, maxTokens, req.StreamOptions.IncludeUsage)
+		return s.oaiStream(w, r, c, history, msg, maxTokens, req.StreamOptions.IncludeUsage)
 	}
 	var out strings.Builder
-	res, err := s.chat.Complete(r.Context(), history, text, maxTokens, func(t string) { out.WriteString(t) })
+	res, err := s.chat.Complete(r.Context(), history, msg, maxTokens, func(t string) { out.WriteString(t) })
 	if err != nil {
 		return err // an internal one says "internal error", and is logged
 	}
 	return writeJSON(w, http.StatusOK, c.Answer(out.String(), res.StopReason, compat.NewOpenAIUsage(res.Usage)))
 }
 
-func (s *Server) oaiStream(w http.ResponseWriter, r *http.Request, c compat.OpenAICompletion, history []llm.Message, text string, maxTokens int, withUsage bool) error {
+func (s *Server) oaiStream(w http.ResponseWriter, r *http.Request, c compat.OpenAICompletion, history []llm.Message, msg llm.Message, maxTokens int, withUsage bool) error {
 	sse, err := startSSE(w)
 	if err != nil {
 		return err
@@ -72,7 +72,7 @@ func (s *Server) oaiStream(w http.ResponseWriter, r *http.Request, c compat.Open
 		_ = sse.data(data)
 	}
 	send(c.Chunk(&compat.OpenAIChoice{Delta: &compat.OpenAIDelta{Role: "assistant"}}, nil))
-	res, err := s.chat.Complete(r.Context(), history, text, maxTokens, func(t string) {
+	res, err := s.chat.Complete(r.Context(), history, msg, maxTokens, func(t string) {
 		send(c.Chunk(&compat.OpenAIChoice{Delta: &compat.OpenAIDelta{Content: &t}}, nil))
 	})
 	if err != nil {

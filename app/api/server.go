@@ -197,10 +197,10 @@ func (s *Server) chatRoutes(mux *http.ServeMux) {
 	mux.Handle("GET /api/runs/{id}/chunks", s.handle(s.runChunks))
 	mux.Handle("POST /api/runs/{id}/cancel", s.handle(s.cancelRun))
 	mux.Handle("POST /api/chat", s.handle(s.chat003))
-	mux.Handle("POST /v1/messages", s.v1Handle(s.v1Messages))
+	mux.Handle("POST /v1/messages", withBodyLimit(V1MaxBodyBytes, s.v1Handle(s.v1Messages)))
 	mux.Handle("GET /v1/models", s.v1Handle(s.v1Models))
 	mux.Handle("GET /v1/models/{id}", s.v1Handle(s.v1Model))
-	mux.Handle("POST /v1/chat/completions", s.oaiHandle(s.chatCompletions))
+	mux.Handle("POST /v1/chat/completions", withBodyLimit(V1MaxBodyBytes, s.oaiHandle(s.chatCompletions)))
 }
 
 // jsonFallback turns the mux's own plain-text 404 and 405 answers into JSON errors.

@@ -13,6 +13,11 @@ import (
 // with the caller's own conversation, streaming or not, and GET /v1/models. The
 // translation is app/compat's; these handlers do the I/O.
 
+// V1MaxBodyBytes caps the bodies of POST /v1/messages and /v1/chat/completions:
+// their images come inside them as base64 (at most 50 MiB decoded, app/compat), so
+// these two routes take more than MaxBodyBytes.
+const V1MaxBodyBytes = compat.MaxRequestBytes
+
 // anthropicError is Anthropic's error shape.
 func anthropicError(status int, msg string, err error) any {
 	return compat.AnthropicError(status, msg, err)
@@ -27,15 +32,15 @@ func (s *Server) v1Messages(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeJSON(w, r, &req); err != nil {
 		return err
 	}
-	history, text, err := req.Turn()
+	history, msg, err := req.Turn()
 	if err != nil {
 		return err
 	}
 	if req.Stream || strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
-		return s.v1Stream(w, r, history, text, req.MaxTokens)
+		return s.v1Stream(w, r, history, msg, req.MaxTokens)
 	}
 	var out strings.Builder
-	res, err := s.chat.Complete(r.Context(), history, text, req.MaxTokens, func(t string) { out.WriteString(t) })
+	res, err := s.chat.Complete(r.Context(), history, msg, req.MaxTokens, func(t string) { out.WriteString(t) })
 	if err != nil {
 		return err // an internal one says "internal error", and is logged
 	}
@@ -43,7 +48,7 @@ func (s *Server) v1Messages(w http.ResponseWriter, r *http.Request) error {
 		out.String(), compat.NewAnthropicUsage(res.Usage)))
 }
 
-func (s *Server) v1Stream(w http.ResponseWriter, r *http.Request, history []llm.Message, text string, maxTokens int) error {
+func (s *Server) v1Stream(w http.ResponseWriter, r *http.Request, history []llm.Message, msg llm.Message, maxTokens int) error {
 	if ok, why := s.canRespond(); !ok {
 		return Errorf(http.StatusServiceUnavailable, "%s", why)
 	}
@@ -58,7 +63,7 @@ func (s *Server) v1Stream(w http.ResponseWriter, r *http.Request, history []llm.
 	}
 	send("message_start", compat.AnthropicStart(s.chat.AgentName()))
 	send("content_block_start", compat.AnthropicTextStart())
-	res, err := s.chat.Complete(r.Context(), history, text, maxTokens, func(t string) {
+	res, err := s.chat.Complete(r.Context(), history, msg, maxTokens, func(t string) {
 		send("content_block_delta", compat.AnthropicTextDelta(t))
 	})
 	if err != nil {

@@ -14,8 +14,10 @@ import (
 // brings the whole conversation and nothing is stored. onText receives the reply as
 // append-only pieces: model text as it streams, and each action's status line once the
 // action is over (a callback that replaced another cannot be expressed by appending).
-// maxTokens, when above 0, bounds each model call.
-func (s *Service) Complete(ctx context.Context, history []llm.Message, text string, maxTokens int, onText func(string)) (runtime.Result, error) {
+// maxTokens, when above 0, bounds each model call. msg is the new user message: its
+// images (msg.Images, decoded and bounded by app/compat) are the chat helper's to fit
+// and send (issue 31); until then only its text is answered.
+func (s *Service) Complete(ctx context.Context, history []llm.Message, msg llm.Message, maxTokens int, onText func(string)) (runtime.Result, error) {
 	if ok, why := s.opts.CanRespond(); !ok {
 		return runtime.Result{}, fault.Unavailable.Errorf("%s", why)
 	}
@@ -34,7 +36,7 @@ func (s *Service) Complete(ctx context.Context, history []llm.Message, text stri
 		}
 	}
 	model := s.model()
-	res, err := s.agent.Turn(ctx, runtime.Input{History: history, Text: text, MaxTokens: maxTokens}, func(ev runtime.Event, at runtime.Fold) {
+	res, err := s.agent.Turn(ctx, runtime.Input{History: history, Text: msg.Text, MaxTokens: maxTokens}, func(ev runtime.Event, at runtime.Fold) {
 		switch ev.Type {
 		case runtime.EventCallback, runtime.EventToolStart:
 			changed = true // the action's status is sent once the action is over

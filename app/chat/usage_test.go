@@ -110,7 +110,7 @@ func TestChatRecordsUsage(t *testing.T) {
 	}
 
 	agent.scriptAgent, agent.err = newScript(-1, text("ok")), nil
-	if _, err := e.svc.Complete(context.Background(), nil, "hi", 0, func(string) {}); err != nil {
+	if _, err := e.svc.Complete(context.Background(), nil, llm.Message{Role: llm.RoleUser, Text: "hi"}, 0, func(string) {}); err != nil {
 		t.Fatal(err)
 	}
 	if got := rec.next(t); got != (UsageEntry{Kind: UsageV1, Model: "m-1", Usage: used}) {

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -14,10 +15,21 @@ import (
 // Anthropic's Messages API (seed 004): its request, its answer, streamed or not, its
 // models and its errors.
 
-// AnthropicBlock is a content block; only text blocks are read.
+// AnthropicBlock is a content block: text, or in a user message an image with a
+// base64 source.
 type AnthropicBlock struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
+	Type   string                `json:"type"`
+	Text   string                `json:"text"`
+	Source *AnthropicImageSource `json:"source,omitempty"`
+}
+
+// AnthropicImageSource is an image block's source: base64 data of a media type (a
+// source of type url is refused: Wisp does not fetch images).
+type AnthropicImageSource struct {
+	Type      string `json:"type"`
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
+	URL       string `json:"url,omitempty"`
 }
 
 // AnthropicContent is a message's content: a string or a list of blocks.
@@ -38,15 +50,45 @@ func (c *AnthropicContent) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-func (c AnthropicContent) text() (string, error) {
+// message reads message i's blocks into an llm.Message of role: its text, and its
+// images (a user message's only).
+func (c AnthropicContent) message(i int, role llm.Role, images *imageBudget) (llm.Message, error) {
+	m := llm.Message{Role: role}
 	var b strings.Builder
-	for _, blk := range c {
-		if blk.Type != "text" {
-			return "", errorf(http.StatusBadRequest, "invalid_request_error", "content blocks of type %q are not supported", blk.Type)
+	for j, blk := range c {
+		switch blk.Type {
+		case "text":
+			b.WriteString(blk.Text)
+		case "image":
+			where := fmt.Sprintf("messages.%d.content.%d", i, j)
+			if role != llm.RoleUser {
+				return m, errorf(http.StatusBadRequest, "invalid_request_error", "%s: images are read in user messages only", where)
+			}
+			img, err := blk.image(where, images)
+			if err != nil {
+				return m, err
+			}
+			m.Images = append(m.Images, img)
+		default:
+			return m, errorf(http.StatusBadRequest, "invalid_request_error", "content blocks of type %q are not supported", clip(blk.Type))
 		}
-		b.WriteString(blk.Text)
 	}
-	return b.String(), nil
+	m.Text = b.String()
+	return m, nil
+}
+
+// image decodes an image block.
+func (blk AnthropicBlock) image(where string, images *imageBudget) (llm.Image, error) {
+	src := blk.Source
+	switch {
+	case src == nil:
+		return llm.Image{}, errorf(http.StatusBadRequest, "invalid_request_error", "%s.source is required", where)
+	case src.Type == "url":
+		return llm.Image{}, errorf(http.StatusBadRequest, "invalid_request_error", "%s: %s", where, remoteImage)
+	case src.Type != "base64":
+		return llm.Image{}, errorf(http.StatusBadRequest, "invalid_request_error", "%s.source.type %q is not supported: use base64", where, clip(src.Type))
+	}
+	return images.decode(where+".source", src.MediaType, src.Data)
 }
 
 // AnthropicRequest is a POST /v1/messages body.
@@ -60,26 +102,23 @@ type AnthropicRequest struct {
 	Stream bool `json:"stream"`
 }
 
-// Turn is the request's history and new user text, or the *Error Anthropic's API
-// would answer with.
-func (req *AnthropicRequest) Turn() ([]llm.Message, string, error) {
-	history, text, err := req.messages()
+// Turn is the request's history and its new user message (its text and images),
+// or the *Error Anthropic's API would answer with.
+func (req *AnthropicRequest) Turn() ([]llm.Message, llm.Message, error) {
+	history, last, err := req.messages()
 	if err == nil && req.MaxTokens < 1 {
 		err = errorf(http.StatusBadRequest, "invalid_request_error", "max_tokens: a whole number of at least 1 is required")
 	}
-	return history, text, err
+	return history, last, err
 }
 
-func (req *AnthropicRequest) messages() ([]llm.Message, string, error) {
+func (req *AnthropicRequest) messages() ([]llm.Message, llm.Message, error) {
 	if len(req.Messages) == 0 {
-		return nil, "", errorf(http.StatusBadRequest, "invalid_request_error", "messages must not be empty")
+		return nil, llm.Message{}, errorf(http.StatusBadRequest, "invalid_request_error", "messages must not be empty")
 	}
 	history := make([]llm.Message, 0, len(req.Messages)-1)
+	var images imageBudget
 	for i, m := range req.Messages {
-		text, err := m.Content.text()
-		if err != nil {
-			return nil, "", err
-		}
 		var role llm.Role
 		switch m.Role {
 		case "user":
@@ -87,17 +126,21 @@ func (req *AnthropicRequest) messages() ([]llm.Message, string, error) {
 		case "assistant":
 			role = llm.RoleAssistant
 		default:
-			return nil, "", errorf(http.StatusBadRequest, "invalid_request_error", "messages.%d.role must be user or assistant", i)
+			return nil, llm.Message{}, errorf(http.StatusBadRequest, "invalid_request_error", "messages.%d.role must be user or assistant", i)
+		}
+		msg, err := m.Content.message(i, role, &images)
+		if err != nil {
+			return nil, llm.Message{}, err
 		}
 		if i == len(req.Messages)-1 {
-			if role != llm.RoleUser || strings.TrimSpace(text) == "" {
-				return nil, "", errorf(http.StatusBadRequest, "invalid_request_error", "the last message must be a non-empty user message")
+			if role != llm.RoleUser || (strings.TrimSpace(msg.Text) == "" && len(msg.Images) == 0) {
+				return nil, llm.Message{}, errorf(http.StatusBadRequest, "invalid_request_error", "the last message must be a non-empty user message")
 			}
-			return history, text, nil
+			return history, msg, nil
 		}
-		history = append(history, llm.Message{Role: role, Text: text})
+		history = append(history, msg)
 	}
-	return history, "", nil // unreachable
+	return history, llm.Message{}, nil // unreachable
 }
 
 // AnthropicText is a text block, or a text delta in a streamed answer.

@@ -16,7 +16,7 @@ func TestAnthropicTurn(t *testing.T) {
 		{`{"max_tokens":5,"messages":[]}`, "messages must not be empty", 0},
 		{`{"messages":[{"role":"user","content":"a"}]}`, "max_tokens: a whole number of at least 1 is required", 0},
 		{`{"max_tokens":5,"messages":[{"role":"system","content":"a"}]}`, "messages.0.role must be user or assistant", 0},
-		{`{"max_tokens":5,"messages":[{"role":"user","content":[{"type":"image"}]}]}`, `content blocks of type "image" are not supported`, 0},
+		{`{"max_tokens":5,"messages":[{"role":"user","content":[{"type":"document"}]}]}`, `content blocks of type "document" are not supported`, 0},
 		{`{"max_tokens":5,"messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}`, "the last message must be a non-empty user message", 0},
 	} {
 		var req AnthropicRequest
@@ -95,6 +95,7 @@ func TestErrorShapes(t *testing.T) {
 func FuzzTurn(f *testing.F) {
 	f.Add(`{"model":"wisp","max_tokens":5,"messages":[{"role":"user","content":"a"}]}`)
 	f.Add(`{"messages":[{"role":"user","content":[{"type":"text","text":"a"}]}]}`)
+	f.Add(`{"model":"wisp","max_tokens":5,"messages":[{"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0K"}},{"type":"image_url","image_url":{"url":"data:image/png;base64,iVBORw0K"}}]}]}`)
 	f.Fuzz(func(t *testing.T, body string) {
 		var a AnthropicRequest
 		if json.Unmarshal([]byte(body), &a) == nil {

@@ -3,6 +3,7 @@ package compat
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -13,32 +14,90 @@ import (
 // A client's system (or developer) messages are not used: Wisp answers as its
 // character.
 
-// OpenAIContent is a message's content: a string or text parts.
-type OpenAIContent string
+// OpenAIContent is a message's content: a string or a list of parts (text, and in
+// a user message image_url with a data URL).
+type OpenAIContent []OpenAIPart
 
-// UnmarshalJSON reads a string or a list of text parts.
+// OpenAIPart is one part of a message's content.
+type OpenAIPart struct {
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	ImageURL *struct {
+		URL    string `json:"url"`
+		Detail string `json:"detail,omitempty"`
+	} `json:"image_url,omitempty"`
+}
+
+// UnmarshalJSON reads a string or a list of parts.
 func (c *OpenAIContent) UnmarshalJSON(b []byte) error {
 	var s string
 	if json.Unmarshal(b, &s) == nil {
-		*c = OpenAIContent(s)
+		*c = OpenAIContent{{Type: "text", Text: s}}
 		return nil
 	}
-	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	}
+	var parts []OpenAIPart
 	if err := json.Unmarshal(b, &parts); err != nil {
-		return errors.New("content must be a string or a list of text parts")
+		return errors.New("content must be a string or a list of content parts")
 	}
-	var out strings.Builder
-	for _, p := range parts {
-		if p.Type != "text" {
-			return errorf(http.StatusBadRequest, "invalid_request_error", "content parts of type %q are not supported", p.Type)
-		}
-		out.WriteString(p.Text)
-	}
-	*c = OpenAIContent(out.String())
+	*c = parts
 	return nil
+}
+
+// message reads message i's parts into an llm.Message of role: its text, and its
+// images (a user message's only).
+func (c OpenAIContent) message(i int, role llm.Role, images *imageBudget) (llm.Message, error) {
+	m := llm.Message{Role: role}
+	var b strings.Builder
+	for j, p := range c {
+		switch p.Type {
+		case "text":
+			b.WriteString(p.Text)
+		case "image_url":
+			where := fmt.Sprintf("messages[%d].content[%d]", i, j)
+			if role != llm.RoleUser {
+				return m, errorf(http.StatusBadRequest, "invalid_request_error", "%s: images are read in user messages only", where)
+			}
+			img, err := p.image(where, images)
+			if err != nil {
+				return m, err
+			}
+			m.Images = append(m.Images, img)
+		default:
+			return m, errorf(http.StatusBadRequest, "invalid_request_error", "content parts of type %q are not supported", clip(p.Type))
+		}
+	}
+	m.Text = b.String()
+	return m, nil
+}
+
+// Text is the content's text, for a route that reads text only (seed 003's
+// /api/chat): a part of another type is refused.
+func (c OpenAIContent) Text() (string, error) {
+	var b strings.Builder
+	for _, p := range c {
+		if p.Type != "text" {
+			return "", errorf(http.StatusBadRequest, "invalid_request_error", "content parts of type %q are not supported here", clip(p.Type))
+		}
+		b.WriteString(p.Text)
+	}
+	return b.String(), nil
+}
+
+// image decodes an image_url part: a data URL of base64 data.
+func (p OpenAIPart) image(where string, images *imageBudget) (llm.Image, error) {
+	if p.ImageURL == nil || p.ImageURL.URL == "" {
+		return llm.Image{}, errorf(http.StatusBadRequest, "invalid_request_error", "%s.image_url.url is required", where)
+	}
+	u := p.ImageURL.URL
+	if isRemote(u) {
+		return llm.Image{}, errorf(http.StatusBadRequest, "invalid_request_error", "%s: %s", where, remoteImage)
+	}
+	mediaType, data, ok := ParseDataURL(u)
+	if !ok {
+		return llm.Image{}, errorf(http.StatusBadRequest, "invalid_request_error",
+			"%s.image_url.url is not a data URL of base64 data (data:image/png;base64,…)", where)
+	}
+	return images.decode(where+".image_url", mediaType, data)
 }
 
 // OpenAIMessage is one message of a request.
@@ -59,34 +118,40 @@ type OpenAIRequest struct {
 	} `json:"stream_options"`
 }
 
-// Turn is the request's history and new user text and the bound on the reply's
-// tokens (0: none), or the *Error OpenAI's API would answer with. models are the
-// model names the request may ask for (matched without regard to case).
-func (req *OpenAIRequest) Turn(models []string) (history []llm.Message, text string, maxTokens int, err error) {
+// Turn is the request's history and its new user message (its text and images)
+// and the bound on the reply's tokens (0: none), or the *Error OpenAI's API would
+// answer with. models are the model names the request may ask for (matched without
+// regard to case).
+func (req *OpenAIRequest) Turn(models []string) (history []llm.Message, last llm.Message, maxTokens int, err error) {
 	if !modelIn(req.Model, models) {
-		e := errorf(http.StatusNotFound, "invalid_request_error", "The model `%s` does not exist: use %s", req.Model, strings.Join(models, ", "))
+		e := errorf(http.StatusNotFound, "invalid_request_error", "The model `%s` does not exist: use %s", clip(req.Model), strings.Join(models, ", "))
 		e.Code = "model_not_found"
-		return nil, "", 0, e
+		return nil, last, 0, e
 	}
+	var images imageBudget
 	for i, m := range req.Messages {
 		switch m.Role {
 		case "system", "developer":
 			continue
 		case "user", "assistant":
 		default:
-			return nil, "", 0, errorf(http.StatusBadRequest, "invalid_request_error", "messages[%d].role %q is not supported: use system, user or assistant", i, m.Role)
+			return nil, last, 0, errorf(http.StatusBadRequest, "invalid_request_error", "messages[%d].role %q is not supported: use system, user or assistant", i, clip(m.Role))
 		}
-		history = append(history, llm.Message{Role: llm.Role(m.Role), Text: string(m.Content)})
+		msg, err := m.Content.message(i, llm.Role(m.Role), &images)
+		if err != nil {
+			return nil, last, 0, err
+		}
+		history = append(history, msg)
 	}
 	n := len(history)
-	if n == 0 || history[n-1].Role != llm.RoleUser || strings.TrimSpace(history[n-1].Text) == "" {
-		return nil, "", 0, errorf(http.StatusBadRequest, "invalid_request_error", "messages must end with a non-empty user message")
+	if n == 0 || history[n-1].Role != llm.RoleUser || (strings.TrimSpace(history[n-1].Text) == "" && len(history[n-1].Images) == 0) {
+		return nil, last, 0, errorf(http.StatusBadRequest, "invalid_request_error", "messages must end with a non-empty user message")
 	}
 	maxTokens = max(req.MaxTokens, req.MaxCompletionTokens)
 	if maxTokens < 0 {
-		return nil, "", 0, errorf(http.StatusBadRequest, "invalid_request_error", "max_tokens must not be negative")
+		return nil, last, 0, errorf(http.StatusBadRequest, "invalid_request_error", "max_tokens must not be negative")
 	}
-	return history[:n-1], history[n-1].Text, maxTokens, nil
+	return history[:n-1], history[n-1], maxTokens, nil
 }
 
 func modelIn(model string, models []string) bool {
