@@ -46,8 +46,10 @@ const interruptedByExport = "the reply was still being written when it was expor
 type checked struct {
 	conv     store.Conversation
 	messages []store.Message
-	display  []store.DisplayMessage
-	runs     []checkedRun
+	// files are the attachments of each of messages (by index; nil: none).
+	files   [][]fileRef
+	display []store.DisplayMessage
+	runs    []checkedRun
 	// leaf is the last message of the branch the conversation shows ("" when it has
 	// no message).
 	leaf string
@@ -114,7 +116,14 @@ func checkConversation(c Conversation, path string, ids seen, exportedAt time.Ti
 		out.conv.UpdatedAt = out.conv.CreatedAt
 	}
 	for i, m := range c.Messages {
-		out.messages = append(out.messages, k.message(fmt.Sprintf("%s.messages[%d]", path, i), out.conv.ID, m))
+		mpath := fmt.Sprintf("%s.messages[%d]", path, i)
+		out.messages = append(out.messages, k.message(mpath, out.conv.ID, m))
+		if len(m.Attachments) > 0 {
+			if out.files == nil {
+				out.files = make([][]fileRef, len(c.Messages))
+			}
+			out.files[i] = k.attachments(mpath+".attachments", m.Attachments)
+		}
 	}
 	if version < 2 {
 		out.leaf = k.oneBranch(out.messages)

@@ -24,23 +24,32 @@ type Format string
 const (
 	JSON     Format = "json"
 	Markdown Format = "md"
+	// Zip is the JSON without the attachments' bytes (conversations.json) and each
+	// file beside it (attachments/<sha256>).
+	Zip Format = "zip"
 )
 
-// ParseFormat reads a format's name: json (also the default, ""), md or markdown.
+// ParseFormat reads a format's name: json (also the default, ""), md or markdown,
+// zip.
 func ParseFormat(name string) (Format, error) {
 	switch strings.ToLower(name) {
 	case "", "json":
 		return JSON, nil
 	case "md", "markdown":
 		return Markdown, nil
+	case "zip":
+		return Zip, nil
 	}
-	return "", fault.Invalid.Errorf("unknown export format %q: use json or md", clip(name))
+	return "", fault.Invalid.Errorf("unknown export format %q: use json, md or zip", clip(name))
 }
 
 // ContentType is the media type of an export in this format.
 func (f Format) ContentType() string {
-	if f == Markdown {
+	switch f {
+	case Markdown:
 		return "text/markdown; charset=utf-8"
+	case Zip:
+		return "application/zip"
 	}
 	return "application/json; charset=utf-8"
 }
@@ -68,6 +77,11 @@ func (s *Service) ExportConversation(ctx context.Context, id string, f Format) (
 	if err != nil {
 		return nil, err
 	}
+	if f == JSON {
+		if err := s.checkInline(ctx, []string{c.ID}); err != nil {
+			return nil, err
+		}
+	}
 	at := s.now()
 	return &Export{Filename: conversationFilename(c.Title, at, f), Format: f, at: at, convs: []store.Conversation{c}, s: s}, nil
 }
@@ -84,6 +98,11 @@ func (s *Service) ExportAll(ctx context.Context, f Format) (*Export, error) {
 		}
 		return strings.Compare(a.ID, b.ID)
 	})
+	if f == JSON {
+		if err := s.checkInline(ctx, nil); err != nil {
+			return nil, err
+		}
+	}
 	at := s.now()
 	return &Export{Filename: allFilename(at, f), Format: f, at: at, all: true, convs: convs, s: s}, nil
 }
@@ -94,10 +113,13 @@ func (s *Service) ExportAll(ctx context.Context, f Format) (*Export, error) {
 func (e *Export) WriteTo(ctx context.Context, w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var err error
-	if e.Format == Markdown {
+	switch e.Format {
+	case Markdown:
 		err = e.writeMarkdown(ctx, bw)
-	} else {
-		err = e.writeJSON(ctx, bw)
+	case Zip:
+		err = e.writeZip(ctx, bw)
+	default:
+		err = e.writeJSON(ctx, bw, e.inline)
 	}
 	if err != nil {
 		return err
@@ -130,8 +152,18 @@ func (e *Export) each(ctx context.Context, fn func(i int, r records) error) erro
 	return nil
 }
 
-// writeJSON writes the document: its head, then each conversation as it is read.
-func (e *Export) writeJSON(ctx context.Context, w *bufio.Writer) error {
+// inline puts the bytes of a conversation's attachments in its JSON (when Wisp keeps
+// them: checkInline bounded them).
+func (e *Export) inline(ctx context.Context, r records, c *Conversation) error {
+	if e.s.blobs == nil {
+		return nil
+	}
+	return e.s.fillData(ctx, c, r.files)
+}
+
+// writeJSON writes the document: its head, then each conversation as it is read,
+// given to fill before it is written.
+func (e *Export) writeJSON(ctx context.Context, w io.Writer, fill func(context.Context, records, *Conversation) error) error {
 	at, _ := json.Marshal(wire.ISOTime(e.at))
 	fmt.Fprintf(w, "{\n  \"format\": %q,\n  \"version\": %d,\n  \"exportedAt\": %s,\n  \"conversations\": [", FormatName, Version, at)
 	var buf bytes.Buffer
@@ -141,14 +173,20 @@ func (e *Export) writeJSON(ctx context.Context, w *bufio.Writer) error {
 	wrote := false
 	err := e.each(ctx, func(i int, r records) error {
 		buf.Reset()
-		if err := enc.Encode(r.document()); err != nil {
+		doc := r.document()
+		if err := fill(ctx, r, &doc); err != nil {
+			return err
+		}
+		if err := enc.Encode(doc); err != nil {
 			return err
 		}
 		if i > 0 {
-			w.WriteByte(',')
+			io.WriteString(w, ",")
 		}
-		w.WriteString("\n    ")
-		w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+		io.WriteString(w, "\n    ")
+		if _, err := w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))); err != nil {
+			return err
+		}
 		wrote = true
 		return nil
 	})
@@ -156,8 +194,8 @@ func (e *Export) writeJSON(ctx context.Context, w *bufio.Writer) error {
 		return err
 	}
 	if wrote {
-		w.WriteString("\n  ")
+		io.WriteString(w, "\n  ")
 	}
-	_, err = w.WriteString("]\n}\n")
+	_, err = io.WriteString(w, "]\n}\n")
 	return err
 }

@@ -3,7 +3,8 @@ package archive
 import "encoding/json"
 
 // The export format's name, the version this Wisp writes, and the oldest it reads.
-// Version 1 knew no branches: each conversation was one list of messages.
+// Version 1 knew no branches: each conversation was one list of messages. Version 2
+// gained messages' attachments (an optional field: a file without any is what it was).
 const (
 	FormatName    = "wisp-export"
 	Version       = 2
@@ -51,6 +52,23 @@ type Message struct {
 	CallbackHistory []string        `json:"callbackHistory,omitempty"`
 	Metadata        json.RawMessage `json:"metadata,omitempty"`
 	CreatedAt       string          `json:"createdAt"`
+	// Attachments are the files the message lists, in order (none: left out).
+	Attachments []Attachment `json:"attachments,omitempty"`
+}
+
+// Attachment is a file a message lists: its name and what Wisp read of its bytes,
+// and the bytes themselves (Data, base64 in JSON) in a JSON export; a .zip export
+// holds them apart, as attachments/<sha256>. An import trusts only the bytes (their
+// SHA-256 must be SHA256, their length Size): the type and kind are read again from
+// them.
+type Attachment struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	MIME   string `json:"mime"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+	Kind   string `json:"kind"`
+	Data   []byte `json:"data,omitempty"`
 }
 
 // DisplayMessage is a row of the conversation as the UI shows it (a tool call with

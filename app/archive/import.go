@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/view"
 	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/internal/fault"
 )
 
 // Import brings in the conversations of a Wisp export or of ChatGPT's export. The
@@ -19,15 +21,40 @@ import (
 // failed. Each new conversation is announced with a conversation-updated
 // frame.
 func (s *Service) Import(ctx context.Context, data []byte, src Source) (wire.ImportResult, error) {
-	res := wire.ImportResult{Conversations: []string{}, Failed: []wire.ImportFailure{}}
 	convs, src, err := decodeFile(data, src, s.now())
-	if err != nil {
-		return res, err
+	if err == nil {
+		err = needData(convs, s.blobs, nil)
 	}
+	if err != nil {
+		return wire.ImportResult{Conversations: []string{}, Failed: []wire.ImportFailure{}}, err
+	}
+	return s.importChecked(ctx, convs, src, nil)
+}
+
+// importChecked saves the checked conversations of a file; open gives the bytes of
+// an attachment a zip holds apart (nil for a JSON file, whose attachments are inline).
+// A conversation's files are stored before it is saved: one that cannot be (too big
+// for the attachment limits, not the bytes named) makes it fail.
+func (s *Service) importChecked(ctx context.Context, convs []checked, src Source, open func(sha string) (io.ReadCloser, error)) (wire.ImportResult, error) {
+	res := wire.ImportResult{Conversations: []string{}, Failed: []wire.ImportFailure{}}
+	ids := map[string]string{} // an attachment's id/sha in the file → the one saved
 	for _, c := range convs {
 		if c.notSaved != "" {
 			res.Failed = append(res.Failed, wire.ImportFailure{ID: c.conv.ID, Title: c.conv.Title, Error: c.notSaved})
 			continue
+		}
+		if c.files != nil {
+			if _, err := s.store.Conversation(ctx, c.conv.ID); err == nil {
+				res.Skipped++ // there already: its files are not stored again
+				continue
+			}
+			if err := s.storeFiles(ctx, &c, open, ids); err != nil {
+				if fault.KindOf(err) == fault.Internal {
+					return res, fmt.Errorf("import conversation %s: %w", c.conv.ID, err)
+				}
+				res.Failed = append(res.Failed, wire.ImportFailure{ID: c.conv.ID, Title: c.conv.Title, Error: err.Error()})
+				continue
+			}
 		}
 		created, err := s.save(ctx, c)
 		switch {

@@ -65,10 +65,20 @@ func (s *Service) markdownConversation(w *bufio.Writer, r records, level int, at
 		w.WriteString("\n")
 		fmt.Fprintf(w, "%s# %s · %s\n\n", h, s.author(m), mdTime(m.CreatedAt))
 		text := strings.TrimSpace(m.Text)
-		if text == "" {
+		if text == "" && len(r.files[m.ID]) == 0 {
 			text = "*(no text)*"
 		}
-		w.WriteString(text + "\n")
+		if text != "" {
+			w.WriteString(text + "\n")
+		}
+		if files := r.files[m.ID]; len(files) > 0 {
+			if text != "" {
+				w.WriteString("\n")
+			}
+			for _, a := range files {
+				fmt.Fprintf(w, "📎 %s (%s)\n", oneLine(a.Name), humanSize(a.Blob.Size))
+			}
+		}
 		if m.Role != "assistant" || m.RunID == "" {
 			continue
 		}
@@ -82,6 +92,17 @@ func (s *Service) markdownConversation(w *bufio.Writer, r records, level int, at
 			w.WriteString("\n" + note + "\n")
 		}
 	}
+}
+
+// humanSize is a size as people read it: 820 B, 14.2 KB, 3.1 MB.
+func humanSize(n int64) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprintf("%d B", n)
+	case n < 1000*1000:
+		return fmt.Sprintf("%.1f KB", float64(n)/1000)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }
 
 // author names who wrote a message, and where a message Wisp sent on its own came from.

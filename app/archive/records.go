@@ -16,9 +16,11 @@ type records struct {
 	// Markdown, the branch shown; offBranch is then how many others there are.
 	messages  []store.Message
 	offBranch int
-	display   []store.DisplayMessage
-	runs      []store.Run
-	outputs   map[string]json.RawMessage // by run id
+	// files are the attachments of each message that has any, by message id.
+	files   map[string][]store.Attachment
+	display []store.DisplayMessage
+	runs    []store.Run
+	outputs map[string]json.RawMessage // by run id
 }
 
 // load reads a conversation's records: every branch, or with shown only the branch
@@ -38,6 +40,9 @@ func load(ctx context.Context, st *store.Store, c store.Conversation, shown bool
 		}
 		r.offBranch = max(all-len(r.messages), 0)
 	} else if r.messages, err = st.AllMessages(ctx, c.ID); err != nil {
+		return r, err
+	}
+	if r.files, err = st.MessageAttachments(ctx, messageIDs(r.messages)); err != nil {
 		return r, err
 	}
 	if r.display, err = st.AllDisplayMessages(ctx, c.ID); err != nil {
@@ -70,7 +75,7 @@ func (r records) document() Conversation {
 		saved[m.ID] = true
 		c.Messages[i] = Message{ID: m.ID, ParentID: parent, Role: m.Role, Text: m.Text, Source: m.Source, RunID: m.RunID,
 			ClientMessageID: m.ClientMessageID, Segments: m.Segments, CallbackHistory: m.CallbackHistory,
-			Metadata: m.Metadata, CreatedAt: wire.ISOTime(m.CreatedAt)}
+			Metadata: m.Metadata, CreatedAt: wire.ISOTime(m.CreatedAt), Attachments: exportAttachments(r.files[m.ID])}
 	}
 	c.ActiveLeafID = r.leaf(saved)
 	for i, d := range r.display {
@@ -97,6 +102,14 @@ func (r records) leaf(saved map[string]bool) *string {
 		return nil
 	}
 	return optString(r.messages[len(r.messages)-1].ID)
+}
+
+func messageIDs(ms []store.Message) []string {
+	ids := make([]string, len(ms))
+	for i, m := range ms {
+		ids[i] = m.ID
+	}
+	return ids
 }
 
 // optString is s, or nil (null in JSON) when it is empty.

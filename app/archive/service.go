@@ -18,6 +18,9 @@ type Options struct {
 	Now func() time.Time
 	// AgentName is what a Markdown export calls the assistant (default "Assistant").
 	AgentName func() string
+	// Blobs are the attachments' bytes; nil: exports carry none, and an import of a
+	// file with attachments is refused.
+	Blobs Blobs
 }
 
 // Service exports and imports conversations.
@@ -27,6 +30,7 @@ type Service struct {
 	log    *slog.Logger
 	now    func() time.Time
 	agent  func() string
+	blobs  Blobs
 }
 
 // New builds the service.
@@ -40,7 +44,7 @@ func New(o Options) *Service {
 	if o.AgentName == nil {
 		o.AgentName = func() string { return "" }
 	}
-	return &Service{store: o.Store, events: o.Events, log: o.Logger, now: o.Now, agent: o.AgentName}
+	return &Service{store: o.Store, events: o.Events, log: o.Logger, now: o.Now, agent: o.AgentName, blobs: o.Blobs}
 }
 
 // agentName is the assistant's name for Markdown.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mattn/go-sqlite3"
 )
@@ -159,4 +160,26 @@ func duplicate(err error) error {
 		return fmt.Errorf("%w (%v)", ErrDuplicate, err)
 	}
 	return err
+}
+
+// AttachmentBytes is the size of the distinct files the messages of the given
+// conversations list (all conversations when ids is nil): what an export carries.
+func (s *Store) AttachmentBytes(ctx context.Context, ids []string) (int64, error) {
+	q := `SELECT COALESCE(SUM(size), 0) FROM blobs WHERE sha256 IN (SELECT a.sha256 FROM message_attachments ma
+		JOIN attachments a ON a.id = ma.attachment_id JOIN messages m ON m.id = ma.message_id`
+	args := make([]any, len(ids))
+	if ids != nil {
+		if len(ids) == 0 {
+			return 0, nil
+		}
+		q += ` WHERE m.conversation_id IN (?` + strings.Repeat(", ?", len(ids)-1) + `)`
+		for i, id := range ids {
+			args[i] = id
+		}
+	}
+	var n int64
+	if err := s.db.QueryRowContext(ctx, q+`)`, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("attachment bytes: %w", err)
+	}
+	return n, nil
 }
