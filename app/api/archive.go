@@ -1,6 +1,8 @@
 package api
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -11,22 +13,28 @@ import (
 	"github.com/wispapp/wisp/app/wire"
 )
 
-// ImportMaxBytes caps the body of POST /api/import: a whole history fits, a runaway
-// upload does not.
-const ImportMaxBytes = 64 << 20
+// ImportMaxBytes caps the body of POST /api/import of a JSON file: a whole history
+// fits, a runaway upload does not. ImportZipMaxBytes caps a zip (a history with its
+// attachments: the attachments' own limits bound what is kept of it).
+const (
+	ImportMaxBytes    = 64 << 20
+	ImportZipMaxBytes = 2 << 30
+)
 
 // Archive exports and imports conversations (docs/export.md).
 type Archive interface {
 	ExportConversation(ctx context.Context, id string, f archive.Format) (*archive.Export, error)
 	ExportAll(ctx context.Context, f archive.Format) (*archive.Export, error)
 	Import(ctx context.Context, data []byte, src archive.Source) (wire.ImportResult, error)
+	// ImportZipFrom brings in a .zip export read from r, at most max bytes.
+	ImportZipFrom(ctx context.Context, r io.Reader, max int64, src archive.Source) (wire.ImportResult, error)
 }
 
 // archiveRoutes are export and import (docs/export.md).
 func (s *Server) archiveRoutes(mux *http.ServeMux) {
 	mux.Handle("GET /api/conversations/{id}/export", s.handle(s.exportConversation))
 	mux.Handle("GET /api/export", s.handle(s.exportAll))
-	mux.Handle("POST /api/import", withBodyLimit(ImportMaxBytes, s.handle(s.importConversations)))
+	mux.Handle("POST /api/import", withBodyLimit(ImportZipMaxBytes, withRawBody(s.handle(s.importConversations))))
 }
 
 func (s *Server) exportConversation(w http.ResponseWriter, r *http.Request) error {
@@ -73,13 +81,31 @@ func (s *Server) writeExport(w http.ResponseWriter, r *http.Request, ex *archive
 }
 
 // importConversations brings in a Wisp export or ChatGPT's conversations.json, told
-// apart by the file unless ?format= says (wisp, chatgpt).
+// apart by the file unless ?format= says (wisp, chatgpt), or a .zip export (told by
+// its first bytes: PK).
 func (s *Server) importConversations(w http.ResponseWriter, r *http.Request) error {
 	src, err := archive.ParseSource(r.URL.Query().Get("format"))
 	if err != nil {
 		return err
 	}
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, ImportMaxBytes))
+	body := bufio.NewReader(http.MaxBytesReader(w, r.Body, ImportZipMaxBytes))
+	if head, _ := body.Peek(4); isZip(head) {
+		res, err := s.archive.ImportZipFrom(r.Context(), body, ImportZipMaxBytes, src)
+		var tooBig *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooBig):
+			return tooBig
+		case errors.Is(err, archive.ErrBodyRead):
+			return Errorf(http.StatusBadRequest, "could not read the file: %v", errors.Unwrap(err))
+		case err != nil:
+			return err
+		}
+		return writeJSON(w, http.StatusOK, res)
+	}
+	if r.ContentLength > ImportMaxBytes {
+		return Errorf(http.StatusRequestEntityTooLarge, "request body is larger than %d bytes", ImportMaxBytes)
+	}
+	data, err := io.ReadAll(io.LimitReader(body, ImportMaxBytes+1))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
@@ -87,11 +113,59 @@ func (s *Server) importConversations(w http.ResponseWriter, r *http.Request) err
 		}
 		return Errorf(http.StatusBadRequest, "could not read the file: %v", err)
 	}
+	if len(data) > ImportMaxBytes {
+		return &http.MaxBytesError{Limit: ImportMaxBytes}
+	}
 	res, err := s.archive.Import(r.Context(), data, src)
 	if err != nil {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, res)
+}
+
+// isZip tells a zip by its first bytes: a local file header, or the end of an empty
+// zip's directory.
+func isZip(head []byte) bool {
+	return bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06"))
+}
+
+// rawBodyKey marks a route that takes a body other than JSON (withRawBody).
+type rawBodyKey struct{}
+
+// withRawBody lets a route take a body that is not JSON (a file: a .zip import).
+// The guard still refuses the types a page of another site can send without asking
+// first (a form's, text/plain) unless the request says X-Wisp-Upload: 1, a header
+// such a page cannot send without a preflight.
+func withRawBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), rawBodyKey{}, true)))
+	})
+}
+
+// rawBodyAllowed reports whether a request may carry its non-JSON body.
+func rawBodyAllowed(r *http.Request) bool {
+	if raw, _ := r.Context().Value(rawBodyKey{}).(bool); !raw {
+		return false
+	}
+	types := r.Header.Values("Content-Type")
+	if len(types) > 1 {
+		return false
+	}
+	if r.Header.Get("X-Wisp-Upload") == "1" {
+		return true
+	}
+	if len(types) == 0 {
+		return false
+	}
+	mt, _, err := mime.ParseMediaType(types[0])
+	if err != nil {
+		return false
+	}
+	switch mt {
+	case "application/x-www-form-urlencoded", "multipart/form-data", "text/plain":
+		return false
+	}
+	return true
 }
 
 // bodyLimitKey carries a route's own cap on request bodies (withBodyLimit).

@@ -105,3 +105,48 @@ func TestImportBodyCap(t *testing.T) {
 		}
 	}
 }
+
+// A zip is told by its first bytes and handed over as it comes; the guard takes it
+// as application/zip (or any type a cross-site form cannot send), and a form's or
+// text/plain type only with X-Wisp-Upload: 1.
+func TestImportZip(t *testing.T) {
+	var got []string
+	s := serveAPI(t, "", Options{Archive: fakeArchive{
+		importZip: func(_ context.Context, r io.Reader, max int64, src archive.Source) (wire.ImportResult, error) {
+			data, _ := io.ReadAll(r)
+			got = append(got, string(data))
+			if max != ImportZipMaxBytes || src != archive.Detect {
+				t.Errorf("max %d, source %q", max, src)
+			}
+			return wire.ImportResult{Imported: 2}, nil
+		},
+		importData: func(context.Context, []byte, archive.Source) (wire.ImportResult, error) {
+			t.Error("a zip was read as JSON")
+			return wire.ImportResult{}, nil
+		},
+	}})
+	const zip = "PK\x03\x04 the rest of the zip"
+	for _, tc := range []struct {
+		header map[string]string
+		status int
+	}{
+		{map[string]string{"Content-Type": "application/zip"}, 200},
+		{map[string]string{"Content-Type": "application/x-zip-compressed"}, 200},
+		{map[string]string{"Content-Type": "application/octet-stream"}, 200},
+		{map[string]string{"Content-Type": "text/plain"}, 415},
+		{map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, 415},
+		{map[string]string{"Content-Type": "multipart/form-data; boundary=x"}, 415},
+		{map[string]string{"Content-Type": "text/plain", "X-Wisp-Upload": "1"}, 200},
+		{map[string]string{"Content-Type": "application/zip", "X-Wisp-Upload": "1"}, 200},
+	} {
+		got = nil
+		a := s.call("POST", "/api/import", zip, tc.header)
+		if a.status != tc.status || (tc.status == 200 && (len(got) != 1 || got[0] != zip || a.body["imported"] != 2.0)) {
+			t.Errorf("%v: %d %v, the service got %q", tc.header, a.status, a.body, got)
+		}
+	}
+	// Another route keeps refusing what is not JSON.
+	if a := s.call("POST", "/api/conversations", zip, map[string]string{"Content-Type": "application/zip", "X-Wisp-Upload": "1"}); a.status != 415 {
+		t.Errorf("a zip elsewhere: %d", a.status)
+	}
+}

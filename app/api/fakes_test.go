@@ -41,6 +41,14 @@ type fakeArchive struct {
 	exportConversation func(ctx context.Context, id string, f archive.Format) (*archive.Export, error)
 	exportAll          func(ctx context.Context, f archive.Format) (*archive.Export, error)
 	importData         func(ctx context.Context, data []byte, src archive.Source) (wire.ImportResult, error)
+	importZip          func(ctx context.Context, r io.Reader, max int64, src archive.Source) (wire.ImportResult, error)
+}
+
+func (f fakeArchive) ImportZipFrom(ctx context.Context, r io.Reader, max int64, src archive.Source) (wire.ImportResult, error) {
+	if f.importZip == nil {
+		return wire.ImportResult{}, errNotFaked
+	}
+	return f.importZip(ctx, r, max, src)
 }
 
 func (f fakeArchive) ExportConversation(ctx context.Context, id string, fm archive.Format) (*archive.Export, error) {

@@ -58,7 +58,7 @@ func (s *Server) checkRequest(r *http.Request, public bool) error {
 		return Errorf(http.StatusUnauthorized, "missing or invalid API token: send Authorization: Bearer <token> or X-Api-Key")
 	}
 	if changesState(r.Method) {
-		if !jsonOrNothing(r) {
+		if !jsonOrNothing(r) && !rawBodyAllowed(r) {
 			return Errorf(http.StatusUnsupportedMediaType, "request body must be application/json")
 		}
 		if limit := bodyLimit(r); r.ContentLength > limit {

@@ -21,16 +21,20 @@ type Options struct {
 	// Blobs are the attachments' bytes; nil: exports carry none, and an import of a
 	// file with attachments is refused.
 	Blobs Blobs
+	// TempDir holds a zip being imported (default os.TempDir(); the state folder's
+	// is better: a zip may be big, and /tmp is often memory).
+	TempDir string
 }
 
 // Service exports and imports conversations.
 type Service struct {
-	store  *store.Store
-	events wire.Events
-	log    *slog.Logger
-	now    func() time.Time
-	agent  func() string
-	blobs  Blobs
+	store   *store.Store
+	events  wire.Events
+	log     *slog.Logger
+	now     func() time.Time
+	agent   func() string
+	blobs   Blobs
+	tempDir string
 }
 
 // New builds the service.
@@ -44,7 +48,7 @@ func New(o Options) *Service {
 	if o.AgentName == nil {
 		o.AgentName = func() string { return "" }
 	}
-	return &Service{store: o.Store, events: o.Events, log: o.Logger, now: o.Now, agent: o.AgentName, blobs: o.Blobs}
+	return &Service{store: o.Store, events: o.Events, log: o.Logger, now: o.Now, agent: o.AgentName, blobs: o.Blobs, tempDir: o.TempDir}
 }
 
 // agentName is the assistant's name for Markdown.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 
@@ -213,4 +214,29 @@ func (r invalidOnError) Read(p []byte) (int, error) {
 		err = fault.Invalid.Errorf("the zip's attachments/%s cannot be read: %v", r.sha, err)
 	}
 	return n, err
+}
+
+// ErrBodyRead wraps a failure to read a zip being imported (the client went away,
+// or sent more than it may): the file's fault or the connection's, not Wisp's.
+var ErrBodyRead = errors.New("could not read the file")
+
+// ImportZipFrom brings in a zip read from r: it is written to a temporary file
+// first (a zip is read from its end), at most max bytes (more is fault.TooLarge),
+// and removed after.
+func (s *Service) ImportZipFrom(ctx context.Context, r io.Reader, max int64, src Source) (wire.ImportResult, error) {
+	empty := wire.ImportResult{Conversations: []string{}, Failed: []wire.ImportFailure{}}
+	f, err := os.CreateTemp(s.tempDir, "wisp-import-*.zip")
+	if err != nil {
+		return empty, fmt.Errorf("import zip: %w", err)
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	n, err := io.Copy(f, io.LimitReader(r, max+1))
+	if err != nil {
+		return empty, fmt.Errorf("%w: %w", ErrBodyRead, err)
+	}
+	if n > max {
+		return empty, fault.TooLarge.Errorf("the zip is larger than %d MiB", max>>20)
+	}
+	return s.ImportZip(ctx, f, n, src)
 }
