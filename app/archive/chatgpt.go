@@ -53,8 +53,16 @@ type gptMessage struct {
 	Weight    *float64 `json:"weight"`
 	Recipient *string  `json:"recipient"`
 	Metadata  struct {
-		Hidden *bool `json:"is_visually_hidden_from_conversation"`
+		Hidden      *bool           `json:"is_visually_hidden_from_conversation"`
+		Attachments []gptAttachment `json:"attachments"`
 	} `json:"metadata"`
+}
+
+// gptAttachment is a file a ChatGPT message lists (metadata.attachments): its bytes
+// are not in conversations.json, only its id and name.
+type gptAttachment struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 // decodeChatGPT reads ChatGPT's export (or one conversation of it) into checked
@@ -226,7 +234,7 @@ func gptVisible(path string, m *gptMessage) (Message, time.Time, bool, error) {
 	if err != nil {
 		return Message{}, time.Time{}, false, err
 	}
-	body := gptText(m.Content.Parts)
+	body := gptText(m.Content.Parts, m.Metadata.Attachments)
 	if strings.TrimSpace(body) == "" {
 		return Message{}, time.Time{}, false, nil
 	}
@@ -234,8 +242,17 @@ func gptVisible(path string, m *gptMessage) (Message, time.Time, bool, error) {
 }
 
 // gptText joins a message's parts: text as it is, anything else (an image, a file,
-// audio) as a short placeholder.
-func gptText(parts []json.RawMessage) string {
+// audio) as a short placeholder. The files the message lists keep their names, a
+// line each (📎 chart.png): an image part in its place, the others (documents)
+// before the text, as ChatGPT shows them. Their bytes are not in the file.
+func gptText(parts []json.RawMessage, files []gptAttachment) string {
+	names := make(map[string]string, len(files))
+	for _, f := range files {
+		if name := safeName(f.Name); name != "" && f.ID != "" {
+			names[f.ID] = name
+		}
+	}
+	used := map[string]bool{}
 	var out []string
 	for _, p := range parts {
 		p = absent(p)
@@ -249,9 +266,59 @@ func gptText(parts []json.RawMessage) string {
 			}
 			continue
 		}
+		if id := assetID(p); names[id] != "" {
+			out = append(out, fileLine(names[id]))
+			used[id] = true
+			continue
+		}
 		out = append(out, placeholder(p))
 	}
+	var lines []string
+	for _, f := range files {
+		if name := safeName(f.Name); name != "" && !used[f.ID] {
+			lines = append(lines, fileLine(name))
+			used[f.ID] = true
+		}
+	}
+	if len(lines) > 0 {
+		out = append([]string{strings.Join(lines, "\n")}, out...)
+	}
 	return strings.Join(out, "\n\n")
+}
+
+// fileLine is the line that names a file a ChatGPT message listed.
+func fileLine(name string) string { return "📎 " + name }
+
+// assetID is the file id an image part points to: file-service://file-X or
+// sediment://file_X name the file X of the message's attachments.
+func assetID(part json.RawMessage) string {
+	var obj struct {
+		Pointer string `json:"asset_pointer"`
+	}
+	_ = json.Unmarshal(part, &obj)
+	if _, id, ok := strings.Cut(obj.Pointer, "://"); ok {
+		return id
+	}
+	return ""
+}
+
+// safeName is a file's name on one line, without control or bidi characters, at
+// most 255 bytes (cut at a character's edge).
+func safeName(name string) string {
+	name = strings.Map(func(r rune) rune {
+		switch {
+		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0, r == 0x200e, r == 0x200f,
+			r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == utf8.RuneError:
+			return ' '
+		}
+		return r
+	}, name)
+	name = strings.Join(strings.Fields(name), " ")
+	for len(name) > 255 {
+		_, size := utf8.DecodeLastRuneInString(name)
+		name = name[:len(name)-size]
+	}
+	return name
 }
 
 func placeholder(part json.RawMessage) string {

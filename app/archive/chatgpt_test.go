@@ -60,7 +60,7 @@ func TestChatGPTFixture(t *testing.T) {
 		{chart, "Re-plot a chart",
 			`{"chatgptId":"67e2b2aa-4b3c-8000-b1d2-7c6e5f4a3b20","importedFrom":"chatgpt","model":"o3"}`,
 			1710000059900, 1710000081000, []gotMessage{
-				{"user", "[image]\n\nCan you read the numbers in this chart and plot them again?", 1710000060000},
+				{"user", "📎 chart.png\n\nCan you read the numbers in this chart and plot them again?", 1710000060000},
 				// No time of its own: the one before (the user's; the tool's and reasoning are skipped).
 				{"assistant", "Here is the chart re-drawn from the numbers I could read: Q1 12, Q2 18, Q3 9, Q4 21. Q4 is the best quarter.", 1710000060000},
 			}},
@@ -296,5 +296,35 @@ func TestChatGPTTreeIsReadThroughParents(t *testing.T) {
 				t.Fatalf("got %q leaf %q, want %q leaf %q", got, text[c.ActiveLeafID], tc.want, tc.leaf)
 			}
 		})
+	}
+}
+
+// The files a ChatGPT message lists keep their names, a line each: an image in its
+// place, the other files before the text; names on one line without control or
+// bidi characters; a message of files only is kept. The bytes are not in the export.
+func TestChatGPTFileNames(t *testing.T) {
+	data, err := os.ReadFile("testdata/chatgpt/files.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, st, _ := newService(t)
+	if res := mustImport(t, s, data, Detect); res.Imported != 1 {
+		t.Fatalf("import %+v", res)
+	}
+	msgs, err := st.AllMessages(context.Background(), ids.FromName("chatgpt/67f00000-0000-8000-8000-00000000f11e"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range msgs {
+		got = append(got, m.Text)
+	}
+	want := []string{
+		"📎 Q3 report.pdf\n📎 notes gnp.txt x\n\n📎 photo.jpg\n\n[image]\n\nWhat do the photo and these two files say?",
+		"The report says sales grew.",
+		"📎 app.log",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("texts\n got %q\nwant %q", got, want)
 	}
 }

@@ -22,6 +22,10 @@ func FuzzImport(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(fixture, "")
+	if files, err := os.ReadFile("testdata/chatgpt/files.json"); err == nil {
+		f.Add(files, "")
+	}
+	f.Add([]byte(`{"format":"wisp-export","version":2,"exportedAt":"2026-11-21T09:30:00Z","conversations":[{"id":"c","createdAt":"2026-11-21T09:00:00Z","activeLeafId":"m","messages":[{"id":"m","role":"user","text":"hi","createdAt":"2026-11-21T09:00:00Z","attachments":[{"id":"a","name":"n","size":2,"sha256":"0000000000000000000000000000000000000000000000000000000000000000","data":"aGk="}]}]}]}`), "")
 	f.Add([]byte(`{"format":"wisp-export","version":1,"exportedAt":"2026-11-21T09:30:00.000Z","conversations":[{"id":"c","title":"t","createdAt":"2026-11-21T09:00:00Z","messages":[{"id":"m","role":"user","text":"hi","createdAt":"2026-11-21T09:00:00Z"}],"displayMessages":[{"id":"d","messageType":"tool","contentType":"tool_call","content":{"name":"x"},"status":"failed","createdAt":"2026-11-21T09:00:00Z"}],"runs":[{"id":"r","status":"active","startedAt":"2026-11-21T09:00:00Z","output":{}}]}]}`), "")
 	f.Add([]byte(`[{"id":"x","current_node":"b","mapping":{"a":{"message":{"author":{"role":"user"},"content":{"content_type":"multimodal_text","parts":[{"content_type":"image_asset_pointer"},"hi",null]}}},"b":{"parent":"a","message":{"author":{"role":"assistant"},"create_time":1.5,"content":{"content_type":"text","parts":["yo"]}}}}}]`), "chatgpt")
 	f.Add([]byte(`{"format":"wisp-export","version":1}`), "wisp")
