@@ -187,6 +187,11 @@ func (s *Service) storeFiles(ctx context.Context, c *checked, open func(sha stri
 }
 
 func (s *Service) storeFile(ctx context.Context, f fileRef, open func(sha string) (io.ReadCloser, error)) (store.Attachment, error) {
+	if f.id != "" {
+		if a, err := s.store.GetAttachment(ctx, f.id); err == nil && a.SHA256 == f.sha {
+			return a, nil // Wisp has this very file under this id: nothing to store
+		}
+	}
 	var body io.ReadCloser
 	if f.data != nil {
 		body = io.NopCloser(bytes.NewReader(f.data))

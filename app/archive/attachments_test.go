@@ -136,6 +136,18 @@ func TestAttachmentsJSONRoundTrip(t *testing.T) {
 	if res := mustImport(t, s2, data, Detect); res.Skipped != 1 || res.Imported != 0 {
 		t.Fatalf("twice: %+v", res)
 	}
+	// Back into the Wisp it came from, after it was deleted there: its files are
+	// still there under their ids, and are not stored again.
+	if err := st.DeleteConversation(context.Background(), "c-files"); err != nil {
+		t.Fatal(err)
+	}
+	uploads := b.n
+	if res := mustImport(t, s, data, Detect); res.Imported != 1 || b.n != uploads {
+		t.Fatalf("back: %+v, %d uploads", res, b.n-uploads)
+	}
+	if again := exportOne(t, s, "c-files", JSON); !bytes.Equal(again, data) {
+		t.Fatalf("the export of the import back differs")
+	}
 }
 
 // checkFiles compares the files each message of c-files lists in two stores.
