@@ -7,6 +7,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"hash/crc32"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -147,6 +149,22 @@ func FuzzImportZip(f *testing.F) {
 		_, err := s.ImportZip(context.Background(), bytes.NewReader(data), int64(len(data)), Detect)
 		if err != nil && (!fault.Is(err, fault.Invalid) || len(err.Error()) > maxRefusal) {
 			t.Fatalf("%v", err)
+		}
+	})
+}
+
+// FuzzEntryName: a name the entry check passes never climbs out or starts at a root.
+func FuzzEntryName(f *testing.F) {
+	for _, s := range []string{"conversations.json", "attachments/ab", "../x", "a/../../b", "/etc", `a\b`, "C:x", "a\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if checkEntryName(name) != nil {
+			return
+		}
+		if strings.HasPrefix(name, "/") || strings.Contains(name, "\\") || strings.ContainsRune(name, 0) ||
+			slices.Contains(strings.Split(name, "/"), "..") || filepath.IsAbs(name) {
+			t.Fatalf("%q passed", name)
 		}
 	})
 }
