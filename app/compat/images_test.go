@@ -30,8 +30,6 @@ func openAIImage(url string) string {
 // and in the new message; what is refused says why, with the status and type of
 // each API.
 func TestImages(t *testing.T) {
-	big := strings.Repeat("A", (MaxImageBytes/3+1)*4) // 20 MiB and 3 bytes once decoded
-	half := base64.StdEncoding.EncodeToString(make([]byte, 15<<20))
 	many := strings.Repeat(anthropicImage("image/png", png64)+",", MaxImages) + anthropicImage("image/png", png64)
 	manyOAI := strings.Repeat(openAIImage("data:image/png;base64,"+png64)+",", MaxImages) + openAIImage("data:image/png;base64,"+png64)
 	for _, c := range []struct {
@@ -58,11 +56,6 @@ func TestImages(t *testing.T) {
 		{name: "not a data URL", anthropic: `{"type":"image","source":{"type":"file","file_id":"f"}}`,
 			openai: openAIImage("data:image/png," + png64), status: 400, err: "not"},
 		{name: "no source", anthropic: `{"type":"image"}`, openai: `{"type":"image_url"}`, status: 400, err: "is required"},
-		{name: "too big", anthropic: anthropicImage("image/png", big), openai: openAIImage("data:image/png;base64," + big),
-			status: 413, err: "at most 20 MiB"},
-		{name: "too big in all", anthropic: strings.Repeat(anthropicImage("image/png", half)+",", 4) + `{"type":"text","text":"x"}`,
-			openai: strings.Repeat(openAIImage("data:image/png;base64,"+half)+",", 4) + `{"type":"text","text":"x"}`,
-			status: 413, err: "at most 50 MiB in all"},
 		{name: "too many", anthropic: many, openai: manyOAI, status: 400, err: "at most 100 images"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -86,6 +79,29 @@ func TestImages(t *testing.T) {
 			_, msg, _, err = o.Turn([]string{"wisp"})
 			check(t, "openai", err, msg, c.status, c.err, c.images)
 		})
+	}
+}
+
+// The bytes bounds: one image over 20 MiB is refused before it is decoded, and the
+// image that takes a request's over 50 MiB; both are a 413 request_too_large.
+func TestImageBounds(t *testing.T) {
+	big := strings.Repeat("A", (MaxImageBytes/3+1)*4) // 20 MiB and 3 bytes once decoded
+	var b imageBudget
+	_, err := b.decode("x", "image/png", big)
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Status != 413 || ce.Type != "request_too_large" || ce.Msg != "x: an image may be at most 20 MiB" {
+		t.Errorf("too big: %v", err)
+	}
+	if img, err := b.decode("x", "image/png", big[:len(big)-4]); err != nil || len(img.Data) != (len(big)-4)/4*3 || len(img.Data) < MaxImageBytes-3 {
+		t.Errorf("just under 20 MiB: %v", err)
+	}
+	b = imageBudget{bytes: MaxImagesBytes - int64(len(png))}
+	if _, err := b.decode("x", "image/png", png64); err != nil {
+		t.Errorf("50 MiB in all: %v", err)
+	}
+	_, err = b.decode("y", "image/png", png64)
+	if !errors.As(err, &ce) || ce.Status != 413 || ce.Msg != "y: the images of a request may be at most 50 MiB in all" {
+		t.Errorf("over 50 MiB in all: %v", err)
 	}
 }
 
