@@ -38,7 +38,7 @@ func makeZip(t testing.TB, entries ...entry) []byte {
 			w.Write(e.body)
 			continue
 		}
-		w, err := zw.Create(e.name)
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: e.name, Method: zip.Store})
 		if err != nil {
 			t.Fatal(err)
 		}
