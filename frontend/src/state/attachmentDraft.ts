@@ -51,7 +51,7 @@ export function guessKind(type: string, name: string): AttachmentKind {
   return 'file'
 }
 
-/** 1536 → "1.5 KB"-style sizes in binary units: "1.5 KiB", "20 MiB". */
+/** Sizes in binary units: 1536 → "1.5 KiB", 20 971 520 → "20 MiB". */
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`
   const units = ['KiB', 'MiB', 'GiB']
