@@ -5,6 +5,7 @@
 import { useRef } from 'react'
 import { decodeAttachment, type Attachment } from '../api/wire.gen'
 import { errorText } from '../state/archive'
+import { Icon } from './Icon'
 
 interface Props {
   disabled: boolean
@@ -55,7 +56,7 @@ export function AttachButton({ disabled, onFiles, onUploaded, onError }: Props) 
         disabled={disabled}
         onClick={click}
       >
-        📎
+        <Icon name="paperclip" />
       </button>
       <input
         ref={input}

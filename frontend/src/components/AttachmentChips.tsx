@@ -6,6 +6,7 @@ import './attachments.css'
 import type { DraftChip } from '../state/attachmentDraft'
 import { formatSize } from '../state/attachmentDraft'
 import { AttachmentIcon } from './AttachmentIcon'
+import { Icon } from './Icon'
 import { useAttachmentUrl } from './useAttachmentUrl'
 
 interface Props {
@@ -53,7 +54,7 @@ function Chip({ chip: c, onRemove }: { chip: DraftChip; onRemove(): void }) {
         data-testid="attachment-remove"
         onClick={onRemove}
       >
-        ✕
+        <Icon name="x" />
       </button>
     </li>
   )

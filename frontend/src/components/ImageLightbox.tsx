@@ -3,6 +3,7 @@
 
 import { useEffect, useRef } from 'react'
 import type { Attachment } from '../api'
+import { Icon } from './Icon'
 import { useAttachmentUrl } from './useAttachmentUrl'
 
 export function ImageLightbox({ attachment: a, onClose }: { attachment: Attachment; onClose(): void }) {
@@ -15,7 +16,7 @@ export function ImageLightbox({ attachment: a, onClose }: { attachment: Attachme
   }, [])
   return (
     <div
-      className="picker-backdrop lightbox"
+      className="lightbox"
       role="dialog"
       aria-modal="true"
       aria-label={a.name}
@@ -39,7 +40,7 @@ export function ImageLightbox({ attachment: a, onClose }: { attachment: Attachme
             </a>
           ) : null}
           <button ref={close} type="button" className="icon-button" aria-label="Close" data-testid="attachment-lightbox-close" onClick={onClose}>
-            ✕
+            <Icon name="x" />
           </button>
         </figcaption>
       </figure>

@@ -2,6 +2,7 @@ import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react'
 import type { Attachment } from '../api'
 import { formatSize } from '../state/attachmentDraft'
 import { AttachmentIcon } from './AttachmentIcon'
+import { Icon } from './Icon'
 import { isSendKey, isStopKey, MAX_MESSAGE_CHARS, messageText } from './Composer'
 
 interface Props {
@@ -69,7 +70,7 @@ export function MessageEditor({ text: initial, attachments = [], onSend, onCance
                 data-testid="attachment-remove"
                 onClick={() => setKept((k) => k.filter((x) => x.id !== a.id))}
               >
-                ✕
+                <Icon name="x" />
               </button>
             </li>
           ))}
