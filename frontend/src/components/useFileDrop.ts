@@ -1,8 +1,10 @@
 // Files dropped anywhere on an area (the chat): handlers for its element and
 // whether files are being dragged over it now (to show the drop target).
 // Only a drag that carries files counts: dragging text or a link does nothing.
+// Files dropped beside the area are ignored rather than opened by the browser
+// in place of the app.
 
-import { useRef, useState, type DragEvent } from 'react'
+import { useEffect, useRef, useState, type DragEvent } from 'react'
 
 /** Whether a drag carries files (its types list "Files"; their names are only known at the drop). */
 export function carriesFiles(data: Pick<DataTransfer, 'types'> | null): boolean {
@@ -27,6 +29,23 @@ export function useFileDrop(enabled: boolean, onFiles: (files: File[]) => void):
     depth.current = 0
     setDragging(false)
   }
+  useEffect(() => {
+    const miss = (e: Event) => {
+      const drag = e as globalThis.DragEvent
+      if (!carriesFiles(drag.dataTransfer)) return
+      drag.preventDefault()
+      if (e.type === 'drop') {
+        depth.current = 0
+        setDragging(false)
+      }
+    }
+    window.addEventListener('dragover', miss)
+    window.addEventListener('drop', miss)
+    return () => {
+      window.removeEventListener('dragover', miss)
+      window.removeEventListener('drop', miss)
+    }
+  }, [])
   return {
     dragging: dragging && enabled,
     handlers: {
