@@ -27,11 +27,7 @@ func ollamaWindow(ctx context.Context, cfg Config, model string) (Window, error)
 	if n > 0 {
 		return Window{n, WindowRunning}, nil
 	}
-	var show struct {
-		Parameters string                     `json:"parameters"`
-		ModelInfo  map[string]json.RawMessage `json:"model_info"`
-	}
-	err = askJSON(ctx, cfg, http.MethodPost, root+"/api/show", map[string]string{"model": model}, nil, &show)
+	show, err := askOllamaShow(ctx, cfg, root, model)
 	if errors.Is(err, errNotFound) {
 		return Window{}, nil
 	}
@@ -50,6 +46,23 @@ func ollamaWindow(ctx context.Context, cfg Config, model string) (Window, error)
 		}
 	}
 	return Window{n, WindowOllamaDefault}, nil
+}
+
+// ollamaShow is what Ollama's POST /api/show says of a model that Wisp reads: the
+// Modelfile's parameters and the model's info for its window, its capabilities
+// ("completion", "tools", "vision", ...) for whether it sees images.
+type ollamaShow struct {
+	Parameters   string                     `json:"parameters"`
+	ModelInfo    map[string]json.RawMessage `json:"model_info"`
+	Capabilities []string                   `json:"capabilities"`
+}
+
+// askOllamaShow asks /api/show at root about model; errNotFound when Ollama does
+// not have it.
+func askOllamaShow(ctx context.Context, cfg Config, root, model string) (ollamaShow, error) {
+	var show ollamaShow
+	err := askJSON(ctx, cfg, http.MethodPost, root+"/api/show", map[string]string{"model": model}, nil, &show)
+	return show, err
 }
 
 // ollamaRunning is the context_length /api/ps reports for model when it is loaded,
