@@ -52,18 +52,25 @@ const (
 // ImageLimitsFor is the limits of the provider kind names (Config.Kind):
 // Anthropic's for ProviderAnthropic, OpenAI's for every other kind, since Ollama,
 // LM Studio and llama.cpp are reached through the OpenAI-compatible API (their
-// vision models scale images to their own, smaller, input sizes).
+// vision models scale images to their own, smaller, input sizes). Ollama decodes
+// PNG and JPEG only (ollama/ollama#2457, "Support for more image types", open), so
+// its formats are those two.
 func ImageLimitsFor(kind string) ImageLimits {
-	if strings.EqualFold(strings.TrimSpace(kind), ProviderAnthropic) {
+	kind = strings.ToLower(strings.TrimSpace(kind))
+	if kind == ProviderAnthropic {
 		return ImageLimits{
 			MaxEdge: anthropicMaxEdge, MaxPixels: anthropicMaxPixels, MaxBytes: anthropicMaxBytes,
 			Formats: []string{MIMEJPEG, MIMEPNG, MIMEGIF, MIMEWebP},
 		}
 	}
-	return ImageLimits{
+	lim := ImageLimits{
 		MaxEdge: openAIMaxEdge, MaxShortEdge: openAIMaxShortEdge, MaxBytes: openAIMaxBytes,
 		Formats: []string{MIMEPNG, MIMEJPEG, MIMEWebP, MIMEGIF},
 	}
+	if kind == ProviderOllama {
+		lim.Formats = []string{MIMEPNG, MIMEJPEG}
+	}
+	return lim
 }
 
 // Accepts reports whether mime is one of l's formats.

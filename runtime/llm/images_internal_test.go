@@ -13,9 +13,11 @@ import (
 func TestImageLimitsFor(t *testing.T) {
 	anthropic := ImageLimits{MaxEdge: 1568, MaxPixels: 1_150_000, MaxBytes: 5 << 20, Formats: []string{MIMEJPEG, MIMEPNG, MIMEGIF, MIMEWebP}}
 	openAI := ImageLimits{MaxEdge: 2048, MaxShortEdge: 768, MaxBytes: 20_000_000, Formats: []string{MIMEPNG, MIMEJPEG, MIMEWebP, MIMEGIF}}
+	ollama := openAI
+	ollama.Formats = []string{MIMEPNG, MIMEJPEG}
 	for kind, want := range map[string]ImageLimits{
 		"anthropic": anthropic, " Anthropic ": anthropic,
-		"openai": openAI, "ollama": openAI, "": openAI, "unknown": openAI,
+		"openai": openAI, "ollama": ollama, "": openAI, "unknown": openAI,
 	} {
 		got := ImageLimitsFor(kind)
 		if got.MaxEdge != want.MaxEdge || got.MaxShortEdge != want.MaxShortEdge || got.MaxPixels != want.MaxPixels ||
