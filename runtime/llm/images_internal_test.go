@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/base64"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -223,5 +226,57 @@ func TestSeesImagesUnreachable(t *testing.T) {
 		if e, ok := err.(*Error); !ok || e.Kind != KindUnavailable || got != VisionUnknown {
 			t.Errorf("%s unreachable: %v, %v", kind, got, err)
 		}
+	}
+}
+
+func TestDiscoverModel(t *testing.T) {
+	tests := []struct {
+		name   string
+		kind   string
+		routes map[string]string
+		want   ModelFacts
+		asked  []string
+	}{
+		{"ollama not loaded: one /api/show for both", ProviderOllama, map[string]string{
+			"GET /api/ps":    `{"models":[]}`,
+			"POST /api/show": `{"parameters":"num_ctx 8192","capabilities":["completion","vision"]}`,
+		}, ModelFacts{Window{8192, WindowModelfile}, VisionYes}, []string{"GET /api/ps", "POST /api/show"}},
+		{"ollama loaded", ProviderOllama, map[string]string{
+			"GET /api/ps":    `{"models":[{"name":"m:latest","context_length":16384}]}`,
+			"POST /api/show": `{"capabilities":["completion"]}`,
+		}, ModelFacts{Window{16384, WindowRunning}, VisionNo}, []string{"GET /api/ps", "POST /api/show"}},
+		{"ollama loaded, show fails", ProviderOllama, map[string]string{
+			"GET /api/ps": `{"models":[{"name":"m:latest","context_length":16384}]}`,
+		}, ModelFacts{Window{16384, WindowRunning}, VisionUnknown}, []string{"GET /api/ps", "POST /api/show"}},
+		{"lm studio", ProviderOpenAI, map[string]string{
+			"GET /api/v0/models": `{"data":[{"id":"m","type":"vlm","loaded_context_length":4096}]}`,
+		}, ModelFacts{Window{4096, WindowListed}, VisionYes}, []string{"GET /v1/models", "GET /api/v0/models", "GET /api/v0/models"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var asked []string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				asked = append(asked, r.Method+" "+r.URL.Path)
+				mu.Unlock()
+				body, ok := tt.routes[r.Method+" "+r.URL.Path]
+				if !ok {
+					http.NotFound(w, r)
+					return
+				}
+				_, _ = io.WriteString(w, body)
+			}))
+			defer srv.Close()
+			got, err := DiscoverModel(context.Background(), Config{Kind: tt.kind, BaseURL: srv.URL + "/v1"}, "m")
+			if err != nil || got != tt.want {
+				t.Errorf("facts %+v, %v; want %+v", got, err, tt.want)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if !slices.Equal(asked, tt.asked) {
+				t.Errorf("asked %v, want %v", asked, tt.asked)
+			}
+		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"slices"
 	"strings"
 )
 
@@ -61,20 +60,34 @@ func SeesImages(ctx context.Context, cfg Config, model string) (Vision, error) {
 
 func ollamaVision(ctx context.Context, cfg Config, model string) (Vision, error) {
 	show, err := askOllamaShow(ctx, cfg, strings.TrimSuffix(cfg.BaseURL, "/v1"), model)
-	if errors.Is(err, errNotFound) {
-		return VisionUnknown, nil
-	}
 	var unavailable *Error
 	if errors.As(err, &unavailable) && unavailable.Kind == KindUnavailable {
 		return VisionUnknown, err
 	}
-	if err != nil || show.Capabilities == nil {
-		return VisionUnknown, nil
+	return show.vision(err), nil
+}
+
+// ModelFacts is what a provider says of a model: its context window and whether it
+// sees images.
+type ModelFacts struct {
+	Window Window
+	Vision Vision
+}
+
+// DiscoverModel learns both of model's facts, as DiscoverWindow and SeesImages do,
+// with one /api/show for both from Ollama. The error is for a provider that could
+// not be asked; the facts it did learn are kept.
+func DiscoverModel(ctx context.Context, cfg Config, model string) (ModelFacts, error) {
+	cfg = cfg.withDefaults()
+	if cfg.Kind == ProviderOllama {
+		return ollamaFacts(ctx, cfg, model, true)
 	}
-	if slices.Contains(show.Capabilities, "vision") {
-		return VisionYes, nil
+	w, err := DiscoverWindow(ctx, cfg, model)
+	if err != nil {
+		return ModelFacts{Window: w}, err
 	}
-	return VisionNo, nil
+	v, err := SeesImages(ctx, cfg, model)
+	return ModelFacts{Window: w, Vision: v}, err
 }
 
 // anthropicVision: Anthropic's "Vision" guide says every Claude 3 and later model
