@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"time"
 )
@@ -29,16 +30,26 @@ func PDF(ctx context.Context, path string, b Bounds) ([]Page, bool, error) {
 
 // Read is PDF with the child's peak memory, for the benchmark.
 func Read(ctx context.Context, path string, b Bounds) (Result, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return Result{}, fmt.Errorf("find the reader: %w", err)
+	}
+	return ReadWith(ctx, exe, path, b)
+}
+
+// ReadWith is Read with another executable as the child: one whose main calls
+// RunChildIfAsked first (the benchmark measures Wisp's own binary this way).
+func ReadWith(ctx context.Context, exe, path string, b Bounds) (Result, error) {
 	b = b.withDefaults()
+	exe, err := filepath.Abs(exe) // the child runs in the temporary folder
+	if err != nil {
+		return Result{}, fmt.Errorf("find the reader: %w", err)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return Result{}, fmt.Errorf("open the PDF: %w", err)
 	}
 	defer f.Close()
-	exe, err := os.Executable()
-	if err != nil {
-		return Result{}, fmt.Errorf("find the reader: %w", err)
-	}
 	run, cancel := context.WithTimeout(ctx, b.Time)
 	defer cancel()
 	cmd := exec.CommandContext(run, exe)
