@@ -21,7 +21,8 @@ A generated 200-page PDF (` + "`internal/pdfgen`" + `: one Helvetica text stream
 read by doctext as Wisp reads an attachment: a child process of Wisp's own binary
 (` + "`build/bin/wisp-serve`" + `) with the default bounds (30 s, 512 MiB, 2,000 pages,
 16 MiB of text), its framed output read and checked by the parent; against
-` + "`pdftotext`" + ` (poppler-utils) on the same file, the floor. Time runs from the start
+` + "`pdftotext`" + ` (poppler-utils: a small executable on the shared libpoppler, so its
+size below is not its code's) on the same file, the floor. Time runs from the start
 of the process to its end with the text in hand (doctext: the parent's call;
 pdftotext: its run and the text file read back); peak memory is each process's
 max RSS from its rusage (doctext's child; pdftotext). The two alternate, after
