@@ -246,6 +246,9 @@ func (s *Service) Excerpts(ctx context.Context, shas []string, query string, lim
 			continue
 		}
 		b, err := s.o.Store.GetBlob(ctx, sha)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // collected meanwhile: nothing to search
+		}
 		if err != nil {
 			return nil, err
 		}
