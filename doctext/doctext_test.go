@@ -48,6 +48,15 @@ func TestPDFReadsEveryPageWithItsNumber(t *testing.T) {
 	}
 }
 
+// The child runs under its memory bound: a small one still reads a long file (a
+// bomb under it fails: TestHostilePDFs).
+func TestPDFReadsUnderASmallMemoryBound(t *testing.T) {
+	pages, _, err := PDF(context.Background(), write(t, pdfgen.Pages(200)), Bounds{Memory: 48 << 20})
+	if err != nil || len(pages) != 200 || !strings.Contains(pages[136].Text, "KEYWORD-137 ") {
+		t.Fatalf("%d pages, %v", len(pages), err)
+	}
+}
+
 func TestPDFKeepsItsBounds(t *testing.T) {
 	path := write(t, pdfgen.Pages(30))
 	pages, truncated, err := PDF(context.Background(), path, Bounds{Pages: 10})
