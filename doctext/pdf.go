@@ -85,7 +85,7 @@ func ReadWith(ctx context.Context, exe, path string, b Bounds) (Result, error) {
 		return Result{}, ctx.Err()
 	case errors.Is(run.Err(), context.DeadlineExceeded) && !out.done:
 		return Result{}, tooSlow(b)
-	case outOfMemory(stderr.bytes()):
+	case outOfMemory(stderr.bytes()) || crashed(cmd.ProcessState, stderr.bytes()) && res.MaxRSS >= b.Memory/2:
 		return Result{}, tooBig(b)
 	case out.failure != "":
 		return Result{}, unreadable("%s", out.failure)
@@ -121,9 +121,32 @@ func (h *headBuffer) bytes() []byte {
 	return bytes.Clone(h.buf.Bytes())
 }
 
-// outOfMemory: the child's last words say it ran out of memory (the Go runtime
-// under its rlimit, or the race detector's allocator in a -race build).
+// outOfMemory: the child's last words say it ran out of memory: the Go runtime
+// could not map more heap, or a thread's stack (the bound counts both), or the
+// race detector's allocator could not (a -race build).
 func outOfMemory(stderr []byte) bool {
-	return bytes.Contains(stderr, []byte("out of memory")) || bytes.Contains(stderr, []byte("failed to allocate")) ||
-		bytes.Contains(stderr, []byte("ERROR: ThreadSanitizer"))
+	for _, s := range []string{"out of memory", "cannot allocate memory", "pthread_create failed", "failed to create new OS thread",
+		"ThreadSanitizer failed to allocate", "ERROR: ThreadSanitizer"} {
+		if bytes.Contains(stderr, []byte(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// crashed: the child's Go runtime failed (it exits 2 after a fatal error or a
+// fault it could not handle). Parse errors do not do this (the child recovers the
+// library's panics), running out of a bound does: under RLIMIT_DATA the runtime
+// does not always say "out of memory" (a failed mapping can fault in the
+// collector, a thread's stack cannot be made).
+func crashed(st *os.ProcessState, stderr []byte) bool {
+	if st == nil || st.ExitCode() != 2 {
+		return false
+	}
+	for _, s := range []string{"fatal error:", "SIGSEGV", "SIGABRT", "SIGBUS", "unexpected signal"} {
+		if bytes.Contains(stderr, []byte(s)) {
+			return true
+		}
+	}
+	return false
 }
