@@ -41,6 +41,10 @@ func runChild(spec string, in *os.File, out io.Writer) int {
 		return 2
 	}
 	debug.SetMemoryLimit(b.Memory)
+	if err := confineChild(); err != nil {
+		fmt.Fprintln(os.Stderr, "doctext: confine:", err)
+		return 2
+	}
 	enc := newEncoder(out)
 	truncated, err := extract(in, b, enc.page)
 	if err != nil {

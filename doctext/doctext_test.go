@@ -18,6 +18,9 @@ import (
 
 func TestMain(m *testing.M) {
 	RunChildIfAsked()
+	if addr := os.Getenv(envProbe); addr != "" {
+		probeConfined(addr)
+	}
 	goleak.VerifyTestMain(m)
 }
 
