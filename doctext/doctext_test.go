@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -136,6 +137,13 @@ func TestHostilePDFs(t *testing.T) {
 				}
 			}
 		})
+	}
+	// The parent held none of it: its heap is what the test itself made.
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	if m.HeapAlloc > 64<<20 {
+		t.Errorf("the test process holds %d MiB of heap after the hostile files", m.HeapAlloc>>20)
 	}
 }
 
