@@ -104,7 +104,11 @@ func extract(f *os.File, b Bounds, page func(n int, text string)) (truncated boo
 		x.total += int64(len(text))
 		truncated = truncated || cut
 		page(read, text)
-		return x.total < b.Text
+		if x.total >= b.Text {
+			truncated = true // no room for another page's text
+			return false
+		}
+		return true
 	})
 	if failed > 0 && failed == read {
 		return false, firstErr
