@@ -94,3 +94,18 @@ func (s *Service) vision(ctx context.Context) llm.Vision {
 	}
 	return s.opts.Vision(ctx)
 }
+
+// pageAttachments are the attachments of a page of the branch's user messages, in
+// one query.
+func (s *Service) pageAttachments(ctx context.Context, page []store.CountedMessage) (map[string][]store.Attachment, error) {
+	ids := make([]string, 0, len(page))
+	for _, m := range page {
+		if m.Message.Role == "user" {
+			ids = append(ids, m.Message.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	return s.store.MessageAttachments(ctx, ids)
+}
