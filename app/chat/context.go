@@ -217,6 +217,13 @@ type counted struct {
 	atts   []store.Attachment
 }
 
+// cost is about what a message costs with its attachments named (a document's text
+// and an image are counted by the turn: they have shares of their own).
+func (c counted) cost() int { return c.tokens + attachmentLine*len(c.atts) }
+
+// attachmentLine is about what the line naming an attachment costs.
+const attachmentLine = 30
+
 // walked is the part of a branch a turn's context is made of: the newest done
 // summary on it (nil when none) and the messages after it, oldest first.
 type walked struct {

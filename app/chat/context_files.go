@@ -176,7 +176,19 @@ func (f *turnFit) files(ctx context.Context, b budget, msgs []counted, room int)
 		return t, nil
 	}
 	question := msgs[len(msgs)-1]
-	spent := f.documents(ctx, b, msgs, question, &t)
+	// The documents take their share of the budget, less what the question's own
+	// images and lines need when room is short.
+	need := attachmentLine * len(question.atts)
+	if f.vision != llm.VisionNo && f.s.opts.Attachments != nil {
+		lim := f.s.imageLimits()
+		for _, a := range question.atts {
+			if wire.AttachmentKind(a.Blob.Kind) == wire.AttachmentImage {
+				need += imageTokens(fitDims(a.Blob.Width, a.Blob.Height, lim))
+			}
+		}
+	}
+	share := max(0, min(b.budget*docShare/100, room-need))
+	spent := f.documents(ctx, b, msgs, question, share, &t)
 	for _, c := range msgs {
 		for _, a := range c.atts {
 			if !isDocument(a) && wire.AttachmentKind(a.Blob.Kind) != wire.AttachmentImage {
@@ -191,7 +203,7 @@ func (f *turnFit) files(ctx context.Context, b budget, msgs []counted, room int)
 
 // documents adds the documents' text to t and answers what it costs: whole in their
 // messages when all fit their share, else the excerpts matching the question in it.
-func (f *turnFit) documents(ctx context.Context, b budget, msgs []counted, question counted, t *turnFiles) int {
+func (f *turnFit) documents(ctx context.Context, b budget, msgs []counted, question counted, share int, t *turnFiles) int {
 	list := f.readDocs(ctx, b, msgs)
 	if len(list) == 0 {
 		if f.s.opts.Documents == nil {
@@ -199,7 +211,6 @@ func (f *turnFit) documents(ctx context.Context, b budget, msgs []counted, quest
 		}
 		return 0
 	}
-	share := b.budget * docShare / 100
 	total := 0
 	for _, d := range list {
 		if d.err == nil {

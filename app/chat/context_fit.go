@@ -74,8 +74,8 @@ func (f *turnFit) assemble(ctx context.Context, force bool) ([]llm.Message, erro
 			keepShare = 15
 		}
 		keep := len(w.msgs)
-		for n := 0; keep > 0 && n+w.msgs[keep-1].tokens <= b.budget*keepShare/100; keep-- {
-			n += w.msgs[keep-1].tokens
+		for n := 0; keep > 0 && n+w.msgs[keep-1].cost() <= b.budget*keepShare/100; keep-- {
+			n += w.msgs[keep-1].cost()
 		}
 		if keep > 0 {
 			sum, err := s.summarise(ctx, f.runID, f.emit, b, w.prev, w.msgs[:keep])
@@ -94,15 +94,27 @@ func (f *turnFit) assemble(ctx context.Context, force bool) ([]llm.Message, erro
 			}
 		}
 	}
-	tf, err := f.files(ctx, b, append(w.msgs[:len(w.msgs):len(w.msgs)], asked), b.budget-used-q)
-	if err != nil {
-		return nil, err
+	// The lines naming the history's attachments are known once files has run:
+	// when they push the turn over, files runs again with that much less room.
+	var tf turnFiles
+	var qAll, histFiles int
+	for pass, room := 0, b.budget-used-q; pass < 3; pass++ {
+		if tf, err = f.files(ctx, b, append(w.msgs[:len(w.msgs):len(w.msgs)], asked), room); err != nil {
+			return nil, err
+		}
+		histFiles = 0
+		for _, c := range w.msgs {
+			histFiles += tf.tokens[c.msg.ID]
+		}
+		f.q = llm.Message{Role: llm.RoleUser, Text: tf.text(asked.msg.ID, f.question), Images: tf.images[asked.msg.ID]}
+		qAll = b.count(f.q.Text) + imageCost(f.q)
+		over := used + histFiles + qAll - b.budget
+		if over <= 0 {
+			break
+		}
+		room -= over
 	}
-	for _, c := range w.msgs {
-		used += tf.tokens[c.msg.ID]
-	}
-	f.q = llm.Message{Role: llm.RoleUser, Text: tf.text(asked.msg.ID, f.question), Images: tf.images[asked.msg.ID]}
-	qAll := b.count(f.q.Text) + imageCost(f.q)
+	used += histFiles
 	f.notices = nil
 	if len(tf.notSeen) > 0 {
 		f.notices = append(f.notices, visionNotice(b.model, tf.notSeen))
