@@ -13,6 +13,9 @@ type ProviderInfo struct {
 	HasAPIKey  bool   `json:"hasApiKey"`
 	CanRespond bool   `json:"canRespond"`
 	Reason     string `json:"reason,omitempty"`
+	// Vision says whether the model sees images ("yes", "no"; empty: unknown), so
+	// the composer can say so before an image is sent (docs/chat.md#attachments).
+	Vision string `json:"vision,omitempty"`
 	Ollama     struct {
 		Detected bool     `json:"detected"`
 		Models   []string `json:"models"`
