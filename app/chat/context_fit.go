@@ -44,7 +44,8 @@ type turnFit struct {
 	// lines, and its images.
 	q      llm.Message
 	vision llm.Vision
-	docs   map[string]*fileDoc // the documents read this turn, by attachment id
+	docs   map[string]*fileDoc  // the documents read this turn, by attachment id
+	imgs   map[string]llm.Image // the images fitted this turn, by attachment id
 	// notices are notification rows the run shows (a model that cannot see images).
 	notices []string
 }

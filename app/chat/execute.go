@@ -49,8 +49,8 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input, resum
 		// (A run stopped before it goes on, say a paused one stopped after a restart,
 		// ends as its turn sees the stop: there is nothing to send.)
 		err = s.fitTurn(ctx, run, &in, emitSummary)
-		if resume == nil && in.Fitter != nil {
-			for _, n := range in.Fitter.(*turnFit).notices {
+		if f, ok := in.Fitter.(*turnFit); ok && resume == nil {
+			for _, n := range f.notices {
 				rec.save("system", "notification", map[string]any{"text": n}, "", "")
 			}
 		}
