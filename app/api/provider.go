@@ -16,7 +16,7 @@ type ProviderInfo struct {
 	// Vision says whether the model sees images ("yes", "no"; empty: unknown), so
 	// the composer can say so before an image is sent (docs/chat.md#attachments).
 	Vision string `json:"vision,omitempty"`
-	Ollama     struct {
+	Ollama struct {
 		Detected bool     `json:"detected"`
 		Models   []string `json:"models"`
 	} `json:"ollama"`
