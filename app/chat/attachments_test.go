@@ -363,6 +363,17 @@ func TestSendAttachmentRefusals(t *testing.T) {
 	if last := m.last(t).Messages; last[len(last)-1].Text != "[image: shot.png]" || len(last[len(last)-1].Images) != 1 {
 		t.Errorf("attachments only: %+v", last[len(last)-1])
 	}
+	info, err := e.svc.ContextInfo(ctx, conv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Used < minImageTokens {
+		t.Errorf("the context's size leaves the image out: %d", info.Used)
+	}
+	e.sendWith(conv, "and now?") // the image stays in the history, with its message
+	if first := m.last(t).Messages[0]; first.Role != llm.RoleUser || first.Text != "[image: shot.png]" || len(first.Images) != 1 {
+		t.Errorf("the history: %+v", first)
+	}
 	files.maxFiles = 2
 	cases := []struct {
 		name string
@@ -388,7 +399,7 @@ func TestSendAttachmentRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(page.Messages) != 2 {
+	if len(page.Messages) != 4 {
 		t.Errorf("refused messages were saved: %d messages", len(page.Messages))
 	}
 }
