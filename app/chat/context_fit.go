@@ -178,6 +178,11 @@ func (f *turnFit) Fit(ctx context.Context, req *llm.Request, refused error) erro
 
 // Sent implements runtime.Fitter: the provider's prompt tokens calibrate our counts.
 func (f *turnFit) Sent(req *llm.Request, usage llm.Usage) {
+	for _, m := range req.Messages {
+		if len(m.Images) > 0 {
+			return // images are estimated, not counted: they would skew what text is learnt
+		}
+	}
 	f.s.calibrate(f.b.model, f.b.counter.Name(), int(float64(f.size(req))/f.b.calib), usage.InputTokens)
 }
 
