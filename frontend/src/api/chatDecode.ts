@@ -202,6 +202,7 @@ export function decodeProvider(v: unknown): ProviderInfo | null {
   const reason = optional(v.reason, isString)
   if (reason !== undefined && reason !== '') info.reason = reason
   if (isStringArray(v.envOverrides) && v.envOverrides.length > 0) info.envOverrides = v.envOverrides
+  if (v.vision === 'yes' || v.vision === 'no') info.vision = v.vision
   return info
 }
 
