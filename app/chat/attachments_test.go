@@ -610,3 +610,22 @@ func TestCompleteFitsImages(t *testing.T) {
 		t.Errorf("without the service: %v", err)
 	}
 }
+
+// Without the document service a document is named, not read; a text file is one
+// page, headed with its name only.
+func TestDocumentsWithoutTheService(t *testing.T) {
+	m := &recordModel{}
+	e, files := fileEnv(t, m, llm.VisionYes)
+	conv := e.conversation()
+	notes := files.putDoc(t, "notes.md", "text", "# Plan\nship friday")
+	e.sendWith(conv, "read it", notes)
+	if got := userText(m.last(t)); !strings.Contains(got, "[notes.md]\n# Plan\nship friday") || strings.Contains(got, "page 1") {
+		t.Errorf("a text file: %q", got)
+	}
+	e.svc.opts.Documents = nil
+	e.sendWith(conv, "again", notes)
+	got := userText(m.last(t))
+	if !strings.Contains(got, "[attached: notes.md, text/plain, ") || !strings.Contains(got, "Wisp cannot read documents here]") || strings.Contains(got, "ship friday") {
+		t.Errorf("without the service: %q", got)
+	}
+}
