@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/wispapp/wisp/internal/fault"
@@ -18,6 +19,10 @@ import (
 func (s *Service) Complete(ctx context.Context, history []llm.Message, text string, maxTokens int, onText func(string)) (runtime.Result, error) {
 	if ok, why := s.opts.CanRespond(); !ok {
 		return runtime.Result{}, fault.Unavailable.Errorf("%s", why)
+	}
+	history, err := s.fitImages(ctx, history)
+	if err != nil {
+		return runtime.Result{}, err
 	}
 	var (
 		sent    string // what onText was given so far
@@ -44,4 +49,43 @@ func (s *Service) Complete(ctx context.Context, history []llm.Message, text stri
 	})
 	s.recordUsage(ctx, UsageEntry{Kind: UsageV1, Model: model, Usage: res.Usage})
 	return res, err
+}
+
+// fitImages fits the images of a stateless conversation to the provider's limits
+// (Attachments.FitImage checks their type and pixels): refused when Wisp has no
+// attachment service; named in the text instead when the model cannot see images.
+func (s *Service) fitImages(ctx context.Context, history []llm.Message) ([]llm.Message, error) {
+	has := false
+	for _, m := range history {
+		has = has || len(m.Images) > 0
+	}
+	if !has {
+		return history, nil
+	}
+	if s.opts.Attachments == nil {
+		return nil, fault.Invalid.Errorf("images are not available: this Wisp cannot send images to the model")
+	}
+	blind := s.vision(ctx) == llm.VisionNo
+	lim := s.imageLimits()
+	out := make([]llm.Message, len(history))
+	for i, m := range history {
+		out[i] = m
+		if len(m.Images) == 0 {
+			continue
+		}
+		out[i].Images = nil
+		if blind {
+			note := fmt.Sprintf("[%d image(s) not sent: %s cannot see images]", len(m.Images), s.model())
+			out[i].Text = strings.TrimSpace(m.Text + "\n\n" + note)
+			continue
+		}
+		for _, img := range m.Images {
+			fitted, err := s.opts.Attachments.FitImage(ctx, img, lim)
+			if err != nil {
+				return nil, err
+			}
+			out[i].Images = append(out[i].Images, fitted)
+		}
+	}
+	return out, nil
 }
