@@ -70,6 +70,8 @@ func TestDependencyRules(t *testing.T) {
 		{"mcp", "is a leaf: nothing of app/ or runtime/", internalOnly},
 		{"secrets", "is a leaf: nothing of Wisp", func(string) bool { return false }},
 		{"confine", "is a leaf: nothing of Wisp but internal/", internalOnly},
+		{"doctext", "is a leaf: nothing of Wisp but internal/", internalOnly},
+		{"internal/pdfgen", "is a leaf: nothing of Wisp", func(string) bool { return false }},
 		{"app/approval", "knows the store, the catalog, the runtime (its gate pauses a run) and internal/", func(d string) bool {
 			return d == "app/store" || d == "app/wire" || strings.HasPrefix(d, "runtime") || internalOnly(d)
 		}},
@@ -93,6 +95,9 @@ func TestDependencyRules(t *testing.T) {
 		}},
 		{"app/memory", "knows the store, the config, the catalog, the consent wrapper, the runtime and internal/ (never chat)", func(d string) bool {
 			return d == "app/store" || d == "app/config" || d == "app/wire" || d == "app/approval" || strings.HasPrefix(d, "runtime") || internalOnly(d)
+		}},
+		{"app/docs", "knows the store, doctext and internal/", func(d string) bool {
+			return d == "app/store" || d == "doctext" || internalOnly(d)
 		}},
 		{"runtime/llm/tokens", "counts tokens of the model's types: nothing of Wisp but runtime/llm", func(d string) bool { return d == "runtime/llm" }},
 		{"internal/tsgen", "is a leaf: nothing of Wisp", func(string) bool { return false }},

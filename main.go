@@ -18,6 +18,7 @@ import (
 
 	"github.com/wispapp/wisp/app"
 	"github.com/wispapp/wisp/app/desktop"
+	"github.com/wispapp/wisp/doctext"
 	"github.com/wispapp/wisp/frontend"
 	"github.com/wispapp/wisp/secrets"
 )
@@ -48,7 +49,10 @@ Environment: WISP_PORT, WISP_STATE_DIR, WISP_CONFIG_PATH, WISP_API_TOKEN (instea
 the kept token), WISP_ALLOW_WS_QUERY_TOKEN=1, WISP_LOG_LEVEL=debug|info|warn|error.
 `
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	doctext.RunChildIfAsked() // a child reading a PDF for its parent exits here
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	cmd := "desktop"

@@ -16,9 +16,12 @@ import (
 
 	"github.com/gorilla/websocket"
 	"go.uber.org/goleak"
+
+	"github.com/wispapp/wisp/doctext"
 )
 
 func TestMain(m *testing.M) {
+	doctext.RunChildIfAsked() // the PDF reader the documents' tests start
 	code := m.Run()
 	// Keep-alive connections the test clients hold to servers that are gone are not
 	// leaks of Wisp; drop them before looking for goroutines left behind.

@@ -44,7 +44,7 @@ func restExamples() map[string][]any {
 	builtin := emotes.Builtin()[0]
 	user := emotes.Emote{ID: "bow", Name: "Bow", Description: "Bows politely", Category: "custom", GLBPath: "/emotes/bow.glb",
 		Duration: 2, Loop: false, Source: emotes.SourceUser, Status: "Bowing"}
-	provider := api.ProviderInfo{Provider: "ollama", BaseURL: "http://127.0.0.1:11434/v1", Model: "llama3.2", HasAPIKey: false,
+	provider := api.ProviderInfo{Provider: "ollama", BaseURL: "http://127.0.0.1:11434/v1", Model: "llama3.2", HasAPIKey: false, Vision: "yes",
 		CanRespond: false, Reason: "Ollama has no model to use", EnvOverrides: []string{"WISP_MODEL"}}
 	provider.Ollama.Detected, provider.Ollama.Models = true, []string{"llama3.2:latest"}
 	return map[string][]any{

@@ -96,7 +96,7 @@ app/wire_types_test.go. Change the Go types, then run ` + "`go generate ./app`" 
 	// Fields of other packages' shapes that take only some strings.
 	g.Add(terminal.Chunk{}, tsgen.Literal("event", string(terminal.KindStdout), string(terminal.KindStderr)))
 	g.Add(emotes.Emote{}, tsgen.Literal("source", emotes.SourceBuiltin, emotes.SourceUser))
-	g.Add(api.ProviderInfo{}, tsgen.Literal("provider", "openai", "anthropic", "ollama", ""))
+	g.Add(api.ProviderInfo{}, tsgen.Literal("provider", "openai", "anthropic", "ollama", ""), tsgen.Literal("vision", "yes", "no", ""))
 
 	// Shapes, by the golden file's names, then the API's bodies.
 	shapes := wire.ShapeExamples()

@@ -90,6 +90,8 @@ func (a *Agent) Provider() (llm.Provider, error) {
 type Input struct {
 	History []llm.Message // earlier messages of the conversation, oldest first
 	Text    string        // the user's new message
+	// Images are what the new message shows the model (fitted to the provider's limits).
+	Images []llm.Image
 	// ConversationID is where the turn happens and RunID the run recording it;
 	// actions see both in their Call.
 	ConversationID string
@@ -162,7 +164,7 @@ func (a *Agent) Turn(ctx context.Context, in Input, emit Emit) (Result, error) {
 		return Result{}, err
 	}
 	t := &turn{a: a, emit: emit, conv: in.ConversationID, run: in.RunID, maxTokens: in.MaxTokens, fitter: in.Fitter}
-	msgs := append(append([]llm.Message(nil), in.History...), llm.Message{Role: llm.RoleUser, Text: in.Text})
+	msgs := append(append([]llm.Message(nil), in.History...), llm.Message{Role: llm.RoleUser, Text: in.Text, Images: in.Images})
 	return t.loop(ctx, prov, msgs, 1)
 }
 

@@ -12,6 +12,7 @@ import (
 type ResumeInput struct {
 	History        []llm.Message
 	Text           string
+	Images         []llm.Image // the new message's, as Input.Images
 	ConversationID string
 	RunID          string
 	Log            []Event
@@ -130,7 +131,7 @@ func rebuildMessages(in ResumeInput) ([]llm.Message, RunPaused, bool) {
 	if !paused || len(pause.Pending) == 0 {
 		return nil, RunPaused{}, false
 	}
-	msgs := append(append([]llm.Message(nil), in.History...), llm.Message{Role: llm.RoleUser, Text: in.Text})
+	msgs := append(append([]llm.Message(nil), in.History...), llm.Message{Role: llm.RoleUser, Text: in.Text, Images: in.Images})
 	pending := map[string]bool{}
 	for _, c := range pause.Pending {
 		pending[c.Key()] = true

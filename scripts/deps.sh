@@ -3,7 +3,8 @@
 # Debian packages (C toolchain, GTK/WebKit 4.1, Xvfb, D-Bus for the single-instance
 # test, ImageMagick, Chromium), the frontend's npm packages (npm ci, skipped while
 # package-lock.json is unchanged) and the Go modules.
-# Usage: scripts/deps.sh [build|test]  ("build" skips test-only tools).
+# Usage: scripts/deps.sh [build|test|bench]  ("build" skips test-only tools; "bench"
+# adds what the benchmarks compare against).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-test}
@@ -13,8 +14,11 @@ build_pkgs=(gcc libc6-dev pkg-config libwebkit2gtk-4.1-dev dpkg-dev)
 # desktop-file-utils: desktop-file-validate, for the package test. curl: the confinement
 # tests play an agent that calls Wisp's API with it.
 test_pkgs=(xvfb xauth dbus imagemagick chromium python3-xlib fonts-dejavu-core desktop-file-utils curl)
+# poppler-utils: pdftotext, the floor of bench/pdftext.
+bench_pkgs=(poppler-utils)
 pkgs=("${build_pkgs[@]}")
 [ "$mode" = test ] && pkgs+=("${test_pkgs[@]}")
+[ "$mode" = bench ] && pkgs+=("${bench_pkgs[@]}")
 
 missing=()
 for p in "${pkgs[@]}"; do

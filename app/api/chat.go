@@ -18,7 +18,11 @@ type chatRequest struct {
 	Text            string          `json:"text"`
 	ClientMessageID string          `json:"clientMessageId"`
 	Metadata        json.RawMessage `json:"metadata"`
-	Images          []any           `json:"images"`
+	// Attachments are ids from POST /api/attachments; absent (nil) on an edit keeps
+	// the edited message's.
+	Attachments *[]string `json:"attachments"`
+	// Images is an old field, refused: attachments replaced it.
+	Images []json.RawMessage `json:"images"`
 }
 
 func (s *Server) startRun(w http.ResponseWriter, r *http.Request) (*chat.Run, error) {
@@ -36,12 +40,17 @@ func sendInputOf(w http.ResponseWriter, r *http.Request) (chat.SendInput, error)
 		return chat.SendInput{}, err
 	}
 	if len(req.Images) > 0 {
-		return chat.SendInput{}, Errorf(http.StatusBadRequest, "images are not supported yet")
+		return chat.SendInput{}, Errorf(http.StatusBadRequest,
+			"images is not a field: upload each file with POST /api/attachments and list their ids in attachments")
 	}
 	if len(req.ClientMessageID) > 128 {
 		return chat.SendInput{}, Errorf(http.StatusBadRequest, "clientMessageId is longer than 128 characters")
 	}
-	return chat.SendInput{Text: req.Text, ClientMessageID: req.ClientMessageID, Metadata: req.Metadata}, nil
+	in := chat.SendInput{Text: req.Text, ClientMessageID: req.ClientMessageID, Metadata: req.Metadata}
+	if req.Attachments != nil {
+		in.Attachments = append([]string{}, *req.Attachments...)
+	}
+	return in, nil
 }
 
 // sendMessage answers once the run has ended. If the client leaves first the run

@@ -37,6 +37,9 @@ type fakeChat struct {
 	// Regenerate; turnErr fails them.
 	turns   []string
 	turnErr error
+	// inputs: every Send's and Edit's input; sendErr fails Send.
+	inputs  []chat.SendInput
+	sendErr error
 	// completed: the messages of every Complete, the new one last.
 	completed [][]llm.Message
 }
@@ -54,6 +57,9 @@ func (f *fakeChat) turn(what, convID string) (*chat.Run, error) {
 }
 
 func (f *fakeChat) Edit(_ context.Context, convID, messageID string, in chat.SendInput) (*chat.Run, error) {
+	f.mu.Lock()
+	f.inputs = append(f.inputs, in)
+	f.mu.Unlock()
 	return f.turn("edit "+convID+"/"+messageID+": "+in.Text, convID)
 }
 
@@ -91,7 +97,11 @@ func (f *fakeChat) Conversation(_ context.Context, id string) (wire.Conversation
 func (f *fakeChat) Send(_ context.Context, convID string, in chat.SendInput) (*chat.Run, error) {
 	f.mu.Lock()
 	f.sent = append(f.sent, convID+": "+in.Text)
+	f.inputs = append(f.inputs, in)
 	f.mu.Unlock()
+	if f.sendErr != nil {
+		return nil, f.sendErr
+	}
 	var rep runtime.Output
 	for _, ev := range f.events {
 		if o, ok := ev.Data.(runtime.Output); ok {

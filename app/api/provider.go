@@ -13,7 +13,10 @@ type ProviderInfo struct {
 	HasAPIKey  bool   `json:"hasApiKey"`
 	CanRespond bool   `json:"canRespond"`
 	Reason     string `json:"reason,omitempty"`
-	Ollama     struct {
+	// Vision says whether the model sees images ("yes", "no"; empty: unknown), so
+	// the composer can say so before an image is sent (docs/chat.md#attachments).
+	Vision string `json:"vision,omitempty"`
+	Ollama struct {
 		Detected bool     `json:"detected"`
 		Models   []string `json:"models"`
 	} `json:"ollama"`

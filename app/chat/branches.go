@@ -40,26 +40,44 @@ func messageErr(err error) error {
 // sibling and the branch shown, and a run answers it with the branch above it as
 // history. The message and the run are saved together (nothing half-written).
 func (s *Service) Edit(ctx context.Context, convID, messageID string, in SendInput) (*Run, error) {
-	text, err := checkText(in.Text)
+	old, err := s.turnMessage(ctx, convID, messageID, "user")
 	if err != nil {
 		return nil, err
 	}
-	old, err := s.turnMessage(ctx, convID, messageID, "user")
+	atts, err := s.editAttachments(ctx, old, in.Attachments)
+	if err != nil {
+		return nil, err
+	}
+	text, err := checkText(in.Text, len(atts) > 0)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.checkFits(ctx, text); err != nil {
 		return nil, err
 	}
-	return s.startTurn(convID, "", text, func(run *Run, now time.Time) func(*store.Tx) error {
+	return s.startTurn(convID, "", text, atts, func(run *Run, now time.Time) func(*store.Tx) error {
 		return func(tx *store.Tx) error {
 			_, err := tx.AddUserTurn(ctx, store.Message{
 				ID: run.UserMessageID, ParentID: old.ParentID, ConversationID: convID, Role: "user", Text: text,
 				ClientMessageID: in.ClientMessageID, Metadata: in.Metadata, RunID: run.ID, CreatedAt: now,
+				AttachmentIDs: attachmentIDs(atts),
 			}, store.Run{ID: run.ID, ConversationID: convID, UserMessageID: run.UserMessageID, Status: StatusActive, StartedAt: now})
 			return err
 		}
 	})
+}
+
+// editAttachments are an edit's attachments: the edited message's when ids is nil,
+// else exactly ids (checked as a new message's).
+func (s *Service) editAttachments(ctx context.Context, old store.Message, ids []string) ([]store.Attachment, error) {
+	if ids != nil {
+		return s.resolve(ctx, ids)
+	}
+	by, err := s.store.MessageAttachments(ctx, []string{old.ID})
+	if err != nil {
+		return nil, err
+	}
+	return by[old.ID], nil
 }
 
 // Regenerate answers again the user message that an assistant message answered: the
@@ -80,7 +98,11 @@ func (s *Service) Regenerate(ctx context.Context, convID, messageID string) (*Ru
 	if question.Role != "user" {
 		return nil, fault.Invalid.Errorf("the message does not answer a user message")
 	}
-	return s.startTurn(convID, question.ID, question.Text, func(run *Run, now time.Time) func(*store.Tx) error {
+	by, err := s.store.MessageAttachments(ctx, []string{question.ID})
+	if err != nil {
+		return nil, err
+	}
+	return s.startTurn(convID, question.ID, question.Text, by[question.ID], func(run *Run, now time.Time) func(*store.Tx) error {
 		return func(tx *store.Tx) error {
 			if err := tx.SetActiveLeaf(ctx, convID, question.ID); err != nil {
 				return err
@@ -112,7 +134,7 @@ func (s *Service) turnMessage(ctx context.Context, convID, messageID, role strin
 
 // startTurn reserves a run (userMsgID "" for a new user message), saves what save
 // writes in one transaction and starts the run answering text.
-func (s *Service) startTurn(convID, userMsgID string, text string,
+func (s *Service) startTurn(convID, userMsgID string, text string, atts []store.Attachment,
 	save func(run *Run, now time.Time) func(*store.Tx) error) (*Run, error) {
 	if userMsgID == "" {
 		userMsgID = ids.New()
@@ -124,6 +146,7 @@ func (s *Service) startTurn(convID, userMsgID string, text string,
 		return nil, err
 	}
 	now := run.StartedAt
+	run.attachments = atts
 	if err := s.store.InTx(context.Background(), save(run, now)); err != nil {
 		s.unregister(run)
 		s.runs.Done()

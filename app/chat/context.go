@@ -213,8 +213,16 @@ func (s *Service) bump(model, counter string) {
 // counted is a message of the branch with its token count.
 type counted struct {
 	msg    store.Message
-	tokens int
+	tokens int // of its text
+	atts   []store.Attachment
 }
+
+// cost is about what a message costs with its attachments named (a document's text
+// and an image are counted by the turn: they have shares of their own).
+func (c counted) cost() int { return c.tokens + attachmentLine*len(c.atts) }
+
+// attachmentLine is about what the line naming an attachment costs.
+const attachmentLine = 30
 
 // walked is the part of a branch a turn's context is made of: the newest done
 // summary on it (nil when none) and the messages after it, oldest first.
@@ -259,6 +267,10 @@ func (s *Service) walkSkipping(ctx context.Context, convID, parentID string, b b
 		if len(page) == 0 {
 			break
 		}
+		atts, err := s.pageAttachments(ctx, page)
+		if err != nil {
+			return w, err
+		}
 		for i := len(page) - 1; i >= 0; i-- {
 			m := page[i].Message
 			m.ConversationID = convID
@@ -273,7 +285,7 @@ func (s *Service) walkSkipping(ctx context.Context, convID, parentID string, b b
 				fresh[m.ID] = raw
 			}
 			t := b.scale(raw)
-			rev = append(rev, counted{msg: m, tokens: t})
+			rev = append(rev, counted{msg: m, tokens: t, atts: atts[m.ID]})
 			w.total += t
 			if w.total > limit {
 				w.whole = false
@@ -304,17 +316,18 @@ func summaryMessage(sum *store.Summary) llm.Message {
 }
 
 // history is a walked branch as the model sees it: the summary first, then the
-// messages after it.
-func (w walked) history() []llm.Message {
+// messages after it, each with what files sends of its attachments.
+func (w walked) history(files turnFiles) []llm.Message {
 	out := make([]llm.Message, 0, len(w.msgs)+1)
 	if w.prev != nil {
 		out = append(out, summaryMessage(w.prev))
 	}
-	msgs := make([]store.Message, len(w.msgs))
-	for i, c := range w.msgs {
-		msgs[i] = c.msg
+	for _, c := range w.msgs {
+		if m, ok := files.message(c.msg); ok {
+			out = append(out, m)
+		}
 	}
-	return append(out, toHistory(msgs)...)
+	return out
 }
 
 // used is what the context costs before the question: system, summary, messages.

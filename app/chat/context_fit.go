@@ -2,8 +2,8 @@ package chat
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/runtime/llm"
 )
 
@@ -11,8 +11,13 @@ import (
 // newest summary on the branch and the messages after it, summarised first when they
 // pass summarizeAt% of the budget (force: summarise now, keeping less, after the
 // provider refused the context). It returns the history and the turn's Fitter.
-func (s *Service) prepare(ctx context.Context, runID, convID, parentID, question string, emit summaryEmit) ([]llm.Message, *turnFit, error) {
-	f := &turnFit{s: s, runID: runID, convID: convID, parentID: parentID, question: question, emit: emit}
+func (s *Service) prepare(ctx context.Context, runID, convID, parentID string, question store.Message, emit summaryEmit) ([]llm.Message, *turnFit, error) {
+	f := &turnFit{s: s, runID: runID, convID: convID, parentID: parentID, question: question.Text, questionMsg: question, emit: emit}
+	by, err := s.store.MessageAttachments(ctx, []string{question.ID})
+	if err != nil {
+		return nil, nil, err
+	}
+	f.questionAtts = by[question.ID]
 	hist, err := f.assemble(ctx, false)
 	if err != nil {
 		return nil, nil, err
@@ -32,13 +37,26 @@ type turnFit struct {
 	retried                           bool // the provider refused once already
 	summarised                        bool
 	shortened                         bool // a message of the history was shortened: count it all
+
+	questionMsg  store.Message
+	questionAtts []store.Attachment
+	// q is the question as the model reads it: its text with its attachments'
+	// lines, and its images.
+	q      llm.Message
+	vision llm.Vision
+	docs   map[string]*fileDoc  // the documents read this turn, by attachment id
+	imgs   map[string]llm.Image // the images fitted this turn, by attachment id
+	// notices are notification rows the run shows (a model that cannot see images).
+	notices []string
 }
 
-// assemble walks the branch and summarises when it must.
+// assemble walks the branch and summarises when it must, then adds what the
+// attachments of the messages kept and of the question send (context_files.go).
 func (f *turnFit) assemble(ctx context.Context, force bool) ([]llm.Message, error) {
 	s := f.s
 	b := s.budgetNow(ctx)
 	f.b = b
+	f.vision = s.vision(ctx)
 	system := s.systemPrompt()
 	q := b.count(f.question)
 	if b.known() && b.fixed(system)+q > b.budget {
@@ -48,15 +66,17 @@ func (f *turnFit) assemble(ctx context.Context, force bool) ([]llm.Message, erro
 	if err != nil {
 		return nil, err
 	}
+	asked := counted{msg: f.questionMsg, atts: f.questionAtts}
 	used := w.used(b, system)
-	if (force || used+q > b.threshold() || !w.whole) && len(w.msgs) > 0 {
+	files := f.estimateFiles(ctx, b, append(w.msgs[:len(w.msgs):len(w.msgs)], asked))
+	if (force || used+q+files > b.threshold() || !w.whole) && len(w.msgs) > 0 {
 		keepShare := 30
 		if force {
 			keepShare = 15
 		}
 		keep := len(w.msgs)
-		for n := 0; keep > 0 && n+w.msgs[keep-1].tokens <= b.budget*keepShare/100; keep-- {
-			n += w.msgs[keep-1].tokens
+		for n := 0; keep > 0 && n+w.msgs[keep-1].cost() <= b.budget*keepShare/100; keep-- {
+			n += w.msgs[keep-1].cost()
 		}
 		if keep > 0 {
 			sum, err := s.summarise(ctx, f.runID, f.emit, b, w.prev, w.msgs[:keep])
@@ -75,11 +95,36 @@ func (f *turnFit) assemble(ctx context.Context, force bool) ([]llm.Message, erro
 			}
 		}
 	}
-	if (used+q > b.budget && (b.known() || w.total > 0)) || !w.whole {
-		return nil, errNoFit{tokens: used + q, window: b.window, summarised: f.summarised}
+	// The lines naming the history's attachments are known once files has run:
+	// when they push the turn over, files runs again with that much less room.
+	var tf turnFiles
+	var qAll, histFiles int
+	for pass, room := 0, b.budget-used-q; pass < 3; pass++ {
+		if tf, err = f.files(ctx, b, append(w.msgs[:len(w.msgs):len(w.msgs)], asked), room); err != nil {
+			return nil, err
+		}
+		histFiles = 0
+		for _, c := range w.msgs {
+			histFiles += tf.tokens[c.msg.ID]
+		}
+		f.q = llm.Message{Role: llm.RoleUser, Text: tf.text(asked.msg.ID, f.question), Images: tf.images[asked.msg.ID]}
+		qAll = b.count(f.q.Text) + imageCost(f.q)
+		over := used + histFiles + qAll - b.budget
+		if over <= 0 {
+			break
+		}
+		room -= over
+	}
+	used += histFiles
+	f.notices = nil
+	if len(tf.notSeen) > 0 {
+		f.notices = append(f.notices, visionNotice(b.model, tf.notSeen))
+	}
+	if (used+qAll > b.budget && (b.known() || w.total > 0)) || !w.whole {
+		return nil, errNoFit{tokens: used + qAll, window: b.window, summarised: f.summarised}
 	}
 	f.histTokens = used - b.fixed(system)
-	return w.history(), nil
+	return w.history(tf), nil
 }
 
 // Fit implements runtime.Fitter: the oldest tool results are shortened first, and a
@@ -98,7 +143,10 @@ func (f *turnFit) Fit(ctx context.Context, req *llm.Request, refused error) erro
 		if err != nil {
 			return err
 		}
-		rest := req.Messages[min(f.histLen, len(req.Messages)):]
+		rest := append([]llm.Message(nil), req.Messages[min(f.histLen, len(req.Messages)):]...)
+		if len(rest) > 0 && rest[0].Role == llm.RoleUser {
+			rest[0] = f.q // the question, as assembled again
+		}
 		req.Messages = append(hist, rest...)
 		f.histLen = len(hist)
 	}
@@ -130,6 +178,11 @@ func (f *turnFit) Fit(ctx context.Context, req *llm.Request, refused error) erro
 
 // Sent implements runtime.Fitter: the provider's prompt tokens calibrate our counts.
 func (f *turnFit) Sent(req *llm.Request, usage llm.Usage) {
+	for _, m := range req.Messages {
+		if len(m.Images) > 0 {
+			return // images are estimated, not counted: they would skew what text is learnt
+		}
+	}
 	f.s.calibrate(f.b.model, f.b.counter.Name(), int(float64(f.size(req))/f.b.calib), usage.InputTokens)
 }
 
@@ -142,8 +195,13 @@ func (f *turnFit) size(req *llm.Request) int {
 		n += f.histTokens
 		from = f.histLen
 	}
+	if from == 0 {
+		for _, m := range req.Messages[:min(f.histLen, len(req.Messages))] {
+			n += imageCost(m)
+		}
+	}
 	for _, m := range req.Messages[from:] {
-		n += f.b.count(m.Text)
+		n += f.b.count(m.Text) + imageCost(m)
 		for _, c := range m.ToolCalls {
 			n += f.b.count(string(c.Arguments))
 		}
@@ -161,13 +219,4 @@ func toolName(msgs []llm.Message, id string) string {
 		}
 	}
 	return "the action"
-}
-
-// parentOf is the parent of a run's user message.
-func (s *Service) parentOf(ctx context.Context, convID, msgID string) (string, error) {
-	m, err := s.store.Message(ctx, convID, msgID)
-	if err != nil {
-		return "", fmt.Errorf("the run's message %s: %w", msgID, err)
-	}
-	return m.ParentID, nil
 }

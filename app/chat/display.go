@@ -59,7 +59,11 @@ func (d *displayRecorder) user(text string) {
 	go func() {
 		defer d.s.bg.Done()
 		defer close(done)
-		d.saveAt(d.run.StartedAt, "user", "text", map[string]any{"text": text}, "", "")
+		content := map[string]any{"text": text}
+		if len(d.run.attachments) > 0 {
+			content["attachments"] = view.Attachments(d.run.attachments)
+		}
+		d.saveAt(d.run.StartedAt, "user", "text", content, "", "")
 	}()
 }
 

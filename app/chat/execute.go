@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 
 	"github.com/wispapp/wisp/app/store"
@@ -43,17 +44,23 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input, resum
 	var res runtime.Result
 	var err error
 	model := s.model()
+	asked := in.Text // the user's words, before the attachments' lines
 	if in.Fitter == nil && in.ConversationID != "" && ctx.Err() == nil {
 		// (A run stopped before it goes on, say a paused one stopped after a restart,
 		// ends as its turn sees the stop: there is nothing to send.)
 		err = s.fitTurn(ctx, run, &in, emitSummary)
+		if f, ok := in.Fitter.(*turnFit); ok && resume == nil {
+			for _, n := range f.notices {
+				rec.save("system", "notification", map[string]any{"text": n}, "", "")
+			}
+		}
 	}
 	switch {
 	case err != nil:
 	case resume == nil:
 		res, err = s.agent.Turn(ctx, in, emit)
 	default:
-		res, err = s.agent.Resume(ctx, runtime.ResumeInput{History: in.History, Text: in.Text,
+		res, err = s.agent.Resume(ctx, runtime.ResumeInput{History: in.History, Text: in.Text, Images: in.Images,
 			ConversationID: in.ConversationID, RunID: run.ID, Log: resume, Fitter: in.Fitter}, emit)
 	}
 	if s.keepsPause(ctx, run) {
@@ -100,7 +107,7 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input, resum
 	})
 	beat.end(status, res.FullText)
 	if status == StatusEnded {
-		s.maybeTitle(run, in.Text, res.FullText)
+		s.maybeTitle(run, asked, res.FullText)
 	}
 	// Every client has the end by now: fold the per-token log (Stop waits for it).
 	s.compactRun(context.WithoutCancel(ctx), run.ID)
@@ -133,14 +140,16 @@ func replyMeta(status, errMsg string) json.RawMessage {
 // fitTurn assembles the turn's history within the model's context window (see
 // prepare), summarising first when it must, and gives the turn its Fitter.
 func (s *Service) fitTurn(ctx context.Context, run *Run, in *runtime.Input, emit summaryEmit) error {
-	parent, err := s.parentOf(ctx, run.ConversationID, run.UserMessageID)
+	question, err := s.store.Message(ctx, run.ConversationID, run.UserMessageID)
 	if err != nil {
-		return err
+		return fmt.Errorf("the run's message %s: %w", run.UserMessageID, err)
 	}
-	hist, fit, err := s.prepare(ctx, run.ID, run.ConversationID, parent, in.Text, emit)
+	question.Text = in.Text
+	hist, fit, err := s.prepare(ctx, run.ID, run.ConversationID, question.ParentID, question, emit)
 	if err != nil {
 		return err
 	}
 	in.History, in.Fitter = hist, fit
+	in.Text, in.Images = fit.q.Text, fit.q.Images
 	return nil
 }

@@ -121,6 +121,9 @@ func (s *Service) page(ctx context.Context, convID string, p Page) (wire.Message
 	if err := s.addUsage(ctx, list.Messages); err != nil {
 		return wire.MessageList{}, nil, 0, err
 	}
+	if err := s.fillAttachments(ctx, list.Messages); err != nil {
+		return wire.MessageList{}, nil, 0, err
+	}
 	if run != nil && leaf.ID != "" {
 		list.Messages = append(list.Messages, placed(live, leaf.ID, leaf.Depth+1, append(children[leaf.ID], live.ID)))
 		list.BranchLength++

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/wispapp/wisp/internal/ids"
+
+	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/llm"
 )
@@ -79,6 +81,9 @@ type Run struct {
 	// closed: Wisp closed while the run was paused; its readers stop here and pick
 	// it up again after the next start.
 	closed bool
+	// attachments are the user message's, shown in its display row (set before
+	// the run starts; read by the run goroutine only).
+	attachments []store.Attachment
 }
 
 func newRun(convID, userMsgID string, cancel context.CancelCauseFunc) *Run {

@@ -24,12 +24,16 @@ type SendInput struct {
 	Text            string
 	ClientMessageID string
 	Metadata        json.RawMessage
+	// Attachments are the ids of the message's attachments, in order (POST
+	// /api/attachments made them). For an edit, nil keeps the edited message's and
+	// an empty list sends none.
+	Attachments []string
 }
 
 // Send saves the user's message and starts a run answering it. The run belongs to
 // the service, not to the caller: it goes on if the caller goes away.
 func (s *Service) Send(ctx context.Context, convID string, in SendInput) (*Run, error) {
-	text, err := checkText(in.Text)
+	text, err := checkText(in.Text, len(in.Attachments) > 0)
 	if err != nil {
 		return nil, err
 	}
@@ -37,6 +41,10 @@ func (s *Service) Send(ctx context.Context, convID string, in SendInput) (*Run, 
 		return nil, fault.Unavailable.Errorf("%s", why)
 	}
 	if _, err := s.conversation(ctx, convID); err != nil {
+		return nil, err
+	}
+	atts, err := s.resolve(ctx, in.Attachments)
+	if err != nil {
 		return nil, err
 	}
 	if err := s.pausedAtLeaf(ctx, convID); err != nil {
@@ -51,7 +59,8 @@ func (s *Service) Send(ctx context.Context, convID string, in SendInput) (*Run, 
 		cancel(nil)
 		return nil, err
 	}
-	if err := s.begin(ctx, run, text, in); err != nil {
+	run.attachments = atts
+	if err := s.begin(ctx, run, text, in, attachmentIDs(atts)); err != nil {
 		s.unregister(run)
 		s.runs.Done()
 		cancel(nil)
@@ -122,11 +131,12 @@ func (s *Service) unregister(run *Run) {
 
 // begin saves the user's message, at the end of the branch shown, and the run record
 // in one transaction: both or neither, and one commit before the model is asked.
-func (s *Service) begin(ctx context.Context, run *Run, text string, in SendInput) error {
+func (s *Service) begin(ctx context.Context, run *Run, text string, in SendInput, attIDs []string) error {
 	now := time.Now()
 	msg := store.Message{
 		ID: run.UserMessageID, ConversationID: run.ConversationID, Role: "user", Text: text,
 		ClientMessageID: in.ClientMessageID, Metadata: in.Metadata, RunID: run.ID, CreatedAt: now,
+		AttachmentIDs: attIDs,
 	}
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
 		if _, err := tx.AddMessage(ctx, msg); err != nil {
@@ -146,11 +156,12 @@ func (s *Service) begin(ctx context.Context, run *Run, text string, in SendInput
 	return err
 }
 
-// checkText is a user message's text, trimmed, or why it cannot be sent.
-func checkText(text string) (string, error) {
+// checkText is a user message's text, trimmed, or why it cannot be sent. A message
+// with attachments may have no text.
+func checkText(text string, attached bool) (string, error) {
 	text = strings.TrimSpace(text)
-	if text == "" {
-		return "", fault.Invalid.Errorf("text is required")
+	if text == "" && !attached {
+		return "", fault.Invalid.Errorf("text is required (or attachments)")
 	}
 	if utf8.RuneCountInString(text) > MaxMessageRunes {
 		return "", fault.Invalid.Errorf("text is longer than %d characters", MaxMessageRunes)

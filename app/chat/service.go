@@ -46,6 +46,17 @@ type Options struct {
 	// RecordUsage records what a model call group cost (app/usage); nil records
 	// nothing. It must not block for long, and never fails a reply.
 	RecordUsage func(ctx context.Context, e UsageEntry)
+	// Attachments checks a message's attachments and fits its images (app/attach);
+	// nil: a message with attachments is refused, and /v1 images too.
+	Attachments Attachments
+	// Documents reads the text of PDF and text attachments (app/docs); nil: they
+	// are only named to the model.
+	Documents Documents
+	// Vision says whether the model sees images now; it must answer at once (the
+	// app caches the provider's answer). Nil: unknown, and images are sent.
+	Vision func(ctx context.Context) llm.Vision
+	// ImageLimits are the live provider's limits for an image (nil: zero limits).
+	ImageLimits func() llm.ImageLimits
 }
 
 // Service runs chat.

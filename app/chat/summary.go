@@ -189,6 +189,9 @@ func chunk(b budget, fold []counted, room int) []string {
 	n := 0
 	for _, c := range fold {
 		text := strings.TrimSpace(c.msg.Text)
+		if names := attachedNames(c.atts); names != "" {
+			text = strings.TrimSpace(text + "\n[attached: " + names + "]")
+		}
 		if text == "" {
 			continue
 		}
@@ -214,6 +217,16 @@ func chunk(b budget, fold []counted, room int) []string {
 		out = append(out, cur.String())
 	}
 	return out
+}
+
+// attachedNames names a message's attachments for a summary: "a.png (image),
+// report.pdf (pdf)".
+func attachedNames(atts []store.Attachment) string {
+	names := make([]string, len(atts))
+	for i, a := range atts {
+		names[i] = a.Name + " (" + a.Blob.Kind + ")"
+	}
+	return strings.Join(names, ", ")
 }
 
 // shorten keeps the head and tail of text within about keep bytes, with a marker

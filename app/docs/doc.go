@@ -1,7 +1,9 @@
 // Package docs reads the text of the documents users attach (PDFs, text files):
 // text per page, extracted once per blob with bounded time and memory, split into
 // chunks indexed for search, and the excerpts of a document that match a question
-// (docs/attachments.md).
+// (docs/attachments.md, "Documents"). PDFs are read by doctext in a bounded child
+// process; the text is kept in the store. It knows the store, doctext and internal/,
+// nothing of the chat that uses it.
 package docs
 
 // Document is an attachment's text by page. A text file is one page.

@@ -311,6 +311,10 @@ var migrations = []string{
 		PRIMARY KEY (message_id, ord)
 	) STRICT;
 	CREATE INDEX message_attachments_attachment ON message_attachments (attachment_id);`,
+
+	// 15: the text of attached documents, their pages and chunks, and the chunks'
+	// full-text index (docTextMigration, in doctext.go).
+	docTextMigration,
 }
 
 // SchemaVersion is the version a fully migrated database has.

@@ -38,12 +38,13 @@ func (p *Anthropic) Stream(ctx context.Context, req Request, onDelta func(Delta)
 	if onDelta == nil {
 		onDelta = func(Delta) {}
 	}
-	params, err := anthropicParams(req)
+	images := &imageSlots{}
+	params, err := anthropicParams(req, images)
 	if err != nil {
 		return Response{}, &Error{Kind: KindBadRequest, Provider: ProviderAnthropic, Message: err.Error(), Err: err}
 	}
 	x := &exchange{provider: ProviderAnthropic}
-	stream := p.client.Messages.NewStreaming(ctx, params, option.WithMiddleware(x.middleware))
+	stream := p.client.Messages.NewStreaming(ctx, params, option.WithMiddleware(x.middleware, images.middleware))
 	defer stream.Close()
 
 	acc := newEventAccumulator(onDelta)

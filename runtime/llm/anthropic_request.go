@@ -14,14 +14,19 @@ const (
 
 // anthropicParams maps req onto a Messages request. With thinking on, temperature is
 // left out (the API only allows 1) and max_tokens is raised above the budget if needed.
-func anthropicParams(req Request) (anthropic.MessageNewParams, error) {
+// Images stand in the params as the markers of images (see imageSlots).
+func anthropicParams(req Request, images *imageSlots) (anthropic.MessageNewParams, error) {
 	tools, err := anthropicTools(req.Tools)
+	if err != nil {
+		return anthropic.MessageNewParams{}, err
+	}
+	msgs, err := anthropicMessages(req.Messages, images)
 	if err != nil {
 		return anthropic.MessageNewParams{}, err
 	}
 	params := anthropic.MessageNewParams{
 		Model:    req.Model,
-		Messages: anthropicMessages(req.Messages),
+		Messages: msgs,
 		Tools:    tools,
 	}
 	if req.System != "" {
@@ -48,7 +53,8 @@ func anthropicParams(req Request) (anthropic.MessageNewParams, error) {
 // anthropicMessages maps the conversation. Tool results become tool_result blocks of a
 // user message, and consecutive user-side messages are merged into one, since the API
 // wants roles to alternate and all results of a turn's calls in the next message.
-func anthropicMessages(msgs []Message) []anthropic.MessageParam {
+// A user message's images come first, as base64 image blocks, then its text.
+func anthropicMessages(msgs []Message, images *imageSlots) ([]anthropic.MessageParam, error) {
 	var out []anthropic.MessageParam
 	for _, m := range msgs {
 		role := anthropic.MessageParamRoleUser
@@ -60,8 +66,15 @@ func anthropicMessages(msgs []Message) []anthropic.MessageParam {
 		case RoleTool:
 			blocks = []anthropic.ContentBlockParamUnion{toolResultBlock(m)}
 		default:
+			for _, img := range m.Images {
+				marker, err := images.add(img)
+				if err != nil {
+					return nil, err
+				}
+				blocks = append(blocks, anthropic.NewImageBlockBase64(img.MIME, marker))
+			}
 			if m.Text != "" { // the API rejects empty text blocks
-				blocks = []anthropic.ContentBlockParamUnion{anthropic.NewTextBlock(m.Text)}
+				blocks = append(blocks, anthropic.NewTextBlock(m.Text))
 			}
 		}
 		if len(blocks) == 0 {
@@ -73,7 +86,7 @@ func anthropicMessages(msgs []Message) []anthropic.MessageParam {
 		}
 		out = append(out, anthropic.MessageParam{Role: role, Content: blocks})
 	}
-	return out
+	return out, nil
 }
 
 // assistantBlocks echoes thinking first, then text, then tool calls, as the API

@@ -3,7 +3,9 @@
 // (OpenAI, Ollama, LM Studio, llama.cpp server, OpenRouter), whose requests are built
 // with the official SDK's types but sent and read with net/http and encoding/json (the
 // SDK's own stream decoding cost more CPU than the rest of a token's path), and
-// Anthropic (with extended thinking) on its official SDK.
+// Anthropic (with extended thinking) on its official SDK. A user message may show
+// images, sent before its text as each provider's own image blocks; ImageLimitsFor
+// says what to fit them to and SeesImages whether the model sees them.
 //
 // It imports nothing from the rest of Wisp. Provider errors are returned as *Error so
 // callers can show a clear message without knowing which SDK produced them.

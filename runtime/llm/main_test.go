@@ -17,7 +17,7 @@ func TestMain(m *testing.M) {
 }
 
 // testClient is an HTTP client whose connections are closed when the test ends.
-func testClient(t *testing.T) *http.Client {
+func testClient(t testing.TB) *http.Client {
 	t.Helper()
 	tr := &http.Transport{}
 	t.Cleanup(tr.CloseIdleConnections)

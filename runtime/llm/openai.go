@@ -62,12 +62,13 @@ func (p *OpenAI) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 	if onDelta == nil {
 		onDelta = func(Delta) {}
 	}
-	params, err := p.params(req)
+	images := &imageSlots{dataURL: true}
+	params, err := p.params(req, images)
 	if err != nil {
 		return Response{}, &Error{Kind: KindBadRequest, Provider: p.name, Message: err.Error(), Err: err}
 	}
 	x := &exchange{provider: p.name}
-	raw, err := p.send(ctx, params, x)
+	raw, err := p.send(ctx, params, images, x)
 	if err != nil {
 		return Response{}, x.fail(ctx, err)
 	}
@@ -110,8 +111,9 @@ func (p *OpenAI) Stream(ctx context.Context, req Request, onDelta func(Delta)) (
 // send posts the request for a streamed reply and returns the response once it
 // answered with a success status (x.middleware turns any other into an *Error). The
 // SDK's types build the body; the request itself is plain net/http, as the SDK's
-// request machinery cost more CPU per reply than the rest of the exchange.
-func (p *OpenAI) send(ctx context.Context, params openai.ChatCompletionNewParams, x *exchange) (*http.Response, error) {
+// request machinery cost more CPU per reply than the rest of the exchange. Images
+// are encoded into the body as it is written (see imageSlots).
+func (p *OpenAI) send(ctx context.Context, params openai.ChatCompletionNewParams, images *imageSlots, x *exchange) (*http.Response, error) {
 	body, err := json.Marshal(params)
 	if err != nil || len(body) < 2 || body[len(body)-1] != '}' {
 		return nil, &Error{Kind: KindBadRequest, Provider: p.name, Message: "cannot encode the request", Err: err}
@@ -120,10 +122,15 @@ func (p *OpenAI) send(ctx context.Context, params openai.ChatCompletionNewParams
 	if string(body[:2]) == "{," {
 		body = append(body[:1], body[2:]...) // the params were {}
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
+	spliced, err := images.splice(body)
+	if err != nil {
+		return nil, &Error{Kind: KindBadRequest, Provider: p.name, Message: "cannot encode the request", Err: err}
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, nil)
 	if err != nil {
 		return nil, &Error{Kind: KindBadRequest, Provider: p.name, Message: err.Error(), Err: err}
 	}
+	spliced.set(req)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("Authorization", "Bearer "+p.key)

@@ -8,15 +8,20 @@ import (
 	"github.com/openai/openai-go/v3/shared"
 )
 
-// params maps req onto a Chat Completions request.
-func (p *OpenAI) params(req Request) (openai.ChatCompletionNewParams, error) {
+// params maps req onto a Chat Completions request; its images stand in it as the
+// markers of images (see imageSlots).
+func (p *OpenAI) params(req Request, images *imageSlots) (openai.ChatCompletionNewParams, error) {
 	tools, err := openAITools(req.Tools)
+	if err != nil {
+		return openai.ChatCompletionNewParams{}, err
+	}
+	msgs, err := openAIMessages(req, images)
 	if err != nil {
 		return openai.ChatCompletionNewParams{}, err
 	}
 	params := openai.ChatCompletionNewParams{
 		Model:         req.Model,
-		Messages:      openAIMessages(req),
+		Messages:      msgs,
 		Tools:         tools,
 		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
 	}
@@ -35,7 +40,7 @@ func (p *OpenAI) params(req Request) (openai.ChatCompletionNewParams, error) {
 
 // openAIMessages puts the system prompt first, then the conversation. Thinking is not
 // sent back: no OpenAI-compatible server wants it, and DeepSeek rejects it.
-func openAIMessages(req Request) []openai.ChatCompletionMessageParamUnion {
+func openAIMessages(req Request, images *imageSlots) ([]openai.ChatCompletionMessageParamUnion, error) {
 	msgs := make([]openai.ChatCompletionMessageParamUnion, 0, len(req.Messages)+1)
 	if req.System != "" {
 		msgs = append(msgs, openai.SystemMessage(req.System))
@@ -47,10 +52,34 @@ func openAIMessages(req Request) []openai.ChatCompletionMessageParamUnion {
 		case RoleTool:
 			msgs = append(msgs, openai.ToolMessage(m.Text, m.ToolCallID))
 		default:
-			msgs = append(msgs, openai.UserMessage(m.Text))
+			user, err := openAIUser(m, images)
+			if err != nil {
+				return nil, err
+			}
+			msgs = append(msgs, user)
 		}
 	}
-	return msgs
+	return msgs, nil
+}
+
+// openAIUser is a user message: its text as a plain string, or, when it shows
+// images, an image_url part per image (a data URL) followed by a text part.
+func openAIUser(m Message, images *imageSlots) (openai.ChatCompletionMessageParamUnion, error) {
+	if len(m.Images) == 0 {
+		return openai.UserMessage(m.Text), nil
+	}
+	parts := make([]openai.ChatCompletionContentPartUnionParam, 0, len(m.Images)+1)
+	for _, img := range m.Images {
+		marker, err := images.add(img)
+		if err != nil {
+			return openai.ChatCompletionMessageParamUnion{}, err
+		}
+		parts = append(parts, openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: marker}))
+	}
+	if m.Text != "" {
+		parts = append(parts, openai.TextContentPart(m.Text))
+	}
+	return openai.UserMessage(parts), nil
 }
 
 // openAIAssistant is an assistant message with its tool calls; its content is left

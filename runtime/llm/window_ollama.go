@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -19,29 +20,47 @@ const OllamaDefaultContext = 4096
 
 // ollamaWindow asks Ollama at the root of cfg.BaseURL (without its "/v1").
 func ollamaWindow(ctx context.Context, cfg Config, model string) (Window, error) {
+	facts, err := ollamaFacts(ctx, cfg, model, false)
+	return facts.Window, err
+}
+
+// ollamaFacts learns model's window, and its sight when vision is set, with at most
+// two questions: /api/ps for the loaded context, /api/show for the rest (asked for
+// the window only when the model is not loaded). When the model is loaded, a failed
+// /api/show only loses the sight.
+func ollamaFacts(ctx context.Context, cfg Config, model string, vision bool) (ModelFacts, error) {
 	root := strings.TrimSuffix(cfg.BaseURL, "/v1")
 	n, err := ollamaRunning(ctx, cfg, root, model)
 	if err != nil {
-		return Window{}, err
+		return ModelFacts{}, err
 	}
+	if n > 0 && !vision {
+		return ModelFacts{Window: Window{n, WindowRunning}}, nil
+	}
+	show, err := askOllamaShow(ctx, cfg, root, model)
 	if n > 0 {
-		return Window{n, WindowRunning}, nil
+		return ModelFacts{Window: Window{n, WindowRunning}, Vision: show.vision(err)}, nil
 	}
-	var show struct {
-		Parameters string                     `json:"parameters"`
-		ModelInfo  map[string]json.RawMessage `json:"model_info"`
-	}
-	err = askJSON(ctx, cfg, http.MethodPost, root+"/api/show", map[string]string{"model": model}, nil, &show)
 	if errors.Is(err, errNotFound) {
-		return Window{}, nil
+		return ModelFacts{}, nil
 	}
 	if err != nil {
-		return Window{}, err
+		return ModelFacts{}, err
 	}
+	facts := ModelFacts{Window: show.window()}
+	if vision {
+		facts.Vision = show.vision(nil)
+	}
+	return facts, nil
+}
+
+// window is the num_ctx the Modelfile sets, else Ollama's default context (or the
+// trained context, when smaller).
+func (show ollamaShow) window() Window {
 	if n := numCtx(show.Parameters); n > 0 {
-		return Window{n, WindowModelfile}, nil
+		return Window{n, WindowModelfile}
 	}
-	n = OllamaDefaultContext
+	n := OllamaDefaultContext
 	for key, raw := range show.ModelInfo {
 		if strings.HasSuffix(key, ".context_length") {
 			if trained := windowNumber(raw); trained > 0 && trained < n {
@@ -49,7 +68,36 @@ func ollamaWindow(ctx context.Context, cfg Config, model string) (Window, error)
 			}
 		}
 	}
-	return Window{n, WindowOllamaDefault}, nil
+	return Window{n, WindowOllamaDefault}
+}
+
+// vision is whether the capabilities list "vision"; unknown when /api/show failed
+// (err) or listed none (an Ollama older than 0.6.4).
+func (show ollamaShow) vision(err error) Vision {
+	switch {
+	case err != nil || show.Capabilities == nil:
+		return VisionUnknown
+	case slices.Contains(show.Capabilities, "vision"):
+		return VisionYes
+	}
+	return VisionNo
+}
+
+// ollamaShow is what Ollama's POST /api/show says of a model that Wisp reads: the
+// Modelfile's parameters and the model's info for its window, its capabilities
+// ("completion", "tools", "vision", ...) for whether it sees images.
+type ollamaShow struct {
+	Parameters   string                     `json:"parameters"`
+	ModelInfo    map[string]json.RawMessage `json:"model_info"`
+	Capabilities []string                   `json:"capabilities"`
+}
+
+// askOllamaShow asks /api/show at root about model; errNotFound when Ollama does
+// not have it.
+func askOllamaShow(ctx context.Context, cfg Config, root, model string) (ollamaShow, error) {
+	var show ollamaShow
+	err := askJSON(ctx, cfg, http.MethodPost, root+"/api/show", map[string]string{"model": model}, nil, &show)
+	return show, err
 }
 
 // ollamaRunning is the context_length /api/ps reports for model when it is loaded,

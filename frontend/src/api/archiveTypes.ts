@@ -1,7 +1,10 @@
 // Export and import of conversations (docs/export.md).
 
-/** What an export is written as: Wisp's lossless JSON, or Markdown to read. */
-export type ExportFormat = 'json' | 'md'
+/**
+ * What an export is written as: Wisp's lossless JSON, Markdown to read, or a
+ * .zip of the JSON with the attachments' files beside it (docs/export.md).
+ */
+export type ExportFormat = 'json' | 'md' | 'zip'
 
 /** What an import file is: told by the file itself ('auto'), or said. */
 export type ImportFormat = 'auto' | 'wisp' | 'chatgpt'

@@ -202,6 +202,9 @@ export function decodeProvider(v: unknown): ProviderInfo | null {
   const reason = optional(v.reason, isString)
   if (reason !== undefined && reason !== '') info.reason = reason
   if (isStringArray(v.envOverrides) && v.envOverrides.length > 0) info.envOverrides = v.envOverrides
+  // (Lenient: a server from before attachments sends no vision; anything else is not known.)
+  if (v.vision === 'yes' || v.vision === true) info.vision = 'yes'
+  else if (v.vision === 'no' || v.vision === false) info.vision = 'no'
   return info
 }
 

@@ -5,7 +5,15 @@
 import type { Approval, ApprovalDecision } from './approvalTypes'
 import type { JsonObject } from './json'
 import type { MessageUsage, Summary, SummaryDelta, SummaryEnd, SummaryStart } from './contextTypes'
-import type { DisplayMessageChanged, Message as WireMessage, MessageList, RunStatus, ToolCallStatus, Usage } from './wire.gen'
+import type {
+  DisplayMessageChanged,
+  Message as WireMessage,
+  MessageList,
+  ProviderInfo as WireProviderInfo,
+  RunStatus,
+  ToolCallStatus,
+  Usage,
+} from './wire.gen'
 
 /**
  * What the server sends of conversations, messages, runs and display messages is
@@ -62,6 +70,8 @@ export interface ChatRequest {
   clientMessageId?: string
   metadata?: JsonObject
   images?: unknown[]
+  /** Ids of uploaded attachments (POST /api/attachments), in order; an edit without it keeps the message's own. */
+  attachments?: string[]
 }
 
 /** POST /api/conversations/{id}/messages, answered when the run ends. */
@@ -158,8 +168,14 @@ export interface SeqFrame {
 
 export type ProviderKind = 'openai' | 'anthropic' | 'ollama'
 
-/** GET /api/provider (generated from api.ProviderInfo); decoded leniently by decodeProvider. */
-export type { ProviderInfo } from './wire.gen'
+/** Whether the model sees images: the provider says so (Ollama's capabilities), or it is not known. */
+export type VisionSupport = 'yes' | 'no' | 'unknown'
+
+/**
+ * GET /api/provider (generated from api.ProviderInfo); decoded leniently by
+ * decodeProvider. vision: whether the model sees images, when the server says it.
+ */
+export type ProviderInfo = WireProviderInfo & { vision?: VisionSupport }
 
 /** PUT /api/provider. An empty or missing apiKey keeps the stored one. */
 export interface ProviderUpdate {

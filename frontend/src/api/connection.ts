@@ -22,6 +22,10 @@ interface DesktopBinding {
   GetConnection(): Promise<unknown>
   /** Saves an export (all conversations when id is '') into the downloads folder; resolves to its path. */
   SaveExport?(conversationId: string, format: string): Promise<unknown>
+  /** The window's file dialog: uploads the chosen files itself and resolves to their attachments (wire.Attachment[]). */
+  PickFiles?(): Promise<unknown>
+  /** Saves an attachment's bytes into the downloads folder (WebKitGTK has no download manager); resolves to its path. */
+  SaveAttachment?(id: string): Promise<unknown>
 }
 
 declare global {

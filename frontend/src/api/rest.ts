@@ -46,6 +46,9 @@ import {
 } from './terminalDecode'
 import { decodeRestartResult } from './restartDecode'
 import { MemoryClient } from './restMemory'
+import { AttachmentsClient, UPLOAD_HEADER, type UploadOptions } from './restAttachments'
+import type { ObjectUrl } from './objectUrls'
+import type { Attachment } from './wire.gen'
 import { ContextApi } from './restContext'
 import { decodeSearchResults } from './searchDecode'
 import type { SearchOptions, SearchResults } from './searchTypes'
@@ -97,6 +100,8 @@ export const DEFAULT_STREAM_IDLE_MS = 30_000
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 
+const EXPORT_ACCEPT: Record<ExportFormat, string> = { json: 'application/json', md: 'text/markdown', zip: 'application/zip' }
+
 const seg = encodeURIComponent
 
 export class ApiClient {
@@ -113,6 +118,21 @@ export class ApiClient {
   readonly memory = new MemoryClient({
     exchange: (method, path, body) => this.exchange(method, path, body),
     answer,
+    malformed: (what) => new ApiError(200, `malformed ${what} response`),
+  })
+
+  /** Uploads and the bytes and thumbnails of attachments (restAttachments.ts). */
+  readonly attachments = new AttachmentsClient({
+    fetch: async (path, init) => {
+      const headers = { ...init.headers, ...this.headers(init.headers.Accept ?? 'application/json') }
+      try {
+        return await this.fetchImpl(`${this.baseURL}${path}`, { ...init, headers })
+      } catch (err) {
+        if (init.signal?.aborted) throw err
+        throw new ApiError(0, `cannot reach the Wisp server: ${errorText(err)}`)
+      }
+    },
+    failed: async (res) => errorFromBody(res, parseJSON(await res.text().catch(() => ''))),
     malformed: (what) => new ApiError(200, `malformed ${what} response`),
   })
 
@@ -288,6 +308,27 @@ export class ApiClient {
     return decoded(body, decodeDisplayMessageList, 'display-messages')
   }
 
+  // Attachments (docs/attachments.md)
+
+  /**
+   * Uploads a file's bytes (POST /api/attachments?name=); rejects with
+   * ApiError (413 beyond a limit, with the server's message), or with the
+   * abort when opts.signal aborts it.
+   */
+  uploadAttachment(file: Blob, name: string, opts: UploadOptions = {}): Promise<Attachment> {
+    return this.attachments.upload(file, name, opts)
+  }
+
+  /** An attachment's bytes as a held object URL (cached by id; release it when not shown). */
+  attachmentBlob(id: string): Promise<ObjectUrl> {
+    return this.attachments.blob(id)
+  }
+
+  /** An image attachment's thumbnail as a held object URL (cached by id; release it when not shown). */
+  attachmentThumbnail(id: string): Promise<ObjectUrl> {
+    return this.attachments.thumbnail(id)
+  }
+
   // Export and import (docs/export.md)
 
   /** One conversation's export, or every conversation's when id is null, as the file to save. */
@@ -295,7 +336,7 @@ export class ApiClient {
     const path = id === null ? `/api/export?format=${format}` : `/api/conversations/${seg(id)}/export?format=${format}`
     const res = await this.fetchOrThrow(path, {
       method: 'GET',
-      headers: this.headers(format === 'md' ? 'text/markdown' : 'application/json'),
+      headers: this.headers(EXPORT_ACCEPT[format]),
       cache: 'no-store',
     })
     if (!res.ok) throw errorFromBody(res, parseJSON(await res.text().catch(() => '')))
@@ -308,9 +349,13 @@ export class ApiClient {
     return { filename: filenameFromDisposition(res.headers.get('Content-Disposition'), `wisp-export.${format}`), blob }
   }
 
-  /** Brings in a Wisp export or ChatGPT's conversations.json, sent as it is. */
+  /** Brings in a Wisp export (JSON, or the .zip with its files) or ChatGPT's conversations.json, sent as it is. */
   async importConversations(file: Blob, format: ImportFormat = 'auto'): Promise<ImportResult> {
-    const headers = { ...this.headers('application/json'), 'Content-Type': 'application/json' }
+    const headers: Record<string, string> = { ...this.headers('application/json'), 'Content-Type': 'application/json' }
+    if (await isZip(file)) {
+      headers['Content-Type'] = 'application/zip'
+      headers[UPLOAD_HEADER] = '1'
+    }
     const res = await this.fetchOrThrow(`/api/import?format=${format}`, { method: 'POST', headers, body: file })
     const text = await res.text().catch(() => '')
     const reply = { ok: res.ok, status: res.status, statusText: res.statusText, parsed: parseJSON(text) }
@@ -639,6 +684,14 @@ export class ApiClient {
       frames: lostConnectionAsApiError(frames, opts.signal),
     }
   }
+}
+
+/** Whether a file is a zip archive (it begins with a local file header), whatever its name or type says. */
+async function isZip(file: Blob): Promise<boolean> {
+  if (file.type === 'application/zip' || file.type === 'application/x-zip-compressed') return true
+  if (file.size < 4) return false
+  const head = new Uint8Array(await file.slice(0, 4).arrayBuffer())
+  return head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04
 }
 
 /** Read failures become ApiError(0); an abort the caller asked for passes through. */

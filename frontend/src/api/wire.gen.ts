@@ -1378,6 +1378,7 @@ export interface ProviderInfo {
   hasApiKey: boolean
   canRespond: boolean
   reason?: string
+  vision?: 'yes' | 'no' | ''
   ollama: ProviderInfoOllama
   envOverrides?: string[]
 }
@@ -1392,6 +1393,7 @@ export function decodeProviderInfo(v: unknown, path = 'ProviderInfo'): ProviderI
     ollama: decodeProviderInfoOllama(o.ollama, path + '.ollama'),
   }
   if (o.reason !== undefined) out.reason = _str(o.reason, path + '.reason')
+  if (o.vision !== undefined) out.vision = _oneOf(o.vision, ['yes', 'no', ''] as const, path + '.vision')
   if (o.envOverrides !== undefined) out.envOverrides = _arr(o.envOverrides, path + '.envOverrides', (x, p) => _str(x, p))
   return out
 }

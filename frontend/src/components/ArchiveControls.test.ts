@@ -79,6 +79,14 @@ describe('export and import controls', () => {
     expect(one('ex-status').textContent).toBe('Export failed: conversation not found')
     expect(one('ex-status').getAttribute('role')).toBe('alert')
     expect(asked).toEqual(['md', 'json'])
+
+    // The JSON with the attached files beside it.
+    expect(one('ex-zip').getAttribute('aria-label')).toBe('Export this conversation as ZIP')
+    next = pending<ExportOutcome>()
+    await act(() => click(c(), one('ex-zip')))
+    await act(() => next.resolve({ kind: 'downloaded', filename: 'wisp-chat.zip' }))
+    expect(asked).toEqual(['md', 'json', 'zip'])
+    expect(one('ex-status').textContent).toBe('Downloaded wisp-chat.zip')
   })
 
   async function pick(input: FakeElement, file: Blob & { name?: string }) {
@@ -93,7 +101,7 @@ describe('export and import controls', () => {
     const onImport = (file: Blob) => (files.push(file), next.promise)
     await act(() => root.render(React.createElement(ImportForm, { onImport })))
     const input = one('import-file')
-    expect(input.getAttribute('accept')).toBe('.json,application/json')
+    expect(input.getAttribute('accept')).toBe('.json,.zip,application/json,application/zip')
 
     const file = new Blob(['[]'])
     await pick(input, file)

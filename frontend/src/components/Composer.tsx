@@ -1,6 +1,12 @@
 import './Composer.css'
 import { afterNextFrame } from '../tasks'
-import { useEffect, useLayoutEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react'
+import type { Attachment } from '../api'
+import { hasRefused, readyAttachments, uploading, type AttachmentDraft } from '../state/attachmentDraft'
+import { useStore } from '../state/store'
+import { AttachButton } from './AttachButton'
+import { AttachmentChips } from './AttachmentChips'
+import { VisionNotice } from './VisionNotice'
 
 /** The server takes 1..32000 characters. */
 export const MAX_MESSAGE_CHARS = 32_000
@@ -19,8 +25,10 @@ interface Props {
   replying: boolean
   /** Stop was pressed and the reply has not ended yet. */
   stopping: boolean
-  /** Returns false when the message could not be sent now (the text is then kept). */
-  onSend(text: string): boolean
+  /** The message's files (dropped on the chat, pasted, or attached with 📎). */
+  draft: AttachmentDraft
+  /** Returns false when the message could not be sent now (the text and files are then kept). */
+  onSend(text: string, attachments: Attachment[]): boolean
   /** Stops the streaming reply (the Stop button, or Escape in the composer). */
   onStop(): void
 }
@@ -41,13 +49,23 @@ export function isStopKey(e: { key: string; isComposing: boolean; keyCode: numbe
   return e.key === 'Escape' && !e.isComposing && !composing && e.keyCode !== 229
 }
 
-export function Composer({ disabled, replying, stopping, onSend, onStop }: Props) {
+/** The files a paste carries (an image copied, files copied in a file manager); none for text. */
+export function pastedFiles(data: Pick<DataTransfer, 'files'> | null): File[] {
+  return data === null ? [] : [...data.files]
+}
+
+export function Composer({ disabled, replying, stopping, draft: files, onSend, onStop }: Props) {
   const [draft, setDraft] = useState('')
+  const [pickError, setPickError] = useState<string | null>(null)
+  const chips = useStore(files)
   const area = useRef<HTMLTextAreaElement>(null)
   const composing = useRef(false)
   const text = messageText(draft)
   const tooLong = text.length > MAX_MESSAGE_CHARS
-  const canSend = !disabled && !replying && text !== '' && !tooLong
+  const ready = readyAttachments(chips)
+  const inFlight = uploading(chips)
+  const refused = hasRefused(chips)
+  const canSend = !disabled && !replying && (text !== '' || ready.length > 0) && !tooLong && !inFlight && !refused
 
   // Measuring (scrollHeight) forces a layout of the page in the middle of a
   // task; an empty draft (a message just sent) is one row and needs none.
@@ -68,18 +86,28 @@ export function Composer({ disabled, replying, stopping, onSend, onStop }: Props
   // Focusing needs style and layout up to date: in the task that rendered a
   // whole reply (or a conversation) it would lay the page out on the spot, so
   // it waits for the next frame to have done that and runs in a task after it.
-  const ready = !disabled && !replying
+  const canWrite = !disabled && !replying
   useEffect(() => {
-    if (!ready) return
+    if (!canWrite) return
     return afterNextFrame(() => {
       const focused = document.activeElement
       if (focused === null || focused === document.body) area.current?.focus({ preventScroll: true })
     })
-  }, [ready])
+  }, [canWrite])
 
   const submit = () => {
     if (!canSend) return
-    if (onSend(text)) setDraft('')
+    if (!onSend(text, ready)) return
+    setDraft('')
+    files.clear()
+  }
+
+  // Files in the clipboard are attached; a paste of text stays text.
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const pasted = pastedFiles(e.clipboardData)
+    if (pasted.length === 0 || disabled) return
+    e.preventDefault()
+    files.add(pasted)
   }
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -101,6 +129,25 @@ export function Composer({ disabled, replying, stopping, onSend, onStop }: Props
 
   return (
     <form className="composer" onSubmit={onSubmit}>
+      <AttachmentChips chips={chips} onRemove={(key) => files.remove(key)} />
+      <VisionNotice chips={chips} />
+      {pickError !== null ? (
+        <p className="composer-note tone-error" role="alert" data-testid="attach-error">
+          {pickError}
+        </p>
+      ) : null}
+      <AttachButton
+        disabled={disabled}
+        onFiles={(picked) => {
+          setPickError(null)
+          files.add(picked)
+        }}
+        onUploaded={(attachments) => {
+          setPickError(null)
+          files.addUploaded(attachments)
+        }}
+        onError={setPickError}
+      />
       <textarea
         ref={area}
         data-testid="composer"
@@ -113,6 +160,7 @@ export function Composer({ disabled, replying, stopping, onSend, onStop }: Props
         disabled={disabled}
         onChange={(e) => setDraft(e.target.value)}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
         onCompositionStart={() => {
           composing.current = true
         }}
@@ -142,7 +190,14 @@ export function Composer({ disabled, replying, stopping, onSend, onStop }: Props
             {stopping ? 'Stopping…' : 'Stop'}
           </button>
         ) : (
-          <button key="send" type="submit" className="send" data-testid="send" disabled={!canSend}>
+          <button
+            key="send"
+            type="submit"
+            className="send"
+            data-testid="send"
+            disabled={!canSend}
+            title={inFlight ? 'Wait for the files to upload' : refused ? 'Remove the files that were refused' : undefined}
+          >
             Send
           </button>
         )}

@@ -1,4 +1,4 @@
-// "Export: JSON | Markdown" for one conversation (the chat view's toolbar) or
+// "Export: JSON | Markdown | ZIP" for one conversation (the chat view's toolbar) or
 // for all of them (Settings › Conversations), with where the file went or why
 // it did not.
 
@@ -10,6 +10,7 @@ import { errorText, exportMessage, type ExportOutcome } from '../state/archive'
 interface Props {
   /** What is exported, for the buttons' accessible names ("this conversation"). */
   what: string
+  /** Exports in a button's format (the caller may ask JSON as a zip when there are files: archive.ts exportFormatFor). */
   onExport(format: ExportFormat): Promise<ExportOutcome>
   testId: string
 }
@@ -17,7 +18,11 @@ interface Props {
 const FORMATS: readonly { format: ExportFormat; label: string }[] = [
   { format: 'json', label: 'JSON' },
   { format: 'md', label: 'Markdown' },
+  // The JSON with the attachments' files beside it (docs/export.md).
+  { format: 'zip', label: 'ZIP' },
 ]
+
+const TITLES: Partial<Record<ExportFormat, string>> = { zip: 'The JSON export with the attached files, as a .zip' }
 
 interface Status {
   ok: boolean
@@ -48,6 +53,7 @@ export function ExportActions({ what, onExport, testId }: Props) {
           className="header-button"
           data-testid={`${testId}-${format}`}
           aria-label={`Export ${what} as ${label}`}
+          title={TITLES[format]}
           disabled={busy !== null}
           onClick={() => void run(format)}
         >

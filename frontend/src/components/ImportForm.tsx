@@ -6,7 +6,7 @@
 import './export.css'
 import { useRef, useState, type ChangeEvent } from 'react'
 import type { ImportResult } from '../api'
-import { IMPORT_MAX_BYTES, errorText, importSummary } from '../state/archive'
+import { IMPORT_MAX_BYTES, errorText, importSummary, looksLikeZip } from '../state/archive'
 
 interface Props {
   onImport(file: Blob): Promise<ImportResult>
@@ -22,7 +22,7 @@ export function ImportForm({ onImport }: Props) {
     if (file === undefined) return
     setResult(null)
     setError(null)
-    if (file.size > IMPORT_MAX_BYTES) {
+    if (file.size > IMPORT_MAX_BYTES && !looksLikeZip(file)) {
       setError(`Import failed: the file is larger than ${IMPORT_MAX_BYTES / (1024 * 1024)} MiB`)
       return
     }
@@ -43,14 +43,14 @@ export function ImportForm({ onImport }: Props) {
         <input
           ref={input}
           type="file"
-          accept=".json,application/json"
+          accept=".json,.zip,application/json,application/zip"
           className="visually-hidden"
           data-testid="import-file"
           disabled={busy}
           onChange={(e) => void onChange(e)}
         />
       </label>
-      <span className="hint">A Wisp export (JSON) or ChatGPT’s conversations.json</span>
+      <span className="hint">A Wisp export (JSON, or the ZIP with its files) or ChatGPT’s conversations.json</span>
       {error !== null ? (
         <p className="notice notice-error import-message" role="alert" data-testid="import-error">
           {error}

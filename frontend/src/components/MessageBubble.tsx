@@ -10,6 +10,7 @@ import { useLiveReply } from '../state/useLiveReply'
 import { BranchNav } from './BranchNav'
 import { Icon } from './Icon'
 import { Markdown } from './Markdown'
+import { MessageAttachments } from './MessageAttachments'
 import { MessageEditor } from './MessageEditor'
 import { MessageUsage } from './MessageUsage'
 import { ThinkingBlock } from './ThinkingBlock'
@@ -20,6 +21,8 @@ interface Props {
   agentName: string
   /** Thinking and tools of a past reply, from display messages (live replies carry their own). */
   extras: RunExtras | undefined
+  /** The run's notices (a model that cannot see images), live or saved. */
+  notices?: readonly string[] | undefined
   canRetry: boolean
   onRetry(key: string): void
 }
@@ -30,7 +33,7 @@ interface Props {
  * it: its versions (‹ 2 / 3 ›), and a pencil that edits a question in place
  * or Regenerate for a reply.
  */
-export const MessageBubble = memo(function MessageBubble({ message, agentName, extras, canRetry, onRetry }: Props) {
+export const MessageBubble = memo(function MessageBubble({ message, agentName, extras, notices, canRetry, onRetry }: Props) {
   const live = useLiveReply(message.status === 'streaming' ? message.key : null)
   const m = live === undefined ? message : withLive(message, live)
   const who = m.role === 'user' ? 'You' : agentName
@@ -59,12 +62,22 @@ export const MessageBubble = memo(function MessageBubble({ message, agentName, e
       title={`${who}, ${formatTimestamp(m.timestamp)}`}
     >
       {label !== null ? <SourceLabel source={m.source ?? ''} label={label} late={m.late === true} /> : null}
+      {notices?.map((n, i) => (
+        <p key={i} className="message-notice" role="note" data-testid="message-notice">
+          {n}
+        </p>
+      ))}
       {m.role === 'user' && editing ? (
         <EditBody message={m} onDone={() => setEditing(false)} onCancel={cancel} />
       ) : m.role === 'user' ? (
-        <div className="message-text user-text" data-testid="message-text">
-          {m.text}
-        </div>
+        <>
+          {m.attachments !== undefined && m.attachments.length > 0 ? <MessageAttachments attachments={m.attachments} /> : null}
+          {m.text !== '' || m.attachments === undefined || m.attachments.length === 0 ? (
+            <div className="message-text user-text" data-testid="message-text">
+              {m.text}
+            </div>
+          ) : null}
+        </>
       ) : (
         <ReplyBody message={m} extras={extras} canRetry={canRetry} onRetry={onRetry} />
       )}
@@ -76,7 +89,16 @@ export const MessageBubble = memo(function MessageBubble({ message, agentName, e
 
 function EditBody({ message: m, onDone, onCancel }: { message: ChatMessageView; onDone(): void; onCancel(): void }) {
   const chat = useChat()
-  return <MessageEditor text={m.text} onSend={(text) => chat.edit(m.key, text) && (onDone(), true)} onCancel={onCancel} />
+  const own = m.attachments ?? []
+  return (
+    <MessageEditor
+      text={m.text}
+      attachments={own}
+      // A message with files says which it keeps; one without lets the server keep its none.
+      onSend={(text, kept) => chat.edit(m.key, text, own.length > 0 ? kept : undefined) && (onDone(), true)}
+      onCancel={onCancel}
+    />
+  )
 }
 
 interface ActionsProps {
@@ -154,7 +176,7 @@ function SourceLabel({ source, label, late }: { source: string; label: string; l
   )
 }
 
-function ReplyBody({ message: m, extras, canRetry, onRetry }: Omit<Props, 'agentName'>) {
+function ReplyBody({ message: m, extras, canRetry, onRetry }: Omit<Props, 'agentName' | 'notices'>) {
   const thinking = extras?.thinking ?? m.thinking
   const tools = extras?.tools ?? m.tools
   const streaming = m.status === 'streaming'

@@ -1,11 +1,17 @@
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react'
+import type { Attachment } from '../api'
+import { formatSize } from '../state/attachmentDraft'
+import { AttachmentIcon } from './AttachmentIcon'
+import { Icon } from './Icon'
 import { isSendKey, isStopKey, MAX_MESSAGE_CHARS, messageText } from './Composer'
 
 interface Props {
   /** The message's text, where editing starts. */
   text: string
-  /** Sends the new text as a new version; false when it cannot now (the editor stays). */
-  onSend(text: string): boolean
+  /** The message's files: the new version keeps them unless removed here. */
+  attachments?: readonly Attachment[]
+  /** Sends the new text and the files kept as a new version; false when it cannot now (the editor stays). */
+  onSend(text: string, attachments: Attachment[]): boolean
   onCancel(): void
 }
 
@@ -14,12 +20,13 @@ interface Props {
  * Shift+Enter starts a new line, Escape cancels (the bubble then gives the
  * focus back to its pencil).
  */
-export function MessageEditor({ text: initial, onSend, onCancel }: Props) {
+export function MessageEditor({ text: initial, attachments = [], onSend, onCancel }: Props) {
   const [draft, setDraft] = useState(initial)
+  const [kept, setKept] = useState<Attachment[]>(() => [...attachments])
   const area = useRef<HTMLTextAreaElement>(null)
   const composing = useRef(false)
   const text = messageText(draft)
-  const canSend = text !== '' && text.length <= MAX_MESSAGE_CHARS
+  const canSend = (text !== '' || kept.length > 0) && text.length <= MAX_MESSAGE_CHARS
 
   useLayoutEffect(() => {
     const el = area.current
@@ -29,7 +36,7 @@ export function MessageEditor({ text: initial, onSend, onCancel }: Props) {
   }, [])
 
   const send = () => {
-    if (canSend) onSend(text)
+    if (canSend) onSend(text, kept)
   }
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -49,6 +56,26 @@ export function MessageEditor({ text: initial, onSend, onCancel }: Props) {
 
   return (
     <div className="message-editor" data-testid="message-editor">
+      {kept.length > 0 ? (
+        <ul className="draft-attachments" aria-label="Files of the message">
+          {kept.map((a) => (
+            <li key={a.id} className="attachment-chip draft-chip" data-attachment-chip="" data-attachment-id={a.id} data-uploading="false" title={a.name}>
+              <AttachmentIcon kind={a.kind} />
+              <span className="attachment-name">{a.name}</span>
+              <span className="attachment-size muted">{formatSize(a.size)}</span>
+              <button
+                type="button"
+                className="attachment-remove"
+                aria-label={`Remove ${a.name}`}
+                data-testid="attachment-remove"
+                onClick={() => setKept((k) => k.filter((x) => x.id !== a.id))}
+              >
+                <Icon name="x" />
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
       <textarea
         ref={area}
         className="message-editor-text"

@@ -82,6 +82,7 @@ export function MessageList({ chat, agentName, onRetry, onReload, onPage }: Prop
               message={m}
               agentName={agentName}
               extras={m.live || m.runId === undefined ? undefined : extras.get(m.runId)}
+              notices={m.role !== 'assistant' || m.runId === undefined ? undefined : extras.get(m.runId)?.notices}
               canRetry={retryable(chat, m.key)}
               onRetry={onRetry}
             />

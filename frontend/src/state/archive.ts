@@ -5,7 +5,24 @@
 
 import { ApiError, type ExportFile, type ExportFormat, type ImportResult } from '../api'
 
-/** The biggest file the server imports (api.ImportMaxBytes). */
+/**
+ * The switch: when true, "JSON" of a conversation with attachments asks for
+ * the .zip (the JSON beside the files); when false, the server's JSON carries
+ * them inline (base64, version 2, up to its limit) and "ZIP" asks for the zip.
+ */
+export const JSON_AS_ZIP_WITH_ATTACHMENTS = false
+
+/** The format to ask of the server for a button's, given whether what is exported has attachments. */
+export function exportFormatFor(format: ExportFormat, hasAttachments: boolean): ExportFormat {
+  return format === 'json' && hasAttachments && JSON_AS_ZIP_WITH_ATTACHMENTS ? 'zip' : format
+}
+
+/** Whether a file chosen for import is a zip (the export with files), by its name or type. */
+export function looksLikeZip(file: { name: string; type: string }): boolean {
+  return /\.zip$/i.test(file.name) || file.type === 'application/zip' || file.type === 'application/x-zip-compressed'
+}
+
+/** The biggest JSON file the server imports (api.ImportMaxBytes; a zip's limit is the server's to say). */
 export const IMPORT_MAX_BYTES = 64 * 1024 * 1024
 
 export type ExportOutcome = { kind: 'saved'; path: string } | { kind: 'downloaded'; filename: string }

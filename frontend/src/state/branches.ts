@@ -5,6 +5,7 @@
 // version a bubble's ‹ › buttons lead to. Pure, so it is tested without React;
 // the requests are the ChatController's (edit, regenerate, showBranch).
 
+import type { Attachment } from '../api'
 import type { ChatMessageView, ChatState } from './chatView'
 
 export type BranchAction =
@@ -12,7 +13,18 @@ export type BranchAction =
    * An edit of the user bubble key (the message editedId) was sent: userKey
    * (the new text) and replyKey (its reply) replace it and what follows.
    */
-  | { type: 'chat-edit-sent'; session: number; key: string; editedId: string; userKey: string; replyKey: string; text: string; ts: number }
+  | {
+      type: 'chat-edit-sent'
+      session: number
+      key: string
+      editedId: string
+      userKey: string
+      replyKey: string
+      text: string
+      ts: number
+      /** The new version's files (the edited message's when the edit kept them). */
+      attachments?: readonly Attachment[]
+    }
   /** The reply key is asked for again: replyKey (the new reply) replaces it and what follows. */
   | { type: 'chat-regenerating'; session: number; key: string; replyKey: string; ts: number }
   /**
@@ -85,7 +97,12 @@ export function branchReducer(chat: ChatState, action: BranchAction): ChatState 
       const old = chat.messages[i]
       if (old?.role !== 'user') return chat
       const user = besides({ ...old, id: action.editedId }, bubble(action.userKey, 'user', action.text, action.ts))
-      const reply = { ...bubble(action.replyKey, 'assistant', '', action.ts), prompt: action.text }
+      const reply: ChatMessageView = { ...bubble(action.replyKey, 'assistant', '', action.ts), prompt: action.text }
+      const files = action.attachments ?? []
+      if (files.length > 0) {
+        user.attachments = files
+        reply.promptAttachments = files
+      }
       return { ...chat, messages: [...chat.messages.slice(0, i), user, reply] }
     }
     case 'chat-regenerating': {
@@ -94,6 +111,7 @@ export function branchReducer(chat: ChatState, action: BranchAction): ChatState 
       if (old?.role !== 'assistant') return chat
       const reply = besides(old, bubble(action.replyKey, 'assistant', '', action.ts))
       if (old.prompt !== undefined) reply.prompt = old.prompt
+      if (old.promptAttachments !== undefined) reply.promptAttachments = old.promptAttachments
       return { ...chat, messages: [...chat.messages.slice(0, i), reply] }
     }
     case 'chat-message-id': {

@@ -2,7 +2,7 @@
 // reply change a bubble, and the display messages (tool calls, thinking)
 // saved for past replies. Pure, so it is tested without React.
 
-import type { ChatFrame, DisplayMessage, Message, MessagePage, MessageRole, MessageUsage, ProactiveMessage, Summary } from '../api'
+import type { Attachment, ChatFrame, DisplayMessage, Message, MessagePage, MessageRole, MessageUsage, ProactiveMessage, Summary } from '../api'
 import { branchReducer, type BranchAction } from './branches'
 import type { BubbleStatus, ChatMessageView, ChatState, ToolView } from './chatView'
 import { foldLive, isRepeat, liveOf, upsertTool, withLive, type LiveReply } from './liveReply'
@@ -34,7 +34,7 @@ export type ChatAction =
   /** The open conversation is loaded again around a message (a search result): loading until chat-loaded. */
   | { type: 'chat-jump'; session: number }
   | { type: 'chat-load-failed'; session: number; message: string }
-  | { type: 'chat-sent'; session: number; userKey: string; replyKey: string; text: string; ts: number }
+  | { type: 'chat-sent'; session: number; userKey: string; replyKey: string; text: string; ts: number; attachments?: readonly Attachment[] }
   | { type: 'chat-assigned'; session: number; conversationId: string }
   | { type: 'chat-run'; session: number; key: string; runId: string }
   /** live: what the ReplyStore holds for the reply, written into the bubble before the frame. */
@@ -75,6 +75,7 @@ function stopped(b: ChatMessageView, reason: string | undefined): ChatMessageVie
 /** Bubbles for messages loaded from the server. */
 export function bubblesFromMessages(messages: readonly Message[]): ChatMessageView[] {
   let prompt: string | undefined
+  let promptFiles: readonly Attachment[] | undefined
   return messages.map((m) => {
     const view: ChatMessageView = {
       key: m.id,
@@ -92,6 +93,7 @@ export function bubblesFromMessages(messages: readonly Message[]): ChatMessageVi
     if (m.source !== undefined) view.source = m.source
     if (m.late === true) view.late = true
     if (m.usage !== undefined) view.usage = m.usage
+    if (m.attachments !== undefined && m.attachments.length > 0) view.attachments = m.attachments
     // (A server from before conversations were trees sends no siblings.)
     if (((m.siblingIds as readonly string[] | undefined)?.length ?? 0) > 1) {
       view.siblingIds = m.siblingIds
@@ -101,9 +103,11 @@ export function bubblesFromMessages(messages: readonly Message[]): ChatMessageVi
     if (isProactiveSource(m.source)) return view
     if (m.role === 'user') {
       prompt = m.text
+      promptFiles = view.attachments
       return view
     }
     if (prompt !== undefined) view.prompt = prompt
+    if (promptFiles !== undefined) view.promptAttachments = promptFiles
     if (m.status === 'active') view.status = 'streaming'
     if (m.status === 'failed') {
       view.status = 'error'
@@ -229,8 +233,13 @@ export function chatReducer(chat: ChatState, action: ChatAction): ChatState {
     case 'chat-load-failed':
       return { ...chat, loading: false, loadError: action.message }
     case 'chat-sent': {
+      const files = action.attachments ?? []
       const user = newBubble(action.userKey, 'user', action.text, 'done', action.ts)
-      const reply = { ...newBubble(action.replyKey, 'assistant', '', 'streaming', action.ts), prompt: action.text }
+      const reply: ChatMessageView = { ...newBubble(action.replyKey, 'assistant', '', 'streaming', action.ts), prompt: action.text }
+      if (files.length > 0) {
+        user.attachments = files
+        reply.promptAttachments = files
+      }
       return { ...chat, messages: [...chat.messages, user, reply] }
     }
     case 'chat-assigned':
@@ -295,6 +304,8 @@ export function retryable(chat: ChatState, key: string): boolean {
 export interface RunExtras {
   thinking: string
   tools: ToolView[]
+  /** The run's notices (display rows of type notification: "… cannot see images: … was not sent"), in order. */
+  notices?: string[]
 }
 
 /** Thinking and tool calls of past replies, from the saved display messages, by run id. */
@@ -308,6 +319,10 @@ export function extrasByRun(display: readonly DisplayMessage[]): Map<string, Run
       byRun.set(d.runId, extras)
     }
     const c = d.content
+    if (d.contentType === 'notification' && typeof c.text === 'string' && c.text !== '') {
+      extras.notices = [...(extras.notices ?? []), c.text]
+      continue
+    }
     if (d.contentType === 'thinking' && typeof c.text === 'string') {
       extras.thinking += c.text
       continue

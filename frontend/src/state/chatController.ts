@@ -13,7 +13,7 @@
 // streaming reply go to the ReplyStore (one update per animation frame, read
 // by the reply's bubble only); how the reply ends goes through the reducer.
 
-import { ApiError, type ApiClient, type ChatFrame, type ClientMessage, type Message, type MessagePage } from '../api'
+import { ApiError, type ApiClient, type Attachment, type ChatFrame, type ClientMessage, type Message, type MessagePage } from '../api'
 import type { AppStore } from './appStore'
 import type { ChatMessageView } from './chatView'
 import { isReplying, retryable, streamingReply, type ChatState } from './chat'
@@ -34,8 +34,11 @@ export interface ChatActions {
   show(conversationId: string, messageId: string): void
   /** Loads the page before (older) or after (newer) the loaded messages, unless one is on its way. */
   page(side: PageSide): void
-  /** Sends text in the open conversation (creating it first for a new chat); false when it cannot now. */
-  send(text: string): boolean
+  /**
+   * Sends text and uploaded files in the open conversation (creating it first
+   * for a new chat); false when it cannot now. Files alone, with no text, may be sent.
+   */
+  send(text: string, attachments?: readonly Attachment[]): boolean
   /** Sends the prompt of a failed last reply again (or picks up its run if it is still going). */
   retry(replyKey: string): void
   /** Stops the reply that is streaming: cancels its run, at once or as soon as the run is known. */
@@ -51,8 +54,11 @@ export interface ChatActions {
   rename(conversationId: string, title: string): Promise<void>
   /** Deletes; rejects with ApiError for the caller to show. */
   remove(conversationId: string): Promise<void>
-  /** Sends text as a new version of the user bubble key (a new branch, shown); false when it cannot now. */
-  edit(key: string, text: string): boolean
+  /**
+   * Sends text as a new version of the user bubble key (a new branch, shown);
+   * attachments: the new version's files (absent: the message's own); false when it cannot now.
+   */
+  edit(key: string, text: string, attachments?: readonly Attachment[]): boolean
   /** Asks again for the reply of bubble key (a new version beside it); false when it cannot now. */
   regenerate(key: string): boolean
   /** Shows the branch through messageId (down to its newest message); resolves false when it could not. */
@@ -208,11 +214,11 @@ export class ChatController implements ChatActions {
     )
   }
 
-  readonly send = (text: string): boolean => {
+  readonly send = (text: string, attachments: readonly Attachment[] = []): boolean => {
     const chat = this.state
     // While a conversation loads, its arriving messages would replace the new ones.
-    if (this.sending || chat.loading || isReplying(chat) || text.trim() === '') return false
-    void this.sendNow(text)
+    if (this.sending || chat.loading || isReplying(chat) || (text.trim() === '' && attachments.length === 0)) return false
+    void this.sendNow(text, attachments)
     return true
   }
 
@@ -421,7 +427,7 @@ export class ChatController implements ChatActions {
     }
   }
 
-  private async sendNow(text: string): Promise<void> {
+  private async sendNow(text: string, attachments: readonly Attachment[] = []): Promise<void> {
     const client = this.deps.api()
     const session = this.session
     const userKey = this.localKey()
@@ -433,7 +439,7 @@ export class ChatController implements ChatActions {
     const id = this.conversationId
     if (this.state.hasNewer && id !== null) await this.load(session, id)
     if (!this.isCurrent(session)) return
-    this.dispatch({ type: 'chat-sent', session, userKey, replyKey, text, ts: Date.now() })
+    this.dispatch({ type: 'chat-sent', session, userKey, replyKey, text, ts: Date.now(), ...(attachments.length > 0 ? { attachments } : {}) })
     try {
       if (client === null) throw notConnected()
       let conversationId = this.conversationId
@@ -448,7 +454,8 @@ export class ChatController implements ChatActions {
         conversationId = conv.id
       }
       this.dispatch({ type: 'conversation-touched', id: conversationId, at: Date.now() })
-      const start: ReplyStart = { kind: 'send', conversationId, request: { text, clientMessageId: userKey } }
+      const request = { text, clientMessageId: userKey, ...(attachments.length > 0 ? { attachments: attachments.map((a) => a.id) } : {}) }
+      const start: ReplyStart = { kind: 'send', conversationId, request }
       await this.drive(session, replyKey, start, ctrl, EMPTY_LIVE_REPLY)
     } catch (err) {
       if (!ctrl.signal.aborted) this.dispatch({ type: 'chat-failed', session, key: replyKey, message: errorMessage(err) })
@@ -495,17 +502,18 @@ export class ChatController implements ChatActions {
       return
     }
     this.dispatch({ type: 'chat-retry', session, key })
-    void this.sendNow(bubble.prompt)
+    void this.sendNow(bubble.prompt, bubble.promptAttachments)
   }
 
   // The tree: edit, regenerate, show another branch.
 
-  readonly edit = (key: string, text: string): boolean => {
+  readonly edit = (key: string, text: string, attachments?: readonly Attachment[]): boolean => {
     const chat = this.state
     const i = chat.messages.findIndex((m) => m.key === key)
     const bubble = chat.messages[i]
-    if (bubble?.role !== 'user' || !this.canBranch() || text.trim() === '') return false
-    void this.editNow(bubble, chat.messages[i + 1], text)
+    const files = attachments ?? bubble?.attachments ?? []
+    if (bubble?.role !== 'user' || !this.canBranch() || (text.trim() === '' && files.length === 0)) return false
+    void this.editNow(bubble, chat.messages[i + 1], text, attachments)
     return true
   }
 
@@ -607,7 +615,12 @@ export class ChatController implements ChatActions {
     return ctrl
   }
 
-  private async editNow(bubble: ChatMessageView, reply: ChatMessageView | undefined, text: string): Promise<void> {
+  private async editNow(
+    bubble: ChatMessageView,
+    reply: ChatMessageView | undefined,
+    text: string,
+    attachments: readonly Attachment[] | undefined,
+  ): Promise<void> {
     const client = this.deps.api()
     const session = this.session
     const conversationId = this.conversationId
@@ -631,8 +644,11 @@ export class ChatController implements ChatActions {
     }
     const userKey = this.localKey()
     const replyKey = this.localKey()
-    this.dispatch({ type: 'chat-edit-sent', session, key: bubble.key, editedId: messageId, userKey, replyKey, text, ts: Date.now() })
-    const start: NewReplyStart = { kind: 'edit', conversationId, messageId, request: { text, clientMessageId: userKey } }
+    const files = attachments ?? bubble.attachments ?? []
+    this.dispatch({ type: 'chat-edit-sent', session, key: bubble.key, editedId: messageId, userKey, replyKey, text, ts: Date.now(), attachments: files })
+    // Absent, the server keeps the edited message's own files; present, exactly these.
+    const request = { text, clientMessageId: userKey, ...(attachments === undefined ? {} : { attachments: attachments.map((a) => a.id) }) }
+    const start: NewReplyStart = { kind: 'edit', conversationId, messageId, request }
     await this.streamNew(session, replyKey, ctrl, start, 'edit the message')
   }
 

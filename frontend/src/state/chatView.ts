@@ -2,7 +2,7 @@
 // Types only, shared by chat.ts (how frames change them) and proactive.ts (the
 // bubbles Wisp sends on its own), so neither imports the other.
 
-import type { DisplayMessage, DisplayStatus, MessageRole, MessageUsage, ProactiveMessage, Summary } from '../api'
+import type { Attachment, DisplayMessage, DisplayStatus, MessageRole, MessageUsage, ProactiveMessage, Summary } from '../api'
 
 /** stopped: the run was interrupted (by the user's Stop, or it could not finish); what it said is kept. */
 export type BubbleStatus = 'streaming' | 'done' | 'error' | 'stopped'
@@ -43,6 +43,10 @@ export interface ChatMessageView {
   tools: ToolView[]
   /** For replies: the user text it answers (what Retry sends again). */
   prompt?: string
+  /** For replies: the files of the question it answers (Retry sends them again). */
+  promptAttachments?: readonly Attachment[]
+  /** A user message's files, shown above its text. */
+  attachments?: readonly Attachment[]
   /** chat, or reminder/autonomy/terminal for what Wisp said on its own. */
   source?: string
   /** A reminder delivered more than a minute late. */

@@ -36,17 +36,26 @@ type anthropicRequest struct {
 
 // anthropicBlock is any content block, request or response side.
 type anthropicBlock struct {
-	Type      string          `json:"type"`
-	Text      string          `json:"text,omitempty"`
-	Thinking  string          `json:"thinking,omitempty"`
-	Signature string          `json:"signature,omitempty"`
-	Data      string          `json:"data,omitempty"`
-	ID        string          `json:"id,omitempty"`
-	Name      string          `json:"name,omitempty"`
-	Input     json.RawMessage `json:"input,omitempty"`
-	ToolUseID string          `json:"tool_use_id,omitempty"`
-	Content   json.RawMessage `json:"content,omitempty"` // tool_result: a string or blocks
-	IsError   bool            `json:"is_error,omitempty"`
+	Type      string           `json:"type"`
+	Text      string           `json:"text,omitempty"`
+	Thinking  string           `json:"thinking,omitempty"`
+	Signature string           `json:"signature,omitempty"`
+	Data      string           `json:"data,omitempty"`
+	ID        string           `json:"id,omitempty"`
+	Name      string           `json:"name,omitempty"`
+	Input     json.RawMessage  `json:"input,omitempty"`
+	ToolUseID string           `json:"tool_use_id,omitempty"`
+	Content   json.RawMessage  `json:"content,omitempty"` // tool_result: a string or blocks
+	IsError   bool             `json:"is_error,omitempty"`
+	Source    *anthropicSource `json:"source,omitempty"` // image
+}
+
+// anthropicSource is an image block's source.
+type anthropicSource struct {
+	Type      string `json:"type"`
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
+	URL       string `json:"url"`
 }
 
 // anthropicBlocks reads content that is a string or an array of blocks.
@@ -71,8 +80,9 @@ func blocksText(blocks []anthropicBlock) string {
 }
 
 // received decodes the request back into llm types: a user message's tool_result
-// blocks become RoleTool messages, its text a RoleUser message.
-func (q anthropicRequest) received(h http.Header, body []byte) Received {
+// blocks become RoleTool messages, its text and images a RoleUser message. A
+// malformed image is a fault.
+func (q anthropicRequest) received(h http.Header, body []byte) (Received, *imageFault) {
 	r := Received{
 		Protocol:    ProtocolAnthropic,
 		Model:       q.Model,
@@ -92,25 +102,34 @@ func (q anthropicRequest) received(h http.Header, body []byte) Received {
 		r.Tools = append(r.Tools, t.Name)
 		r.toolDefs = append(r.toolDefs, llm.Tool{Name: t.Name, Description: t.Description, Parameters: t.InputSchema})
 	}
-	for _, m := range q.Messages {
+	for i, m := range q.Messages {
 		blocks := anthropicBlocks(m.Content)
 		if m.Role == "assistant" {
 			r.Messages = append(r.Messages, assistantMessage(blocks))
 			continue
 		}
-		for _, b := range blocks {
-			if b.Type == "tool_result" {
+		var images []llm.Image
+		for j, b := range blocks {
+			switch b.Type {
+			case "tool_result":
 				r.Messages = append(r.Messages, llm.Message{
 					Role: llm.RoleTool, ToolCallID: b.ToolUseID, IsError: b.IsError,
 					Text: blocksText(anthropicBlocks(b.Content)),
 				})
+			case "image":
+				img, fault := decodeSource(b.Source, fmt.Sprintf("messages.%d.content.%d", i, j))
+				if fault != nil {
+					return Received{}, fault
+				}
+				images = append(images, img)
 			}
 		}
-		if text := blocksText(blocks); text != "" {
-			r.Messages = append(r.Messages, llm.Message{Role: llm.RoleUser, Text: text})
+		if text := blocksText(blocks); text != "" || len(images) > 0 {
+			r.Messages = append(r.Messages, llm.Message{Role: llm.RoleUser, Text: text, Images: images})
 		}
 	}
-	return r
+	r.noteImages()
+	return r, nil
 }
 
 func assistantMessage(blocks []anthropicBlock) llm.Message {
@@ -142,7 +161,14 @@ func (s *Server) anthropicMessages(w http.ResponseWriter, r *http.Request) error
 	if err := json.Unmarshal(body, &q); err != nil {
 		return writeAnthropicError(w, http.StatusBadRequest, "invalid JSON body: "+err.Error(), "")
 	}
-	rcv := s.measure(q.received(r.Header, body))
+	rcv, fault := q.received(r.Header, body)
+	if fault != nil {
+		return writeAnthropicError(w, http.StatusBadRequest, fault.message, "invalid_request_error")
+	}
+	if rcv.ImageCount > 0 && !s.Vision() {
+		return writeAnthropicError(w, http.StatusBadRequest, blindMessage, "invalid_request_error")
+	}
+	rcv = s.measure(rcv)
 	if rcv.Over {
 		msg := fmt.Sprintf("prompt is too long: %d tokens > %d maximum", rcv.Tokens, s.Window())
 		return writeAnthropicError(w, http.StatusBadRequest, msg, "invalid_request_error")

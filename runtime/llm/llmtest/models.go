@@ -52,7 +52,8 @@ func (s *Server) ollamaTags(w http.ResponseWriter, r *http.Request) error {
 // ollamaShow serves Ollama's POST /api/show {"model": name}: 404 for a model it does
 // not list; else the model's info, with, when a window is set, the architecture's
 // context_length and a Modelfile parameter num_ctx of that size, as Ollama reports a
-// model created with PARAMETER num_ctx.
+// model created with PARAMETER num_ctx; its capabilities list "vision" unless
+// SetVision(false).
 func (s *Server) ollamaShow(w http.ResponseWriter, r *http.Request) error {
 	var q struct {
 		Model string `json:"model"`
@@ -68,6 +69,10 @@ func (s *Server) ollamaShow(w http.ResponseWriter, r *http.Request) error {
 	if !slices.Contains(s.modelNames(), name) {
 		return writeJSON(w, http.StatusNotFound, map[string]any{"error": fmt.Sprintf("model '%s' not found", name)})
 	}
+	capabilities := []string{"completion", "tools"}
+	if s.Vision() {
+		capabilities = append(capabilities, "vision")
+	}
 	info := map[string]any{"general.architecture": "llama"}
 	params := ""
 	if window := s.Window(); window > 0 {
@@ -77,6 +82,6 @@ func (s *Server) ollamaShow(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, map[string]any{
 		"modelfile": "FROM llmtest", "parameters": params, "template": "{{ .Prompt }}",
 		"details":    map[string]any{"format": "gguf", "family": "llama", "parameter_size": "0B", "quantization_level": "none"},
-		"model_info": info, "capabilities": []string{"completion", "tools"},
+		"model_info": info, "capabilities": capabilities,
 	})
 }

@@ -42,8 +42,8 @@ type openAIRequest struct {
 	MaxCompletionTokens int      `json:"max_completion_tokens"`
 }
 
-// received decodes the request back into llm types.
-func (q openAIRequest) received(h http.Header, body []byte) Received {
+// received decodes the request back into llm types; a malformed image is a fault.
+func (q openAIRequest) received(h http.Header, body []byte) (Received, *imageFault) {
 	r := Received{
 		Protocol:    ProtocolOpenAI,
 		Model:       q.Model,
@@ -54,8 +54,11 @@ func (q openAIRequest) received(h http.Header, body []byte) Received {
 		Body:        body,
 	}
 	var system []string
-	for _, m := range q.Messages {
-		text := openAIText(m.Content)
+	for i, m := range q.Messages {
+		text, images, fault := openAIContent(m.Content, fmt.Sprintf("messages[%d].content", i))
+		if fault != nil {
+			return Received{}, fault
+		}
 		switch m.Role {
 		case "system", "developer":
 			system = append(system, text)
@@ -71,7 +74,7 @@ func (q openAIRequest) received(h http.Header, body []byte) Received {
 		case "tool":
 			r.Messages = append(r.Messages, llm.Message{Role: llm.RoleTool, Text: text, ToolCallID: m.ToolCallID})
 		default:
-			r.Messages = append(r.Messages, llm.Message{Role: llm.RoleUser, Text: text})
+			r.Messages = append(r.Messages, llm.Message{Role: llm.RoleUser, Text: text, Images: images})
 		}
 	}
 	r.System = strings.Join(system, "\n")
@@ -79,25 +82,43 @@ func (q openAIRequest) received(h http.Header, body []byte) Received {
 		r.Tools = append(r.Tools, t.Function.Name)
 		r.toolDefs = append(r.toolDefs, llm.Tool{Name: t.Function.Name, Description: t.Function.Description, Parameters: t.Function.Parameters})
 	}
-	return r
+	r.noteImages()
+	return r, nil
 }
 
-// openAIText reads message content: a string or an array of text parts.
-func openAIText(raw json.RawMessage) string {
+// openAIContent reads message content: a string or an array of parts, text and
+// image_url (a data URL); at is the content's JSON path, for errors.
+func openAIContent(raw json.RawMessage, at string) (string, []llm.Image, *imageFault) {
 	var text string
 	if json.Unmarshal(raw, &text) == nil {
-		return text
+		return text, nil, nil
 	}
 	var parts []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		ImageURL *struct {
+			URL string `json:"url"`
+		} `json:"image_url"`
 	}
 	_ = json.Unmarshal(raw, &parts)
 	var b strings.Builder
-	for _, p := range parts {
+	var images []llm.Image
+	for i, p := range parts {
 		b.WriteString(p.Text)
+		if p.Type != "image_url" {
+			continue
+		}
+		url := ""
+		if p.ImageURL != nil {
+			url = p.ImageURL.URL
+		}
+		img, fault := decodeDataURL(url, fmt.Sprintf("%s[%d].image_url.url", at, i))
+		if fault != nil {
+			return "", nil, fault
+		}
+		images = append(images, img)
 	}
-	return b.String()
+	return b.String(), images, nil
 }
 
 // openAIChat serves POST /v1/chat/completions.
@@ -110,7 +131,16 @@ func (s *Server) openAIChat(w http.ResponseWriter, r *http.Request) error {
 	if err := json.Unmarshal(body, &q); err != nil {
 		return writeOpenAIError(w, http.StatusBadRequest, "invalid JSON body: "+err.Error(), "")
 	}
-	rcv := s.measure(q.received(r.Header, body))
+	rcv, fault := q.received(r.Header, body)
+	if fault != nil {
+		return writeJSON(w, http.StatusBadRequest, map[string]any{
+			"error": map[string]any{"message": fault.message, "type": "invalid_request_error", "param": fault.param, "code": fault.code},
+		})
+	}
+	if rcv.ImageCount > 0 && !s.Vision() {
+		return writeOpenAIError(w, http.StatusBadRequest, blindMessage, "")
+	}
+	rcv = s.measure(rcv)
 	if rcv.Over {
 		return writeOpenAIContextError(w, rcv.Tokens, s.Window())
 	}

@@ -20,8 +20,15 @@ type Received struct {
 	Model    string
 	System   string
 	// Messages are the conversation: OpenAI tool messages and Anthropic tool_result
-	// blocks become RoleTool messages; Anthropic thinking blocks become Thinking.
-	Messages       []llm.Message
+	// blocks become RoleTool messages; Anthropic thinking blocks become Thinking;
+	// images become the user message's Images, with the type and size read from
+	// their bytes.
+	Messages []llm.Message
+	// Images are the images of the last user message, in order, decoded from the
+	// wire; ImageCount counts those of every message of the request (a history's
+	// images are sent again with every turn).
+	Images         []ReceivedImage
+	ImageCount     int
 	Tools          []string // tool names, in order
 	Stream         bool
 	MaxTokens      int      // max_tokens, or max_completion_tokens (OpenAI)
@@ -50,12 +57,8 @@ func (r Received) Request() llm.Request {
 
 // LastUserText is the text of the last user message, or "".
 func (r Received) LastUserText() string {
-	for i := len(r.Messages) - 1; i >= 0; i-- {
-		if r.Messages[i].Role == llm.RoleUser {
-			return r.Messages[i].Text
-		}
-	}
-	return ""
+	m, _ := r.lastUser()
+	return m.Text
 }
 
 // ToolResult is the text of the conversation's last message when it is a tool's

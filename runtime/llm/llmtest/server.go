@@ -2,7 +2,9 @@
 // real wire protocols of both providers Wisp supports: OpenAI's Chat Completions
 // (POST /v1/chat/completions, SSE chunks ending in [DONE]) and Anthropic's Messages
 // (POST /v1/messages, named SSE events), streamed or not, plus GET /v1/models and
-// Ollama's GET /api/tags and POST /api/show. Replies come from scripted Turns, so
+// Ollama's GET /api/tags and POST /api/show. User messages may carry images (OpenAI
+// image_url parts with data URLs, Anthropic base64 image blocks), decoded into
+// Received.Images; a malformed one is refused with the provider's own error. Replies come from scripted Turns, so
 // tests can exercise chunking, tool calls, thinking, error events, cut streams and
 // hangs through the official SDKs.
 //
@@ -46,7 +48,8 @@ type Server struct {
 	models   []string
 	ids      int
 	callIDs  CallIDs
-	window   int // context window in tokens; 0: none
+	window   int  // context window in tokens; 0: none
+	blind    bool // the model does not see images (SetVision(false))
 
 	counts countCache // the token counts of long texts already seen
 }

@@ -177,17 +177,23 @@ func Call(id, name string, args any) llm.ToolCall {
 // between them. It is the default fallback. A request whose system prompt asks for a
 // title gets the first words of the conversation's first line instead, so trying an
 // app against the fake does not name every conversation "You said: …"; one that goes
-// on after a tool call gets "The tool said: <its result>".
+// on after a tool call gets "The tool said: <its result>". When the last user
+// message shows images, the reply starts by describing them from their bytes:
+// "I see 2 images: 64×48 image/png, 10×10 image/jpeg. You said: …".
 func Echo(delay time.Duration) func(Received) Turn {
 	return func(r Received) Turn {
 		if result, ok := r.ToolResult(); ok {
 			return TextTurn("The tool said: "+result, delay)
 		}
-		text := r.LastUserText()
+		last, _ := r.lastUser()
 		if len(r.Tools) == 0 && strings.Contains(strings.ToLower(r.System), "title") {
-			return TextTurn(titleFrom(text), delay)
+			return TextTurn(titleFrom(last.Text), delay)
 		}
-		return TextTurn("You said: "+text, delay)
+		reply := "You said: " + last.Text
+		if saw := seen(last.Images); saw != "" {
+			reply = saw + " " + reply
+		}
+		return TextTurn(reply, delay)
 	}
 }
 

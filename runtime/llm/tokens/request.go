@@ -17,10 +17,15 @@ const (
 	PerTool     = 12
 )
 
-// Message is the tokens m takes in a request: the framing, its text, its reasoning,
-// its tool calls' names, ids and arguments, and the id of the call it answers.
+// Message is the tokens m takes in a request: the framing, its text, its images
+// (each as Image counts it: a Counter does not know the provider; ImageTokens does),
+// its reasoning, its tool calls' names, ids and arguments, and the id of the call
+// it answers.
 func Message(c Counter, m llm.Message) int {
 	n := PerMessage + c.Count(string(m.Role)) + c.Count(m.Text)
+	for _, img := range m.Images {
+		n += Image(img)
+	}
 	for _, t := range m.Thinking {
 		n += c.Count(t.Text) + c.Count(t.Redacted)
 	}

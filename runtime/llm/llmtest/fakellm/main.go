@@ -19,6 +19,10 @@
 // --window N gives the model a context window of N tokens (llmtest's SetWindow): a
 // prompt longer than that gets the provider's own "context too long" error, and the
 // model lists and Ollama's /api/show report N.
+//
+// Images in user messages are decoded and described by the echo ("I see 1 image:
+// 64×48 image/png. You said: …"). --no-vision makes the model blind: Ollama's
+// /api/show lists no "vision" capability and a request with images is refused.
 // Point Wisp at it with WISP_PROVIDER=openai WISP_BASE_URL=http://127.0.0.1:PORT/v1
 // WISP_MODEL=fake (or WISP_PROVIDER=anthropic WISP_BASE_URL=http://127.0.0.1:PORT).
 package main

@@ -137,3 +137,64 @@ func TestRunBadFlags(t *testing.T) {
 		t.Errorf("exit code = %d, want 1", c)
 	}
 }
+
+// start runs fakellm with args until the test ends, and returns its URL.
+func start(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	outR, outW := io.Pipe()
+	code := make(chan int, 1)
+	go func() {
+		code <- run(ctx, append([]string{"--addr", "127.0.0.1:0"}, args...), outW, io.Discard)
+		outW.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if c := <-code; c != 0 {
+			t.Errorf("exit code = %d, want 0", c)
+		}
+	})
+	line, err := bufio.NewReader(outR).ReadString('\n')
+	if err != nil {
+		t.Fatalf("read the first line: %v", err)
+	}
+	go io.Copy(io.Discard, outR)
+	url, ok := strings.CutPrefix(strings.TrimSpace(line), "fake LLM listening on ")
+	if !ok {
+		t.Fatalf("first line = %q", line)
+	}
+	return url
+}
+
+func TestRunVision(t *testing.T) {
+	// A 1×1 PNG.
+	const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"
+	image := `{"model":"fake","messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,` + png + `"}},{"type":"text","text":"what?"}]}]}`
+	show := `{"model":"fake"}`
+	for _, c := range []struct {
+		args             []string
+		wantShow, wantIm string
+	}{
+		{nil, `"vision"`, `"content":"I see 1 image: 1×1 image/png. You said: what?"`},
+		{[]string{"--no-vision"}, `"capabilities":["completion","tools"]`, `missing data required for image input`},
+	} {
+		url := start(t, c.args...)
+		tr := &http.Transport{}
+		client := &http.Client{Transport: tr}
+		for _, ex := range []struct{ path, body, want string }{
+			{"/api/show", show, c.wantShow},
+			{"/v1/chat/completions", image, c.wantIm},
+		} {
+			res, err := client.Post(url+ex.path, "application/json", strings.NewReader(ex.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if !strings.Contains(string(body), ex.want) {
+				t.Errorf("%v %s: %s, want %s", c.args, ex.path, body, ex.want)
+			}
+		}
+		tr.CloseIdleConnections()
+	}
+}

@@ -24,6 +24,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	scriptPath := fs.String("script", "", "JSON file with an array of turns to reply first")
 	callIDs := fs.String("call-ids", "scripted", "tool call ids: scripted, omitted (none sent) or repeated (call_0 for every call)")
 	window := fs.Int("window", 0, "context window in tokens: a longer prompt gets the provider's \"context too long\" error (0: none)")
+	noVision := fs.Bool("no-vision", false, "the model does not see images: Ollama's /api/show lists no \"vision\" capability, and a request with images is refused")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -54,6 +55,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	defer srv.Close()
 	srv.SetCallIDs(ids)
 	srv.SetWindow(*window)
+	srv.SetVision(!*noVision)
 	for _, r := range sc.routes {
 		srv.Route(r.when, r.turn)
 	}
