@@ -50,6 +50,38 @@ describe('exportConversations', () => {
   })
 })
 
+describe('a JSON export too big for its files inline', () => {
+  it('is asked again as the zip in a browser, and only after a 413', async () => {
+    const calls: ExportFormat[] = []
+    const api = {
+      exportConversations: async (_id: string | null, format: ExportFormat): Promise<ExportFile> => {
+        calls.push(format)
+        if (format === 'json') throw new ApiError(413, 'the files are too big to carry inline: export it as a .zip (format=zip)')
+        return { filename: `wisp.${format}`, blob: new Blob(['x']) }
+      },
+    }
+    const sink: ExportSink = { desktopSave: null, download: () => {} }
+    expect(await exportConversations(api, 'c1', 'json', sink)).toEqual({ kind: 'downloaded', filename: 'wisp.zip' })
+    expect(calls).toEqual(['json', 'zip'])
+    const refused = { exportConversations: async (): Promise<ExportFile> => Promise.reject(new ApiError(404, 'not found')) }
+    await expect(exportConversations(refused, 'c1', 'json', sink)).rejects.toThrow('not found')
+  })
+
+  it('is saved as the zip by the desktop window when its error names format=zip', async () => {
+    const saved: string[] = []
+    const sink: ExportSink = {
+      desktopSave: async (_id, format) => {
+        saved.push(format)
+        if (format === 'json') return Promise.reject('too big inline: export it as a .zip (format=zip)')
+        return '/home/ada/Downloads/wisp.zip'
+      },
+      download: () => {},
+    }
+    expect(await exportConversations(fakeApi(), 'c1', 'json', sink)).toEqual({ kind: 'saved', path: '/home/ada/Downloads/wisp.zip' })
+    expect(saved).toEqual(['json', 'zip'])
+  })
+})
+
 describe('importSummary', () => {
   const r = (imported: number, skipped: number, failed = 0) => ({
     imported,

@@ -39,13 +39,32 @@ export interface ExportApi {
   exportConversations(id: string | null, format: ExportFormat): Promise<ExportFile>
 }
 
-/** Exports one conversation (every one when id is null) and saves it where this page can. */
+/**
+ * Exports one conversation (every one when id is null) and saves it where this
+ * page can. A JSON export whose files are too big to carry inline (the server
+ * answers 413 and names format=zip) is asked again as the .zip.
+ */
 export async function exportConversations(
   api: ExportApi,
   id: string | null,
   format: ExportFormat,
   sink: ExportSink,
 ): Promise<ExportOutcome> {
+  try {
+    return await exportOnce(api, id, format, sink)
+  } catch (err) {
+    if (format !== 'json' || !wantsZip(err)) throw err
+    return exportOnce(api, id, 'zip', sink)
+  }
+}
+
+/** Whether an export's failure says to ask for the .zip instead. */
+function wantsZip(err: unknown): boolean {
+  if (err instanceof ApiError) return err.status === 413
+  return errorText(err).includes('format=zip')
+}
+
+async function exportOnce(api: ExportApi, id: string | null, format: ExportFormat, sink: ExportSink): Promise<ExportOutcome> {
   if (sink.desktopSave !== null) {
     const path = await sink.desktopSave(id ?? '', format)
     if (typeof path !== 'string' || path === '') throw new Error('the export was not saved')
