@@ -33,7 +33,8 @@ const ThumbnailEdge = 320
 const jpegQuality = 85
 
 // thumbnailLimits are what a thumbnail is fitted to.
-var thumbnailLimits = llm.ImageLimits{MaxEdge: ThumbnailEdge, MaxBytes: 1 << 20, Formats: []string{"png", "jpeg", "gif", "webp"}}
+var thumbnailLimits = llm.ImageLimits{MaxEdge: ThumbnailEdge, MaxBytes: 1 << 20,
+	Formats: []string{llm.MIMEPNG, llm.MIMEJPEG, llm.MIMEGIF, llm.MIMEWebP}}
 
 // Image is a stored image fitted to lim: its own bytes when they already fit, else
 // scaled down and re-encoded (JPEG, or PNG when it has transparency; a GIF's first
