@@ -65,14 +65,15 @@ type received struct {
 // receive copies body into tmp, bounded by the file limit, then syncs it and says
 // what it is.
 func (s *Service) receive(ctx context.Context, tmp *os.File, body io.Reader, name string, lim Limits) (received, error) {
-	h := sha256.New()
 	sn := &sniffer{}
+	h := startHashing(sn)
 	src := io.Reader(ctxReader{ctx, body})
 	if lim.FileBytes > 0 {
 		src = io.LimitReader(src, lim.FileBytes+1)
 	}
 	file := &fileWriter{f: tmp}
-	n, err := io.CopyBuffer(io.MultiWriter(file, h, sn), src, make([]byte, copyBuffer))
+	n, err := h.copy(file, src)
+	sum := h.sum()
 	switch {
 	case file.err != nil:
 		return received{}, fmt.Errorf("write upload: %w", file.err)
@@ -94,7 +95,70 @@ func (s *Service) receive(ctx context.Context, tmp *os.File, body io.Reader, nam
 	if err != nil {
 		return received{}, err
 	}
-	return received{sha: hex.EncodeToString(h.Sum(nil)), n: n, kind: kind}, nil
+	return received{sha: sum, n: n, kind: kind}, nil
+}
+
+// hashing hashes and sniffs what an upload copies in a goroutine of its own, so
+// that the hash of one piece overlaps the read and the write of the next (the
+// SHA-256 of a large body otherwise costs as much as writing it: bench/upload).
+type hashing struct {
+	pieces chan []byte // to hash, in order
+	free   chan []byte // hashed: the copy reuses them
+	done   chan string
+}
+
+// hashBuffers is how many pieces may wait to be hashed.
+const hashBuffers = 4
+
+// startHashing starts the goroutine; sn sees every piece too, and may be read once
+// sum has answered.
+func startHashing(sn *sniffer) *hashing {
+	h := &hashing{pieces: make(chan []byte, hashBuffers), free: make(chan []byte, hashBuffers), done: make(chan string, 1)}
+	for range hashBuffers {
+		h.free <- make([]byte, copyBuffer)
+	}
+	go func() {
+		d := sha256.New()
+		for p := range h.pieces {
+			d.Write(p)
+			sn.Write(p)
+			h.free <- p[:cap(p)]
+		}
+		h.done <- hex.EncodeToString(d.Sum(nil))
+	}()
+	return h
+}
+
+// copy copies src to dst, handing each piece to the hash once written. The caller
+// calls sum afterwards, whatever copy answered.
+func (h *hashing) copy(dst io.Writer, src io.Reader) (int64, error) {
+	var n int64
+	for {
+		buf := <-h.free
+		k, rerr := src.Read(buf)
+		if k > 0 {
+			if _, err := dst.Write(buf[:k]); err != nil {
+				h.free <- buf
+				return n, err
+			}
+			n += int64(k)
+			h.pieces <- buf[:k]
+		} else {
+			h.free <- buf
+		}
+		switch {
+		case rerr == io.EOF:
+			return n, nil
+		case rerr != nil:
+			return n, rerr
+		}
+	}
+}
+
+// sum waits for the hash of everything copied and ends its goroutine.
+func (h *hashing) sum() string {
+	close(h.pieces)
+	return <-h.done
 }
 
 // readError is the fault of a body that could not be read to its end: a client
