@@ -175,16 +175,26 @@ func readError(err error) error {
 }
 
 // fileWriter keeps the error of a write to the temporary file apart from the
-// body's read errors: the disk failing is Wisp's failure, not the client's.
+// body's read errors (the disk failing is Wisp's failure, not the client's), and
+// starts the writeback of every writebackEvery bytes as they come.
 type fileWriter struct {
-	f   *os.File
-	err error
+	f        *os.File
+	err      error
+	n, flush int64 // written; handed to the writeback
 }
+
+// writebackEvery is how many written bytes start their writeback to disk.
+const writebackEvery = 8 << 20
 
 func (w *fileWriter) Write(p []byte) (int, error) {
 	n, err := w.f.Write(p)
 	if err != nil {
 		w.err = err
+	}
+	w.n += int64(n)
+	if w.n-w.flush >= writebackEvery {
+		startWriteback(w.f.Fd(), w.flush, w.n-w.flush)
+		w.flush = w.n
 	}
 	return n, err
 }
