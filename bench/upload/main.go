@@ -154,8 +154,9 @@ func startFloor(dir string) (string, func(), error) {
 const intro = `## Upload: a 64 MiB attachment against a bare copy to disk
 
 An upload (POST /api/attachments, docs/attachments.md) streams its body to a temporary
-file while it is hashed (SHA-256) and sniffed, bounded by the file limit, then syncs it
-and renames it to its blob path, and records the blob and the attachment. Measured in
+file while it is hashed (SHA-256) and sniffed beside the copy, bounded by the file limit,
+its writeback started every 8 MiB, then syncs it and renames it to its blob path, and
+records the blob and the attachment. Measured in
 the driver's process: the real route against the floor, a bare net/http handler that
 io.Copy's the body to a file in the same folder (no hash, no sync), the same client
 sending the same bytes from memory, rounds alternating. Target (issue 31): ≥ 0.7× the
