@@ -29,6 +29,7 @@ import (
 	"github.com/wispapp/wisp/app/api"
 	"github.com/wispapp/wisp/app/approval"
 	"github.com/wispapp/wisp/app/archive"
+	"github.com/wispapp/wisp/app/attach"
 	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/app/memory"
@@ -122,6 +123,7 @@ type core struct {
 	mcp       *mcp.Manager
 	memory    *memory.Service
 	usage     *usage.Service
+	attach    *attach.Service
 }
 
 // life is where App is in its life: what Start started, the state, the restarts.
@@ -311,6 +313,10 @@ func (a *App) start(ctx context.Context) error {
 	if err := c.approvals.HandOver(ctx); err != nil {
 		return fmt.Errorf("hand over decisions made before the restart: %w", err)
 	}
+	// Off the start's path: the first collection runs in the collector's goroutine.
+	if err := a.life.running.start(ctx, "attachments gc", &collector{s: c.attach, log: a.log, every: collectEvery}); err != nil {
+		return err
+	}
 	a.life.running.startOptional(ctx, "emote folder watch", a.emotes, "emote folder not watched: new packs need a restart")
 	watcher := config.NewWatcher(a.settings.Path(), config.WatchOptions{
 		OnChange: a.settings.Reload,
@@ -335,6 +341,11 @@ func (a *App) assemble(st *store.Store) (*core, error) {
 	c.memory = a.newMemory(st)
 	agent := a.newAgent(c.memory)
 	c.usage = a.newUsage(st)
+	attachments, err := a.newAttachments(st)
+	if err != nil {
+		return nil, err
+	}
+	c.attach = attachments
 	c.chat = chat.New(chat.Options{
 		Store: st, Agent: agent, Events: a.events, Logger: a.log.With("component", "chat"),
 		CanRespond: a.models.CanRespond, NoTitles: a.opts.NoTitles,
@@ -416,17 +427,18 @@ func (a *App) newHandler(s *services) http.Handler {
 	return api.New(api.Options{
 		Guard: s.guard, Hub: a.core.hub, Status: a.status, UI: a.opts.UI, Logger: a.log,
 		Chat: a.core.chat, Conversations: a.core.chat, Context: a.core.chat, CanRespond: a.models.CanRespond,
-		Providers: providers{models: a.models, settings: a.settings, getenv: a.opts.Getenv},
-		Terminal:  &api.Terminal{Manager: s.term, Gate: s.termGate, ConfigPath: a.settings.Path()},
-		Emotes:    emoteAPI{a.emotes, a.playEmote},
-		Settings:  a.settings,
-		Restarter: a,
-		Proactive: a.core.proactive,
-		Approvals: a.core.approvals,
-		MCP:       mcpAPI{mcp: a.core.mcp, settings: a.settings},
-		Archive:   a.core.archive,
-		Memory:    a.core.memory,
-		Usage:     a.core.usage,
+		Providers:   providers{models: a.models, settings: a.settings, getenv: a.opts.Getenv},
+		Terminal:    &api.Terminal{Manager: s.term, Gate: s.termGate, ConfigPath: a.settings.Path()},
+		Emotes:      emoteAPI{a.emotes, a.playEmote},
+		Settings:    a.settings,
+		Restarter:   a,
+		Proactive:   a.core.proactive,
+		Approvals:   a.core.approvals,
+		MCP:         mcpAPI{mcp: a.core.mcp, settings: a.settings},
+		Archive:     a.core.archive,
+		Memory:      a.core.memory,
+		Usage:       a.core.usage,
+		Attachments: attachAPI{a.core.attach},
 	}).Handler()
 }
 

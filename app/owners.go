@@ -20,6 +20,7 @@ func (a *App) ownSettings() error {
 		s.Own("character", readAtUse{}, config.Section("character")...),
 		s.Own("ui", readAtUse{}, config.Section("ui")...),
 		s.Own("memory", readAtUse{}, config.Section("memory")...),
+		s.Own("attachments", readAtUse{}, config.Section("attachments")...),
 		s.Own("prices", readAtUse{}, "prices"),
 		s.Own("autostart", a.autostart(), "desktop.openAtLogin"),
 		s.Own("services", restartOnly{a.checkServable}, slices.Concat(config.Section("server"), config.Section("api"),
@@ -51,7 +52,8 @@ func (m *models) CommitConfig(_, to config.Config) bool {
 
 // readAtUse owns settings that are read each time they are used: the character on
 // every turn, the theme by the UI when it hears config-changed, the memory's bound
-// and autoSave at each change and proposal, the prices whenever usage is recorded.
+// and autoSave at each change and proposal, the prices whenever usage is recorded,
+// the attachments' limits at each upload and message.
 type readAtUse struct{}
 
 func (readAtUse) VerifyConfig(_, _ config.Config) error { return nil }

@@ -114,7 +114,7 @@ func (g *Guard) authorizedRequest(r *http.Request) bool {
 	return false
 }
 
-const corsAllowHeaders = "Authorization, Content-Type, X-Api-Key, X-Client-Id, X-Terminal-Token, Last-Event-ID"
+const corsAllowHeaders = "Authorization, Content-Type, X-Api-Key, X-Client-Id, X-Terminal-Token, X-Wisp-Upload, Last-Event-ID"
 
 // protect refuses foreign hosts and origins and answers CORS for allowed origins.
 func (s *Server) protect(next http.Handler) http.Handler {

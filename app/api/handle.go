@@ -57,6 +57,9 @@ func (s *Server) checkRequest(r *http.Request, public bool) error {
 	if !public && !s.guard.authorizedRequest(r) {
 		return Errorf(http.StatusUnauthorized, "missing or invalid API token: send Authorization: Bearer <token> or X-Api-Key")
 	}
+	if changesState(r.Method) && rawBody(r) {
+		return uploadTypeAllowed(r) // the handler bounds the body
+	}
 	if changesState(r.Method) {
 		if !jsonOrNothing(r) && !rawBodyAllowed(r) {
 			return Errorf(http.StatusUnsupportedMediaType, "request body must be application/json")

@@ -56,6 +56,8 @@ type Options struct {
 	Memory Memory
 	// Usage answers what the model calls cost; nil leaves its routes out.
 	Usage Usage
+	// Attachments stores and serves attached files; nil leaves their routes out.
+	Attachments Attachments
 }
 
 // Server is the HTTP API.
@@ -81,6 +83,7 @@ type Server struct {
 	archive       Archive
 	memory        Memory
 	usage         Usage
+	attachments   Attachments
 }
 
 // New builds the API server.
@@ -95,7 +98,7 @@ func New(o Options) *Server {
 		guard: o.Guard, hub: o.Hub, status: o.Status, ui: newUIHandler(o.UI), log: o.Logger,
 		chat: o.Chat, conversations: o.Conversations, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
 		emotes: o.Emotes, settings: o.Settings, restarter: o.Restarter, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
-		archive: o.Archive, memory: o.Memory, usage: o.Usage, context: o.Context,
+		archive: o.Archive, memory: o.Memory, usage: o.Usage, context: o.Context, attachments: o.Attachments,
 	}
 }
 
@@ -123,6 +126,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 	if s.usage != nil {
 		s.usageRoutes(mux)
+	}
+	if s.attachments != nil {
+		s.attachmentRoutes(mux)
 	}
 	if s.term != nil {
 		mux.Handle("POST /api/terminal/run", s.handle(s.runTerminal))

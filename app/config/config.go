@@ -23,6 +23,8 @@ type Config struct {
 	UI        UI        `json:"ui"`
 	Desktop   Desktop   `json:"desktop"`
 	Memory    Memory    `json:"memory"`
+	// Attachments bounds the files attached to messages (docs/attachments.md).
+	Attachments Attachments `json:"attachments"`
 	// MCPServers are the Model Context Protocol servers whose tools the agent may
 	// use, by name, in the notation of Claude Desktop, Cursor and LM Studio. Env and
 	// header values are secrets: the API shows only their names.
@@ -158,6 +160,26 @@ type Memory struct {
 	MaxBytes int  `json:"maxBytes" apply:"hot" label:"Memory size limit"`
 }
 
+// Attachments bounds the files users attach (docs/attachments.md#limits): one file,
+// the files of one message (their size together and their count), and everything the
+// attachments folder keeps. They apply to the next upload or message.
+type Attachments struct {
+	FileMiB      int `json:"fileMiB" apply:"hot" label:"Attachment size limit"`
+	MessageMiB   int `json:"messageMiB" apply:"hot" label:"Attachments per message, in MiB"`
+	MessageFiles int `json:"messageFiles" apply:"hot" label:"Attachments per message"`
+	TotalMiB     int `json:"totalMiB" apply:"hot" label:"Attachments folder limit"`
+}
+
+// The defaults and bounds of the attachments' limits.
+const (
+	DefaultAttachmentFileMiB    = 20
+	DefaultAttachmentMessageMiB = 50
+	DefaultAttachmentFiles      = 10
+	DefaultAttachmentTotalMiB   = 2048
+	MaxAttachmentFileMiB        = 1024
+	MaxAttachmentFiles          = 100
+)
+
 // The bounds of the memory's size.
 const (
 	DefaultMemoryBytes = 16 << 10
@@ -180,10 +202,12 @@ func Default() Config {
 				"(wave hello, dance to celebrate), but not in every reply.",
 			Bio: "A small, quick assistant that lives on your desktop.",
 		},
-		Terminal:   Terminal{MaxConcurrent: 2, MaxDurationMs: 300000, NotifyLongRuns: true},
-		Autonomy:   Autonomy{IntervalMs: 30000, MaxPerHour: 4, CooldownMs: 120000},
-		UI:         UI{Theme: "system", Notifications: true},
-		Memory:     Memory{MaxBytes: DefaultMemoryBytes},
+		Terminal: Terminal{MaxConcurrent: 2, MaxDurationMs: 300000, NotifyLongRuns: true},
+		Autonomy: Autonomy{IntervalMs: 30000, MaxPerHour: 4, CooldownMs: 120000},
+		UI:       UI{Theme: "system", Notifications: true},
+		Memory:   Memory{MaxBytes: DefaultMemoryBytes},
+		Attachments: Attachments{FileMiB: DefaultAttachmentFileMiB, MessageMiB: DefaultAttachmentMessageMiB,
+			MessageFiles: DefaultAttachmentFiles, TotalMiB: DefaultAttachmentTotalMiB},
 		MCPServers: map[string]MCPServer{},
 		Prices:     map[string]Price{},
 	}

@@ -38,6 +38,13 @@ func (c Config) Validate() error {
 	check(c.Autonomy.CooldownMs >= 0, "autonomy.cooldownMs must not be negative, got %d", c.Autonomy.CooldownMs)
 	check(c.Memory.MaxBytes >= MinMemoryBytes && c.Memory.MaxBytes <= MaxMemoryBytes,
 		"memory.maxBytes must be %d-%d, got %d", MinMemoryBytes, MaxMemoryBytes, c.Memory.MaxBytes)
+	a := c.Attachments
+	check(a.FileMiB >= 1 && a.FileMiB <= MaxAttachmentFileMiB, "attachments.fileMiB must be 1-%d, got %d", MaxAttachmentFileMiB, a.FileMiB)
+	check(a.MessageMiB >= 1 && a.MessageMiB <= 4*MaxAttachmentFileMiB, "attachments.messageMiB must be 1-%d, got %d",
+		4*MaxAttachmentFileMiB, a.MessageMiB)
+	check(a.MessageFiles >= 1 && a.MessageFiles <= MaxAttachmentFiles, "attachments.messageFiles must be 1-%d, got %d",
+		MaxAttachmentFiles, a.MessageFiles)
+	check(a.TotalMiB >= 1 && a.TotalMiB <= 1<<20, "attachments.totalMiB must be 1-%d, got %d", 1<<20, a.TotalMiB)
 	check(oneOf(c.UI.Theme, "system", "light", "dark"), "ui.theme must be system, light or dark, got %q", c.UI.Theme)
 	errs = append(errs, validatePrices(c.Prices)...)
 	return errors.Join(errs...)

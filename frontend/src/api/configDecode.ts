@@ -41,6 +41,7 @@ export const DEFAULT_CONFIG: WispConfig = {
   terminal: { maxConcurrent: 2, maxDurationMs: 300_000, cwd: '', notifyLongRuns: true },
   autonomy: { enabled: false, intervalMs: 30_000, maxPerHour: 4, cooldownMs: 120_000 },
   memory: { autoSave: false, maxBytes: 16_384 },
+  attachments: { fileMiB: 20, messageMiB: 50, messageFiles: 10, totalMiB: 2048 },
   ui: { theme: 'system', notifications: true },
   desktop: { openAtLogin: false },
   mcpServers: {},
@@ -66,6 +67,7 @@ export function decodeWispConfig(v: unknown): WispConfig | null {
   const terminal = section(v, 'terminal')
   const autonomy = section(v, 'autonomy')
   const memory = section(v, 'memory')
+  const attachments = section(v, 'attachments')
   const ui = section(v, 'ui')
   const desktop = section(v, 'desktop')
   return {
@@ -106,6 +108,12 @@ export function decodeWispConfig(v: unknown): WispConfig | null {
     memory: {
       autoSave: pick(memory.autoSave, isBoolean, d.memory.autoSave),
       maxBytes: pick(memory.maxBytes, isNumber, d.memory.maxBytes),
+    },
+    attachments: {
+      fileMiB: pick(attachments.fileMiB, isNumber, d.attachments.fileMiB),
+      messageMiB: pick(attachments.messageMiB, isNumber, d.attachments.messageMiB),
+      messageFiles: pick(attachments.messageFiles, isNumber, d.attachments.messageFiles),
+      totalMiB: pick(attachments.totalMiB, isNumber, d.attachments.totalMiB),
     },
     ui: {
       theme: pick(ui.theme, isThemeChoice, d.ui.theme),

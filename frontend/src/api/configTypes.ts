@@ -46,6 +46,8 @@ export interface WispConfig {
   autonomy: { enabled: boolean; intervalMs: number; maxPerHour: number; cooldownMs: number }
   /** autoSave: a REMEMBER is saved without its card; maxBytes: the memory's bound (docs/memory.md). */
   memory: { autoSave: boolean; maxBytes: number }
+  /** The limits of attached files, in MiB and files (docs/attachments.md#limits). */
+  attachments: { fileMiB: number; messageMiB: number; messageFiles: number; totalMiB: number }
   ui: { theme: ThemeChoice; notifications: boolean }
   /** openAtLogin: whether the autostart entry is in effect on disk (not only what the file asks). */
   desktop: { openAtLogin: boolean }
