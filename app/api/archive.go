@@ -129,45 +129,6 @@ func isZip(head []byte) bool {
 	return bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06"))
 }
 
-// rawBodyKey marks a route that takes a body other than JSON (withRawBody).
-type rawBodyKey struct{}
-
-// withRawBody lets a route take a body that is not JSON (a file: a .zip import).
-// The guard still refuses the types a page of another site can send without asking
-// first (a form's, text/plain) unless the request says X-Wisp-Upload: 1, a header
-// such a page cannot send without a preflight.
-func withRawBody(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), rawBodyKey{}, true)))
-	})
-}
-
-// rawBodyAllowed reports whether a request may carry its non-JSON body.
-func rawBodyAllowed(r *http.Request) bool {
-	if raw, _ := r.Context().Value(rawBodyKey{}).(bool); !raw {
-		return false
-	}
-	types := r.Header.Values("Content-Type")
-	if len(types) > 1 {
-		return false
-	}
-	if r.Header.Get("X-Wisp-Upload") == "1" {
-		return true
-	}
-	if len(types) == 0 {
-		return false
-	}
-	mt, _, err := mime.ParseMediaType(types[0])
-	if err != nil {
-		return false
-	}
-	switch mt {
-	case "application/x-www-form-urlencoded", "multipart/form-data", "text/plain":
-		return false
-	}
-	return true
-}
-
 // bodyLimitKey carries a route's own cap on request bodies (withBodyLimit).
 type bodyLimitKey struct{}
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"mime"
 	"net/http"
 	"strings"
 	"time"
@@ -26,10 +25,6 @@ type Attachments interface {
 	// UploadLimit is the largest file an upload may carry now (0: no limit).
 	UploadLimit() int64
 }
-
-// UploadHeader marks an upload a page made on purpose: with it, a cross-site form
-// cannot send one without the browser asking Wisp first (CORS preflight).
-const UploadHeader = "X-Wisp-Upload"
 
 // attachmentRoutes are the upload and the reads of attachments.
 func (s *Server) attachmentRoutes(mux *http.ServeMux) {
@@ -124,43 +119,4 @@ func sandboxed(next http.Handler) http.Handler {
 		w.Header().Set("Content-Security-Policy", "sandbox")
 		next.ServeHTTP(w, r)
 	})
-}
-
-// rawBodyKey marks a route whose body is a file's bytes, not JSON (withRawBody).
-type rawBodyKey struct{}
-
-// withRawBody lets a route take any body, bounded by its handler, instead of JSON
-// within MaxBodyBytes: the one such route is the upload.
-func withRawBody(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), rawBodyKey{}, true)))
-	})
-}
-
-func rawBody(r *http.Request) bool {
-	raw, _ := r.Context().Value(rawBodyKey{}).(bool)
-	return raw
-}
-
-// simpleTypes are the types a page of another site can send without a CORS
-// preflight (a form, or fetch in no-cors mode).
-var simpleTypes = map[string]bool{"text/plain": true, "multipart/form-data": true, "application/x-www-form-urlencoded": true}
-
-// uploadTypeAllowed refuses a raw body a cross-site page could have sent without
-// asking: one of the simple types (or a type Go cannot parse, which a browser might)
-// without UploadHeader, which no such page can add.
-func uploadTypeAllowed(r *http.Request) error {
-	types := r.Header.Values("Content-Type")
-	if len(types) > 1 {
-		return Errorf(http.StatusUnsupportedMediaType, "an upload carries one Content-Type")
-	}
-	if len(types) == 0 || r.Header.Get(UploadHeader) == "1" {
-		return nil
-	}
-	mt, _, err := mime.ParseMediaType(types[0])
-	if err != nil || simpleTypes[mt] {
-		return Errorf(http.StatusUnsupportedMediaType,
-			"an upload of text/plain, form or multipart data needs the header %s: 1 (send the file's bytes as the body)", UploadHeader)
-	}
-	return nil
 }

@@ -94,7 +94,8 @@ func TestUploadRefusesSimpleTypesWithoutTheHeader(t *testing.T) {
 		{"application/x-www-form-urlencoded", "1", 201},
 		{"image/png", "", 201},
 		{"application/octet-stream", "", 201},
-		{"", "", 201}, // no Content-Type at all
+		{"", "", 415},  // no Content-Type at all: a no-cors fetch of a typeless Blob
+		{"", "1", 201}, // unless the page said so
 	}
 	want201 := int32(0)
 	for _, c := range cases {

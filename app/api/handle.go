@@ -61,7 +61,7 @@ func (s *Server) checkRequest(r *http.Request, public bool) error {
 		return uploadTypeAllowed(r) // the handler bounds the body
 	}
 	if changesState(r.Method) {
-		if !jsonOrNothing(r) && !rawBodyAllowed(r) {
+		if !jsonOrNothing(r) {
 			return Errorf(http.StatusUnsupportedMediaType, "request body must be application/json")
 		}
 		if limit := bodyLimit(r); r.ContentLength > limit {
