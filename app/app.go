@@ -32,6 +32,7 @@ import (
 	"github.com/wispapp/wisp/app/attach"
 	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/config"
+	"github.com/wispapp/wisp/app/docs"
 	"github.com/wispapp/wisp/app/memory"
 	"github.com/wispapp/wisp/app/proactive"
 	"github.com/wispapp/wisp/app/store"
@@ -124,6 +125,7 @@ type core struct {
 	memory    *memory.Service
 	usage     *usage.Service
 	attach    *attach.Service
+	docs      *docs.Service
 }
 
 // life is where App is in its life: what Start started, the state, the restarts.
@@ -175,7 +177,7 @@ func New(opts Options) (*App, error) {
 	}
 	cfg := a.settings.Live()
 	a.models = newModels(cfg.Model, opts.OllamaURL, a.log)
-	a.windows.ask = llm.ContextWindow
+	a.windows.ask = llm.DiscoverModel
 	if err := a.ownSettings(); err != nil {
 		return nil, err
 	}
@@ -302,6 +304,8 @@ func (a *App) start(ctx context.Context) error {
 	c.mcp.Apply(specsOf(a.settings.Live().MCPServers)) // in the background: Wisp's start never waits
 	a.life.running.defer_("mcp servers", c.mcp.Close)
 	a.life.running.defer_("context windows", a.windows.stop)
+	// Documents being read stop after the runs that wait for them.
+	a.life.running.defer_("documents", c.docs.Close)
 	if err := a.life.running.start(ctx, "chat", c.chat); err != nil {
 		return err
 	}
@@ -346,14 +350,16 @@ func (a *App) assemble(st *store.Store) (*core, error) {
 		return nil, err
 	}
 	c.attach = attachments
+	c.docs = docs.New(docs.Options{Store: st, BlobPath: attachments.BlobPath, Log: a.log.With("component", "documents")})
 	c.chat = chat.New(chat.Options{
 		Store: st, Agent: agent, Events: a.events, Logger: a.log.With("component", "chat"),
 		CanRespond: a.models.CanRespond, NoTitles: a.opts.NoTitles,
 		RecordUsage: func(ctx context.Context, e chat.UsageEntry) { c.usage.Record(ctx, usage.Entry(e)) },
 		Window:      a.contextWindow, SummarizeAt: a.summarizeAt, Counter: tokenCounter,
+		Attachments: attachments, Documents: c.docs, Vision: a.vision, ImageLimits: a.imageLimits,
 	})
 	c.archive = archive.New(archive.Options{Store: st, Events: a.events, Logger: a.log.With("component", "archive"),
-		AgentName: c.chat.AgentName})
+		AgentName: c.chat.AgentName, Blobs: attachments, TempDir: a.importsDir()})
 	c.proactive = proactive.New(proactive.Options{
 		Store: st, Events: a.events, Presence: c.hub, Agent: agent, Settings: a.proactiveSettings,
 		CanRespond: a.models.CanRespond, Busy: c.chat.Busy, Clock: a.opts.Clock,
@@ -427,7 +433,7 @@ func (a *App) newHandler(s *services) http.Handler {
 	return api.New(api.Options{
 		Guard: s.guard, Hub: a.core.hub, Status: a.status, UI: a.opts.UI, Logger: a.log,
 		Chat: a.core.chat, Conversations: a.core.chat, Context: a.core.chat, CanRespond: a.models.CanRespond,
-		Providers:   providers{models: a.models, settings: a.settings, getenv: a.opts.Getenv},
+		Providers:   providers{models: a.models, settings: a.settings, getenv: a.opts.Getenv, vision: a.vision},
 		Terminal:    &api.Terminal{Manager: s.term, Gate: s.termGate, ConfigPath: a.settings.Path()},
 		Emotes:      emoteAPI{a.emotes, a.playEmote},
 		Settings:    a.settings,
@@ -438,7 +444,7 @@ func (a *App) newHandler(s *services) http.Handler {
 		Archive:     a.core.archive,
 		Memory:      a.core.memory,
 		Usage:       a.core.usage,
-		Attachments: attachAPI{a.core.attach},
+		Attachments: attachAPI{a.core.attach, a.core.docs},
 	}).Handler()
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/wispapp/wisp/app/api"
 	"github.com/wispapp/wisp/app/attach"
+	"github.com/wispapp/wisp/app/docs"
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/view"
 	"github.com/wispapp/wisp/app/wire"
@@ -33,6 +34,27 @@ func (a *App) newAttachments(st *store.Store) (*attach.Service, error) {
 		Dir: filepath.Join(a.stateDir, attachmentsDir), Store: st, Limits: a.attachLimits,
 		Log: a.log.With("component", "attachments"),
 	})
+}
+
+// importsDir is where a .zip being imported is kept while it is read
+// (<state>/attachments/imports: on the state folder's disk, not in a /tmp that is
+// often memory). An import removes its file when it ends; what a crash left there a
+// day ago is removed now.
+func (a *App) importsDir() string {
+	dir := filepath.Join(a.stateDir, attachmentsDir, "imports")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		a.log.Warn("make the imports folder", "dir", dir, "err", err)
+		return "" // the system's temporary folder
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > 24*time.Hour {
+			if err := os.Remove(filepath.Join(dir, e.Name())); err != nil {
+				a.log.Warn("remove a stale import", "file", e.Name(), "err", err)
+			}
+		}
+	}
+	return dir
 }
 
 // attachLimits are the attachments' limits in the live settings.
@@ -72,17 +94,26 @@ func (a *App) AttachFile(ctx context.Context, path string) (wire.Attachment, err
 	if err != nil {
 		return wire.Attachment{}, err
 	}
+	c.docs.Prepare(at) // a document's text is read while the user writes
 	return view.Attachment(at), nil
 }
 
-// attachAPI serves the attachments' routes from the service.
-type attachAPI struct{ s *attach.Service }
+// attachAPI serves the attachments' routes from the service; an uploaded document's
+// text starts being read at once, so the turn that sends it rarely waits.
+type attachAPI struct {
+	s    *attach.Service
+	docs *docs.Service
+}
 
 var _ api.Attachments = attachAPI{}
 
 func (x attachAPI) Upload(ctx context.Context, name, declaredType string, body io.Reader) (wire.Attachment, error) {
 	a, err := x.s.Upload(ctx, name, declaredType, body)
-	return view.Attachment(a), err
+	if err != nil {
+		return wire.Attachment{}, err
+	}
+	x.docs.Prepare(a)
+	return view.Attachment(a), nil
 }
 
 func (x attachAPI) Open(ctx context.Context, id string) (wire.Attachment, io.ReadSeekCloser, error) {

@@ -13,53 +13,86 @@ import (
 // windowRetry is how long a provider that did not say its window is left alone.
 const windowRetry = time.Minute
 
-// windows caches the context window each provider says its model has, by provider
-// settings and model. A turn never waits for a provider: a miss asks in the
-// background and the turn uses the settings' figure or the default meanwhile.
+// windows caches what each provider says of its model (its context window and
+// whether it sees images), by provider settings and model. A turn never waits for a
+// provider: a miss asks in the background and the turn uses the settings' figure or
+// the default meanwhile (and sends images: a model not known to be blind gets them).
 type windows struct {
 	mu     sync.Mutex
 	known  map[string]windowAnswer
-	asking map[string]bool
+	asking map[string]chan struct{} // closed when the question is answered
 	wg     sync.WaitGroup
-	ask    func(ctx context.Context, cfg llm.Config, model string) (int, error)
+	ask    func(ctx context.Context, cfg llm.Config, model string) (llm.ModelFacts, error)
 }
 
 type windowAnswer struct {
-	tokens int
-	at     time.Time
+	facts llm.ModelFacts
+	at    time.Time
 }
 
 // get is the cached window for cfg and model (0 when not known yet, or the provider
 // does not say); a miss starts a question in the background.
-func (w *windows) get(cfg llm.Config, model string) int {
+func (w *windows) get(cfg llm.Config, model string) int { return w.facts(cfg, model).Window.Tokens }
+
+// facts are the cached facts of cfg's model (zero when not known yet); a miss, or a
+// provider that said nothing a while ago, starts a question in the background.
+func (w *windows) facts(cfg llm.Config, model string) llm.ModelFacts {
+	f, _ := w.lookup(cfg, model)
+	return f
+}
+
+// waitFacts is facts, waiting up to wait (or ctx's end) for a question under way:
+// for what a turn cannot guess, such as whether the model sees the images it is
+// about to be sent.
+func (w *windows) waitFacts(ctx context.Context, cfg llm.Config, model string, wait time.Duration) llm.ModelFacts {
+	f, answered := w.lookup(cfg, model)
+	if answered == nil {
+		return f
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-answered:
+		return w.facts(cfg, model)
+	case <-t.C:
+	case <-ctx.Done():
+	}
+	return f
+}
+
+// lookup is the cached facts, or the channel of the question under way for them
+// (nil when they are known, or no question can be asked).
+func (w *windows) lookup(cfg llm.Config, model string) (llm.ModelFacts, <-chan struct{}) {
 	key := cfg.Kind + "\x00" + cfg.BaseURL + "\x00" + cfg.APIKey + "\x00" + model
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if a, ok := w.known[key]; ok && (a.tokens > 0 || time.Since(a.at) < windowRetry) {
-		return a.tokens
+	if a, ok := w.known[key]; ok && (a.facts.Window.Tokens > 0 || time.Since(a.at) < windowRetry) {
+		return a.facts, nil
 	}
-	if w.asking[key] || model == "" {
-		return 0
+	if model == "" {
+		return llm.ModelFacts{}, nil
+	}
+	if ch, ok := w.asking[key]; ok {
+		return llm.ModelFacts{}, ch
 	}
 	if w.known == nil {
-		w.known, w.asking = map[string]windowAnswer{}, map[string]bool{}
+		w.known, w.asking = map[string]windowAnswer{}, map[string]chan struct{}{}
 	}
-	w.asking[key] = true
+	answered := make(chan struct{})
+	w.asking[key] = answered
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		n, err := w.ask(ctx, cfg, model)
-		if err != nil {
-			n = 0
-		}
+		f, _ := w.ask(ctx, cfg, model) // what it learned before a failure is kept
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		delete(w.asking, key)
-		w.known[key] = windowAnswer{tokens: n, at: time.Now()}
+		w.known[key] = windowAnswer{facts: f, at: time.Now()}
+		close(answered)
 	}()
-	return 0
+	return llm.ModelFacts{}, answered
 }
 
 // stop waits for the questions under way.
@@ -78,6 +111,25 @@ func (a *App) contextWindow(context.Context) (int, string) {
 	}
 	return pickWindow(prov, set)
 }
+
+// visionWait is how long a turn with images waits for the provider to say whether
+// its model sees them, the first time it is asked.
+const visionWait = 3 * time.Second
+
+// vision is whether the model in use sees images, as its provider says (cached; see
+// windows): unknown for providers that do not say. A turn with images is about to
+// send them, so the first question is waited for (a little): a blind model sent an
+// image fails the reply, where a known one gets a notice instead.
+func (a *App) vision(ctx context.Context) llm.Vision {
+	r := a.models.current()
+	if r.reason != "" {
+		return llm.VisionUnknown
+	}
+	return a.windows.waitFacts(ctx, llm.Config{Kind: r.kind, BaseURL: r.baseURL, APIKey: r.apiKey}, r.model, visionWait).Vision
+}
+
+// imageLimits are the image limits of the provider in use.
+func (a *App) imageLimits() llm.ImageLimits { return llm.ImageLimitsFor(a.models.current().kind) }
 
 // pickWindow chooses between the provider's window and the settings' (0: unknown).
 func pickWindow(prov, set int) (int, string) {

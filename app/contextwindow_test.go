@@ -12,9 +12,9 @@ import (
 // the settings' figure caps it.
 func TestContextWindowSources(t *testing.T) {
 	asked := make(chan string, 4)
-	w := windows{ask: func(_ context.Context, _ llm.Config, model string) (int, error) {
+	w := windows{ask: func(_ context.Context, _ llm.Config, model string) (llm.ModelFacts, error) {
 		asked <- model
-		return 32768, nil
+		return llm.ModelFacts{Window: llm.Window{Tokens: 32768}, Vision: llm.VisionNo}, nil
 	}}
 	cfg := llm.Config{Kind: "ollama", BaseURL: "http://127.0.0.1:11434"}
 	if n := w.get(cfg, "llama3.2"); n != 0 {
@@ -26,6 +26,9 @@ func TestContextWindowSources(t *testing.T) {
 	w.stop()
 	if n := w.get(cfg, "llama3.2"); n != 32768 {
 		t.Fatalf("cached %d", n)
+	}
+	if v := w.facts(cfg, "llama3.2").Vision; v != llm.VisionNo {
+		t.Fatalf("vision %s", v)
 	}
 	if len(asked) != 0 {
 		t.Fatal("asked twice")

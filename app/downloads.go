@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -140,4 +141,40 @@ func expandHome(dir, home string) string {
 		return home + rest
 	}
 	return dir
+}
+
+// SaveAttachment copies an attachment's bytes into the downloads folder under its
+// (cleaned) name, or a numbered variant of it, and returns the file's path: the
+// desktop window's way to download a file of a message.
+func (a *App) SaveAttachment(ctx context.Context, id string) (string, error) {
+	return a.saveAttachmentIn(ctx, downloadsDir(a.opts.Getenv), id)
+}
+
+func (a *App) saveAttachmentIn(ctx context.Context, dir, id string) (string, error) {
+	at, err := a.core.attach.Get(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	src, err := a.core.attach.Open(ctx, at)
+	if err != nil {
+		return "", err
+	}
+	defer src.Close()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("create the downloads folder: %w", err)
+	}
+	dst, path, err := createNew(dir, at.Name)
+	if err != nil {
+		return "", err
+	}
+	_, err = io.Copy(dst, src)
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	a.log.Info("attachment saved", "path", path)
+	return path, nil
 }

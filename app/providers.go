@@ -11,6 +11,7 @@ import (
 	"github.com/wispapp/wisp/app/api"
 	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/app/settings"
+	"github.com/wispapp/wisp/runtime/llm"
 )
 
 // providers serves the model setup screen.
@@ -18,11 +19,13 @@ type providers struct {
 	models   *models
 	settings *settings.Settings
 	getenv   config.Getenv
+	// vision is whether the model in use sees images (App.vision).
+	vision func(context.Context) llm.Vision
 }
 
 var _ api.Providers = providers{}
 
-func (p providers) Info(context.Context) api.ProviderInfo {
+func (p providers) Info(ctx context.Context) api.ProviderInfo {
 	m := p.models
 	cfg := m.settings()
 	r := m.current()
@@ -32,6 +35,14 @@ func (p providers) Info(context.Context) api.ProviderInfo {
 	}
 	if cfg.Provider == "" && r.reason == "" {
 		info.Provider, info.BaseURL, info.Model = r.kind, r.baseURL, r.model // the detected Ollama
+	}
+	if p.vision != nil && r.reason == "" {
+		switch p.vision(ctx) {
+		case llm.VisionYes:
+			info.Vision = "yes"
+		case llm.VisionNo:
+			info.Vision = "no"
+		}
 	}
 	detected, models := m.Detected()
 	info.Ollama.Detected, info.Ollama.Models = detected, jsonlist.NonNil(models)

@@ -95,6 +95,26 @@ func (s *Service) vision(ctx context.Context) llm.Vision {
 	return s.opts.Vision(ctx)
 }
 
+// withImages reports whether any of atts is an image.
+func withImages(atts []store.Attachment) bool {
+	for _, a := range atts {
+		if wire.AttachmentKind(a.Blob.Kind) == wire.AttachmentImage {
+			return true
+		}
+	}
+	return false
+}
+
+// anyWithImages reports whether any of msgs has an image.
+func anyWithImages(msgs []counted) bool {
+	for _, c := range msgs {
+		if withImages(c.atts) {
+			return true
+		}
+	}
+	return false
+}
+
 // pageAttachments are the attachments of a page of the branch's user messages, in
 // one query.
 func (s *Service) pageAttachments(ctx context.Context, page []store.CountedMessage) (map[string][]store.Attachment, error) {

@@ -56,7 +56,6 @@ func (f *turnFit) assemble(ctx context.Context, force bool) ([]llm.Message, erro
 	s := f.s
 	b := s.budgetNow(ctx)
 	f.b = b
-	f.vision = s.vision(ctx)
 	system := s.systemPrompt()
 	q := b.count(f.question)
 	if b.known() && b.fixed(system)+q > b.budget {
@@ -65,6 +64,9 @@ func (f *turnFit) assemble(ctx context.Context, force bool) ([]llm.Message, erro
 	w, err := s.walk(ctx, f.convID, f.parentID, b, walkFactor*b.budget)
 	if err != nil {
 		return nil, err
+	}
+	if withImages(f.questionAtts) || anyWithImages(w.msgs) {
+		f.vision = s.vision(ctx) // (the first time, it may wait for the provider to say)
 	}
 	asked := counted{msg: f.questionMsg, atts: f.questionAtts}
 	used := w.used(b, system)

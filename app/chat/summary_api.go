@@ -31,7 +31,11 @@ func (s *Service) ContextInfo(ctx context.Context, convID string) (wire.ContextI
 		return wire.ContextInfo{}, err
 	}
 	// The attachments as the next turn would count them before reading the images.
-	files := (&turnFit{s: s, vision: s.vision(ctx)}).estimateFiles(ctx, b, w.msgs)
+	f := &turnFit{s: s}
+	if anyWithImages(w.msgs) {
+		f.vision = s.vision(ctx)
+	}
+	files := f.estimateFiles(ctx, b, w.msgs)
 	info := wire.ContextInfo{ConversationID: convID, Model: b.model, Window: b.window, WindowSource: b.source,
 		Budget: b.budget, Used: w.used(b, s.systemPrompt()) + files, SummaryAt: b.threshold()}
 	if w.prev != nil {

@@ -23,7 +23,10 @@ const HasDesktop = true
 
 // Desktop is bound into the window as window.go.desktop.Desktop. It only hands the page
 // its connection: everything else goes over HTTP and /ws like any other client.
-type Desktop struct{ app *app.App }
+type Desktop struct {
+	app *app.App
+	win *window // its Wails context, for the file dialog
+}
 
 // GetConnection returns the API's base URL, the /ws URL and the per-launch token.
 func (d *Desktop) GetConnection() app.Connection { return d.app.Connection() }
@@ -87,7 +90,7 @@ func Run(ctx context.Context, a *app.App, ui fs.FS, icon []byte) error {
 			OnSecondInstanceLaunch: func(d options.SecondInstanceData) { win.secondLaunch(d.Args) },
 		},
 		OnShutdown: sys.stopped,
-		Bind:       []any{&Desktop{app: a}, sys},
+		Bind:       []any{&Desktop{app: a, win: win}, sys},
 		Linux:      &linux.Options{Icon: icon, ProgramName: "wisp", WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand},
 	})
 	close(quit)
