@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -98,5 +99,35 @@ func TestSaveExportIntoTheDownloadsFolder(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 3 {
 		t.Fatalf("%d files in the downloads folder", len(entries))
+	}
+}
+
+// The window saves an attachment into the downloads folder under its cleaned name,
+// numbered when the name is taken; an unknown one saves nothing.
+func TestSaveAttachmentIntoTheDownloadsFolder(t *testing.T) {
+	c := startChat(t, t.TempDir())
+	data := []byte("a,b\n1,2\n")
+	att := c.attachFile("../../evil\u202e.csv", "text/csv", data)
+	dir := filepath.Join(t.TempDir(), "Downloads")
+	ctx := context.Background()
+	first, err := c.saveAttachmentIn(ctx, dir, att.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := c.saveAttachmentIn(ctx, dir, att.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Dir(first) != dir || filepath.Base(first) != att.Name || second != strings.TrimSuffix(first, ".csv")+" (2).csv" {
+		t.Fatalf("saved as %s, then %s (name %q)", first, second, att.Name)
+	}
+	if got, err := os.ReadFile(second); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("saved %q, %v", got, err)
+	}
+	if _, err := c.saveAttachmentIn(ctx, dir, "nope"); !fault.Is(err, fault.NotFound) {
+		t.Fatalf("unknown attachment: %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Fatalf("%d files in the folder", len(entries))
 	}
 }
