@@ -318,7 +318,7 @@ func (a *App) start(ctx context.Context) error {
 		return fmt.Errorf("hand over decisions made before the restart: %w", err)
 	}
 	// Off the start's path: the first collection runs in the collector's goroutine.
-	if err := a.life.running.start(ctx, "attachments gc", &collector{s: c.attach, log: a.log, every: collectEvery}); err != nil {
+	if err := a.life.running.start(ctx, "attachments gc", &collector{s: c.attach, log: a.log, first: collectFirst, every: collectEvery}); err != nil {
 		return err
 	}
 	a.life.running.startOptional(ctx, "emote folder watch", a.emotes, "emote folder not watched: new packs need a restart")

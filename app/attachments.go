@@ -24,8 +24,13 @@ import (
 // attachmentsDir is the attachments' folder in the state folder.
 const attachmentsDir = "attachments"
 
-// collectEvery is how often the attachments no message needs are collected.
-const collectEvery = time.Hour
+// collectEvery is how often the attachments no message needs are collected, and
+// collectFirst when the first collection runs: not while Wisp starts (nothing is
+// urgent: an attachment waits a day before it is collected).
+const (
+	collectEvery = time.Hour
+	collectFirst = time.Minute
+)
 
 // newAttachments builds the attachments service in <state>/attachments, its limits
 // read from the live settings at each use.
@@ -140,6 +145,7 @@ type collector struct {
 	s      *attach.Service
 	log    *slog.Logger
 	every  time.Duration
+	first  time.Duration // until the first collection
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 }
@@ -148,17 +154,18 @@ func (c *collector) Start(context.Context) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	c.cancel = cancel
 	c.wg.Go(func() {
-		t := time.NewTicker(c.every)
+		t := time.NewTimer(c.first)
 		defer t.Stop()
 		for {
-			if _, err := c.s.Collect(ctx); err != nil && ctx.Err() == nil {
-				c.log.Warn("collect attachments", "err", err)
-			}
 			select {
 			case <-ctx.Done():
 				return
 			case <-t.C:
 			}
+			if _, err := c.s.Collect(ctx); err != nil && ctx.Err() == nil {
+				c.log.Warn("collect attachments", "err", err)
+			}
+			t.Reset(c.every)
 		}
 	})
 	return nil
