@@ -14,8 +14,12 @@ func changed(t *testing.T, cfg config.Config, path string) config.Config {
 	var tree map[string]any
 	_ = json.Unmarshal([]byte(mustJSON(t, cfg)), &tree)
 	m, key := tree, path // a top-level setting (mcpServers)
-	if section, k, ok := strings.Cut(path, "."); ok {
-		m, key = tree[section].(map[string]any), k
+	for {
+		section, k, ok := strings.Cut(key, ".")
+		if !ok {
+			break
+		}
+		m, key = m[section].(map[string]any), k
 	}
 	switch v := m[key].(type) {
 	case string:

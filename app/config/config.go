@@ -25,6 +25,9 @@ type Config struct {
 	Memory    Memory    `json:"memory"`
 	// Attachments bounds the files attached to messages (docs/attachments.md).
 	Attachments Attachments `json:"attachments"`
+	// Voice is speech out (TTS) and in (STT) through OpenAI-compatible audio servers
+	// (docs/voice.md).
+	Voice Voice `json:"voice"`
 	// MCPServers are the Model Context Protocol servers whose tools the agent may
 	// use, by name, in the notation of Claude Desktop, Cursor and LM Studio. Env and
 	// header values are secrets: the API shows only their names.
@@ -170,6 +173,44 @@ type Attachments struct {
 	TotalMiB     int `json:"totalMiB" apply:"hot" label:"Attachments folder limit"`
 }
 
+// Voice is how Wisp speaks and listens: any OpenAI-compatible /v1/audio/speech and
+// /v1/audio/transcriptions server (docs/voice.md). An empty base URL turns that side off.
+type Voice struct {
+	TTS TTS `json:"tts"`
+	STT STT `json:"stt"`
+	// SpeakReplies reads every reply aloud as it streams (the window that sent it).
+	SpeakReplies bool `json:"speakReplies" apply:"hot" label:"Speak replies"`
+	// AutoSend sends a transcript at once instead of leaving it in the composer.
+	AutoSend bool `json:"autoSend" apply:"hot" label:"Send what I say at once"`
+}
+
+// TTS is the speech server: POST <BaseURL>/audio/speech {model, input, voice, speed,
+// response_format}. BaseURL ends with /v1 (like model.baseURL).
+type TTS struct {
+	BaseURL string  `json:"baseURL" apply:"hot" label:"Speech server"`
+	Model   string  `json:"model" apply:"hot" label:"Speech model"`
+	Voice   string  `json:"voice" apply:"hot" label:"Voice"`
+	APIKey  string  `json:"apiKey" apply:"hot" secret:"true" label:"Speech server API key"`
+	Speed   float64 `json:"speed" apply:"hot" label:"Speech speed"`
+}
+
+// STT is the transcription server: POST <BaseURL>/audio/transcriptions (multipart
+// file and model).
+type STT struct {
+	BaseURL string `json:"baseURL" apply:"hot" label:"Transcription server"`
+	Model   string `json:"model" apply:"hot" label:"Transcription model"`
+	APIKey  string `json:"apiKey" apply:"hot" secret:"true" label:"Transcription server API key"`
+}
+
+// The defaults and bounds of the voice.
+const (
+	DefaultTTSModel = "tts-1"
+	DefaultTTSVoice = "alloy"
+	DefaultSTTModel = "whisper-1"
+	MinSpeechSpeed  = 0.25
+	MaxSpeechSpeed  = 4.0
+)
+
 // The defaults and bounds of the attachments' limits.
 const (
 	DefaultAttachmentFileMiB    = 20
@@ -208,6 +249,8 @@ func Default() Config {
 		Memory:   Memory{MaxBytes: DefaultMemoryBytes},
 		Attachments: Attachments{FileMiB: DefaultAttachmentFileMiB, MessageMiB: DefaultAttachmentMessageMiB,
 			MessageFiles: DefaultAttachmentFiles, TotalMiB: DefaultAttachmentTotalMiB},
+		Voice: Voice{TTS: TTS{Model: DefaultTTSModel, Voice: DefaultTTSVoice, Speed: 1},
+			STT: STT{Model: DefaultSTTModel}},
 		MCPServers: map[string]MCPServer{},
 		Prices:     map[string]Price{},
 	}

@@ -48,6 +48,16 @@ func TestEveryFieldIsClassified(t *testing.T) {
 		"attachments.messageMiB":   {h, false, true},
 		"attachments.messageFiles": {h, false, true},
 		"attachments.totalMiB":     {h, false, true},
+		"voice.tts.baseURL":        {h, false, true},
+		"voice.tts.model":          {h, false, true},
+		"voice.tts.voice":          {h, false, true},
+		"voice.tts.apiKey":         {h, true, true},
+		"voice.tts.speed":          {h, false, true},
+		"voice.stt.baseURL":        {h, false, true},
+		"voice.stt.model":          {h, false, true},
+		"voice.stt.apiKey":         {h, true, true},
+		"voice.speakReplies":       {h, false, true},
+		"voice.autoSend":           {h, false, true},
 		"mcpServers":               {h, false, false}, // through /api/mcp/servers
 		"prices":                   {h, false, true},
 	}

@@ -105,7 +105,7 @@ func TestPublicHidesSecrets(t *testing.T) {
 		}
 	}
 	set := SecretsSet(c)
-	if !set["api.token"] || !set["model.apiKey"] || set["api.terminalToken"] || len(set) != 3 {
+	if !set["api.token"] || !set["model.apiKey"] || set["api.terminalToken"] || len(set) != 5 {
 		t.Errorf("SecretsSet = %v", set)
 	}
 }

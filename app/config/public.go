@@ -17,17 +17,26 @@ func Public(c Config) (map[string]any, error) {
 	}
 	for _, f := range fields {
 		if f.Secret {
-			section, key, _ := strings.Cut(f.Path, ".")
-			if sub, ok := m[section].(map[string]any); ok {
-				delete(sub, key)
-				if len(sub) == 0 {
-					delete(m, section)
-				}
-			}
+			dropPath(m, f.Path)
 		}
 	}
 	m["mcpServers"] = publicMCP(c.MCPServers)
 	return m, nil
+}
+
+// dropPath deletes the key at a dotted path, and every section it leaves empty.
+func dropPath(m map[string]any, path string) {
+	section, rest, nested := strings.Cut(path, ".")
+	if !nested {
+		delete(m, section)
+		return
+	}
+	if sub, ok := m[section].(map[string]any); ok {
+		dropPath(sub, rest)
+		if len(sub) == 0 {
+			delete(m, section)
+		}
+	}
 }
 
 // publicMCP shows each MCP server without its env and header values (secrets: a

@@ -116,5 +116,6 @@ type TerminalStarted struct {
 func Bodies() []any {
 	return []any{OK{}, ErrorBody{}, ConversationList{}, ConversationBody{}, MessageList{}, DisplayMessageList{}, Truncated{},
 		Published{}, ApprovalList{}, ApprovalBody{}, ApprovalConflict{}, GrantList{}, MCPServerList{}, MCPServerBody{},
-		ReminderList{}, TerminalStarted{}, RunBody{}, SummaryRun{}, SummaryBody{}, AttachmentCreated{}}
+		ReminderList{}, TerminalStarted{}, RunBody{}, SummaryRun{}, SummaryBody{}, AttachmentCreated{},
+		Avatar{}, SpeechBody{}, ExpressionBody{}, Transcription{}}
 }

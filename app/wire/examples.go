@@ -126,6 +126,7 @@ func Examples() []Frame {
 	frames = append(frames, NewMCPServers(exampleMCPServers()), NewMemoryUpdated(exampleMemory()))
 	frames = append(frames, stateExamples()...)
 	frames = append(frames, summaryFrameExamples()...)
+	frames = append(frames, voiceExamples()...)
 	return append(frames, terminalExamples()...)
 }
 
@@ -222,5 +223,16 @@ func exampleAttachments() []Attachment {
 			SHA256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", Width: 1280, Height: 720},
 		{ID: "att_2", Name: "report.pdf", MIME: "application/pdf", Size: 913114, Kind: AttachmentPDF,
 			SHA256: "60303ae22b998861bce3b28f33eec1be758a213c86c93c076dbe9f558c11c752", Pages: 12},
+	}
+}
+
+func voiceExamples() []Frame {
+	return []Frame{
+		NewSpeech(0, "Hello!", 0, 0, 6, false),
+		NewSpeech(1, "Here is how: a code block.", 0, 7, 58, true),
+		NewExpression(ExpressionHappy, 0.8, 3000, "agent"),
+		NewAvatarChanged(Avatar{Kind: AvatarVRM, URL: "/avatar/user.vrm?v=3f2a9c1e", Name: "Alicia.vrm", Size: 10482000,
+			VRMVersion: "1"}),
+		NewAvatarChanged(Avatar{Kind: AvatarBuiltin, URL: "/avatar/wisp.glb"}),
 	}
 }

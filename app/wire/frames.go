@@ -514,6 +514,8 @@ var Catalog = []Spec{
 	{TypeMCPServers, ToClient, MCPServers{}},
 	{TypeMemoryUpdated, ToClient, MemoryUpdated{}},
 	{TypeConversationSummary, ToClient, ConversationSummary{}},
+	{TypeExpression, ToClient, Expression{}},
+	{TypeAvatarChanged, ToClient, AvatarChanged{}},
 
 	{TypeToken, ChatStream, Token{}},
 	{TypeThinking, ChatStream, Thinking{}},
@@ -530,6 +532,7 @@ var Catalog = []Spec{
 	{TypeSummaryStart, ChatStream, SummaryFrame{}},
 	{TypeSummaryDelta, ChatStream, SummaryDelta{}},
 	{TypeSummaryEnd, ChatStream, SummaryFrame{}},
+	{TypeSpeech, ChatStream, Speech{}},
 
 	{TypeToken, ChatDelta, TokenDelta{}},
 	{TypeReply, ChatDelta, Reply{}},

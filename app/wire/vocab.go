@@ -81,7 +81,8 @@ func Enums() [][]any {
 		{ReminderPending, ReminderDelivered}, {TurnThinking, TurnReplying, TurnSent, TurnFailed}, {KindShell, KindMCP, KindMemory},
 		{DecisionApprove, DecisionApproveAlways, DecisionDeny}, {MCPStarting, MCPRunning, MCPFailed, MCPDisabled},
 		{MCPStdio, MCPHTTP}, {SecretsInKeyring, SecretsInFile},
-		{SummaryStreaming, SummaryDone, SummaryFailed, SummaryUndone}, anys(AttachmentKinds)}
+		{SummaryStreaming, SummaryDone, SummaryFailed, SummaryUndone}, anys(AttachmentKinds),
+		anys(ExpressionNames), anys(AvatarKinds)}
 }
 
 func anys[T any](s []T) []any {

@@ -183,6 +183,18 @@ export function decodeAttachmentKind(v: unknown, path = 'AttachmentKind'): Attac
   return _oneOf(v, AttachmentKindValues, path)
 }
 
+export type ExpressionName = 'neutral' | 'happy' | 'sad' | 'angry' | 'surprised' | 'relaxed'
+export const ExpressionNameValues: readonly ExpressionName[] = ['neutral', 'happy', 'sad', 'angry', 'surprised', 'relaxed']
+export function decodeExpressionName(v: unknown, path = 'ExpressionName'): ExpressionName {
+  return _oneOf(v, ExpressionNameValues, path)
+}
+
+export type AvatarKind = 'builtin' | 'vrm'
+export const AvatarKindValues: readonly AvatarKind[] = ['builtin', 'vrm']
+export function decodeAvatarKind(v: unknown, path = 'AvatarKind'): AvatarKind {
+  return _oneOf(v, AvatarKindValues, path)
+}
+
 export type TerminalRunStatus = 'running' | 'exited' | 'timeout' | 'killed' | 'error'
 export const TerminalRunStatusValues: readonly TerminalRunStatus[] = ['running', 'exited', 'timeout', 'killed', 'error']
 export function decodeTerminalRunStatus(v: unknown, path = 'TerminalRunStatus'): TerminalRunStatus {
@@ -841,6 +853,57 @@ export function decodeSummary(v: unknown, path = 'Summary'): Summary {
   return out
 }
 
+export interface Expression {
+  type: 'expression'
+  expression: ExpressionName
+  intensity: number
+  durationMs: number
+  source: string
+}
+export function decodeExpression(v: unknown, path = 'Expression'): Expression {
+  const o = _obj(v, path)
+  const out: Expression = {
+    type: _oneOf(o.type, ['expression'] as const, path + '.type'),
+    expression: decodeExpressionName(o.expression, path + '.expression'),
+    intensity: _num(o.intensity, path + '.intensity'),
+    durationMs: _num(o.durationMs, path + '.durationMs'),
+    source: _str(o.source, path + '.source'),
+  }
+  return out
+}
+
+export interface AvatarChanged {
+  type: 'avatar-changed'
+  avatar: Avatar
+}
+export function decodeAvatarChanged(v: unknown, path = 'AvatarChanged'): AvatarChanged {
+  const o = _obj(v, path)
+  const out: AvatarChanged = {
+    type: _oneOf(o.type, ['avatar-changed'] as const, path + '.type'),
+    avatar: decodeAvatar(o.avatar, path + '.avatar'),
+  }
+  return out
+}
+
+export interface Avatar {
+  kind: AvatarKind
+  url: string
+  name?: string
+  size?: number
+  vrmVersion?: string
+}
+export function decodeAvatar(v: unknown, path = 'Avatar'): Avatar {
+  const o = _obj(v, path)
+  const out: Avatar = {
+    kind: decodeAvatarKind(o.kind, path + '.kind'),
+    url: _str(o.url, path + '.url'),
+  }
+  if (o.name !== undefined) out.name = _str(o.name, path + '.name')
+  if (o.size !== undefined) out.size = _num(o.size, path + '.size')
+  if (o.vrmVersion !== undefined) out.vrmVersion = _str(o.vrmVersion, path + '.vrmVersion')
+  return out
+}
+
 export interface Token {
   type: 'token'
   text: string
@@ -1121,6 +1184,29 @@ export function decodeSummaryDelta(v: unknown, path = 'SummaryDelta'): SummaryDe
   return out
 }
 
+export interface Speech {
+  type: 'speech'
+  index: number
+  text: string
+  segment: number
+  start: number
+  end: number
+  final?: boolean
+}
+export function decodeSpeech(v: unknown, path = 'Speech'): Speech {
+  const o = _obj(v, path)
+  const out: Speech = {
+    type: _oneOf(o.type, ['speech'] as const, path + '.type'),
+    index: _num(o.index, path + '.index'),
+    text: _str(o.text, path + '.text'),
+    segment: _num(o.segment, path + '.segment'),
+    start: _num(o.start, path + '.start'),
+    end: _num(o.end, path + '.end'),
+  }
+  if (o.final !== undefined) out.final = _bool(o.final, path + '.final')
+  return out
+}
+
 export interface TokenDelta {
   type: 'token'
   text: string
@@ -1224,8 +1310,8 @@ export function decodeTerminalResize(v: unknown, path = 'TerminalResize'): Termi
   return out
 }
 
-export type ServerFrame = StatusFrame | Envelope | Pong | AuthOK | SocketError | ConversationUpdated | ConversationBranch | DisplayMessageChanged | TerminalOutput | Emote | RestartRequired | ConfigError | ConfigChanged | Proactive | ReminderUpdated | ReminderDeleted | ReplayTruncated | ApprovalChanged | MCPServers | MemoryUpdated | ConversationSummary
-export const ServerFrameTypes = ['status', 'agent_event', 'heartbeat_event', 'training_event', 'pong', 'auth-ok', 'error', 'conversation-updated', 'conversation-branch', 'display-message-saved', 'display-message-updated', 'terminal-output', 'emote', 'restart-required', 'config-error', 'config-changed', 'proactive-message', 'reminder-updated', 'reminder-deleted', 'replay-truncated', 'approval-requested', 'approval-decided', 'mcp-servers', 'memory-updated', 'conversation-summary'] as const
+export type ServerFrame = StatusFrame | Envelope | Pong | AuthOK | SocketError | ConversationUpdated | ConversationBranch | DisplayMessageChanged | TerminalOutput | Emote | RestartRequired | ConfigError | ConfigChanged | Proactive | ReminderUpdated | ReminderDeleted | ReplayTruncated | ApprovalChanged | MCPServers | MemoryUpdated | ConversationSummary | Expression | AvatarChanged
+export const ServerFrameTypes = ['status', 'agent_event', 'heartbeat_event', 'training_event', 'pong', 'auth-ok', 'error', 'conversation-updated', 'conversation-branch', 'display-message-saved', 'display-message-updated', 'terminal-output', 'emote', 'restart-required', 'config-error', 'config-changed', 'proactive-message', 'reminder-updated', 'reminder-deleted', 'replay-truncated', 'approval-requested', 'approval-decided', 'mcp-servers', 'memory-updated', 'conversation-summary', 'expression', 'avatar-changed'] as const
 const serverFrameDecoders: Record<string, (v: unknown, path: string) => ServerFrame> = {
   status: decodeStatusFrame,
   agent_event: decodeEnvelope,
@@ -1252,6 +1338,8 @@ const serverFrameDecoders: Record<string, (v: unknown, path: string) => ServerFr
   'mcp-servers': decodeMCPServers,
   'memory-updated': decodeMemoryUpdated,
   'conversation-summary': decodeConversationSummary,
+  expression: decodeExpression,
+  'avatar-changed': decodeAvatarChanged,
 }
 export function decodeServerFrame(v: unknown, path = 'ServerFrame'): ServerFrame {
   const kind = _str(_obj(v, path).type, path + '.type')
@@ -1260,8 +1348,8 @@ export function decodeServerFrame(v: unknown, path = 'ServerFrame'): ServerFrame
   return decode(v, path)
 }
 
-export type ChatFrame = Token | Thinking | ToolStart | ToolEnd | Done | ChatError | ToolStatus | RunPaused | RunResumed | StreamResync | Custom | StatePatch | SummaryFrame | SummaryDelta
-export const ChatFrameTypes = ['token', 'thinking', 'tool_start', 'tool_end', 'done', 'error', 'tool_status', 'run_paused', 'run_resumed', 'stream_resync', 'custom', 'state_patch', 'summary_start', 'summary_end', 'summary_delta'] as const
+export type ChatFrame = Token | Thinking | ToolStart | ToolEnd | Done | ChatError | ToolStatus | RunPaused | RunResumed | StreamResync | Custom | StatePatch | SummaryFrame | SummaryDelta | Speech
+export const ChatFrameTypes = ['token', 'thinking', 'tool_start', 'tool_end', 'done', 'error', 'tool_status', 'run_paused', 'run_resumed', 'stream_resync', 'custom', 'state_patch', 'summary_start', 'summary_end', 'summary_delta', 'speech'] as const
 const chatFrameDecoders: Record<string, (v: unknown, path: string) => ChatFrame> = {
   token: decodeToken,
   thinking: decodeThinking,
@@ -1278,6 +1366,7 @@ const chatFrameDecoders: Record<string, (v: unknown, path: string) => ChatFrame>
   summary_start: decodeSummaryFrame,
   summary_end: decodeSummaryFrame,
   summary_delta: decodeSummaryDelta,
+  speech: decodeSpeech,
 }
 export function decodeChatFrame(v: unknown, path = 'ChatFrame'): ChatFrame {
   const kind = _str(_obj(v, path).type, path + '.type')
@@ -1302,8 +1391,8 @@ export function decodeClientFrame(v: unknown, path = 'ClientFrame'): ClientFrame
   return decode(v, path)
 }
 
-export type ChatDeltaFrame = TokenDelta | Reply | Thinking | ToolStart | ToolEnd | Done | ChatError | ToolStatus | RunPaused | RunResumed | StreamResync | Custom | StatePatch | SummaryFrame | SummaryDelta
-export const ChatDeltaFrameTypes = ['token', 'reply', 'thinking', 'tool_start', 'tool_end', 'done', 'error', 'tool_status', 'run_paused', 'run_resumed', 'stream_resync', 'custom', 'state_patch', 'summary_start', 'summary_end', 'summary_delta'] as const
+export type ChatDeltaFrame = TokenDelta | Reply | Thinking | ToolStart | ToolEnd | Done | ChatError | ToolStatus | RunPaused | RunResumed | StreamResync | Custom | StatePatch | SummaryFrame | SummaryDelta | Speech
+export const ChatDeltaFrameTypes = ['token', 'reply', 'thinking', 'tool_start', 'tool_end', 'done', 'error', 'tool_status', 'run_paused', 'run_resumed', 'stream_resync', 'custom', 'state_patch', 'summary_start', 'summary_end', 'summary_delta', 'speech'] as const
 const chatDeltaFrameDecoders: Record<string, (v: unknown, path: string) => ChatDeltaFrame> = {
   token: decodeTokenDelta,
   reply: decodeReply,
@@ -1321,6 +1410,7 @@ const chatDeltaFrameDecoders: Record<string, (v: unknown, path: string) => ChatD
   summary_start: decodeSummaryFrame,
   summary_end: decodeSummaryFrame,
   summary_delta: decodeSummaryDelta,
+  speech: decodeSpeech,
 }
 export function decodeChatDeltaFrame(v: unknown, path = 'ChatDeltaFrame'): ChatDeltaFrame {
   const kind = _str(_obj(v, path).type, path + '.type')
@@ -2409,6 +2499,45 @@ export function decodeAttachmentCreated(v: unknown, path = 'AttachmentCreated'):
   const o = _obj(v, path)
   const out: AttachmentCreated = {
     attachment: decodeAttachment(o.attachment, path + '.attachment'),
+  }
+  return out
+}
+
+export interface SpeechBody {
+  text: string
+  voice?: string
+}
+export function decodeSpeechBody(v: unknown, path = 'SpeechBody'): SpeechBody {
+  const o = _obj(v, path)
+  const out: SpeechBody = {
+    text: _str(o.text, path + '.text'),
+  }
+  if (o.voice !== undefined) out.voice = _str(o.voice, path + '.voice')
+  return out
+}
+
+export interface ExpressionBody {
+  expression: ExpressionName
+  intensity?: number
+  durationMs?: number
+}
+export function decodeExpressionBody(v: unknown, path = 'ExpressionBody'): ExpressionBody {
+  const o = _obj(v, path)
+  const out: ExpressionBody = {
+    expression: decodeExpressionName(o.expression, path + '.expression'),
+  }
+  if (o.intensity !== undefined) out.intensity = _num(o.intensity, path + '.intensity')
+  if (o.durationMs !== undefined) out.durationMs = _num(o.durationMs, path + '.durationMs')
+  return out
+}
+
+export interface Transcription {
+  text: string
+}
+export function decodeTranscription(v: unknown, path = 'Transcription'): Transcription {
+  const o = _obj(v, path)
+  const out: Transcription = {
+    text: _str(o.text, path + '.text'),
   }
   return out
 }
