@@ -182,6 +182,48 @@ describe('FrameLoop', () => {
     expect(rates).toEqual(['idle', 'display', 'idle'])
   })
 
+  it('draws every display refresh while speech plays, even with a still pose, and stops after', () => {
+    const { clock, frames, loop } = idling()
+    loop.setPaused('still', true)
+    clock.advance(1000)
+    expect(clock.pending).toBe(0)
+    const n = frames.length
+    loop.setFace('speaking')
+    expect(loop.rate).toBe('display')
+    clock.advance(500)
+    const speaking = frames.slice(n)
+    expect(speaking.length).toBeGreaterThanOrEqual(29)
+    expect(speaking.every((f) => !f.idle)).toBe(true)
+    loop.setFace('rest')
+    expect(clock.pending).toBe(0)
+    expect(loop.rate).toBe('stopped')
+  })
+
+  it('draws a blink or glance at the idle rate, every frame drawn, then idles again', () => {
+    const clock = new FakeClock()
+    const frames: Frame[] = []
+    const loop = new FrameLoop(
+      (f) => {
+        frames.push(f)
+        return !f.idle // the idle pose holds still
+      },
+      { scheduler: clock },
+    )
+    loop.wake()
+    clock.advance(1000)
+    const held = frames.length
+    loop.setFace('moving')
+    clock.advance(200)
+    const moving = frames.slice(held)
+    expect(moving.length).toBeGreaterThanOrEqual(Math.floor((200 * IDLE_FPS) / 1000))
+    expect(moving.every((f) => !f.idle)).toBe(true)
+    expect(clock.requested.frames).toBe(0)
+    loop.setFace('rest')
+    const n = frames.length
+    clock.advance(1000)
+    expect(frames.length - n).toBeLessThanOrEqual(HOLD_CHECK_FPS + 1)
+  })
+
   it('draws the first display refresh after an emote starts, not the next idle frame', () => {
     const { clock, frames, loop } = idling()
     clock.advance(1000 / IDLE_FPS + 1) // just after an idle frame

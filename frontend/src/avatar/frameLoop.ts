@@ -1,9 +1,11 @@
 // The avatar's frame loop: draws on demand, as renderPolicy.ts decides, with
-// requestAnimationFrame while an emote plays, a timer at a capped rate while
-// idle (slower while the stage holds the idle pose still), and asks for
-// nothing at all while anything pauses it (hidden document, stage off screen
-// or collapsed, reduced motion, nothing loaded yet). No three.js here.
+// requestAnimationFrame while an emote plays or speech moves the mouth, a
+// timer at a capped rate while idle or the face blinks (slower while the
+// stage holds the idle pose still), and asks for nothing at all while anything
+// pauses it (hidden document, stage off screen or collapsed, reduced motion
+// unless speech plays, nothing loaded yet). No three.js here.
 
+import type { FaceActivity } from './face'
 import { IDLE_FPS, nextFrame, rateOf, type NextFrame, type RenderRate } from './renderPolicy'
 
 /** Display frames and timers: the browser's, or a test's fake clock. */
@@ -35,8 +37,9 @@ export interface Frame {
   /** Seconds since the previous frame (0 for the first after a pause or a wake). */
   dt: number
   /**
-   * An idle frame, at the capped rate: the tick may skip drawing when the
-   * pose has not visibly changed. Every other frame must be drawn.
+   * An idle frame, at the capped rate, with the face at rest: the tick may
+   * skip drawing when the pose has not visibly changed. Every other frame
+   * must be drawn.
    */
   idle: boolean
 }
@@ -59,6 +62,7 @@ export class FrameLoop {
   private readonly pauses = new Set<string>()
   private playing = false
   private typing = false
+  private face: FaceActivity = 'rest'
   private emoteEnded = Number.NEGATIVE_INFINITY
   private last: number | null = null
   private holding = false
@@ -85,8 +89,9 @@ export class FrameLoop {
 
   /**
    * Pauses for a reason until the same reason is cleared. 'hidden' is the
-   * page's visibility; any other reason (off screen, no size, not loaded, a
-   * still pose) means the stage is not on screen with something to animate.
+   * page's visibility; 'still' a still pose (reduced motion: only speech
+   * draws); any other reason (off screen, no size, not loaded) means the
+   * stage is not on screen with something to animate.
    */
   setPaused(reason: string, paused: boolean): void {
     if (paused === this.pauses.has(reason)) return
@@ -115,6 +120,13 @@ export class FrameLoop {
     this.schedule()
   }
 
+  /** What the face does (face.ts): speech draws at display rate, a blink or glance at the idle rate. */
+  setFace(face: FaceActivity): void {
+    if (face === this.face) return
+    this.face = face
+    this.schedule()
+  }
+
   /** Draws one frame at once (a resize, a new clip), if anything is to be drawn. */
   wake(): void {
     this.last = null
@@ -132,10 +144,12 @@ export class FrameLoop {
         playing: this.playing,
         sinceEmoteEnded: now - this.emoteEnded,
         visible: !this.pauses.has('hidden'),
-        onScreen: [...this.pauses].every((r) => r === 'hidden'),
+        onScreen: [...this.pauses].every((r) => r === 'hidden' || r === 'still'),
         sinceLastFrame: this.last === null ? null : now - this.last,
         holding: this.holding,
         typing: this.typing,
+        still: this.pauses.has('still'),
+        face: this.face,
       },
       this.idleFps,
     )
@@ -176,7 +190,7 @@ export class FrameLoop {
 
   private readonly onTimer = (): void => {
     this.timer = null
-    this.frame(this.scheduler.now(), true)
+    this.frame(this.scheduler.now(), this.face === 'rest')
   }
 
   private frame(now: number, idle: boolean): void {

@@ -9,6 +9,8 @@ const idle: RenderInputs = {
   sinceLastFrame: 10,
   holding: false,
   typing: false,
+  still: false,
+  face: 'rest',
 }
 const idleInterval = 1000 / IDLE_FPS
 
@@ -27,6 +29,16 @@ describe('nextFrame', () => {
     ['off screen: nothing', { onScreen: false, playing: true }, { kind: 'none' }],
     ['the user types: the idle pose holds', { typing: true }, { kind: 'none' }],
     ['the user types: an emote still plays', { typing: true, playing: true }, { kind: 'display' }],
+    ['speech plays: the display rate, for the mouth', { face: 'speaking' }, { kind: 'display' }],
+    ['speech plays while the user types: the mouth still moves', { face: 'speaking', typing: true }, { kind: 'display' }],
+    ['speech plays on a hidden page: nothing', { face: 'speaking', visible: false }, { kind: 'none' }],
+    ['speech plays off screen: nothing', { face: 'speaking', onScreen: false }, { kind: 'none' }],
+    ['a blink or glance: idle-rate frames, even when the pose held', { face: 'moving', holding: true }, { kind: 'after', ms: idleInterval - 10 }],
+    ['a blink while the user types: held', { face: 'moving', typing: true }, { kind: 'none' }],
+    ['a still pose: nothing', { still: true }, { kind: 'none' }],
+    ['a still pose: no blinks or glances either', { still: true, face: 'moving' }, { kind: 'none' }],
+    ['a still pose with speech: the mouth moves', { still: true, face: 'speaking' }, { kind: 'display' }],
+    ['a still pose, speech starts: one frame at once', { still: true, face: 'speaking', sinceLastFrame: null }, { kind: 'now' }],
   ])('%s', (_, change, want) => {
     expect(nextFrame({ ...idle, ...change })).toEqual(want)
   })

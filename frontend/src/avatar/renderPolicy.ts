@@ -4,10 +4,15 @@
 // changes, and does what it says.
 //
 //   - nothing while the page is hidden, or the stage is off screen, has no
-//     size or has nothing to animate (not loaded, a still pose);
+//     size or has nothing to animate (not loaded);
+//   - with a still pose (reduced motion), nothing unless speech plays: then
+//     every display refresh, for the mouth;
 //   - one frame at once when drawing (re)starts: shown again, resized, a new clip;
 //   - every display refresh while an emote plays, and for SETTLE_MS after it
-//     ends, so the crossfade back to idle is smooth;
+//     ends, so the crossfade back to idle is smooth; and while speech plays
+//     (the mouth follows it), even while the user types;
+//   - while the face moves by itself (a blink, a glance, an expression
+//     blending), frames at the idle rate, each drawn, until it rests;
 //   - nothing while the user types (the idle pose holds until TYPING_HOLD_MS
 //     after the last key): an idle frame drawn as a key lands delays that key's
 //     paint (a software-rendered frame took 20-30 ms), and idle motion is not
@@ -15,6 +20,8 @@
 //   - otherwise (idle) at most IDLE_FPS frames a second; and while the stage
 //     holds the idle pose still (the last idle frame found it had not visibly
 //     moved, so drew nothing), it looks again HOLD_CHECK_FPS times a second.
+
+import type { FaceActivity } from './face'
 
 /** How long after the user's last key in a text field the idle pose holds. */
 export const TYPING_HOLD_MS = 800
@@ -49,6 +56,10 @@ export interface RenderInputs {
   holding: boolean
   /** The user is typing in a text field (a key within TYPING_HOLD_MS). */
   typing: boolean
+  /** The pose is a still one (reduced motion): only speech moves the stage. */
+  still: boolean
+  /** What the face does (face.ts): speaking, moving by itself, or at rest. */
+  face: FaceActivity
 }
 
 /** What to do about the next frame. */
@@ -67,10 +78,13 @@ export type RenderRate = 'display' | 'idle' | 'stopped'
 
 export function nextFrame(inputs: RenderInputs, idleFps = IDLE_FPS): NextFrame {
   if (!inputs.visible || !inputs.onScreen) return { kind: 'none' }
+  if (inputs.still && inputs.face !== 'speaking') return { kind: 'none' }
   if (inputs.sinceLastFrame === null) return { kind: 'now' }
+  if (inputs.face === 'speaking') return { kind: 'display' }
   if (inputs.playing || inputs.sinceEmoteEnded < SETTLE_MS) return { kind: 'display' }
   if (inputs.typing) return { kind: 'none' }
-  const interval = 1000 / (inputs.holding ? Math.min(HOLD_CHECK_FPS, idleFps) : idleFps)
+  const holding = inputs.holding && inputs.face === 'rest'
+  const interval = 1000 / (holding ? Math.min(HOLD_CHECK_FPS, idleFps) : idleFps)
   return { kind: 'after', ms: Math.max(0, interval - inputs.sinceLastFrame) }
 }
 
