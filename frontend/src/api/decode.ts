@@ -21,7 +21,15 @@ import { decodeProactiveFrame, decodeReminderDeleted, decodeReminderUpdated } fr
 import { decodeMcpServersFrame } from './mcpDecode'
 import { decodeMemoryUpdated } from './memoryDecode'
 import { isNumber, isObject, isString, isStringArray, optional } from './guards'
-import { AppStateValues, ConfinementValues, decodeConversationBranch, decodeOrNull, decodeReplayTruncated } from './wire.gen'
+import {
+  AppStateValues,
+  ConfinementValues,
+  decodeAvatarChanged,
+  decodeConversationBranch,
+  decodeExpression,
+  decodeOrNull,
+  decodeReplayTruncated,
+} from './wire.gen'
 
 const AGENT_STATES = new Set<string>(AppStateValues)
 
@@ -127,6 +135,8 @@ const decoders: Decoders = {
   'mcp-servers': decodeMcpServersFrame,
   'memory-updated': decodeMemoryUpdated,
   'replay-truncated': (v) => decodeOrNull(decodeReplayTruncated, v),
+  expression: (v) => decodeOrNull(decodeExpression, v),
+  'avatar-changed': (v) => decodeOrNull(decodeAvatarChanged, v),
 }
 
 /** Every server frame type this client decodes (the server's catalog, checked by wire.golden.test.ts). */

@@ -46,7 +46,8 @@ import {
 } from './terminalDecode'
 import { decodeRestartResult } from './restartDecode'
 import { MemoryClient } from './restMemory'
-import { AttachmentsClient, UPLOAD_HEADER, type UploadOptions } from './restAttachments'
+import { AttachmentsClient, UPLOAD_HEADER, type AttachmentsTransport, type UploadOptions } from './restAttachments'
+import { AvatarClient } from './restAvatar'
 import type { ObjectUrl } from './objectUrls'
 import type { Attachment } from './wire.gen'
 import { ContextApi } from './restContext'
@@ -121,8 +122,8 @@ export class ApiClient {
     malformed: (what) => new ApiError(200, `malformed ${what} response`),
   })
 
-  /** Uploads and the bytes and thumbnails of attachments (restAttachments.ts). */
-  readonly attachments = new AttachmentsClient({
+  /** Raw-body requests with the auth headers: uploads, and the bytes of attachments. */
+  private readonly raw: AttachmentsTransport = {
     fetch: async (path, init) => {
       const headers = { ...init.headers, ...this.headers(init.headers.Accept ?? 'application/json') }
       try {
@@ -134,7 +135,13 @@ export class ApiClient {
     },
     failed: async (res) => errorFromBody(res, parseJSON(await res.text().catch(() => ''))),
     malformed: (what) => new ApiError(200, `malformed ${what} response`),
-  })
+  }
+
+  /** Uploads and the bytes and thumbnails of attachments (restAttachments.ts). */
+  readonly attachments = new AttachmentsClient(this.raw)
+
+  /** The user's character: GET, POST (a .vrm) and DELETE /api/avatar (restAvatar.ts). */
+  readonly avatar = new AvatarClient(this.raw)
 
   constructor(opts: ApiClientOptions) {
     this.baseURL = opts.baseURL.replace(/\/+$/, '')

@@ -14,7 +14,7 @@ import type { JsonObject } from './json'
 import type { McpServersMessage } from './mcpTypes'
 import type { MemoryUpdatedMessage } from './memoryTypes'
 import type { StatusFields } from './statusTypes'
-import type { ConversationBranch, ReplayTruncated, TerminalInput, TerminalResize } from './wire.gen'
+import type { AvatarChanged, ConversationBranch, Expression, ReplayTruncated, TerminalInput, TerminalResize } from './wire.gen'
 
 export type { JsonObject } from './json'
 export type { AgentState, AgentStatus, Confinement, StatusFields } from './statusTypes'
@@ -77,6 +77,8 @@ export interface KnownServerMessages {
   'approval-decided': ApprovalDecidedMessage
   'mcp-servers': McpServersMessage
   'memory-updated': MemoryUpdatedMessage
+  expression: Expression
+  'avatar-changed': AvatarChanged
 }
 
 /**
