@@ -5,6 +5,7 @@
 // handles (pong, auth-ok); frames of newer servers are ignored.
 
 import { isEnvelope, type KnownServerMessages, type KnownServerMessageType, type ServerMessage } from '../api'
+import { faceBus } from '../avatar/faceBus'
 import type { WispPage } from './wispPage'
 
 type FrameHandler<K extends KnownServerMessageType> = (page: WispPage, msg: KnownServerMessages[K]) => void
@@ -49,6 +50,10 @@ export const frameTable: FrameTable = {
   'approval-decided': (page, msg) => page.receiveApproval(msg.approval),
   'mcp-servers': (page, msg) => page.mcp.receive(msg.servers),
   'memory-updated': (page, msg) => page.memory.receive(msg.memory),
+  // The face of every stage in this window (docs/emotes.md "The face").
+  expression: (_page, msg) => faceBus.express({ expression: msg.expression, intensity: msg.intensity, durationMs: msg.durationMs }),
+  // Another character was chosen (here or in another window): every stage loads it.
+  'avatar-changed': (page, msg) => page.avatar.put(msg.avatar),
 }
 
 /** Hands a frame to its handler in the table. */

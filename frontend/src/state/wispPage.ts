@@ -16,6 +16,7 @@ import {
   type ApiClient,
   type Approval,
   type AutonomyState,
+  type Avatar,
   type EmoteCatalog,
   type ExportFormat,
   type ImportResult,
@@ -99,6 +100,8 @@ export class WispPage {
   readonly memory = new MemoryStore()
   /** GET /api/emotes: the avatar's and the picker's catalog. */
   readonly emoteCatalog = new LoadStore<EmoteCatalog>(() => this.api.get(), (api) => api.listEmotes())
+  /** GET /api/avatar: the character the stage shows (avatar-changed frames put the new one). */
+  readonly avatar = new LoadStore<Avatar>(() => this.api.get(), (api) => api.avatar.get())
   /** GET /api/provider: the provider form's saved settings. */
   readonly provider = new LoadStore<ProviderInfo>(() => this.api.get(), (api) => api.getProvider())
   /** The ui settings of GET /api/config (theme, notifications), reloaded when they change. */
