@@ -1,17 +1,20 @@
 // The avatar stage at the top of the side column. This part is in the main
 // chunk: the playback machine (what plays now, data-emote, and its request
 // number, data-emote-seq, which the canvas's data-clip-seq matches once its
-// frames show it), the caption and the no-WebGL fallback. The three.js view is
-// AvatarCanvas, loaded lazily so three.js stays out of the first chunk (as
-// TerminalDock does for xterm.js).
+// frames show it), the character chosen (GET /api/avatar: data-avatar-kind
+// once shown, data-avatar-error when a VRM could not be), the caption and the
+// no-WebGL fallback. The three.js view is AvatarCanvas, loaded lazily so
+// three.js stays out of the first chunk (as TerminalDock does for xterm.js);
+// it writes the face's data-mouth, data-expression and data-blinks here.
 
 import './avatar.css'
 import { Component, Suspense, lazy, useEffect, useMemo, useState, type ReactNode } from 'react'
-import { IDLE_EMOTE_ID } from '../api'
+import { BUILTIN_AVATAR_PATH, IDLE_EMOTE_ID } from '../api'
 import { hasWebGL2 } from '../avatar/webgl'
 import { useApi, useWisp } from '../state/WispProvider'
 import { emoteLabel } from '../state/emotePicker'
 import { useEmoteCatalog } from '../state/useEmoteCatalog'
+import { useAvatar } from '../state/useAvatar'
 import { useEmotePlayback } from '../state/useEmotePlayback'
 import { REDUCED_MOTION, useMediaQuery } from '../state/useMediaQuery'
 import { AvatarFallback } from './AvatarFallback'
@@ -34,7 +37,11 @@ export function AvatarPanel() {
   const play = useEmotePlayback(emotes, idleGlb)
   const still = useMediaQuery(REDUCED_MOTION)
   const [webgl] = useState(hasWebGL2)
-  const [outcome, setOutcome] = useState<CanvasOutcome | null>(null)
+  const { avatar } = useAvatar()
+  const avatarKey = avatar === null ? '' : `${avatar.kind} ${avatar.url}`
+  // What the canvas reported, for the character it was asked to show (a new one starts over).
+  const [reported, setReported] = useState<{ key: string; outcome: CanvasOutcome } | null>(null)
+  const outcome = reported?.key === avatarKey ? reported.outcome : null
   // Without a catalog there is no avatar to load; a 401 waits for the token form.
   const status = stageStatus(webgl, outcome, catalog === null && !unauthorized ? catalogError : null)
 
@@ -49,7 +56,13 @@ export function AvatarPanel() {
     [play, api],
   )
   const caption = play.id === IDLE_EMOTE_ID ? '' : emoteLabel(play.id, catalog?.emotes ?? null)
-  const showCanvas = webgl && api !== null && catalog !== null && (outcome === null || outcome.stage === 'ready')
+  const showCanvas =
+    webgl && api !== null && catalog !== null && avatar !== null && (outcome === null || outcome.stage === 'ready')
+  const view = useMemo(
+    () => (avatar === null || api === null ? null : { kind: avatar.kind, url: api.assetURL(avatar.url) }),
+    [avatar, api],
+  )
+  const shown = outcome?.stage === 'ready' ? outcome : null
 
   return (
     <section
@@ -59,16 +72,29 @@ export function AvatarPanel() {
       data-stage={status.stage}
       data-emote={play.id}
       data-emote-seq={play.seq}
+      data-avatar-kind={shown?.kind}
+      data-avatar-error={shown?.error}
     >
-      {showCanvas ? (
-        <CanvasBoundary onError={(message) => setOutcome({ stage: 'error', message })}>
+      {showCanvas && view !== null ? (
+        <CanvasBoundary onError={(message) => setReported({ key: avatarKey, outcome: { stage: 'error', message } })}>
           <Suspense fallback={null}>
-            <AvatarCanvas avatarURL={api.assetURL(catalog.avatar)} clip={clip} still={still} onOutcome={setOutcome} />
+            <AvatarCanvas
+              avatar={view}
+              builtinURL={api.assetURL(BUILTIN_AVATAR_PATH)}
+              clip={clip}
+              still={still}
+              onOutcome={(o) => setReported({ key: avatarKey, outcome: o })}
+            />
           </Suspense>
         </CanvasBoundary>
       ) : null}
       {status.stage === 'fallback' || status.stage === 'error' ? <AvatarFallback message={status.message} /> : null}
       {status.stage === 'loading' ? <p className="avatar-loading">Loading the avatar…</p> : null}
+      {shown?.error !== undefined ? (
+        <p className="avatar-error" role="alert">
+          {shown.error}
+        </p>
+      ) : null}
       <p className={`avatar-caption${caption === '' ? ' empty-caption' : ''}`} role="status" data-testid="avatar-caption">
         {caption}
       </p>

@@ -15,6 +15,7 @@ import {
 import type { Settings } from '../state/useSettings'
 import { useAppState } from '../state/WispProvider'
 import { AutonomyStatus } from './AutonomyStatus'
+import { AvatarSettings } from './AvatarSettings'
 import { ConfinementStatus } from './ConfinementStatus'
 import { NotificationPermission } from './NotificationPermission'
 import { FieldNotes, SettingField, SettingTags } from './SettingField'
@@ -38,6 +39,7 @@ export function SettingsSections({ settings, snap, disabled }: Props) {
     <>
       {section('model', <ApiKeyField settings={settings} snap={snap} disabled={disabled} />)}
       {section('character')}
+      <AvatarSettings />
       <ShellSection settings={settings} snap={snap} disabled={disabled} />
       {section('terminal')}
       {section('autonomy', <AutonomyStatus snap={snap} />)}
