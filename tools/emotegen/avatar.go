@@ -22,6 +22,7 @@ const (
 	matWhite
 	matBlush
 	matWisp
+	matMouth
 	matCount
 )
 
@@ -35,6 +36,7 @@ var paints = [matCount]paint{
 	matWhite: {"Sparkle", [3]float64{1, 1, 1}, 0.2, false},
 	matBlush: {"Blush", [3]float64{0.98, 0.58, 0.60}, 0.8, false},
 	matWisp:  {"Wisp", [3]float64{0.55, 0.95, 1.0}, 0.4, true},
+	matMouth: {"Mouth", [3]float64{0.45, 0.11, 0.16}, 0.6, false},
 }
 
 // linear converts an sRGB channel to the linear value glTF colour factors hold.
@@ -66,8 +68,6 @@ var leftParts = []part{
 	{bone: upperLegL, shape: "upperLeg", mat: matPants, size: vec3{1, 1, 1}},
 	{bone: lowerLegL, shape: "lowerLeg", mat: matPants, size: vec3{1, 1, 1}},
 	{bone: footL, shape: "sphere", mat: matShoes, at: vec3{0, -0.035, 0.04}, size: vec3{0.062, 0.047, 0.11}},
-	{bone: head, shape: "sphere", mat: matEyes, at: vec3{0.07, 0.15, 0.172}, size: vec3{0.027, 0.038, 0.02}},
-	{bone: head, shape: "sphere", mat: matWhite, at: vec3{0.062, 0.165, 0.19}, size: vec3{0.009, 0.011, 0.006}},
 	{bone: head, shape: "sphere", mat: matBlush, at: vec3{0.118, 0.098, 0.142}, size: vec3{0.03, 0.016, 0.012}, tilt: euler{Y: 40}},
 }
 
@@ -79,7 +79,6 @@ var centreParts = []part{
 	{bone: neck, shape: "sphere", mat: matSkin, at: vec3{0, 0.04, 0}, size: vec3{0.048, 0.07, 0.048}},
 	{bone: head, shape: "sphere", mat: matSkin, at: vec3{0, 0.17, 0}, size: vec3{0.2, 0.19, 0.19}},
 	{bone: head, shape: "sphere", mat: matHair, at: vec3{0, 0.22, -0.03}, size: vec3{0.207, 0.2, 0.205}},
-	{bone: head, shape: "sphere", mat: matEyes, at: vec3{0, 0.085, 0.178}, size: vec3{0.024, 0.009, 0.01}},
 	{bone: head, shape: "sphere", mat: matWisp, at: vec3{0, 0.47, -0.01}, size: vec3{0.042, 0.07, 0.042}},
 }
 
@@ -135,6 +134,9 @@ func buildAvatar() *document {
 		parent := int(p.bone) // bone nodes come first
 		d.Nodes[parent].Children = append(d.Nodes[parent].Children, len(d.Nodes)-1)
 	}
+	face := d.addFace(faceLOD{5, 16}, func(m int) int { return m })
+	d.Nodes = append(d.Nodes, node{Name: "Face", Mesh: &face})
+	d.Nodes[head].Children = append(d.Nodes[head].Children, len(d.Nodes)-1)
 	return d
 }
 
