@@ -1,6 +1,9 @@
 package main
 
-import "math"
+import (
+	"maps"
+	"math"
+)
 
 // The face: eyes (whites, dark irises, a sparkle), brows and a mouth, draped over the
 // front of the head. It is one mesh whose morph targets are named like VRM 1.0's
@@ -235,9 +238,27 @@ func (f feature) place(u vec3, target string) vec3 {
 // faceLOD is how finely each feature's ellipsoid is tessellated.
 type faceLOD struct{ rings, segments int }
 
+// faceFrame places the face in a model. The built-in avatar hangs it on the Head node as
+// it is (the zero frame); a VRM skins it to the Head: at is the Head's position, turn
+// faces it to -Z (VRM 0.x), and skin adds the attributes binding n vertices to the Head.
+type faceFrame struct {
+	at   vec3
+	turn bool
+	skin func(n int) map[string]int
+}
+
+func (fr faceFrame) dir(v vec3) vec3 {
+	if fr.turn {
+		return vec3{-v.X, v.Y, -v.Z}
+	}
+	return v
+}
+
+func (fr faceFrame) point(v vec3) vec3 { return fr.dir(v).add(fr.at) }
+
 // addFace appends the face mesh (one primitive per material, every one with all of
 // faceTargets) and returns its index.
-func (d *document) addFace(lod faceLOD, material func(int) int) int {
+func (d *document) addFace(lod faceLOD, fr faceFrame) int {
 	unit := dome(lod.rings, lod.segments)
 	byMat := map[int][]feature{}
 	var mats []int
@@ -255,9 +276,9 @@ func (d *document) addFace(lod faceLOD, material func(int) int) int {
 		for _, f := range byMat[mat] {
 			base := uint16(len(g.pos))
 			for i, u := range unit.pos {
-				g.pos = append(g.pos, rest(f, u))
+				g.pos = append(g.pos, fr.point(rest(f, u)))
 				n := unit.nrm[i]
-				g.nrm = append(g.nrm, vec3{n.X * 0.35, n.Y * 0.35, math.Max(n.Z, 0.2)}.norm())
+				g.nrm = append(g.nrm, fr.dir(vec3{n.X * 0.35, n.Y * 0.35, math.Max(n.Z, 0.2)}.norm()))
 			}
 			for i := 0; i < len(unit.idx); i += 3 {
 				a, b, c := unit.idx[i], unit.idx[i+1], unit.idx[i+2]
@@ -267,13 +288,16 @@ func (d *document) addFace(lod faceLOD, material func(int) int) int {
 				g.idx = append(g.idx, base+a, base+b, base+c)
 			}
 		}
-		p := d.primitive(g, material(mat))
+		p := d.primitive(g, mat)
+		if fr.skin != nil {
+			maps.Copy(p.Attributes, fr.skin(len(g.pos)))
+		}
 		for _, t := range faceTargets {
 			var delta []float64
 			moved := false
 			for _, f := range byMat[mat] {
 				for _, u := range unit.pos {
-					dv := f.place(u, t).sub(rest(f, u))
+					dv := fr.dir(f.place(u, t).sub(rest(f, u)))
 					moved = moved || dv != (vec3{})
 					delta = append(delta, round(dv.X), round(dv.Y), round(dv.Z))
 				}

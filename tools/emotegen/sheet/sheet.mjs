@@ -4,6 +4,8 @@
 // --morph sets a face morph target (e.g. --morph aa=1 --morph happy=0.5) on every pose.
 //   node tools/emotegen/sheet/sheet.mjs <glb dir> <out.png> --faces
 // draws the face close up: at rest, then each morph target at weight 1.
+// --avatar <file> draws another model (a VRM fixture, say) in place of avatar.glb; the
+// clips move it only if its nodes are named like the avatar's.
 // It uses three.js from frontend/node_modules and Debian's Chromium with software WebGL.
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -17,9 +19,10 @@ const threeDir = join(frontend, 'node_modules/three')
 
 const [glbDir, out, ...rest] = process.argv.slice(2)
 const ids = [], morphs = {}
-let faces = false
+let faces = false, avatarFile = join(glbDir, 'avatar.glb')
 for (let i = 0; i < rest.length; i++) {
   if (rest[i] === '--faces') faces = true
+  else if (rest[i] === '--avatar') avatarFile = rest[++i]
   else if (rest[i] === '--morph') {
     const [name, weight] = rest[++i].split('=')
     morphs[name] = Number(weight ?? 1)
@@ -101,6 +104,7 @@ await tab.route('http://sheet.local/**', (route) => {
   const path = new URL(route.request().url()).pathname
   if (path === '/') return route.fulfill({ contentType: 'text/html', body: page })
   if (path.startsWith('/three/')) return route.fulfill({ contentType: 'text/javascript', body: readFileSync(join(threeDir, path.slice(7))) })
+  if (path === '/glb/avatar.glb') return route.fulfill({ contentType: 'model/gltf-binary', body: readFileSync(avatarFile) })
   if (path.startsWith('/glb/')) return route.fulfill({ contentType: 'model/gltf-binary', body: readFileSync(join(glbDir, path.slice(5))) })
   return route.fulfill({ status: 404, body: '' })
 })
