@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Approval, ServerMessage } from '../api'
 import { approvalExample } from '../api/approvals.test-util'
 import { mcpServerExample } from '../api/mcp.test-util'
+import { faceBus, type ExpressionCue } from '../avatar/faceBus'
 import { routeFrame } from './frameTable'
 import { WispPage } from './wispPage'
 
@@ -28,6 +29,21 @@ describe('routeFrame', () => {
     expect(page.mcp.get().servers?.map((s) => s.name)).toEqual([mcpServerExample.name])
     expect(page.approvals.get().cards.map((c) => c.approval.id)).toEqual([approvalExample.id])
     expect(heard).toEqual([approvalExample])
+  })
+
+  it('shows expression cues on the face and puts a new character in the avatar store', () => {
+    const page = new WispPage()
+    const cues: ExpressionCue[] = []
+    const off = faceBus.onExpression((c) => cues.push(c))
+    try {
+      routeFrame(page, { type: 'expression', expression: 'happy', intensity: 0.8, durationMs: 3000, source: 'agent' } as ServerMessage)
+    } finally {
+      off()
+    }
+    expect(cues).toEqual([{ expression: 'happy', intensity: 0.8, durationMs: 3000 }])
+    const avatar = { kind: 'vrm' as const, url: '/avatar/user.vrm?v=1', name: 'a.vrm' }
+    routeFrame(page, { type: 'avatar-changed', avatar } as ServerMessage)
+    expect(page.avatar.get().value).toEqual(avatar)
   })
 
   it('leaves frames it does not know, and the socket’s own, alone', () => {
