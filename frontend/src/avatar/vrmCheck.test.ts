@@ -1,0 +1,67 @@
+// The VRM fixtures (tools/emotegen, frontend/e2e/fixtures) read with the
+// stage's own loader in node: the check Settings → Avatar runs before an
+// upload, and the retargeted clips binding to the VRM's normalized bones.
+
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { AnimationMixer, Vector3 } from 'three'
+import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
+import { describe, expect, it } from 'vitest'
+import { stageVRM, vrmLoader, vrmOf } from './models'
+import { checkVRM } from './vrmCheck'
+
+const FIXTURES = resolve(import.meta.dirname, '../../e2e/fixtures')
+const CLIPS = resolve(import.meta.dirname, '../../../emotes/glb')
+
+function bytes(path: string): ArrayBuffer {
+  const b = readFileSync(path)
+  return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)
+}
+
+describe('checkVRM', () => {
+  it('reads the VRM 1.0 and 0.x fixtures', async () => {
+    expect(await checkVRM(bytes(resolve(FIXTURES, 'wisp-test.vrm')))).toMatchObject({ version: '1' })
+    expect(await checkVRM(bytes(resolve(FIXTURES, 'wisp-test-0x.vrm')))).toMatchObject({ version: '0' })
+  })
+
+  it('refuses a broken file and a glTF that is not a VRM, with the reason', async () => {
+    await expect(checkVRM(bytes(resolve(FIXTURES, 'broken.vrm')))).rejects.toThrow(/./)
+    await expect(checkVRM(bytes(resolve(CLIPS, 'wave.glb')))).rejects.toThrow('it has no VRM extension')
+  })
+})
+
+describe('a VRM on the stage', () => {
+  it.each(['wisp-test.vrm', 'wisp-test-0x.vrm'])('%s plays the built-in wave: a hand rises to the head', async (file) => {
+    const vrm = vrmOf(await vrmLoader().parseAsync(bytes(resolve(FIXTURES, file)), ''))
+    const model = stageVRM(vrm)
+    const wave = (await new GLTFLoader().parseAsync(bytes(resolve(CLIPS, 'wave.glb')), '')).animations[0]
+    expect(wave).toBeDefined()
+    const clip = model.adapt(wave!)
+    expect(clip.tracks.length).toBeGreaterThanOrEqual(15)
+    const mixer = new AnimationMixer(model.root)
+    mixer.clipAction(clip).play()
+    /** The raw (skinned) bones' world heights, once the humanoid copied the normalized pose to them. */
+    const heights = (time: number) => {
+      mixer.setTime(time)
+      model.pose()
+      model.root.updateMatrixWorld(true)
+      const y = (bone: 'head' | 'leftHand' | 'rightHand') => vrm.humanoid.getRawBoneNode(bone)?.getWorldPosition(new Vector3()).y ?? NaN
+      return { head: y('head'), left: y('leftHand'), right: y('rightHand') }
+    }
+    const rest = heights(0)
+    // At the start both hands hang well below the head; mid-wave one is up by the head.
+    expect(Math.max(rest.left, rest.right)).toBeLessThan(rest.head - 0.3)
+    const up = heights(1.0)
+    // The same hand as the built-in character's (HandL is its left: the VRM's leftHand).
+    const builtin = await new GLTFLoader().parseAsync(bytes(resolve(CLIPS, 'avatar.glb')), '')
+    const own = new AnimationMixer(builtin.scene)
+    own.clipAction(wave!).play()
+    own.setTime(1.0)
+    builtin.scene.updateMatrixWorld(true)
+    const ownY = (name: string) => builtin.scene.getObjectByName(name)?.getWorldPosition(new Vector3()).y ?? NaN
+    const side = ownY('HandL') > ownY('HandR') ? 'left' : 'right'
+    expect(up[side]).toBeGreaterThan(up.head - 0.15)
+    expect(up[side === 'left' ? 'right' : 'left']).toBeLessThan(up.head - 0.3)
+    model.dispose()
+  })
+})
