@@ -21,7 +21,7 @@ import { ClipPlayer, clipDataset, type ClipRequest } from './clipPlayer'
 import { FaceController, type FaceActivity } from './face'
 import { faceBus as pageFaceBus, type FaceBus } from './faceBus'
 import { FrameLoop, browserScheduler, type Frame, type FrameScheduler } from './frameLoop'
-import { loadBuiltin, loadVRM, vrmLoader, type AvatarKind, type StageModel } from './models'
+import { loadBuiltin, type AvatarKind, type StageModel } from './models'
 import { PoseWatch } from './poseWatch'
 import { TYPING_HOLD_MS } from './renderPolicy'
 import { StageScene, disposeTree } from './stageScene'
@@ -93,7 +93,7 @@ export class AvatarStage {
    */
   async loadAvatar(url: string, kind: AvatarKind = 'builtin'): Promise<void> {
     if (this.model !== null) throw new Error('the stage already shows a character')
-    const model = kind === 'vrm' ? await loadVRM(vrmLoader(), url) : await loadBuiltin(this.loader, url)
+    const model = kind === 'vrm' ? await loadVRMModel(url) : await loadBuiltin(this.loader, url)
     if (this.disposed || this.model !== null) {
       model.dispose()
       return
@@ -290,6 +290,12 @@ export class AvatarStage {
       document.removeEventListener('keydown', onKey, { capture: true })
     }
   }
+}
+
+/** Loads a VRM, fetching three-vrm's chunk first. */
+async function loadVRMModel(url: string): Promise<StageModel> {
+  const { loadVRM, vrmLoader } = await import('./vrmModel')
+  return loadVRM(vrmLoader(), url)
 }
 
 /** A field the user types text into. */

@@ -2,39 +2,40 @@
 // stage's own loader in node: the check Settings → Avatar runs before an
 // upload, and the retargeted clips binding to the VRM's normalized bones.
 
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { AnimationMixer, Vector3 } from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { describe, expect, it } from 'vitest'
-import { stageVRM, vrmLoader, vrmOf } from './models'
+import { stageVRM, vrmLoader, vrmOf } from './vrmModel'
 import { checkVRM } from './vrmCheck'
 
-const FIXTURES = resolve(import.meta.dirname, '../../e2e/fixtures')
-const CLIPS = resolve(import.meta.dirname, '../../../emotes/glb')
+const FIXTURES = new URL('../../e2e/fixtures/', import.meta.url)
+const CLIPS = new URL('../../../emotes/glb/', import.meta.url)
 
-function bytes(path: string): ArrayBuffer {
-  const b = readFileSync(path)
-  return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength)
+/** node:fs, without node's types in the app's tsconfig (this test runs in node). */
+const fs = (await import(/* @vite-ignore */ `node:${'fs'}`)) as { readFileSync(path: URL): Uint8Array }
+
+function bytes(url: URL): ArrayBuffer {
+  const b = fs.readFileSync(url)
+  return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer
 }
 
 describe('checkVRM', () => {
   it('reads the VRM 1.0 and 0.x fixtures', async () => {
-    expect(await checkVRM(bytes(resolve(FIXTURES, 'wisp-test.vrm')))).toMatchObject({ version: '1' })
-    expect(await checkVRM(bytes(resolve(FIXTURES, 'wisp-test-0x.vrm')))).toMatchObject({ version: '0' })
+    expect(await checkVRM(bytes(new URL('wisp-test.vrm', FIXTURES)))).toMatchObject({ version: '1' })
+    expect(await checkVRM(bytes(new URL('wisp-test-0x.vrm', FIXTURES)))).toMatchObject({ version: '0' })
   })
 
   it('refuses a broken file and a glTF that is not a VRM, with the reason', async () => {
-    await expect(checkVRM(bytes(resolve(FIXTURES, 'broken.vrm')))).rejects.toThrow(/./)
-    await expect(checkVRM(bytes(resolve(CLIPS, 'wave.glb')))).rejects.toThrow('it has no VRM extension')
+    await expect(checkVRM(bytes(new URL('broken.vrm', FIXTURES)))).rejects.toThrow(/./)
+    await expect(checkVRM(bytes(new URL('wave.glb', CLIPS)))).rejects.toThrow('it has no VRM extension')
   })
 })
 
 describe('a VRM on the stage', () => {
   it.each(['wisp-test.vrm', 'wisp-test-0x.vrm'])('%s plays the built-in wave: a hand rises to the head', async (file) => {
-    const vrm = vrmOf(await vrmLoader().parseAsync(bytes(resolve(FIXTURES, file)), ''))
+    const vrm = vrmOf(await vrmLoader().parseAsync(bytes(new URL(file, FIXTURES)), ''))
     const model = stageVRM(vrm)
-    const wave = (await new GLTFLoader().parseAsync(bytes(resolve(CLIPS, 'wave.glb')), '')).animations[0]
+    const wave = (await new GLTFLoader().parseAsync(bytes(new URL('wave.glb', CLIPS)), '')).animations[0]
     expect(wave).toBeDefined()
     const clip = model.adapt(wave!)
     expect(clip.tracks.length).toBeGreaterThanOrEqual(15)
@@ -53,7 +54,7 @@ describe('a VRM on the stage', () => {
     expect(Math.max(rest.left, rest.right)).toBeLessThan(rest.head - 0.3)
     const up = heights(1.0)
     // The same hand as the built-in character's (HandL is its left: the VRM's leftHand).
-    const builtin = await new GLTFLoader().parseAsync(bytes(resolve(CLIPS, 'avatar.glb')), '')
+    const builtin = await new GLTFLoader().parseAsync(bytes(new URL('avatar.glb', CLIPS)), '')
     const own = new AnimationMixer(builtin.scene)
     own.clipAction(wave!).play()
     own.setTime(1.0)

@@ -4,7 +4,7 @@
 // is sent. Loaded lazily with three.js.
 
 import { VRMUtils } from '@pixiv/three-vrm'
-import { vrmLoader, vrmOf } from './models'
+import { vrmLoader, vrmOf } from './vrmModel'
 
 export interface VRMInfo {
   /** The model's title from its meta ('' when it has none). */
