@@ -28,7 +28,7 @@ describe('ApiClient.avatar', () => {
   it('uploads the VRM bytes with the upload header and the token, and decodes the avatar', async () => {
     const { fetch, sent } = recorder(() => json(201, vrm))
     const api = new ApiClient({ baseURL: 'http://h/', token: 'tok', fetch })
-    const file = new File([new Uint8Array([0x67, 0x6c, 0x54, 0x46])], 'Alicia.vrm')
+    const file = new File([new Uint8Array([0x67, 0x6c, 0x54, 0x46])], 'Alicia.vrm', { type: 'model/vrml' })
     expect(await api.avatar.upload(file, 'Alicia é.vrm')).toEqual(vrm)
     const s = sent[0]!
     expect(s.url).toBe('http://h/api/avatar?name=Alicia%20%C3%A9.vrm')
@@ -37,7 +37,7 @@ describe('ApiClient.avatar', () => {
     expect(s.headers).toEqual({
       Accept: 'application/json',
       Authorization: 'Bearer tok',
-      'Content-Type': 'application/octet-stream',
+      'Content-Type': 'model/gltf-binary', // whatever the browser called the file
       'X-Wisp-Upload': '1',
     })
   })

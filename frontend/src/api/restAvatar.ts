@@ -14,6 +14,9 @@ export const BUILTIN_AVATAR_PATH = '/avatar/wisp.glb'
 /** The biggest VRM the server takes by default: a pre-check only, the server decides. */
 export const AVATAR_MAX_BYTES = 64 * 1024 * 1024
 
+/** What an upload says it is. */
+export const VRM_CONTENT_TYPE = 'model/gltf-binary'
+
 /** The built-in character, as GET /api/avatar describes it (for servers without that route). */
 export const BUILTIN_AVATAR: Avatar = { kind: 'builtin', url: BUILTIN_AVATAR_PATH }
 
@@ -39,7 +42,8 @@ export class AvatarClient {
     const headers: Record<string, string> = { Accept: 'application/json' }
     const init: RequestInit & { headers: Record<string, string> } = { method, headers }
     if (body !== undefined) {
-      headers['Content-Type'] = body.type === '' ? 'application/octet-stream' : body.type
+      // A VRM is a GLB whatever the browser calls a .vrm file (some call it nothing, some a VRML model).
+      headers['Content-Type'] = VRM_CONTENT_TYPE
       headers[UPLOAD_HEADER] = '1'
       init.body = body
     }
