@@ -99,7 +99,7 @@ describe('your own character (VRM) and the face', () => {
         await chooseFile(page, 'broken.vrm')
         const refusal = page.locator('[data-testid="avatar-settings-error"]')
         await refusal.waitFor({ timeout: UI_TIMEOUT })
-        expect(await refusal.textContent()).toMatch(/^This file is not a VRM model: .+/)
+        expect(await refusal.textContent()).toMatch(/^This file is not a VRM model: its glTF data is not valid JSON \(.+\)$/)
         expect(avatarPosts).toEqual([])
         expect(await stageData(page, 'avatar-kind')).toBe('builtin')
 

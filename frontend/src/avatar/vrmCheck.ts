@@ -4,7 +4,7 @@
 // is sent. Loaded lazily with three.js.
 
 import { VRMUtils } from '@pixiv/three-vrm'
-import { vrmLoader, vrmOf } from './vrmModel'
+import { parseVRM } from './vrmModel'
 
 export interface VRMInfo {
   /** The model's title from its meta ('' when it has none). */
@@ -15,8 +15,7 @@ export interface VRMInfo {
 
 /** Parses the bytes as a VRM; rejects with the reason when they are not one. */
 export async function checkVRM(bytes: ArrayBuffer): Promise<VRMInfo> {
-  const gltf = await vrmLoader().parseAsync(bytes, '')
-  const vrm = vrmOf(gltf)
+  const vrm = await parseVRM(bytes)
   const meta = vrm.meta
   const info = { title: (meta.metaVersion === '0' ? meta.title : meta.name) ?? '', version: meta.metaVersion }
   VRMUtils.deepDispose(vrm.scene)

@@ -34,8 +34,19 @@ export function vrmOf(gltf: GLTF): VRM {
 
 /** Loads a VRM model; rejects with the loader's reason when it cannot be read. */
 export async function loadVRM(loader: GLTFLoader, url: string): Promise<StageModel> {
-  const vrm = vrmOf(await loader.loadAsync(url))
+  const vrm = vrmOf(await loader.loadAsync(url).catch(explained))
   return stageVRM(vrm)
+}
+
+/** Parses a VRM file's bytes (vrmCheck.ts); rejects with the reason when they are not one. */
+export async function parseVRM(bytes: ArrayBuffer): Promise<VRM> {
+  return vrmOf(await vrmLoader().parseAsync(bytes, '').catch(explained))
+}
+
+/** The loader's error, said for a person: a JSON parser's message alone does not say what is wrong. */
+function explained(err: unknown): never {
+  if (err instanceof SyntaxError) throw new Error(`its glTF data is not valid JSON (${err.message})`, { cause: err })
+  throw err
 }
 
 /** A loaded VRM ready for the stage: turned to face the camera, its clips retargeted. */
