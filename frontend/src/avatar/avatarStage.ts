@@ -18,7 +18,7 @@ import type { AnimationClip } from 'three'
 import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js'
 import { IDLE_EMOTE_ID } from '../api/emoteTypes'
 import { ClipPlayer, clipDataset, type ClipRequest } from './clipPlayer'
-import { FaceController, type FaceActivity } from './face'
+import { FaceController, type FaceStep } from './face'
 import { faceBus as pageFaceBus, type FaceBus } from './faceBus'
 import { FrameLoop, browserScheduler, type Frame, type FrameScheduler } from './frameLoop'
 import { loadBuiltin, type AvatarKind, type StageModel } from './models'
@@ -149,19 +149,19 @@ export class AvatarStage {
 
   /** A still pose's face changed (a mouth closing, an expression switching): one frame, the pose as it is. */
   private drawFaceOnly(): void {
-    this.loop.setFace(this.stepFace())
+    this.loop.setFace(this.stepFace().activity)
     this.draw()
   }
 
-  /** Advances the face to now; tells the loop what it does and, at rest, when to look again. */
-  private stepFace(): FaceActivity {
+  /** Advances the face to now; at rest, wakes it when it next changes by itself. */
+  private stepFace(): FaceStep {
     const face = this.face
-    if (face === null) return 'rest'
+    if (face === null) return { activity: 'rest', changed: false }
     const source = this.bus.mouth()
-    const activity = face.update(source === null ? null : source.level())
-    if (activity === 'rest') this.armFaceTimer(face.nextChangeAt())
+    const step = face.update(source === null ? null : source.level())
+    if (step.activity === 'rest') this.armFaceTimer(face.nextChangeAt())
     else this.clearFaceTimer()
-    return activity
+    return step
   }
 
   /** Wakes the face when it next moves by itself (a blink, a glance, an expression's fade). */
@@ -205,15 +205,16 @@ export class AvatarStage {
 
   /**
    * Advances the animation and the face and draws, unless an idle frame
-   * finds the face at rest and the pose not visibly moved.
+   * finds the face unchanged and at rest and the pose not visibly moved.
    */
   private frame({ dt, idle }: Frame): boolean {
     this.sinceDrawn += dt
     if (!this.still) this.player?.update(dt) // a still pose stays (speech still moves the mouth)
     this.model?.pose()
     const face = this.stepFace()
-    this.loop.setFace(face)
-    if (idle && face === 'rest' && this.pose !== null && this.set.hasSize && !this.pose.movedFromDrawn(this.marks())) {
+    this.loop.setFace(face.activity)
+    const still = idle && !face.changed && face.activity === 'rest'
+    if (still && this.pose !== null && this.set.hasSize && !this.pose.movedFromDrawn(this.marks())) {
       return false
     }
     this.draw()

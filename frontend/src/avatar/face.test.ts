@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import {
   BLEND_IN_MS,
-  BLINK_CLOSE_MS,
   BLINK_MAX_MS,
   BLINK_MIN_MS,
-  BLINK_OPEN_MS,
+  BLINK_MS,
   DEFAULT_HOLD_MS,
   DOUBLE_BLINK_GAP_MS,
   FADE_MS,
@@ -40,8 +39,10 @@ function setup(randoms: number[] = [], opts: { reduced?: boolean; has?: string[]
     at: (t: number) => (time = t),
     step: (ms: number, level: number | null = null) => {
       time += ms
-      return ctl.update(level)
+      return ctl.update(level).activity
     },
+    /** Updates at the time now and says what the face does. */
+    act: (level: number | null = null) => ctl.update(level).activity,
     get time() {
       return time
     },
@@ -51,7 +52,7 @@ function setup(randoms: number[] = [], opts: { reduced?: boolean; has?: string[]
 describe('FaceController: the mouth', () => {
   it('opens with the speech, stays shut below the gate, and shuts at once when speech stops', () => {
     const f = setup()
-    f.ctl.update(null)
+    f.act()
     expect(f.step(16, MOUTH_GATE / 2)).toBe('speaking')
     expect(f.face.w('aa')).toBe(0)
     for (let i = 0; i < 20; i++) f.step(16, 0.5)
@@ -71,24 +72,25 @@ describe('FaceController: the mouth', () => {
 })
 
 describe('FaceController: blinks', () => {
-  it('blinks at the drawn random interval, closing then opening, and counts it', () => {
+  it('shuts the lids for BLINK_MS at the drawn random interval, in two steps, and counts it', () => {
     // randoms: first blink at 0.25 of the range, glance far away, no double blink.
     const f = setup([0.25, 0.99, 0.9, 0.5])
+    expect(f.ctl.update(null)).toEqual({ activity: 'rest', changed: true }) // the first update writes the face
     const due = 1000 + BLINK_MIN_MS + 0.25 * (BLINK_MAX_MS - BLINK_MIN_MS)
     expect(f.ctl.nextChangeAt()).toBe(due)
     f.at(due - 1)
-    expect(f.ctl.update(null)).toBe('rest')
+    expect(f.ctl.update(null)).toEqual({ activity: 'rest', changed: false })
     expect(f.ctl.state.blinks).toBe(0)
-    f.at(due + BLINK_CLOSE_MS)
-    expect(f.ctl.update(null)).toBe('moving')
+    f.at(due + 5)
+    // A step: drawn once, nothing moving after it; the face wakes again when the lids open.
+    expect(f.ctl.update(null)).toEqual({ activity: 'rest', changed: true })
     expect(f.face.w('blink')).toBe(1)
     expect(f.ctl.state.blinks).toBe(1)
-    f.at(due + BLINK_CLOSE_MS + BLINK_OPEN_MS / 2)
-    expect(f.face.w('blink')).toBe(1) // not drawn yet
-    f.ctl.update(null)
-    expect(f.face.w('blink')).toBeCloseTo(0.5)
-    f.at(due + BLINK_CLOSE_MS + BLINK_OPEN_MS)
-    expect(f.ctl.update(null)).toBe('rest')
+    expect(f.ctl.nextChangeAt()).toBe(due + BLINK_MS)
+    f.at(due + BLINK_MS - 1)
+    expect(f.ctl.update(null).changed).toBe(false)
+    f.at(due + BLINK_MS)
+    expect(f.ctl.update(null)).toEqual({ activity: 'rest', changed: true })
     expect(f.face.w('blink')).toBe(0)
     // The next one within 2–6 s of this one.
     const next = f.ctl.nextChangeAt()
@@ -100,11 +102,17 @@ describe('FaceController: blinks', () => {
     const f = setup([0, 0.99, 0.1])
     const due = 1000 + BLINK_MIN_MS
     f.at(due + 10)
-    f.ctl.update(null)
+    f.act()
+    f.at(due + BLINK_MS)
+    f.act()
+    expect(f.face.w('blink')).toBe(0)
     expect(f.ctl.nextChangeAt()).toBe(due + DOUBLE_BLINK_GAP_MS)
     f.at(due + DOUBLE_BLINK_GAP_MS + 10)
-    f.ctl.update(null)
+    f.act()
+    expect(f.face.w('blink')).toBe(1)
     expect(f.ctl.state.blinks).toBe(2)
+    f.at(due + DOUBLE_BLINK_GAP_MS + BLINK_MS)
+    f.act()
     // Never three in a row.
     expect(f.ctl.nextChangeAt()).toBeGreaterThanOrEqual(due + DOUBLE_BLINK_GAP_MS + BLINK_MIN_MS)
   })
@@ -112,8 +120,9 @@ describe('FaceController: blinks', () => {
   it('skips a blink missed while nothing was drawn', () => {
     const f = setup([0, 0.99, 0.5])
     f.at(1000 + BLINK_MIN_MS + 5000)
-    expect(f.ctl.update(null)).toBe('rest')
+    expect(f.act()).toBe('rest')
     expect(f.ctl.state.blinks).toBe(0)
+    expect(f.face.w('blink')).toBe(0)
     expect(f.ctl.nextChangeAt()).toBeGreaterThan(f.time)
   })
 
@@ -121,29 +130,30 @@ describe('FaceController: blinks', () => {
     const f = setup([0, 0], { reduced: true })
     expect(f.ctl.nextChangeAt()).toBe(Infinity)
     f.at(60_000)
-    expect(f.ctl.update(null)).toBe('rest')
+    expect(f.act()).toBe('rest')
     expect(f.ctl.state.blinks).toBe(0)
     expect(f.face.w('lookLeft') + f.face.w('lookRight')).toBe(0)
   })
 })
 
 describe('FaceController: glances', () => {
-  it('looks aside a little, holds, and looks back', () => {
-    // Blink far off; glance at its minimum; side +, level; amount 0.5 of range; hold.
-    const f = setup([0.999, 0, 0.9, 0.9, 0.1, 0.9, 0.5, 0.5]) // the blink just before it takes two
+  it('looks aside a little, holds, and looks back, each a step', () => {
+    // The blink just before it takes two randoms; then side +, level, hold 0.5 of its range, amount 0.5.
+    const f = setup([0.999, 0, 0.9, 0.9, 0.1, 0.9, 0.5, 0.5])
+    f.act()
     const due = 1000 + GLANCE_MIN_MS
     f.at(due)
-    expect(f.ctl.update(null)).toBe('moving')
-    f.at(due + 400)
-    f.ctl.update(null)
+    expect(f.ctl.update(null)).toEqual({ activity: 'rest', changed: true })
     const left = f.face.w('lookLeft')
-    expect(left).toBeGreaterThan(0.3)
-    expect(left).toBeLessThanOrEqual(0.6)
+    expect(left).toBeCloseTo(0.45)
     expect(f.face.w('lookRight')).toBe(0)
-    f.at(due + 10_000)
-    f.ctl.update(null)
-    f.at(due + 10_001)
-    expect(f.ctl.update(null)).toBe('rest')
+    const back = due + 1000 // the hold: 0.5 of 0.5–1.5 s
+    f.at(back - 1)
+    f.act()
+    expect(f.face.w('lookLeft')).toBe(left)
+    expect(f.ctl.nextChangeAt()).toBe(back)
+    f.at(back)
+    expect(f.ctl.update(null)).toEqual({ activity: 'rest', changed: true })
     expect(f.face.w('lookLeft')).toBe(0)
   })
 })
@@ -151,7 +161,7 @@ describe('FaceController: glances', () => {
 describe('FaceController: expressions', () => {
   it('blends in, holds for the cue, fades back to neutral', () => {
     const f = setup([0.99, 0.99])
-    f.ctl.update(null)
+    f.act()
     f.ctl.express({ expression: 'happy', intensity: 0.8, durationMs: 1000 })
     expect(f.step(BLEND_IN_MS / 2)).toBe('moving')
     expect(f.face.w('happy')).toBeCloseTo(0.5)
@@ -161,7 +171,7 @@ describe('FaceController: expressions', () => {
     expect(f.step(10)).toBe('rest')
     expect(f.ctl.nextChangeAt()).toBe(1000 + BLEND_IN_MS + 1000)
     f.at(1000 + BLEND_IN_MS + 1000)
-    expect(f.ctl.update(null)).toBe('moving')
+    expect(f.act()).toBe('moving')
     f.step(FADE_MS / 2)
     expect(f.face.w('happy')).toBeCloseTo(0.8 - 0.5)
     f.step(FADE_MS)
@@ -171,7 +181,7 @@ describe('FaceController: expressions', () => {
 
   it('crossfades to a new one; neutral fades out; a zero duration holds the default', () => {
     const f = setup([0.99, 0.99])
-    f.ctl.update(null)
+    f.act()
     f.ctl.express({ expression: 'sad', intensity: 1, durationMs: 0 })
     f.step(BLEND_IN_MS)
     expect(f.ctl.nextChangeAt()).toBe(1000 + BLEND_IN_MS + DEFAULT_HOLD_MS)
@@ -188,20 +198,21 @@ describe('FaceController: expressions', () => {
 
   it('switches at once with reduced motion', () => {
     const f = setup([], { reduced: true })
-    f.ctl.update(null)
+    f.act()
     f.ctl.express({ expression: 'angry', intensity: 1, durationMs: 500 })
-    expect(f.step(1)).toBe('rest')
+    f.at(1001)
+    expect(f.ctl.update(null)).toEqual({ activity: 'rest', changed: true })
     expect(f.face.w('angry')).toBe(1)
     expect(f.ctl.nextChangeAt()).toBe(1500)
     f.at(1500)
-    f.ctl.update(null)
+    expect(f.ctl.update(null)).toEqual({ activity: 'rest', changed: true })
     expect(f.face.w('angry')).toBe(0)
   })
 
   it('writes only what the face has: a model without expressions still blinks', () => {
     const f = setup([0, 0.99, 0.9], { has: ['blink', 'aa'] })
     f.ctl.express({ expression: 'happy', intensity: 1, durationMs: 0 })
-    f.at(1000 + BLINK_MIN_MS + BLINK_CLOSE_MS)
+    f.at(1000 + BLINK_MIN_MS + 10)
     f.ctl.update(0.5)
     expect([...f.face.weights.keys()].sort()).toEqual(['aa', 'blink'])
     expect(f.face.w('blink')).toBe(1)

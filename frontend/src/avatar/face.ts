@@ -2,10 +2,15 @@
 // speech playing now, the eyes blink and glance, and expressions blend in,
 // hold and fade back to neutral. It writes weights by VRM 1.0 preset name to
 // a FaceTarget (the built-in avatar's morph targets or a VRM's expression
-// manager, faceTargets.ts) and says whether the face is moving, so the stage
-// draws only while it does (renderPolicy.ts). No three.js, no timers, no DOM:
-// the stage calls update() on the frames it draws and asks nextChangeAt()
-// when the face rests.
+// manager, faceTargets.ts) and says whether the face is moving and whether
+// the last update changed it, so the stage draws only then
+// (renderPolicy.ts). No three.js, no timers, no DOM: the stage calls update()
+// on its frames and asks nextChangeAt() when the face rests.
+//
+// Blinks and glances are steps, not motions: a blink is the lids shut for
+// BLINK_MS, then open; a glance jumps aside and back, as eyes do (saccades).
+// Each costs two drawn frames, where a smooth blink at the idle rate would
+// take four and a smooth glance eight.
 
 import type { ExpressionCue } from './faceBus'
 
@@ -42,10 +47,16 @@ export interface FaceTarget {
 
 /**
  * What the face does now: `speaking` (the mouth follows audio: every display
- * frame), `moving` (a blink, a glance or an expression in transition: frames
- * until it ends) or `rest` (nothing changes until nextChangeAt()).
+ * frame), `moving` (an expression blending: frames until it ends) or `rest`
+ * (nothing changes until nextChangeAt()).
  */
 export type FaceActivity = 'rest' | 'moving' | 'speaking'
+
+/** One update: what the face does now, and whether this update changed a weight (the frame must be drawn). */
+export interface FaceStep {
+  activity: FaceActivity
+  changed: boolean
+}
 
 /** Below this level (0–1, the player's smoothed RMS) the mouth is shut: breath and hiss do not open it. */
 export const MOUTH_GATE = 0.02
@@ -59,16 +70,14 @@ const MOUTH_CLOSE_MS = 70
 export const BLINK_MIN_MS = 2000
 export const BLINK_MAX_MS = 6000
 export const DOUBLE_BLINK_CHANCE = 0.2
-/** A blink: the lids close in BLINK_CLOSE_MS and open again in BLINK_OPEN_MS. */
-export const BLINK_CLOSE_MS = 70
-export const BLINK_OPEN_MS = 110
+/** How long the lids stay shut in a blink. */
+export const BLINK_MS = 150
 /** The second blink of a double one starts this long after the first. */
 export const DOUBLE_BLINK_GAP_MS = 260
 
 /** Glances: a small look aside now and then, held a moment. */
 export const GLANCE_MIN_MS = 6000
 export const GLANCE_MAX_MS = 14000
-export const GLANCE_MOVE_MS = 180
 const GLANCE_HOLD_MIN_MS = 500
 const GLANCE_HOLD_MAX_MS = 1500
 
@@ -118,6 +127,8 @@ export class FaceController {
   private glance: Glance | null = null
   private readonly weights = new Map<Emotion, number>(EMOTIONS.map((e) => [e, 0]))
   private active: { name: Emotion; intensity: number; until: number } | null = null
+  /** The weights last written, so an update knows whether it changed the face. */
+  private readonly written = new Map<FacePreset, number>()
   /** When the expressions' targets last changed (a cue, a hold's end): blending starts there. */
   private changedAt = Number.NEGATIVE_INFINITY
 
@@ -164,14 +175,13 @@ export class FaceController {
 
   /**
    * Advances the face to now and writes its weights: `level` is the speech's
-   * loudness (0–1), null when nothing is spoken. Returns what the face does.
+   * loudness (0–1), null when nothing is spoken.
    */
-  update(level: number | null): FaceActivity {
+  update(level: number | null): FaceStep {
     const now = this.now()
     const last = this.last ?? now
     const dt = Math.max(now - last, 0)
     this.last = now
-    let moving = false
 
     // The mouth: gated, then smoothed; shut at once when no speech plays.
     let mouth = 0
@@ -184,32 +194,38 @@ export class FaceController {
     this.mouth = mouth
 
     const blink = this.reduced ? 0 : this.blinkWeight(now)
-    if (blink > 0) moving = true
     const look = this.reduced ? null : this.lookAt(now)
-    if (look?.moving === true) moving = true
-    if (this.blendExpressions(now, last)) moving = true
+    const blending = this.blendExpressions(now, last)
 
-    const t = this.target
-    t.set('aa', mouth)
-    t.set('oh', mouth * 0.25)
-    t.set('blink', blink)
-    for (const [name, w] of this.weights) t.set(name, w)
+    let changed = false
+    const set = (name: FacePreset, weight: number) => {
+      if (this.written.get(name) === weight) return
+      this.written.set(name, weight)
+      this.target.set(name, weight)
+      changed = true
+    }
+    set('aa', mouth)
+    set('oh', mouth * 0.25)
+    set('blink', blink)
+    for (const [name, w] of this.weights) set(name, w)
     const yaw = look?.yaw ?? 0
     const pitch = look?.pitch ?? 0
-    t.set('lookLeft', Math.max(0, yaw))
-    t.set('lookRight', Math.max(0, -yaw))
-    t.set('lookUp', Math.max(0, pitch))
-    t.set('lookDown', Math.max(0, -pitch))
+    set('lookLeft', Math.max(0, yaw))
+    set('lookRight', Math.max(0, -yaw))
+    set('lookUp', Math.max(0, pitch))
+    set('lookDown', Math.max(0, -pitch))
 
-    if (level !== null) return 'speaking'
-    return moving ? 'moving' : 'rest'
+    const activity: FaceActivity = level !== null ? 'speaking' : blending ? 'moving' : 'rest'
+    return { activity, changed }
   }
 
   /** When the face next starts to move by itself (a blink, a glance, an expression's fade); Infinity for never. */
   nextChangeAt(): number {
     let at = this.active?.until ?? Number.POSITIVE_INFINITY
     if (!this.reduced) {
-      at = Math.min(at, this.nextBlink, this.glance === null ? this.nextGlance : this.glance.start + GLANCE_MOVE_MS + this.glance.hold)
+      const blinkEnd = this.blinkStart === null ? Number.POSITIVE_INFINITY : this.blinkStart + BLINK_MS
+      const glance = this.glance === null ? this.nextGlance : this.glance.start + this.glance.hold
+      at = Math.min(at, this.nextBlink, blinkEnd, glance)
     }
     return at
   }
@@ -223,12 +239,12 @@ export class FaceController {
     this.nextGlance = now + GLANCE_MIN_MS + this.random() * (GLANCE_MAX_MS - GLANCE_MIN_MS)
   }
 
-  /** The lids' weight now; starts the blink that is due, and schedules the next. */
+  /** The lids now (1 shut, 0 open); starts the blink that is due, and schedules the next. */
   private blinkWeight(now: number): number {
-    if (this.blinkStart !== null && now - this.blinkStart >= BLINK_CLOSE_MS + BLINK_OPEN_MS) this.blinkStart = null
+    if (this.blinkStart !== null && now - this.blinkStart >= BLINK_MS) this.blinkStart = null
     if (this.blinkStart === null && now >= this.nextBlink) {
-      if (now - this.nextBlink > BLINK_CLOSE_MS + BLINK_OPEN_MS) {
-        // Missed while nothing was drawn (hidden, off screen): no blink afterwards, the next one later.
+      if (now - this.nextBlink >= BLINK_MS) {
+        // Missed while nothing was drawn (hidden, off screen, typing): no blink afterwards, the next one later.
         this.nextBlink = now + BLINK_MIN_MS + this.random() * (BLINK_MAX_MS - BLINK_MIN_MS)
         this.doubleNext = false
         return 0
@@ -241,14 +257,11 @@ export class FaceController {
         ? this.blinkStart + DOUBLE_BLINK_GAP_MS
         : this.blinkStart + BLINK_MIN_MS + this.random() * (BLINK_MAX_MS - BLINK_MIN_MS)
     }
-    if (this.blinkStart === null) return 0
-    const t = now - this.blinkStart
-    if (t < BLINK_CLOSE_MS) return t / BLINK_CLOSE_MS
-    return Math.max(0, 1 - (t - BLINK_CLOSE_MS) / BLINK_OPEN_MS)
+    return this.blinkStart === null ? 0 : 1
   }
 
-  /** The glance now (yaw: + left, pitch: + up, each at most ~0.6), and whether the eyes are moving. */
-  private lookAt(now: number): { yaw: number; pitch: number; moving: boolean } | null {
+  /** The glance now (yaw: + left, pitch: + up, each at most 0.6); null while the eyes look ahead. */
+  private lookAt(now: number): { yaw: number; pitch: number } | null {
     if (this.glance === null && now >= this.nextGlance) {
       const side = this.random() < 0.5 ? 1 : -1
       const vertical = this.random()
@@ -261,23 +274,12 @@ export class FaceController {
     }
     const g = this.glance
     if (g === null) return null
-    const t = now - g.start
-    const end = GLANCE_MOVE_MS * 2 + g.hold
-    if (t >= end) {
+    if (now - g.start >= g.hold) {
       this.glance = null
       this.nextGlance = now + GLANCE_MIN_MS + this.random() * (GLANCE_MAX_MS - GLANCE_MIN_MS)
       return null
     }
-    let amount = 1
-    let moving = false
-    if (t < GLANCE_MOVE_MS) {
-      amount = ease(t / GLANCE_MOVE_MS)
-      moving = true
-    } else if (t > GLANCE_MOVE_MS + g.hold) {
-      amount = 1 - ease((t - GLANCE_MOVE_MS - g.hold) / GLANCE_MOVE_MS)
-      moving = true
-    }
-    return { yaw: g.yaw * amount, pitch: g.pitch * amount, moving }
+    return { yaw: g.yaw, pitch: g.pitch }
   }
 
   /** Moves each expression's weight toward its target; true while any is still moving. */
@@ -300,9 +302,4 @@ export class FaceController {
     }
     return moving
   }
-}
-
-function ease(x: number): number {
-  const t = Math.min(Math.max(x, 0), 1)
-  return t * t * (3 - 2 * t)
 }

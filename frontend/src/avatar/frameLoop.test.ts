@@ -199,7 +199,7 @@ describe('FrameLoop', () => {
     expect(loop.rate).toBe('stopped')
   })
 
-  it('draws a blink or glance at the idle rate, every frame drawn, then idles again', () => {
+  it('draws a moving face at the idle rate, every frame drawn, then idles again', () => {
     const clock = new FakeClock()
     const frames: Frame[] = []
     const loop = new FrameLoop(

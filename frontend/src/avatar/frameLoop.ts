@@ -1,6 +1,6 @@
 // The avatar's frame loop: draws on demand, as renderPolicy.ts decides, with
 // requestAnimationFrame while an emote plays or speech moves the mouth, a
-// timer at a capped rate while idle or the face blinks (slower while the
+// timer at a capped rate while idle or the face changes (slower while the
 // stage holds the idle pose still), and asks for nothing at all while anything
 // pauses it (hidden document, stage off screen or collapsed, reduced motion
 // unless speech plays, nothing loaded yet). No three.js here.
@@ -120,7 +120,7 @@ export class FrameLoop {
     this.schedule()
   }
 
-  /** What the face does (face.ts): speech draws at display rate, a blink or glance at the idle rate. */
+  /** What the face does (face.ts): speech draws at display rate, a blending expression or a blink's step at the idle rate. */
   setFace(face: FaceActivity): void {
     if (face === this.face) return
     this.face = face

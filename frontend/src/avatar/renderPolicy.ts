@@ -11,8 +11,9 @@
 //   - every display refresh while an emote plays, and for SETTLE_MS after it
 //     ends, so the crossfade back to idle is smooth; and while speech plays
 //     (the mouth follows it), even while the user types;
-//   - while the face moves by itself (a blink, a glance, an expression
-//     blending), frames at the idle rate, each drawn, until it rests;
+//   - while the face moves by itself (an expression blending), or has just
+//     stepped (a blink, a glance: the stage sets it moving for one frame),
+//     frames at the idle rate, each drawn, until it rests;
 //   - nothing while the user types (the idle pose holds until TYPING_HOLD_MS
 //     after the last key): an idle frame drawn as a key lands delays that key's
 //     paint (a software-rendered frame took 20-30 ms), and idle motion is not
