@@ -379,6 +379,7 @@ export class WispPage {
     void this.loadReminders()
     void this.refreshStatus()
     void this.memory.refresh()
+    void this.avatar.load() // a missed avatar-changed
     this.events.configChanged.emit([])
   }
 
