@@ -8,6 +8,7 @@
 // (data-stage, data-avatar-kind, data-avatar-error, data-emote) and what its
 // face did in the last frame drawn (data-expression, data-blinks, data-mouth).
 
+import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
@@ -165,6 +166,19 @@ describe('your own character (VRM) and the face', () => {
         await closeSettings(page)
         const png0x = await page.locator(STAGE).screenshot({ path: artifact('avatar-vrm0.png') })
         expect(drawnShare(decodePng(png0x))).toBeGreaterThan(0.03)
+
+        // A VRM the page cannot load (here: the server's file swapped for a broken one on the way)
+        // leaves the built-in character on the stage, which says why.
+        const third = await page.context().newPage()
+        await third.route('**/avatar/user.vrm*', (route) =>
+          route.fulfill({ status: 200, contentType: 'model/gltf-binary', body: readFileSync(resolve(FIXTURES, 'broken.vrm')) }),
+        )
+        await third.goto(s.openURL)
+        await waitForCharacter(third, 'builtin')
+        expect(await third.locator(STAGE).getAttribute('data-avatar-error')).toMatch(/^This VRM could not be loaded: .+/)
+        expect(await third.locator('.avatar-error').textContent()).toMatch(/^This VRM could not be loaded: /)
+        await third.locator(STAGE).screenshot({ path: artifact('avatar-vrm-failed.png') })
+        await third.close()
 
         // Back to the built-in character, in both windows.
         await openSettings(page)

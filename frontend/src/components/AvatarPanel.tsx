@@ -91,7 +91,7 @@ export function AvatarPanel() {
       {status.stage === 'fallback' || status.stage === 'error' ? <AvatarFallback message={status.message} /> : null}
       {status.stage === 'loading' ? <p className="avatar-loading">Loading the avatar…</p> : null}
       {shown?.error !== undefined ? (
-        <p className="avatar-error" role="alert">
+        <p className="avatar-error" role="alert" title={shown.error}>
           {shown.error}
         </p>
       ) : null}
