@@ -103,6 +103,7 @@ describe('your own character (VRM) and the face', () => {
         expect(await refusal.textContent()).toMatch(/^This file is not a VRM model: its glTF data is not valid JSON \(.+\)$/)
         expect(avatarPosts).toEqual([])
         expect(await stageData(page, 'avatar-kind')).toBe('builtin')
+        await page.locator('[data-testid="settings-section-avatar"]').screenshot({ path: artifact('avatar-settings-refused.png') })
 
         // The VRM 1.0 fixture: read, uploaded, shown by the stage.
         await markCanvas(page)
