@@ -15,6 +15,9 @@ import (
 var (
 	ErrRecording  = errors.New("the microphone is already recording")
 	ErrNotStarted = errors.New("the microphone is not recording")
+	// ErrMaxDuration is why a recording that reached its Max ended (Err, Stop): the
+	// audio up to there is kept.
+	ErrMaxDuration = errors.New("the microphone turned itself off after the longest recording")
 )
 
 // levelWindow is how much of the latest audio Level measures (50 ms).
@@ -66,7 +69,7 @@ func (r *Recorder) Start(ctx context.Context, src Source) error {
 	if r.running {
 		return ErrRecording
 	}
-	ctx, cancel := context.WithTimeout(ctx, r.opts.Max)
+	ctx, cancel := context.WithTimeoutCause(ctx, r.opts.Max, ErrMaxDuration)
 	rc, err := src.Start(ctx)
 	if err != nil {
 		cancel()
@@ -86,7 +89,8 @@ func (r *Recorder) Done() <-chan struct{} {
 	return r.done
 }
 
-// Err is why the recording ended on its own (the source failed), once Done is closed.
+// Err is why the recording ended on its own (the source failed, or ErrMaxDuration),
+// once Done is closed.
 func (r *Recorder) Err() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -94,7 +98,8 @@ func (r *Recorder) Err() error {
 }
 
 // Stop ends the recording (the source stops: its process group is killed) and
-// returns what was recorded as WAV, with the error that ended it early if any.
+// returns what was recorded as WAV, with the error that ended it early if any (the
+// audio is returned with ErrMaxDuration too).
 func (r *Recorder) Stop() ([]byte, error) {
 	r.mu.Lock()
 	if !r.running {
@@ -149,11 +154,15 @@ func (r *Recorder) read(ctx context.Context, rc io.ReadCloser, done chan struct{
 			}
 		}
 		if err != nil {
-			if !errors.Is(err, io.EOF) && ctx.Err() == nil {
-				r.mu.Lock()
-				r.err = err
-				r.mu.Unlock()
+			switch {
+			case errors.Is(context.Cause(ctx), ErrMaxDuration):
+				err = ErrMaxDuration
+			case errors.Is(err, io.EOF) || ctx.Err() != nil:
+				err = nil
 			}
+			r.mu.Lock()
+			r.err = err
+			r.mu.Unlock()
 			r.level.Store(0)
 			return
 		}

@@ -84,11 +84,14 @@ func TestRecorderStopsItselfAtMax(t *testing.T) {
 	case <-time.After(waitLimit):
 		t.Fatal("the recorder did not stop itself")
 	}
-	wav, err := rec.Stop()
-	if err != nil {
-		t.Fatal(err)
+	if !errors.Is(rec.Err(), ErrMaxDuration) {
+		t.Fatalf("Err = %v, want ErrMaxDuration", rec.Err())
 	}
-	if pcm, _, _ := DecodeWAV(wav); len(pcm) > samplesOf(time.Second) {
+	wav, err := rec.Stop()
+	if !errors.Is(err, ErrMaxDuration) {
+		t.Fatalf("Stop: %v, want ErrMaxDuration", err)
+	}
+	if pcm, _, _ := DecodeWAV(wav); len(pcm) == 0 || len(pcm) > samplesOf(time.Second) {
 		t.Fatalf("%d samples kept past the limit", len(pcm))
 	}
 }
