@@ -127,6 +127,7 @@ func (r *Recorder) read(ctx context.Context, rc io.ReadCloser, done chan struct{
 	defer close(done)
 	defer rc.Close()
 	buf := make([]byte, readBlock)
+	limit := int(r.opts.Max * speechRate / time.Second)
 	var (
 		carry  []byte // an odd byte waiting for its pair
 		recent = make([]int16, 0, levelWindow)
@@ -150,7 +151,15 @@ func (r *Recorder) read(ctx context.Context, rc io.ReadCloser, done chan struct{
 			if !r.opts.Discard {
 				r.mu.Lock()
 				r.pcm = append(r.pcm, block...)
+				full := len(r.pcm) >= limit
+				if full { // a source faster than real time: Max of audio is the bound too
+					r.err = ErrMaxDuration
+				}
 				r.mu.Unlock()
+				if full {
+					r.level.Store(0)
+					return
+				}
 			}
 		}
 		if err != nil {

@@ -132,3 +132,20 @@ func TestRecorderWithARecorderProcess(t *testing.T) {
 		t.Fatalf("Stop after the recorder died: %v, want its error", err)
 	}
 }
+
+// A source faster than real time is bounded by Max of audio, not only of time.
+func TestRecorderBoundsAFastSource(t *testing.T) {
+	path := writeWAV(t, "long.wav", silence(3*time.Second), Speech)
+	rec := NewRecorder(RecorderOptions{Max: time.Second})
+	if err := rec.Start(context.Background(), FileSource(path, Unpaced())); err != nil {
+		t.Fatal(err)
+	}
+	<-rec.Done()
+	wav, err := rec.Stop()
+	if !errors.Is(err, ErrMaxDuration) {
+		t.Fatalf("Stop: %v, want ErrMaxDuration", err)
+	}
+	if pcm, _, _ := DecodeWAV(wav); len(pcm) < samplesOf(time.Second) || len(pcm) > samplesOf(time.Second)+readBlock {
+		t.Fatalf("%d samples kept, want 1 s", len(pcm))
+	}
+}
