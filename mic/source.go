@@ -36,7 +36,7 @@ var recorders = []struct {
 	args []string
 }{
 	{"pw-record", []string{"--rate", "16000", "--channels", "1", "--format", "s16", "-"}},
-	{"parecord", []string{"--raw", "--rate=16000", "--channels=1", "--format=s16le"}},
+	{"parecord", []string{"--raw", "--rate=16000", "--channels=1", "--format=s16le", "--latency-msec=50"}},
 	{"arecord", []string{"-q", "-t", "raw", "-f", "S16_LE", "-r", "16000", "-c", "1", "-"}},
 }
 
