@@ -51,8 +51,10 @@ type MicTranscript struct {
 
 // Bounds of listening in the window.
 const (
-	levelEvery        = 100 * time.Millisecond
-	transcribeTimeout = 2 * time.Minute
+	levelEvery = 100 * time.Millisecond
+	// transcribeTimeout is an outer bound only: the voice service bounds its own
+	// wait (up to five minutes for a long recording on a local Whisper).
+	transcribeTimeout = 6 * time.Minute
 	// utteranceQueue bounds the hands-free utterances waiting for the STT server;
 	// beyond it one is dropped (and the page told) rather than held.
 	utteranceQueue = 4
