@@ -76,8 +76,8 @@ func (p *ProcessSource) Start(ctx context.Context) (io.ReadCloser, error) {
 	return r, nil
 }
 
-// Pid is the recorder's process id (its group's too), for tests and logs.
-func Pid(r io.ReadCloser) int {
+// pidOf is the recorder's process id (its group's too), for tests and logs.
+func pidOf(r io.ReadCloser) int {
 	if pr, ok := r.(*processReader); ok {
 		return pr.cmd.Process.Pid
 	}

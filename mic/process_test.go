@@ -47,7 +47,7 @@ func TestProcessSourceStopKillsTheGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pid, child := Pid(rc), childPid(t, pidFile)
+	pid, child := pidOf(rc), childPid(t, pidFile)
 	if got := readSamples(t, rc, 320); rms(got) < 0.1 {
 		t.Fatalf("rms %.3f: the recorder's tone did not come through", rms(got))
 	}
@@ -67,7 +67,7 @@ func TestProcessSourceContextKillsTheGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rc.Close()
-	pid, child := Pid(rc), childPid(t, pidFile)
+	pid, child := pidOf(rc), childPid(t, pidFile)
 	cancel()
 	if _, err := io.Copy(io.Discard, rc); err != nil {
 		t.Fatalf("reading until the end: %v, want a clean end", err)
@@ -84,7 +84,7 @@ func TestProcessSourceLimitKillsTheGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rc.Close()
-	pid, child := Pid(rc), childPid(t, pidFile)
+	pid, child := pidOf(rc), childPid(t, pidFile)
 	start := time.Now()
 	if _, err := io.Copy(io.Discard, rc); err != nil {
 		t.Fatalf("reading until the limit: %v, want a clean end", err)
