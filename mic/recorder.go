@@ -40,7 +40,7 @@ type RecorderOptions struct {
 
 // Recorder records a Source into memory. Start, then Stop returns the audio as a WAV
 // file in the Speech format; Level tells how loud the last 50 ms were. A Recorder
-// may be started again after Stop.
+// may be started again after Stop. The zero Recorder has the default options.
 type Recorder struct {
 	opts  RecorderOptions
 	level atomic.Uint64 // float64 bits
@@ -68,6 +68,9 @@ func (r *Recorder) Start(ctx context.Context, src Source) error {
 	defer r.mu.Unlock()
 	if r.running {
 		return ErrRecording
+	}
+	if r.opts.Max <= 0 { // the zero Recorder
+		r.opts.Max = MaxCapture
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, r.opts.Max, ErrMaxDuration)
 	rc, err := src.Start(ctx)

@@ -9,12 +9,18 @@ import (
 )
 
 func TestRecorderNullSource(t *testing.T) {
-	rec := NewRecorder(RecorderOptions{})
-	if _, err := rec.Stop(); !errors.Is(err, ErrNotStarted) {
+	var zero Recorder
+	if _, err := zero.Stop(); !errors.Is(err, ErrNotStarted) {
 		t.Fatalf("Stop before Start: %v, want ErrNotStarted", err)
 	}
+	if err := zero.Start(context.Background(), NullSource()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := zero.Stop(); err != nil {
+		t.Fatalf("the zero Recorder: %v", err)
+	}
 	blocks := make(chan int, 100)
-	rec = NewRecorder(RecorderOptions{OnAudio: func(pcm []int16) {
+	rec := NewRecorder(RecorderOptions{OnAudio: func(pcm []int16) {
 		select {
 		case blocks <- len(pcm):
 		default:
