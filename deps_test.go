@@ -71,6 +71,7 @@ func TestDependencyRules(t *testing.T) {
 		{"secrets", "is a leaf: nothing of Wisp", func(string) bool { return false }},
 		{"confine", "is a leaf: nothing of Wisp but internal/", internalOnly},
 		{"doctext", "is a leaf: nothing of Wisp but internal/", internalOnly},
+		{"mic", "is a leaf: nothing of Wisp but internal/", internalOnly},
 		{"internal/pdfgen", "is a leaf: nothing of Wisp", func(string) bool { return false }},
 		{"app/approval", "knows the store, the catalog, the runtime (its gate pauses a run) and internal/", func(d string) bool {
 			return d == "app/store" || d == "app/wire" || strings.HasPrefix(d, "runtime") || internalOnly(d)
