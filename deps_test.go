@@ -100,6 +100,9 @@ func TestDependencyRules(t *testing.T) {
 		{"app/attach", "knows the store, the catalog, the model's image types and internal/", func(d string) bool {
 			return d == "app/store" || d == "app/wire" || d == "runtime/llm" || internalOnly(d)
 		}},
+		{"app/avatar", "knows the wire types and internal/", func(d string) bool {
+			return d == "app/wire" || internalOnly(d)
+		}},
 		{"app/docs", "knows the store, doctext and internal/", func(d string) bool {
 			return d == "app/store" || d == "doctext" || internalOnly(d)
 		}},
@@ -129,7 +132,7 @@ func TestDependencyRules(t *testing.T) {
 	// Domain packages return typed errors and publish frames: they know neither HTTP
 	// (only the API maps errors to status codes) nor the hub.
 	domain := []string{"app/chat", "app/proactive", "app/archive", "app/store", "app/config", "app/settings", "app/view", "app/wire", "app/dialect", "app/usage",
-		"app/memory", "app/docs", "app/approval", "app/shell", "app/mcptool", "shellgrant", "secrets", "runtime", "runtime/reply", "terminal", "emotes", "confine"}
+		"app/memory", "app/docs", "app/avatar", "app/approval", "app/shell", "app/mcptool", "shellgrant", "secrets", "runtime", "runtime/reply", "terminal", "emotes", "confine"}
 	for _, name := range domain {
 		p := pkgs[name]
 		if slices.Contains(p.Imports, "net/http") {

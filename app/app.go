@@ -30,6 +30,7 @@ import (
 	"github.com/wispapp/wisp/app/approval"
 	"github.com/wispapp/wisp/app/archive"
 	"github.com/wispapp/wisp/app/attach"
+	"github.com/wispapp/wisp/app/avatar"
 	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/app/docs"
@@ -107,6 +108,7 @@ type App struct {
 	actions  *runtime.Registry
 	confiner *confine.Confiner // the agent's processes (confine.go)
 	emotes   *emotes.Catalog
+	avatar   *avatar.Store            // the user's VRM character (avatar.go)
 	events   *fanout                  // the one wire.Events every producer publishes to
 	core     *core                    // what Start assembles on the store
 	svc      atomic.Pointer[services] // what a restart replaces
@@ -191,6 +193,7 @@ func New(opts Options) (*App, error) {
 	if err := a.newEmotes(); err != nil {
 		return nil, err
 	}
+	a.newAvatar()
 	if err := a.checkServable(cfg); err != nil {
 		return nil, err
 	}
@@ -446,6 +449,7 @@ func (a *App) newHandler(s *services) http.Handler {
 		Usage:       a.core.usage,
 		Attachments: attachAPI{a.core.attach, a.core.docs},
 		Voice:       a.voiceService(),
+		Avatar:      a.avatarAPI(),
 	}).Handler()
 }
 

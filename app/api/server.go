@@ -60,6 +60,8 @@ type Options struct {
 	Attachments Attachments
 	// Voice speaks and listens (docs/voice.md); nil leaves its routes out.
 	Voice Voice
+	// Avatar stores and serves the user's VRM character; nil leaves its routes out.
+	Avatar Avatar
 }
 
 // Server is the HTTP API.
@@ -87,6 +89,7 @@ type Server struct {
 	usage         Usage
 	attachments   Attachments
 	voice         Voice
+	avatar        Avatar
 }
 
 // New builds the API server.
@@ -103,6 +106,7 @@ func New(o Options) *Server {
 		emotes: o.Emotes, settings: o.Settings, restarter: o.Restarter, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
 		archive: o.Archive, memory: o.Memory, usage: o.Usage, context: o.Context, attachments: o.Attachments,
 		voice: o.Voice,
+		avatar: o.Avatar,
 	}
 }
 
@@ -145,6 +149,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 	if s.emotes != nil {
 		s.emoteRoutes(mux)
+	}
+	if s.avatar != nil {
+		s.avatarRoutes(mux)
 	}
 	if s.settings != nil {
 		mux.Handle("GET /api/config", s.handle(s.getConfig))
