@@ -51,7 +51,7 @@ func Run(ctx context.Context, a *app.App, ui fs.FS, icon []byte) error {
 	}
 	win := &window{rt: wailsWindow{}, log: log}
 	sys := newSystem(wailsSystem{}, log)
-	microphone := newMic(micOptions{Transcriber: transcriberOf(a), Events: wailsEvents{win}, Log: log})
+	microphone := newMic(micOptions{Transcriber: a, Events: wailsEvents{win}, Log: log})
 	log.Info("desktop window opening", "api", a.URL())
 	quit := make(chan struct{}) // closed when the window's loop has ended
 	runErr := wails.Run(&options.App{
