@@ -46,7 +46,8 @@ import {
 } from './terminalDecode'
 import { decodeRestartResult } from './restartDecode'
 import { MemoryClient } from './restMemory'
-import { AttachmentsClient, UPLOAD_HEADER, type UploadOptions } from './restAttachments'
+import { AttachmentsClient, UPLOAD_HEADER, type AttachmentsTransport, type UploadOptions } from './restAttachments'
+import { VoiceClient } from './restVoice'
 import type { ObjectUrl } from './objectUrls'
 import type { Attachment } from './wire.gen'
 import { ContextApi } from './restContext'
@@ -122,7 +123,14 @@ export class ApiClient {
   })
 
   /** Uploads and the bytes and thumbnails of attachments (restAttachments.ts). */
-  readonly attachments = new AttachmentsClient({
+  readonly attachments: AttachmentsClient = new AttachmentsClient(this.rawTransport())
+
+  /** Speech out and in: POST /api/speech and /api/transcriptions (restVoice.ts). */
+  readonly voice: VoiceClient = new VoiceClient(this.rawTransport())
+
+  /** fetch with the client's headers and errors, for the clients of non-JSON bodies. */
+  private rawTransport(): AttachmentsTransport {
+    return {
     fetch: async (path, init) => {
       const headers = { ...init.headers, ...this.headers(init.headers.Accept ?? 'application/json') }
       try {
@@ -134,7 +142,8 @@ export class ApiClient {
     },
     failed: async (res) => errorFromBody(res, parseJSON(await res.text().catch(() => ''))),
     malformed: (what) => new ApiError(200, `malformed ${what} response`),
-  })
+    }
+  }
 
   constructor(opts: ApiClientOptions) {
     this.baseURL = opts.baseURL.replace(/\/+$/, '')

@@ -25,6 +25,7 @@ export const SHORTCUTS: readonly ShortcutEntry[] = [
   { id: 'emotes', label: 'Play an emote', keys: { mac: '⌘E', other: 'Ctrl+E' } },
   { id: 'stop', label: 'Stop the reply being written', keys: { mac: 'Esc', other: 'Esc' } },
   { id: 'help', label: 'Show these shortcuts', keys: { mac: '?', other: '?' }, where: 'outside text fields' },
+  { label: 'Hold to speak a message', keys: { mac: 'Ctrl+Space', other: 'Ctrl+Space' }, where: 'when a transcription server is set' },
   { label: 'Send the message', keys: { mac: 'Enter', other: 'Enter' }, where: 'in the message box' },
   { label: 'New line', keys: { mac: 'Shift+Enter', other: 'Shift+Enter' }, where: 'in the message box' },
 ]
