@@ -445,6 +445,7 @@ func (a *App) newHandler(s *services) http.Handler {
 		Memory:      a.core.memory,
 		Usage:       a.core.usage,
 		Attachments: attachAPI{a.core.attach, a.core.docs},
+		Voice:       a.voiceService(),
 	}).Handler()
 }
 

@@ -58,6 +58,8 @@ type Options struct {
 	Usage Usage
 	// Attachments stores and serves attached files; nil leaves their routes out.
 	Attachments Attachments
+	// Voice speaks and listens (docs/voice.md); nil leaves its routes out.
+	Voice Voice
 }
 
 // Server is the HTTP API.
@@ -84,6 +86,7 @@ type Server struct {
 	memory        Memory
 	usage         Usage
 	attachments   Attachments
+	voice         Voice
 }
 
 // New builds the API server.
@@ -99,6 +102,7 @@ func New(o Options) *Server {
 		chat: o.Chat, conversations: o.Conversations, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
 		emotes: o.Emotes, settings: o.Settings, restarter: o.Restarter, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
 		archive: o.Archive, memory: o.Memory, usage: o.Usage, context: o.Context, attachments: o.Attachments,
+		voice: o.Voice,
 	}
 }
 
@@ -129,6 +133,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 	if s.attachments != nil {
 		s.attachmentRoutes(mux)
+	}
+	if s.voice != nil {
+		s.voiceRoutes(mux)
 	}
 	if s.term != nil {
 		mux.Handle("POST /api/terminal/run", s.handle(s.runTerminal))
