@@ -1,13 +1,14 @@
 import './Composer.css'
 import { afterNextFrame } from '../tasks'
 import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react'
-import type { Attachment } from '../api'
+import type { Attachment, VoiceConfig } from '../api'
 import { hasRefused, readyAttachments, uploading, type AttachmentDraft } from '../state/attachmentDraft'
 import { useStore } from '../state/store'
 import { AttachButton } from './AttachButton'
 import { AttachmentChips } from './AttachmentChips'
 import { MicButton } from './MicButton'
 import { VisionNotice } from './VisionNotice'
+import type { Loaded } from '../state/loadStore'
 import { Store } from '../state/store'
 import type { Voice } from '../voice/voice'
 import { IDLE_SPEECH } from '../voice/speech'
@@ -40,7 +41,7 @@ interface Props {
 }
 
 const NO_SPEECH = new Store(IDLE_SPEECH)
-const NO_AUTO_SEND = new Store({ value: null })
+const NO_VOICE_CONFIG = new Store<Loaded<VoiceConfig>>({ value: null, error: null, unauthorized: false, loading: false })
 
 /** The draft with a transcript added: after what is typed, with a space between. */
 export function withTranscript(draft: string, text: string): string {
@@ -72,7 +73,7 @@ export function pastedFiles(data: Pick<DataTransfer, 'files'> | null): File[] {
 export function Composer({ disabled, replying, stopping, draft: files, onSend, onStop, voice }: Props) {
   const [draft, setDraft] = useState('')
   const speech = useStore(voice?.speech.state ?? NO_SPEECH)
-  const autoSend = useStore(voice?.config ?? NO_AUTO_SEND, (c) => c.value?.autoSend === true)
+  const autoSend = useStore(voice?.config ?? NO_VOICE_CONFIG, (c) => c.value?.autoSend === true)
   const speaking = speech.status !== 'idle'
   // The stop button and Esc stop the reply and what is being said.
   const stoppable = replying || speaking
