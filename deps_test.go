@@ -102,6 +102,9 @@ func TestDependencyRules(t *testing.T) {
 		{"app/docs", "knows the store, doctext and internal/", func(d string) bool {
 			return d == "app/store" || d == "doctext" || internalOnly(d)
 		}},
+		{"app/voice", "speaks to audio servers: knows the config and internal/", func(d string) bool {
+			return d == "app/config" || internalOnly(d)
+		}},
 		{"runtime/llm/tokens", "counts tokens of the model's types: nothing of Wisp but runtime/llm", func(d string) bool { return d == "runtime/llm" }},
 		{"internal/tsgen", "is a leaf: nothing of Wisp", func(string) bool { return false }},
 	}
