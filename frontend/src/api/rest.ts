@@ -131,17 +131,17 @@ export class ApiClient {
   /** fetch with the client's headers and errors, for the clients of non-JSON bodies. */
   private rawTransport(): AttachmentsTransport {
     return {
-    fetch: async (path, init) => {
-      const headers = { ...init.headers, ...this.headers(init.headers.Accept ?? 'application/json') }
-      try {
-        return await this.fetchImpl(`${this.baseURL}${path}`, { ...init, headers })
-      } catch (err) {
-        if (init.signal?.aborted) throw err
-        throw new ApiError(0, `cannot reach the Wisp server: ${errorText(err)}`)
-      }
-    },
-    failed: async (res) => errorFromBody(res, parseJSON(await res.text().catch(() => ''))),
-    malformed: (what) => new ApiError(200, `malformed ${what} response`),
+      fetch: async (path, init) => {
+        const headers = { ...init.headers, ...this.headers(init.headers.Accept ?? 'application/json') }
+        try {
+          return await this.fetchImpl(`${this.baseURL}${path}`, { ...init, headers })
+        } catch (err) {
+          if (init.signal?.aborted) throw err
+          throw new ApiError(0, `cannot reach the Wisp server: ${errorText(err)}`)
+        }
+      },
+      failed: async (res) => errorFromBody(res, parseJSON(await res.text().catch(() => ''))),
+      malformed: (what) => new ApiError(200, `malformed ${what} response`),
     }
   }
 
