@@ -222,3 +222,20 @@ func FuzzSplitter(f *testing.F) {
 		same(t, want, append(got, s.Flush()...), in)
 	})
 }
+
+func TestSplitterPending(t *testing.T) {
+	cases := []struct {
+		in   string
+		want bool
+	}{
+		{"", false}, {"Hi. ", false}, {"Hi. there", true}, {"Hi. **", false}, {"Hi. ---", false},
+		{"Hi.\n```\n", true}, {"Hi.\n| a", true}, {"Hi. http://x", true}, {"Hi, you", true},
+	}
+	for _, c := range cases {
+		s := &Splitter{}
+		s.Feed(c.in)
+		if got := s.Pending(); got != c.want {
+			t.Errorf("Pending after %q = %v", c.in, got)
+		}
+	}
+}
