@@ -58,6 +58,8 @@ type Options struct {
 	Usage Usage
 	// Attachments stores and serves attached files; nil leaves their routes out.
 	Attachments Attachments
+	// Expressions sets the avatar's expression; nil leaves its route out.
+	Expressions Expressions
 }
 
 // Server is the HTTP API.
@@ -84,6 +86,7 @@ type Server struct {
 	memory        Memory
 	usage         Usage
 	attachments   Attachments
+	expressions   Expressions
 }
 
 // New builds the API server.
@@ -99,6 +102,7 @@ func New(o Options) *Server {
 		chat: o.Chat, conversations: o.Conversations, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
 		emotes: o.Emotes, settings: o.Settings, restarter: o.Restarter, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
 		archive: o.Archive, memory: o.Memory, usage: o.Usage, context: o.Context, attachments: o.Attachments,
+		expressions: o.Expressions,
 	}
 }
 
@@ -138,6 +142,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 	if s.emotes != nil {
 		s.emoteRoutes(mux)
+	}
+	if s.expressions != nil {
+		s.expressionRoutes(mux)
 	}
 	if s.settings != nil {
 		mux.Handle("GET /api/config", s.handle(s.getConfig))
