@@ -100,6 +100,10 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input, resum
 		final = runtime.Event{Type: runtime.EventError, Data: runtime.Error{Message: errMsg}}
 	}
 	rec.finish(status, errMsg)
+	if status == StatusEnded && s.opts.Replied != nil {
+		// Before the end is seen: a client that has the end has what it caused.
+		s.opts.Replied(Reply{RunID: run.ID, ConversationID: run.ConversationID, Text: res.FullText})
+	}
 
 	reply := store.Message{
 		ID: run.ReplyMessageID, ConversationID: run.ConversationID, Role: "assistant", Text: res.FullText,
@@ -120,9 +124,6 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input, resum
 	beat.end(status, res.FullText)
 	if status == StatusEnded {
 		s.maybeTitle(run, asked, res.FullText)
-		if s.opts.Replied != nil {
-			s.opts.Replied(Reply{RunID: run.ID, ConversationID: run.ConversationID, Text: res.FullText})
-		}
 	}
 	// Every client has the end by now: fold the per-token log (Stop waits for it).
 	s.compactRun(context.WithoutCancel(ctx), run.ID)

@@ -60,8 +60,8 @@ type Options struct {
 	// Speak, read at a run's start, says whether the run cuts its reply into clauses
 	// to speak (speech events, speech.go); nil: never.
 	Speak func() bool
-	// Replied, when set, is told of every reply that ended well (after its end was
-	// published): the app sets the avatar's expression from its tone. It must not
+	// Replied, when set, is told of every reply that ended well, just before its end
+	// is published: the app sets the avatar's expression from its tone. It must not
 	// block.
 	Replied func(r Reply)
 }
