@@ -360,7 +360,7 @@ func (s *Splitter) addRune(r rune, size, at, next int) {
 	s.word = utf8.AppendRune(s.word, r)
 	s.wordRunes++
 	s.wordSpoken = s.wordSpoken || unicode.IsLetter(r) || unicode.IsDigit(r)
-	if s.wordRunes <= 8 && isURLStart(s.word) {
+	if s.wordRunes <= 12 && isURLStart(s.word) {
 		s.url, s.word, s.wordRunes = true, s.word[:0], 0
 		return
 	}
@@ -370,8 +370,10 @@ func (s *Splitter) addRune(r rune, size, at, next int) {
 	}
 }
 
+// isURLStart reports whether a word so far is the start of a URL (after an opening
+// bracket or quote, say "(https://").
 func isURLStart(w []byte) bool {
-	l := strings.ToLower(string(w))
+	l := strings.ToLower(strings.TrimLeft(string(w), "(<\"'“‘«"))
 	return l == "http://" || l == "https://" || l == "www."
 }
 

@@ -46,6 +46,7 @@ func TestSplitterClauses(t *testing.T) {
 		{"link", "Read [the guide](https://example.com/a_(b)) today.", false, []string{"Read the guide today."}},
 		{"bare url", "Go to https://example.com/x?y=1. Then wait.", false, []string{"Go to a link.", "Then wait."}},
 		{"www url", "Try www.example.org now", false, []string{"Try a link now"}},
+		{"url in brackets", "See (https://x.org/a) or <http://y.org>. Ok", false, []string{"See a link or a link.", "Ok"}},
 		{"image", "Look: ![a cat](cat.png) cute.", false, []string{"Look: an image cute."}},
 		{"inline code", "Run `go test` now.", false, []string{"Run go test now."}},
 		{"code fence", "Here:\n```go\nfunc main() {}\n// done. yes.\n```\nThat is it.", false, []string{"Here:", "a code block", "That is it."}},
