@@ -107,6 +107,7 @@ type App struct {
 	actions  *runtime.Registry
 	confiner *confine.Confiner // the agent's processes (confine.go)
 	emotes   *emotes.Catalog
+	face     *expressions             // the avatar's expressions (expressions.go)
 	events   *fanout                  // the one wire.Events every producer publishes to
 	core     *core                    // what Start assembles on the store
 	svc      atomic.Pointer[services] // what a restart replaces
@@ -189,6 +190,9 @@ func New(opts Options) (*App, error) {
 		}
 	}
 	if err := a.newEmotes(); err != nil {
+		return nil, err
+	}
+	if err := a.newExpressions(); err != nil {
 		return nil, err
 	}
 	if err := a.checkServable(cfg); err != nil {
@@ -357,6 +361,7 @@ func (a *App) assemble(st *store.Store) (*core, error) {
 		RecordUsage: func(ctx context.Context, e chat.UsageEntry) { c.usage.Record(ctx, usage.Entry(e)) },
 		Window:      a.contextWindow, SummarizeAt: a.summarizeAt, Counter: tokenCounter,
 		Attachments: attachments, Documents: c.docs, Vision: a.vision, ImageLimits: a.imageLimits,
+		Speak: a.speaks, Replied: a.face.replied,
 	})
 	c.archive = archive.New(archive.Options{Store: st, Events: a.events, Logger: a.log.With("component", "archive"),
 		AgentName: c.chat.AgentName, Blobs: attachments, TempDir: a.importsDir()})
@@ -446,6 +451,7 @@ func (a *App) newHandler(s *services) http.Handler {
 		Usage:       a.core.usage,
 		Attachments: attachAPI{a.core.attach, a.core.docs},
 		Voice:       a.voiceService(),
+		Expressions: a.face,
 	}).Handler()
 }
 

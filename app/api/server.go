@@ -60,6 +60,8 @@ type Options struct {
 	Attachments Attachments
 	// Voice speaks and listens (docs/voice.md); nil leaves its routes out.
 	Voice Voice
+	// Expressions sets the avatar's expression; nil leaves its route out.
+	Expressions Expressions
 }
 
 // Server is the HTTP API.
@@ -87,6 +89,7 @@ type Server struct {
 	usage         Usage
 	attachments   Attachments
 	voice         Voice
+	expressions   Expressions
 }
 
 // New builds the API server.
@@ -102,7 +105,8 @@ func New(o Options) *Server {
 		chat: o.Chat, conversations: o.Conversations, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
 		emotes: o.Emotes, settings: o.Settings, restarter: o.Restarter, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
 		archive: o.Archive, memory: o.Memory, usage: o.Usage, context: o.Context, attachments: o.Attachments,
-		voice: o.Voice,
+		voice:       o.Voice,
+		expressions: o.Expressions,
 	}
 }
 
@@ -145,6 +149,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 	if s.emotes != nil {
 		s.emoteRoutes(mux)
+	}
+	if s.expressions != nil {
+		s.expressionRoutes(mux)
 	}
 	if s.settings != nil {
 		mux.Handle("GET /api/config", s.handle(s.getConfig))

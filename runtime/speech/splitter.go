@@ -73,7 +73,9 @@ type Splitter struct {
 	wordStart int
 	wordEnd   int
 	url       bool // the word is a URL: its characters are skipped
-	urlLast   rune
+	// wordSpoken: the word has a letter or a digit (it will be said).
+	wordSpoken bool
+	urlLast    rune
 
 	// The clause being built.
 	text      []byte
@@ -106,6 +108,13 @@ func (s *Splitter) Flush() []Clause {
 		s.emitSaid(saidImage, s.imageStart, s.off)
 	}
 	return s.take()
+}
+
+// Pending reports whether text read so far will still be spoken: words not yet in a
+// clause, or an open code block or table. (A caller holding back its last clause
+// until it knows whether another follows can let it go.)
+func (s *Splitter) Pending() bool {
+	return s.textRunes > 0 || s.wordSpoken || s.url || s.imageAlt || s.fence != 0 || s.table
 }
 
 func (s *Splitter) take() []Clause {
@@ -350,7 +359,8 @@ func (s *Splitter) addRune(r rune, size, at, next int) {
 	}
 	s.word = utf8.AppendRune(s.word, r)
 	s.wordRunes++
-	if s.wordRunes <= 8 && isURLStart(s.word) {
+	s.wordSpoken = s.wordSpoken || unicode.IsLetter(r) || unicode.IsDigit(r)
+	if s.wordRunes <= 12 && isURLStart(s.word) {
 		s.url, s.word, s.wordRunes = true, s.word[:0], 0
 		return
 	}
@@ -360,8 +370,10 @@ func (s *Splitter) addRune(r rune, size, at, next int) {
 	}
 }
 
+// isURLStart reports whether a word so far is the start of a URL (after an opening
+// bracket or quote, say "(https://").
 func isURLStart(w []byte) bool {
-	l := strings.ToLower(string(w))
+	l := strings.ToLower(strings.TrimLeft(string(w), "(<\"'“‘«"))
 	return l == "http://" || l == "https://" || l == "www."
 }
 
@@ -386,7 +398,7 @@ func (s *Splitter) endWord() {
 		}
 	}
 	start, end := s.wordStart, s.wordEnd
-	s.word, s.wordRunes, s.url = s.word[:0], 0, false
+	s.word, s.wordRunes, s.url, s.wordSpoken = s.word[:0], 0, false, false
 	w = strings.Trim(w, "_~")
 	kind := ending(w)
 	if !hasWordChar(w) && kind == none {

@@ -46,6 +46,7 @@ func TestSplitterClauses(t *testing.T) {
 		{"link", "Read [the guide](https://example.com/a_(b)) today.", false, []string{"Read the guide today."}},
 		{"bare url", "Go to https://example.com/x?y=1. Then wait.", false, []string{"Go to a link.", "Then wait."}},
 		{"www url", "Try www.example.org now", false, []string{"Try a link now"}},
+		{"url in brackets", "See (https://x.org/a) or <http://y.org>. Ok", false, []string{"See a link or a link.", "Ok"}},
 		{"image", "Look: ![a cat](cat.png) cute.", false, []string{"Look: an image cute."}},
 		{"inline code", "Run `go test` now.", false, []string{"Run go test now."}},
 		{"code fence", "Here:\n```go\nfunc main() {}\n// done. yes.\n```\nThat is it.", false, []string{"Here:", "a code block", "That is it."}},
@@ -221,4 +222,21 @@ func FuzzSplitter(f *testing.F) {
 		}
 		same(t, want, append(got, s.Flush()...), in)
 	})
+}
+
+func TestSplitterPending(t *testing.T) {
+	cases := []struct {
+		in   string
+		want bool
+	}{
+		{"", false}, {"Hi. ", false}, {"Hi. there", true}, {"Hi. **", false}, {"Hi. ---", false},
+		{"Hi.\n```\n", true}, {"Hi.\n| a", true}, {"Hi. http://x", true}, {"Hi, you", true},
+	}
+	for _, c := range cases {
+		s := &Splitter{}
+		s.Feed(c.in)
+		if got := s.Pending(); got != c.want {
+			t.Errorf("Pending after %q = %v", c.in, got)
+		}
+	}
 }
