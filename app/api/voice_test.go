@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -18,7 +19,7 @@ import (
 // voiceOn serves the API with a voice service whose settings are *cfg (read live).
 func voiceOn(t *testing.T, token string, cfg *atomic.Pointer[config.Voice]) *served {
 	t.Helper()
-	svc := voice.New(voice.Options{Config: func() config.Voice { return *cfg.Load() }})
+	svc := voice.New(voice.Options{Config: func() config.Voice { return *cfg.Load() }, Log: slog.New(slog.DiscardHandler)})
 	return serveAPI(t, token, Options{Voice: svc})
 }
 

@@ -139,12 +139,17 @@ func (s *Service) send(ctx context.Context, req *http.Request, key string, wait 
 	}
 	timer := time.AfterFunc(wait, func() { cancel(errFirstByte) })
 	res, err := s.client.Do(req.WithContext(ctx))
-	timer.Stop()
+	if !timer.Stop() && err == nil {
+		// The answer began as the time ran out: its body is already cut off.
+		res.Body.Close()
+		err = errFirstByte
+	}
 	if err != nil {
 		cause := context.Cause(ctx)
 		cancel(nil)
 		switch {
 		case errors.Is(cause, errFirstByte):
+			s.log.Warn("voice server did not answer", "server", what, "wait", wait)
 			return nil, nil, fault.Upstream.Errorf("the %s did not answer within %s", what, wait)
 		case ctx.Err() != nil && errors.Is(err, context.Canceled):
 			return nil, nil, err // the caller went away
@@ -158,6 +163,7 @@ func (s *Service) send(ctx context.Context, req *http.Request, key string, wait 
 		if msg == "" {
 			msg = http.StatusText(res.StatusCode)
 		}
+		s.log.Warn("voice server refused", "server", what, "status", res.StatusCode, "message", msg)
 		return nil, nil, fault.Upstream.Errorf("the %s answered %d: %s", what, res.StatusCode, msg)
 	}
 	return res, cancel, nil

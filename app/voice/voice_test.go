@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -27,7 +28,8 @@ func service(t *testing.T, cfg config.Voice, firstByte time.Duration) *Service {
 	t.Helper()
 	client := defaultClient()
 	t.Cleanup(client.CloseIdleConnections)
-	return New(Options{Config: func() config.Voice { return cfg }, Client: client, FirstByte: firstByte})
+	return New(Options{Config: func() config.Voice { return cfg }, Client: client, FirstByte: firstByte,
+		Log: slog.New(slog.DiscardHandler)})
 }
 
 func ttsAt(url string) config.Voice { return config.Voice{TTS: config.TTS{BaseURL: url}} }
