@@ -261,6 +261,7 @@ describe('voice in the window', () => {
         const test = page.locator('[data-testid="voice-test"]')
         await test.waitFor({ timeout: UI_TIMEOUT })
         expect(await page.locator('[data-testid="voice-tts-baseURL"]').inputValue()).toBe(`${llm?.url}/v1`)
+        await page.locator('[data-testid="settings-section-voice"]').screenshot({ path: artifact('voice-settings.png') })
         await test.click()
         await page.locator('[data-testid="voice-test"][data-speech="playing"]').waitFor({ timeout: STEP_TIMEOUT })
         await page.locator('[data-testid="voice-test"][data-speech="idle"]').waitFor({ timeout: STEP_TIMEOUT })

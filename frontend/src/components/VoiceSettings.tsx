@@ -110,12 +110,12 @@ export function VoiceSettings({ snap, disabled, reload }: Props) {
       </label>
     </div>
   )
-  const keyField = (id: string, path: string, edit: KeyChange, setEdit: (k: KeyChange) => void) => {
+  const keyField = (id: string, label: string, path: string, edit: KeyChange, setEdit: (k: KeyChange) => void) => {
     const has = snap.secrets[path] === true
     return (
       <div className="setting">
         <label htmlFor={id} className="setting-label">
-          API key
+          {label}
         </label>
         <div className="setting-row">
           <input
@@ -151,12 +151,12 @@ export function VoiceSettings({ snap, disabled, reload }: Props) {
         {text('voice-tts-baseURL', 'Speech server', 'ttsBaseURL', 'empty: Wisp does not speak', 'e.g. https://api.openai.com/v1')}
         {text('voice-tts-model', 'Speech model', 'ttsModel', 'tts-1')}
         {text('voice-tts-voice', 'Voice', 'ttsVoice', 'alloy')}
-        {keyField('voice-tts-apiKey', TTS_KEY_PATH, ttsKey, setTtsKey)}
+        {keyField('voice-tts-apiKey', 'Speech API key', TTS_KEY_PATH, ttsKey, setTtsKey)}
         {text('voice-tts-speed', 'Speed', 'ttsSpeed', '1', errors['voice.tts.speed'])}
         {check('voice-speakReplies', 'Speak replies', 'speakReplies')}
         {text('voice-stt-baseURL', 'Transcription server', 'sttBaseURL', 'empty: no microphone')}
         {text('voice-stt-model', 'Transcription model', 'sttModel', 'whisper-1')}
-        {keyField('voice-stt-apiKey', STT_KEY_PATH, sttKey, setSttKey)}
+        {keyField('voice-stt-apiKey', 'Transcription API key', STT_KEY_PATH, sttKey, setSttKey)}
         {check('voice-autoSend', 'Send what I say at once (else it waits in the message box)', 'autoSend')}
       </div>
       <div className="voice-actions">
