@@ -252,7 +252,7 @@ describe('voice in the window', () => {
     )
   })
 
-  it('Settings → Voice: Test speaks the test sentence', async () => {
+  it('Settings → Voice: Test speaks the test sentence, and a key is saved write-only', async () => {
     const s = await voiceServer({})
     await withBrowser(
       async (page) => {
@@ -265,6 +265,16 @@ describe('voice in the window', () => {
         await test.click()
         await page.locator('[data-testid="voice-test"][data-speech="playing"]').waitFor({ timeout: STEP_TIMEOUT })
         await page.locator('[data-testid="voice-test"][data-speech="idle"]').waitFor({ timeout: STEP_TIMEOUT })
+
+        // The speech key is saved like the model's: write-only, reported as saved.
+        await page.locator('[data-testid="voice-tts-apiKey"]').fill('sk-voice-test')
+        await page.click('[data-testid="voice-save"]')
+        await page.locator('[data-testid="voice-note"]').filter({ hasText: 'Saved.' }).waitFor({ timeout: STEP_TIMEOUT })
+        await page.locator('[data-testid="settings-section-voice"]').getByText('A key is saved.').waitFor({ timeout: STEP_TIMEOUT })
+        expect(await page.locator('[data-testid="voice-tts-apiKey"]').inputValue()).toBe('')
+        const snap = (await (await fetch(`${s.url}/api/config`, { headers: s.auth })).json()) as { secrets: Record<string, boolean>; config: { voice: { tts: Record<string, unknown> } } }
+        expect(snap.secrets['voice.tts.apiKey']).toBe(true)
+        expect(snap.config.voice.tts.apiKey).toBeUndefined()
       },
       { args: mediaArgs() },
     )
