@@ -30,12 +30,13 @@ function fakeWails() {
 }
 
 function recorder() {
-  const got = { levels: [] as number[], starts: 0, utterances: [] as (Blob | string)[], ended: [] as (string | null)[] }
+  const got = { levels: [] as number[], starts: 0, utterances: [] as (Blob | string)[], ended: [] as (string | null)[], problems: [] as string[] }
   const events: MicEvents = {
     level: (l) => got.levels.push(l),
     speechStart: () => got.starts++,
     utterance: (a) => got.utterances.push(a),
     ended: (e) => got.ended.push(e),
+    problem: (m) => got.problems.push(m),
   }
   return { got, events }
 }
@@ -73,7 +74,9 @@ describe('DesktopMic', () => {
     const { got, events } = recorder()
     await mic.start(false, events)
     w.emit('mic:state', { on: true, handsFree: false })
+    w.emit('mic:state', { on: true, handsFree: true, error: 'an utterance was dropped: speech-to-text is behind' })
     expect(got.ended).toEqual([])
+    expect(got.problems).toEqual(['an utterance was dropped: speech-to-text is behind'])
     w.emit('mic:state', { on: false, handsFree: false, error: 'no capture tool: install pipewire' })
     expect(got.ended).toEqual(['no capture tool: install pipewire'])
     expect(w.handlers.size).toBe(0)

@@ -74,10 +74,11 @@ export class DesktopMic implements MicBackend {
       this.events.EventsOn('mic:state', (d) => {
         const s = first(d)
         const on = typeof s === 'object' && s !== null && (s as Record<string, unknown>).on === true
+        const error = str(s, 'error')
+        if (on && error !== null && error !== '') ev.problem(error)
         if (on || !this.on) return
         this.on = false
         this.unlisten()
-        const error = str(s, 'error')
         ev.ended(error !== null && error !== '' ? error : null)
       }),
     ]

@@ -95,6 +95,13 @@ describe('Mic', () => {
     expect(h.said).toEqual([])
   })
 
+  it('shows a problem while it stays on', async () => {
+    const h = setup()
+    await h.mic.start(true)
+    h.backend.events?.problem('an utterance was dropped')
+    expect(h.mic.state.get()).toMatchObject({ recording: true, error: 'an utterance was dropped' })
+  })
+
   it('goes off when the backend ends on its own', async () => {
     const h = setup()
     await h.mic.start(true)

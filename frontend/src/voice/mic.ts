@@ -54,6 +54,9 @@ export class Mic {
         if (this.backend === backend) this.state.patch({ level })
       },
       speechStart: () => this.deps.stopSpeech(),
+      problem: (message) => {
+        if (this.backend === backend) this.state.patch({ error: message })
+      },
       utterance: (audio) => void this.deliver(audio),
       ended: (error) => {
         if (this.backend !== backend) return

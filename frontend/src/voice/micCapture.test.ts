@@ -19,12 +19,13 @@ function fakeOpen() {
 }
 
 function recorder() {
-  const got = { levels: [] as number[], starts: 0, utterances: [] as (Blob | string)[], ended: [] as (string | null)[] }
+  const got = { levels: [] as number[], starts: 0, utterances: [] as (Blob | string)[], ended: [] as (string | null)[], problems: [] as string[] }
   const events: MicEvents = {
     level: (l) => got.levels.push(l),
     speechStart: () => got.starts++,
     utterance: (a) => got.utterances.push(a),
     ended: (e) => got.ended.push(e),
+    problem: (m) => got.problems.push(m),
   }
   return { got, events }
 }

@@ -29,6 +29,8 @@ export interface MicEvents {
   utterance(audio: Blob | string): void
   /** The mic stopped on its own (an error, or the device went away). */
   ended(error: string | null): void
+  /** Something went wrong but the mic stays on (an utterance dropped). */
+  problem(message: string): void
 }
 
 /** One way to listen (the browser's getUserMedia, or the desktop's Go capture). */
