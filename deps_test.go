@@ -111,6 +111,7 @@ func TestDependencyRules(t *testing.T) {
 		}},
 		{"runtime/llm/tokens", "counts tokens of the model's types: nothing of Wisp but runtime/llm", func(d string) bool { return d == "runtime/llm" }},
 		{"internal/tsgen", "is a leaf: nothing of Wisp", func(string) bool { return false }},
+		{"runtime/speech", "is pure: nothing of Wisp", func(string) bool { return false }},
 	}
 	for _, r := range rules {
 		p, ok := pkgs[r.pkg]

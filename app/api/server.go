@@ -62,6 +62,8 @@ type Options struct {
 	Voice Voice
 	// Avatar stores and serves the user's VRM character; nil leaves its routes out.
 	Avatar Avatar
+	// Expressions sets the avatar's expression; nil leaves its route out.
+	Expressions Expressions
 }
 
 // Server is the HTTP API.
@@ -90,6 +92,7 @@ type Server struct {
 	attachments   Attachments
 	voice         Voice
 	avatar        Avatar
+	expressions   Expressions
 }
 
 // New builds the API server.
@@ -105,8 +108,7 @@ func New(o Options) *Server {
 		chat: o.Chat, conversations: o.Conversations, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
 		emotes: o.Emotes, settings: o.Settings, restarter: o.Restarter, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
 		archive: o.Archive, memory: o.Memory, usage: o.Usage, context: o.Context, attachments: o.Attachments,
-		voice:  o.Voice,
-		avatar: o.Avatar,
+		voice: o.Voice, avatar: o.Avatar, expressions: o.Expressions,
 	}
 }
 
@@ -152,6 +154,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 	if s.avatar != nil {
 		s.avatarRoutes(mux)
+	}
+	if s.expressions != nil {
+		s.expressionRoutes(mux)
 	}
 	if s.settings != nil {
 		mux.Handle("GET /api/config", s.handle(s.getConfig))
