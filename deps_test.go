@@ -71,6 +71,7 @@ func TestDependencyRules(t *testing.T) {
 		{"secrets", "is a leaf: nothing of Wisp", func(string) bool { return false }},
 		{"confine", "is a leaf: nothing of Wisp but internal/", internalOnly},
 		{"doctext", "is a leaf: nothing of Wisp but internal/", internalOnly},
+		{"mic", "is a leaf: nothing of Wisp but internal/", internalOnly},
 		{"internal/pdfgen", "is a leaf: nothing of Wisp", func(string) bool { return false }},
 		{"app/approval", "knows the store, the catalog, the runtime (its gate pauses a run) and internal/", func(d string) bool {
 			return d == "app/store" || d == "app/wire" || strings.HasPrefix(d, "runtime") || internalOnly(d)
@@ -105,8 +106,12 @@ func TestDependencyRules(t *testing.T) {
 		{"app/docs", "knows the store, doctext and internal/", func(d string) bool {
 			return d == "app/store" || d == "doctext" || internalOnly(d)
 		}},
+		{"app/voice", "speaks to audio servers: knows the config and internal/", func(d string) bool {
+			return d == "app/config" || internalOnly(d)
+		}},
 		{"runtime/llm/tokens", "counts tokens of the model's types: nothing of Wisp but runtime/llm", func(d string) bool { return d == "runtime/llm" }},
 		{"internal/tsgen", "is a leaf: nothing of Wisp", func(string) bool { return false }},
+		{"runtime/speech", "is pure: nothing of Wisp", func(string) bool { return false }},
 	}
 	for _, r := range rules {
 		p, ok := pkgs[r.pkg]

@@ -109,6 +109,7 @@ type App struct {
 	confiner *confine.Confiner // the agent's processes (confine.go)
 	emotes   *emotes.Catalog
 	avatar   *avatar.Store            // the user's VRM character (avatar.go)
+	face     *expressions             // the avatar's expressions (expressions.go)
 	events   *fanout                  // the one wire.Events every producer publishes to
 	core     *core                    // what Start assembles on the store
 	svc      atomic.Pointer[services] // what a restart replaces
@@ -194,6 +195,9 @@ func New(opts Options) (*App, error) {
 		return nil, err
 	}
 	a.newAvatar()
+	if err := a.newExpressions(); err != nil {
+		return nil, err
+	}
 	if err := a.checkServable(cfg); err != nil {
 		return nil, err
 	}
@@ -360,6 +364,7 @@ func (a *App) assemble(st *store.Store) (*core, error) {
 		RecordUsage: func(ctx context.Context, e chat.UsageEntry) { c.usage.Record(ctx, usage.Entry(e)) },
 		Window:      a.contextWindow, SummarizeAt: a.summarizeAt, Counter: tokenCounter,
 		Attachments: attachments, Documents: c.docs, Vision: a.vision, ImageLimits: a.imageLimits,
+		Speak: a.speaks, Replied: a.face.replied,
 	})
 	c.archive = archive.New(archive.Options{Store: st, Events: a.events, Logger: a.log.With("component", "archive"),
 		AgentName: c.chat.AgentName, Blobs: attachments, TempDir: a.importsDir()})
@@ -448,7 +453,9 @@ func (a *App) newHandler(s *services) http.Handler {
 		Memory:      a.core.memory,
 		Usage:       a.core.usage,
 		Attachments: attachAPI{a.core.attach, a.core.docs},
+		Voice:       a.voiceService(),
 		Avatar:      a.avatarAPI(),
+		Expressions: a.face,
 	}).Handler()
 }
 

@@ -32,6 +32,8 @@ const (
 	EventSummaryStart EventType = "summary_start" // SummaryStart
 	EventSummaryDelta EventType = "summary_delta" // SummaryDelta
 	EventSummaryEnd   EventType = "summary_end"   // SummaryEnd
+	// A clause of the reply to speak, when the run speaks (runtime/speech).
+	EventSpeech EventType = "speech" // Speech
 )
 
 // EventKinds are all the run event types, in the order above: whoever renders events
@@ -40,6 +42,7 @@ var EventKinds = []EventType{
 	EventTextDelta, EventThinking, EventToolStart, EventCallback, EventToolEnd, EventError,
 	EventOutput, EventInterrupted, EventToolStatus, EventRunPaused, EventRunResumed,
 	EventStreamResync, EventCustom, EventStatePatch, EventSummaryStart, EventSummaryDelta, EventSummaryEnd,
+	EventSpeech,
 }
 
 // Event is one thing a run produced. The runtime fills Type and Data; whoever records
@@ -240,4 +243,17 @@ type SummaryDelta struct {
 // SummaryEnd closes a summary: done (with its whole text) or failed.
 type SummaryEnd struct {
 	Summary SummaryInfo `json:"summary"`
+}
+
+// Speech is one clause of the reply to speak, sent after the text delta that completed
+// it: Text is what is said (runtime/speech cuts and cleans it), Segment the reply
+// segment it comes from and Start/End its bounds in that segment's text, in UTF-16
+// code units. Index numbers a run's clauses from 0; Final marks the run's last.
+type Speech struct {
+	Index   int    `json:"index"`
+	Text    string `json:"text"`
+	Segment int    `json:"segment"`
+	Start   int    `json:"start"`
+	End     int    `json:"end"`
+	Final   bool   `json:"final,omitempty"`
 }

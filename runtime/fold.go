@@ -67,6 +67,8 @@ func DecodeEvent(typ string, data []byte) (Event, error) {
 		v, err = decodeAs[SummaryDelta](data)
 	case EventSummaryEnd:
 		v, err = decodeAs[SummaryEnd](data)
+	case EventSpeech:
+		v, err = decodeAs[Speech](data)
 	default:
 		v, err = decodeAs[json.RawMessage](data)
 	}

@@ -58,8 +58,12 @@ type Options struct {
 	Usage Usage
 	// Attachments stores and serves attached files; nil leaves their routes out.
 	Attachments Attachments
+	// Voice speaks and listens (docs/voice.md); nil leaves its routes out.
+	Voice Voice
 	// Avatar stores and serves the user's VRM character; nil leaves its routes out.
 	Avatar Avatar
+	// Expressions sets the avatar's expression; nil leaves its route out.
+	Expressions Expressions
 }
 
 // Server is the HTTP API.
@@ -86,7 +90,9 @@ type Server struct {
 	memory        Memory
 	usage         Usage
 	attachments   Attachments
+	voice         Voice
 	avatar        Avatar
+	expressions   Expressions
 }
 
 // New builds the API server.
@@ -102,7 +108,7 @@ func New(o Options) *Server {
 		chat: o.Chat, conversations: o.Conversations, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
 		emotes: o.Emotes, settings: o.Settings, restarter: o.Restarter, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
 		archive: o.Archive, memory: o.Memory, usage: o.Usage, context: o.Context, attachments: o.Attachments,
-		avatar: o.Avatar,
+		voice: o.Voice, avatar: o.Avatar, expressions: o.Expressions,
 	}
 }
 
@@ -134,6 +140,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	if s.attachments != nil {
 		s.attachmentRoutes(mux)
 	}
+	if s.voice != nil {
+		s.voiceRoutes(mux)
+	}
 	if s.term != nil {
 		mux.Handle("POST /api/terminal/run", s.handle(s.runTerminal))
 		mux.Handle("GET /api/terminal/runs", s.handle(s.listTerminalRuns))
@@ -145,6 +154,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 	if s.avatar != nil {
 		s.avatarRoutes(mux)
+	}
+	if s.expressions != nil {
+		s.expressionRoutes(mux)
 	}
 	if s.settings != nil {
 		mux.Handle("GET /api/config", s.handle(s.getConfig))

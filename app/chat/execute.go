@@ -28,6 +28,12 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input, resum
 	}
 
 	var last runtime.Fold // the reply after the last event: a summary's events change nothing
+	var spk *speaker
+	if s.opts.Speak != nil && s.opts.Speak() {
+		spk = newSpeaker(s.log, run.ID, spokenIn(resume), func(ev runtime.Event, full string) {
+			s.append(run, ev, runtime.Fold{Full: full, Segment: -1}, nil)
+		})
+	}
 	emit := func(ev runtime.Event, at runtime.Fold) {
 		if s.keepsPause(ctx, run) {
 			return // Wisp is closing while the run waits: the log ends at the pause
@@ -37,6 +43,9 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input, resum
 		beat.observe(ev)
 		last = at
 		s.append(run, ev, at, nil)
+		if spk != nil {
+			spk.observe(ev, at)
+		}
 	}
 	emitSummary := func(ev runtime.Event) {
 		s.append(run, ev, runtime.Fold{Full: last.Full, Segment: -1}, nil)
@@ -72,6 +81,9 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input, resum
 		return
 	}
 
+	if spk != nil && ctx.Err() == nil {
+		spk.end() // a stopped run says no more
+	}
 	status, errMsg := StatusEnded, ""
 	var final runtime.Event
 	switch {
@@ -88,6 +100,10 @@ func (s *Service) execute(ctx context.Context, run *Run, in runtime.Input, resum
 		final = runtime.Event{Type: runtime.EventError, Data: runtime.Error{Message: errMsg}}
 	}
 	rec.finish(status, errMsg)
+	if status == StatusEnded && s.opts.Replied != nil {
+		// Before the end is seen: a client that has the end has what it caused.
+		s.opts.Replied(Reply{RunID: run.ID, ConversationID: run.ConversationID, Text: res.FullText})
+	}
 
 	reply := store.Message{
 		ID: run.ReplyMessageID, ConversationID: run.ConversationID, Role: "assistant", Text: res.FullText,

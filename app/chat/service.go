@@ -57,6 +57,18 @@ type Options struct {
 	Vision func(ctx context.Context) llm.Vision
 	// ImageLimits are the live provider's limits for an image (nil: zero limits).
 	ImageLimits func() llm.ImageLimits
+	// Speak, read at a run's start, says whether the run cuts its reply into clauses
+	// to speak (speech events, speech.go); nil: never.
+	Speak func() bool
+	// Replied, when set, is told of every reply that ended well, just before its end
+	// is published: the app sets the avatar's expression from its tone. It must not
+	// block.
+	Replied func(r Reply)
+}
+
+// Reply is a run's reply as Options.Replied gets it.
+type Reply struct {
+	RunID, ConversationID, Text string
 }
 
 // Service runs chat.

@@ -43,6 +43,8 @@ func appendCatalog(b []byte, ev Event) ([]byte, error) {
 		f = wire.NewSummaryDelta(d.SummaryID, d.Text)
 	case runtime.SummaryEnd:
 		f = wire.NewSummaryEnd(wireSummary(d.Summary))
+	case runtime.Speech:
+		f = wire.NewSpeech(d.Index, d.Text, d.Segment, d.Start, d.End, d.Final)
 	default:
 		return b, unknown(ev)
 	}

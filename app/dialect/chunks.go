@@ -11,7 +11,7 @@ import (
 // Chunks is seed 001's dialect: every event of a run as a typed chunk {type, agentId,
 // agentType, timestamp, …}. An action's own custom events and state patches are the
 // seed's custom and state_patch chunks; events the seed has no type for (an action's
-// callback, a tool's status) are custom chunks too {eventName, data}. The run's id is
+// callback, a tool's status, a clause to speak) are custom chunks too {eventName, data}. The run's id is
 // the agent's id; its type is "wisp". A thinking block's closing chunk
 // (isComplete: true) carries the whole block, as the seed's clients expect.
 type Chunks struct {
@@ -154,6 +154,8 @@ func (c *Chunks) Encode(b []byte, ev Event) ([]byte, error) {
 		v = CustomChunk{head("custom"), "action_callback", CallbackData{ev.At.Segment, ev.At.SegmentText}}
 	case runtime.ToolStatus:
 		v = CustomChunk{head("custom"), "tool_status", d}
+	case runtime.Speech:
+		v = CustomChunk{head("custom"), "speech", d}
 	case runtime.Custom:
 		v = CustomChunk{head("custom"), d.Name, orEmptyObject(d.Data)}
 	case runtime.StatePatch:

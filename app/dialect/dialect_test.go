@@ -31,6 +31,7 @@ var samples = map[runtime.EventType]any{
 	runtime.EventSummaryStart: runtime.SummaryStart{Summary: runtime.SummaryInfo{ID: "s1", ThroughID: "m9", Covers: 10, Status: "streaming"}},
 	runtime.EventSummaryDelta: runtime.SummaryDelta{SummaryID: "s1", Text: "The user"},
 	runtime.EventSummaryEnd:   runtime.SummaryEnd{Summary: runtime.SummaryInfo{ID: "s1", ThroughID: "m9", Covers: 10, Text: "The user", Status: "done"}},
+	runtime.EventSpeech:       runtime.Speech{Index: 2, Text: "Hi there.", Segment: 0, Start: 0, End: 9, Final: true},
 }
 
 // encoders are a fresh encoder of every dialect.
@@ -161,5 +162,46 @@ func TestSummaryFrames(t *testing.T) {
 				t.Errorf("%s %s: %v, want a skip", name, kind, err)
 			}
 		}
+	}
+}
+
+// A clause to speak is the speech frame in the delta and seed 000 dialects, a custom
+// chunk in seed 001's, and nothing in seed 003's.
+func TestSpeechFrames(t *testing.T) {
+	frame := `{"type":"speech","index":2,"text":"Hi there.","segment":0,"start":0,"end":9,"final":true}`
+	for _, name := range []string{"eliza", "delta"} {
+		out, err := encoders()[name].Encode(nil, event(runtime.EventSpeech))
+		if err != nil || string(out) != frame {
+			t.Errorf("%s: %s %v, want %s", name, out, err, frame)
+		}
+	}
+	out, err := encoders()["chunks"].Encode(nil, event(runtime.EventSpeech))
+	want := `{"type":"custom","agentId":"run","agentType":"wisp","timestamp":1,"eventName":"speech","data":{"index":2,"text":"Hi there.","segment":0,"start":0,"end":9,"final":true}}`
+	if err != nil || string(out) != want {
+		t.Errorf("chunks: %s %v, want %s", out, err, want)
+	}
+	for _, name := range []string{"seed003", "seed003answer"} {
+		if _, err := encoders()[name].Encode(nil, event(runtime.EventSpeech)); !errors.Is(err, ErrSkip) {
+			t.Errorf("%s: %v, want a skip", name, err)
+		}
+	}
+}
+
+// A speech frame between two tokens keeps seed 000's fullText right.
+func TestElizaSpeechBetweenTokens(t *testing.T) {
+	e := NewEliza()
+	tok := func(full, text string) Event {
+		return Event{Event: runtime.Event{Type: runtime.EventTextDelta, Data: runtime.TextDelta{Text: text}}, At: runtime.Fold{Full: full, Segment: 0}}
+	}
+	if _, err := e.Encode(nil, tok("Hi.", "Hi.")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Encode(nil, event(runtime.EventSpeech)); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := e.Encode(nil, tok("Hi. \"Yes\"", ` "Yes"`))
+	var f struct{ FullText string }
+	if err := json.Unmarshal(out, &f); err != nil || f.FullText != `Hi. "Yes"` {
+		t.Errorf("token after speech: %s", out)
 	}
 }

@@ -29,6 +29,8 @@ func (e *Eliza) Encode(b []byte, ev Event) ([]byte, error) {
 	case runtime.Callback:
 		e.escOK = false // a callback may have changed any part of the reply
 		return wire.NewToken(ev.At.Full, ev.At.Full, true).AppendJSON(b), nil
+	case runtime.Speech:
+		return appendCatalog(b, ev) // the reply is as it was: the escape cache holds
 	}
 	e.escOK = false
 	return appendCatalog(b, ev)

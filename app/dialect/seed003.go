@@ -120,7 +120,7 @@ func (s *Seed003) Events(ev Event) ([]Event003, error) {
 	case runtime.Interrupted:
 		return []Event003{s.named("error", "model", "The reply was interrupted: "+d.Reason)}, nil
 	case runtime.Custom, runtime.StatePatch, runtime.ToolStatus, runtime.StreamResync,
-		runtime.SummaryStart, runtime.SummaryDelta, runtime.SummaryEnd:
+		runtime.SummaryStart, runtime.SummaryDelta, runtime.SummaryEnd, runtime.Speech:
 		return nil, ErrSkip // the seed has nothing for them
 	}
 	return nil, unknown(ev)
