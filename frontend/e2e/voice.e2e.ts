@@ -12,6 +12,7 @@
 // says what the speech and the mic do (data-speech, data-recording, the level).
 
 import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Page } from 'playwright-core'
@@ -23,6 +24,8 @@ const STEP_TIMEOUT = 30_000
 const TRANSCRIPT = 'What is the weather like today?'
 const GENERATOR = resolve(import.meta.dirname, 'fixtures/makeSpeechWav.mjs')
 const WAV = artifact('fake-mic-speech.wav')
+const VRM = resolve(import.meta.dirname, 'fixtures/wisp-test.vrm')
+const STAGE = '[data-testid="avatar-stage"]'
 const FORM = '[data-testid="composer-form"]'
 const USER = '[data-testid="message"][data-role="user"]'
 
@@ -46,17 +49,40 @@ function trackTracks(): void {
   }
 }
 
-/** Notes every clause index the composer shows as playing, in order. */
+/**
+ * Notes every clause index the composer shows as playing, in order, and the widest
+ * the avatar's mouth opened (the stage's data-mouth, the aa weight of the frame drawn)
+ * while speech played.
+ */
 function watchSpeech(): void {
-  const w = window as unknown as { __wispSpeech: string[] }
+  const w = window as unknown as { __wispSpeech: string[]; __wispMouthMax: number }
   w.__wispSpeech = []
+  w.__wispMouthMax = 0
   const seen = () => {
     const form = document.querySelector<HTMLElement>('[data-testid="composer-form"]')
     if (form === null) return
     const entry = `${form.dataset.speech}:${form.dataset.speechIndex ?? ''}`
     if (w.__wispSpeech.at(-1) !== entry) w.__wispSpeech.push(entry)
+    const stage = document.querySelector<HTMLElement>('[data-testid="avatar-stage"]')
+    if (form.dataset.speech === 'playing' && stage !== null) {
+      w.__wispMouthMax = Math.max(w.__wispMouthMax, Number(stage.dataset.mouth ?? 0))
+    }
   }
-  new MutationObserver(seen).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-speech', 'data-speech-index'] })
+  new MutationObserver(seen).observe(document, {
+    subtree: true,
+    attributes: true,
+    attributeFilter: ['data-speech', 'data-speech-index', 'data-mouth'],
+  })
+}
+
+/** Makes the server's character the VRM 1.0 fixture, as Settings → Avatar does. */
+async function useVRM(s: RunningServer): Promise<void> {
+  const res = await fetch(`${s.url}/api/avatar?name=wisp-test.vrm`, {
+    method: 'POST',
+    headers: { ...s.auth, 'Content-Type': 'model/gltf-binary', 'X-Wisp-Upload': '1' },
+    body: readFileSync(VRM),
+  })
+  if (res.status !== 201) throw new Error(`POST /api/avatar: ${res.status} ${await res.text()}`)
 }
 
 async function putConfig(s: RunningServer, patch: unknown): Promise<void> {
@@ -207,13 +233,16 @@ describe('voice in the window', () => {
     )
   })
 
-  it('auto-send sends what was said; the reply is spoken clause by clause, in order, then idle', async () => {
+  it('auto-send sends what was said; the reply is spoken clause by clause, in order, then idle; a VRM character mouths it', async () => {
     // The reply (and, if the title asks after it, the title): three sentences, three clauses.
     const reply = { text: ['Sunny and warm. ', 'A light breeze from the west. ', 'No rain until Sunday.'] }
     const s = await voiceServer({ autoSend: true, speakReplies: true }, [reply, reply])
+    await useVRM(s)
     await withBrowser(
       async (page) => {
         await open(page, s)
+        await page.locator(`${STAGE}[data-stage="ready"][data-avatar-kind="vrm"]`).waitFor({ timeout: UI_TIMEOUT })
+        expect(await page.locator(STAGE).getAttribute('data-mouth')).toBe('0.00')
         await page.click('[data-testid="mic"]')
         await waitForUtterance(page)
         await page.click('[data-testid="mic"]')
@@ -225,6 +254,11 @@ describe('voice in the window', () => {
         // Every clause played once, in order.
         expect(playing).toEqual([0, 1, 2])
         expect(seen.at(-1)).toBe('idle:')
+        // The VRM's mouth followed the audio played (its loudness), wide open at
+        // some point, and closed once it ended.
+        const mouthMax = await page.evaluate(() => (window as unknown as { __wispMouthMax: number }).__wispMouthMax)
+        expect(mouthMax).toBeGreaterThan(0.3)
+        await page.locator(`${STAGE}[data-mouth="0.00"]`).waitFor({ timeout: STEP_TIMEOUT })
       },
       { args: mediaArgs() },
     )
