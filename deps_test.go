@@ -71,6 +71,7 @@ func TestDependencyRules(t *testing.T) {
 		{"secrets", "is a leaf: nothing of Wisp", func(string) bool { return false }},
 		{"confine", "is a leaf: nothing of Wisp but internal/", internalOnly},
 		{"doctext", "is a leaf: nothing of Wisp but internal/", internalOnly},
+		{"mic", "is a leaf: nothing of Wisp but internal/", internalOnly},
 		{"internal/pdfgen", "is a leaf: nothing of Wisp", func(string) bool { return false }},
 		{"app/approval", "knows the store, the catalog, the runtime (its gate pauses a run) and internal/", func(d string) bool {
 			return d == "app/store" || d == "app/wire" || strings.HasPrefix(d, "runtime") || internalOnly(d)
@@ -99,8 +100,14 @@ func TestDependencyRules(t *testing.T) {
 		{"app/attach", "knows the store, the catalog, the model's image types and internal/", func(d string) bool {
 			return d == "app/store" || d == "app/wire" || d == "runtime/llm" || internalOnly(d)
 		}},
+		{"app/avatar", "knows the wire types and internal/", func(d string) bool {
+			return d == "app/wire" || internalOnly(d)
+		}},
 		{"app/docs", "knows the store, doctext and internal/", func(d string) bool {
 			return d == "app/store" || d == "doctext" || internalOnly(d)
+		}},
+		{"app/voice", "speaks to audio servers: knows the config and internal/", func(d string) bool {
+			return d == "app/config" || internalOnly(d)
 		}},
 		{"runtime/llm/tokens", "counts tokens of the model's types: nothing of Wisp but runtime/llm", func(d string) bool { return d == "runtime/llm" }},
 		{"internal/tsgen", "is a leaf: nothing of Wisp", func(string) bool { return false }},
@@ -126,7 +133,7 @@ func TestDependencyRules(t *testing.T) {
 	// Domain packages return typed errors and publish frames: they know neither HTTP
 	// (only the API maps errors to status codes) nor the hub.
 	domain := []string{"app/chat", "app/proactive", "app/archive", "app/store", "app/config", "app/settings", "app/view", "app/wire", "app/dialect", "app/usage",
-		"app/memory", "app/docs", "app/approval", "app/shell", "app/mcptool", "shellgrant", "secrets", "runtime", "runtime/reply", "terminal", "emotes", "confine"}
+		"app/memory", "app/docs", "app/avatar", "app/approval", "app/shell", "app/mcptool", "shellgrant", "secrets", "runtime", "runtime/reply", "terminal", "emotes", "confine"}
 	for _, name := range domain {
 		p := pkgs[name]
 		if slices.Contains(p.Imports, "net/http") {

@@ -30,6 +30,7 @@ import (
 	"github.com/wispapp/wisp/app/approval"
 	"github.com/wispapp/wisp/app/archive"
 	"github.com/wispapp/wisp/app/attach"
+	"github.com/wispapp/wisp/app/avatar"
 	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/app/docs"
@@ -108,6 +109,7 @@ type App struct {
 	confiner *confine.Confiner // the agent's processes (confine.go)
 	emotes   *emotes.Catalog
 	face     *expressions             // the avatar's expressions (expressions.go)
+	avatar   *avatar.Store            // the user's VRM character (avatar.go)
 	events   *fanout                  // the one wire.Events every producer publishes to
 	core     *core                    // what Start assembles on the store
 	svc      atomic.Pointer[services] // what a restart replaces
@@ -195,6 +197,7 @@ func New(opts Options) (*App, error) {
 	if err := a.newExpressions(); err != nil {
 		return nil, err
 	}
+	a.newAvatar()
 	if err := a.checkServable(cfg); err != nil {
 		return nil, err
 	}
@@ -451,6 +454,8 @@ func (a *App) newHandler(s *services) http.Handler {
 		Usage:       a.core.usage,
 		Attachments: attachAPI{a.core.attach, a.core.docs},
 		Expressions: a.face,
+		Voice:       a.voiceService(),
+		Avatar:      a.avatarAPI(),
 	}).Handler()
 }
 

@@ -46,7 +46,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $(du -sk --apparent-size "$root/usr" | cut -f1)
 Depends: $depends
-Recommends: xdg-utils
+Recommends: xdg-utils, pipewire-bin | pulseaudio-utils | alsa-utils
 Section: utils
 Priority: optional
 Homepage: https://github.com/wispapp/wisp

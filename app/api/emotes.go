@@ -8,11 +8,12 @@ import (
 
 	"github.com/wispapp/wisp/emotes"
 
+	"github.com/wispapp/wisp/app/avatar"
 	"github.com/wispapp/wisp/app/wire"
 )
 
-// AvatarPath is where the avatar model is served.
-const AvatarPath = "/avatar/wisp.glb"
+// AvatarPath is where the built-in avatar model is served.
+const AvatarPath = avatar.BuiltinURL
 
 // Emotes is the emote catalog, the clips and the avatar, and plays emotes.
 type Emotes interface {
@@ -34,14 +35,15 @@ func (s *Server) emoteRoutes(mux *http.ServeMux) {
 	mux.Handle("GET "+AvatarPath, s.public(s.serveAvatar))
 }
 
-// EmoteList answers GET /api/emotes: the avatar model and the emote catalog.
+// EmoteList answers GET /api/emotes: the avatar model (the user's VRM when there is one)
+// and the emote catalog.
 type EmoteList struct {
 	Avatar string         `json:"avatar"`
 	Emotes []emotes.Emote `json:"emotes"`
 }
 
 func (s *Server) listEmotes(w http.ResponseWriter, r *http.Request) error {
-	return writeJSON(w, http.StatusOK, EmoteList{Avatar: AvatarPath, Emotes: s.emotes.List(r.Context())})
+	return writeJSON(w, http.StatusOK, EmoteList{Avatar: s.avatarURL(r.Context()), Emotes: s.emotes.List(r.Context())})
 }
 
 func (s *Server) playEmote(w http.ResponseWriter, r *http.Request) error {

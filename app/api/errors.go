@@ -35,6 +35,7 @@ var faultStatus = map[fault.Kind]int{
 	fault.Unauthenticated: http.StatusUnauthorized,
 	fault.Limited:         http.StatusTooManyRequests,
 	fault.TooLarge:        http.StatusRequestEntityTooLarge,
+	fault.Upstream:        http.StatusBadGateway,
 }
 
 // statusOf is the status and message a client gets for err; ok is false for an

@@ -60,6 +60,10 @@ type Options struct {
 	Attachments Attachments
 	// Expressions sets the avatar's expression; nil leaves its route out.
 	Expressions Expressions
+	// Voice speaks and listens (docs/voice.md); nil leaves its routes out.
+	Voice Voice
+	// Avatar stores and serves the user's VRM character; nil leaves its routes out.
+	Avatar Avatar
 }
 
 // Server is the HTTP API.
@@ -87,6 +91,8 @@ type Server struct {
 	usage         Usage
 	attachments   Attachments
 	expressions   Expressions
+	voice         Voice
+	avatar        Avatar
 }
 
 // New builds the API server.
@@ -103,6 +109,8 @@ func New(o Options) *Server {
 		emotes: o.Emotes, settings: o.Settings, restarter: o.Restarter, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
 		archive: o.Archive, memory: o.Memory, usage: o.Usage, context: o.Context, attachments: o.Attachments,
 		expressions: o.Expressions,
+		voice:       o.Voice,
+		avatar:      o.Avatar,
 	}
 }
 
@@ -134,6 +142,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	if s.attachments != nil {
 		s.attachmentRoutes(mux)
 	}
+	if s.voice != nil {
+		s.voiceRoutes(mux)
+	}
 	if s.term != nil {
 		mux.Handle("POST /api/terminal/run", s.handle(s.runTerminal))
 		mux.Handle("GET /api/terminal/runs", s.handle(s.listTerminalRuns))
@@ -145,6 +156,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 	if s.expressions != nil {
 		s.expressionRoutes(mux)
+	}
+	if s.avatar != nil {
+		s.avatarRoutes(mux)
 	}
 	if s.settings != nil {
 		mux.Handle("GET /api/config", s.handle(s.getConfig))

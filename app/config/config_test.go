@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -268,5 +269,39 @@ func TestMCPServersSaveWhole(t *testing.T) {
 	got := saved.MCPServers
 	if _, ok := got["gone"]; ok || got["fs"]["type"] != "stdio" || fmt.Sprint(got["fs"]["env"]) != "map[B:2]" {
 		t.Errorf("saved %s", data)
+	}
+}
+
+func TestVoiceSettingsAreChecked(t *testing.T) {
+	ok := Default()
+	ok.Voice.TTS.BaseURL, ok.Voice.STT.BaseURL = "http://127.0.0.1:8880/v1", "https://api.groq.com/openai/v1"
+	ok.Voice.TTS.Speed = MaxSpeechSpeed
+	if err := ok.Validate(); err != nil {
+		t.Fatalf("valid voice settings refused: %v", err)
+	}
+	for _, c := range []struct {
+		name string
+		set  func(v *Voice)
+		want string
+	}{
+		{"ftp", func(v *Voice) { v.TTS.BaseURL = "ftp://example.com/v1" }, "voice.tts.baseURL must be an http(s) URL"},
+		{"no scheme", func(v *Voice) { v.STT.BaseURL = "localhost:8000/v1" }, "voice.stt.baseURL must be an http(s) URL"},
+		{"no host", func(v *Voice) { v.STT.BaseURL = "http:///v1" }, "voice.stt.baseURL"},
+		{"credentials", func(v *Voice) { v.TTS.BaseURL = "https://user:pw@example.com/v1" }, "voice.tts.baseURL"},
+		{"spaces", func(v *Voice) { v.TTS.BaseURL = " http://example.com/v1" }, "voice.tts.baseURL"},
+		{"slow", func(v *Voice) { v.TTS.Speed = 0.1 }, "voice.tts.speed must be 0.25-4, got 0.1"},
+		{"fast", func(v *Voice) { v.TTS.Speed = 5 }, "voice.tts.speed must be 0.25-4, got 5"},
+		{"zero", func(v *Voice) { v.TTS.Speed = 0 }, "voice.tts.speed"},
+		{"not a number", func(v *Voice) { v.TTS.Speed = math.NaN() }, "voice.tts.speed"},
+		{"model", func(v *Voice) { v.TTS.Model = strings.Repeat("m", 201) }, "voice.tts.model must be at most 200 bytes"},
+		{"voice", func(v *Voice) { v.TTS.Voice = strings.Repeat("v", 201) }, "voice.tts.voice"},
+		{"stt model", func(v *Voice) { v.STT.Model = strings.Repeat("m", 201) }, "voice.stt.model"},
+		{"key", func(v *Voice) { v.STT.APIKey = strings.Repeat("k", 4097) }, "voice.stt.apiKey must be at most 4096 bytes"},
+	} {
+		bad := Default()
+		c.set(&bad.Voice)
+		if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
 	}
 }

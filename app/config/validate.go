@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -47,6 +48,7 @@ func (c Config) Validate() error {
 	check(a.TotalMiB >= 1 && a.TotalMiB <= 1<<20, "attachments.totalMiB must be 1-%d, got %d", 1<<20, a.TotalMiB)
 	check(oneOf(c.UI.Theme, "system", "light", "dark"), "ui.theme must be system, light or dark, got %q", c.UI.Theme)
 	errs = append(errs, validatePrices(c.Prices)...)
+	errs = append(errs, validateVoice(c.Voice)...)
 	return errors.Join(errs...)
 }
 
@@ -83,4 +85,57 @@ func oneOf(v string, allowed ...string) bool {
 		}
 	}
 	return false
+}
+
+// The longest voice settings: a URL, a model or voice name, an API key.
+const (
+	maxVoiceURL  = 2048
+	maxVoiceName = 200
+	maxVoiceKey  = 4096
+)
+
+// validateVoice refuses a voice server's base URL that is not an http(s) URL (empty
+// is fine: that way is off), a speed out of bounds, and strings too long to be real.
+func validateVoice(v Voice) []error {
+	var errs []error
+	check := func(ok bool, format string, args ...any) {
+		if !ok {
+			errs = append(errs, fmt.Errorf(format, args...))
+		}
+	}
+	for _, u := range []struct{ key, value string }{{"voice.tts.baseURL", v.TTS.BaseURL}, {"voice.stt.baseURL", v.STT.BaseURL}} {
+		check(voiceURLValid(u.value), "%s must be an http(s) URL such as http://127.0.0.1:8880/v1, or empty (off), got %q", u.key, clip(u.value))
+	}
+	for _, s := range []struct {
+		key, value string
+		max        int
+	}{
+		{"voice.tts.model", v.TTS.Model, maxVoiceName}, {"voice.tts.voice", v.TTS.Voice, maxVoiceName},
+		{"voice.stt.model", v.STT.Model, maxVoiceName},
+		{"voice.tts.apiKey", v.TTS.APIKey, maxVoiceKey}, {"voice.stt.apiKey", v.STT.APIKey, maxVoiceKey},
+	} {
+		check(len(s.value) <= s.max, "%s must be at most %d bytes long, got %d", s.key, s.max, len(s.value))
+	}
+	check(v.TTS.Speed >= MinSpeechSpeed && v.TTS.Speed <= MaxSpeechSpeed,
+		"voice.tts.speed must be %g-%g, got %g", MinSpeechSpeed, MaxSpeechSpeed, v.TTS.Speed)
+	return errs
+}
+
+// voiceURLValid accepts "" and an http(s) URL with a host and no credentials in it
+// (the key has its own setting), at most maxVoiceURL long.
+func voiceURLValid(s string) bool {
+	if s == "" {
+		return true
+	}
+	u, err := url.Parse(s)
+	return err == nil && len(s) <= maxVoiceURL && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.User == nil &&
+		strings.TrimSpace(s) == s
+}
+
+// clip shortens a value quoted in an error.
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
 }

@@ -26,6 +26,7 @@ const HasDesktop = true
 type Desktop struct {
 	app *app.App
 	win *window // its Wails context, for the file dialog
+	mic *Mic    // the microphone (mic_wails.go)
 }
 
 // GetConnection returns the API's base URL, the /ws URL and the per-launch token.
@@ -50,6 +51,7 @@ func Run(ctx context.Context, a *app.App, ui fs.FS, icon []byte) error {
 	}
 	win := &window{rt: wailsWindow{}, log: log}
 	sys := newSystem(wailsSystem{}, log)
+	microphone := newMic(micOptions{Transcriber: a, Events: wailsEvents{win}, Log: log})
 	log.Info("desktop window opening", "api", a.URL())
 	quit := make(chan struct{}) // closed when the window's loop has ended
 	runErr := wails.Run(&options.App{
@@ -89,9 +91,12 @@ func Run(ctx context.Context, a *app.App, ui fs.FS, icon []byte) error {
 			UniqueId:               instanceID(a.StateDir()),
 			OnSecondInstanceLaunch: func(d options.SecondInstanceData) { win.secondLaunch(d.Args) },
 		},
-		OnShutdown: sys.stopped,
-		Bind:       []any{&Desktop{app: a, win: win}, sys},
-		Linux:      &linux.Options{Icon: icon, ProgramName: "wisp", WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand},
+		OnShutdown: func(ctx context.Context) {
+			microphone.Close()
+			sys.stopped(ctx)
+		},
+		Bind:  []any{&Desktop{app: a, win: win, mic: microphone}, sys},
+		Linux: &linux.Options{Icon: icon, ProgramName: "wisp", WebviewGpuPolicy: linux.WebviewGpuPolicyOnDemand},
 	})
 	close(quit)
 	stopErr := a.Stop()

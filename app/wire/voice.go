@@ -118,3 +118,10 @@ type ExpressionBody struct {
 type Transcription struct {
 	Text string `json:"text"`
 }
+
+// VoiceStatus answers GET /api/voice: whether speech out (a speech server is set)
+// and speech in (a transcription server is set) are set up.
+type VoiceStatus struct {
+	CanSpeak  bool `json:"canSpeak"`
+	CanListen bool `json:"canListen"`
+}

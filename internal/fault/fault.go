@@ -25,10 +25,11 @@ const (
 	Unauthenticated             // a credential is missing or wrong
 	Limited                     // too many at once: wait for one to end
 	TooLarge                    // bigger than a documented limit: send less
+	Upstream                    // a server Wisp relies on (a voice server) failed or refused
 )
 
 var kindNames = [...]string{"internal", "invalid", "not found", "conflict", "unavailable", "forbidden",
-	"unauthenticated", "limited", "too large"}
+	"unauthenticated", "limited", "too large", "upstream"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {

@@ -36,7 +36,7 @@ func TestKindOf(t *testing.T) {
 	if Is(nil, Internal) {
 		t.Error("nil is not a fault")
 	}
-	if Limited.String() != "limited" || TooLarge.String() != "too large" || Kind(200).String() != "kind 200" {
+	if Limited.String() != "limited" || TooLarge.String() != "too large" || Upstream.String() != "upstream" || Kind(200).String() != "kind 200" {
 		t.Error("names")
 	}
 }

@@ -22,6 +22,7 @@ const (
 	matWhite
 	matBlush
 	matWisp
+	matMouth
 	matCount
 )
 
@@ -35,6 +36,7 @@ var paints = [matCount]paint{
 	matWhite: {"Sparkle", [3]float64{1, 1, 1}, 0.2, false},
 	matBlush: {"Blush", [3]float64{0.98, 0.58, 0.60}, 0.8, false},
 	matWisp:  {"Wisp", [3]float64{0.55, 0.95, 1.0}, 0.4, true},
+	matMouth: {"Mouth", [3]float64{0.45, 0.11, 0.16}, 0.6, false},
 }
 
 // linear converts an sRGB channel to the linear value glTF colour factors hold.
@@ -66,8 +68,6 @@ var leftParts = []part{
 	{bone: upperLegL, shape: "upperLeg", mat: matPants, size: vec3{1, 1, 1}},
 	{bone: lowerLegL, shape: "lowerLeg", mat: matPants, size: vec3{1, 1, 1}},
 	{bone: footL, shape: "sphere", mat: matShoes, at: vec3{0, -0.035, 0.04}, size: vec3{0.062, 0.047, 0.11}},
-	{bone: head, shape: "sphere", mat: matEyes, at: vec3{0.07, 0.15, 0.172}, size: vec3{0.027, 0.038, 0.02}},
-	{bone: head, shape: "sphere", mat: matWhite, at: vec3{0.062, 0.165, 0.19}, size: vec3{0.009, 0.011, 0.006}},
 	{bone: head, shape: "sphere", mat: matBlush, at: vec3{0.118, 0.098, 0.142}, size: vec3{0.03, 0.016, 0.012}, tilt: euler{Y: 40}},
 }
 
@@ -79,23 +79,37 @@ var centreParts = []part{
 	{bone: neck, shape: "sphere", mat: matSkin, at: vec3{0, 0.04, 0}, size: vec3{0.048, 0.07, 0.048}},
 	{bone: head, shape: "sphere", mat: matSkin, at: vec3{0, 0.17, 0}, size: vec3{0.2, 0.19, 0.19}},
 	{bone: head, shape: "sphere", mat: matHair, at: vec3{0, 0.22, -0.03}, size: vec3{0.207, 0.2, 0.205}},
-	{bone: head, shape: "sphere", mat: matEyes, at: vec3{0, 0.085, 0.178}, size: vec3{0.024, 0.009, 0.01}},
 	{bone: head, shape: "sphere", mat: matWisp, at: vec3{0, 0.47, -0.01}, size: vec3{0.042, 0.07, 0.042}},
 }
 
-// limbShapes are the meshes of the limbs; every other part is a scaled unit sphere.
-var limbShapes = map[string]func() geometry{
-	"upperArm": func() geometry { return capsule(0.052, 0.23, 5, 18) },
-	"foreArm":  func() geometry { return capsule(0.043, 0.19, 5, 18) },
-	"upperLeg": func() geometry { return capsule(0.075, 0.34, 5, 20) },
-	"lowerLeg": func() geometry { return capsule(0.062, 0.30, 5, 20) },
+// limbs are the limbs' shapes: capsules of a radius and length, with this many segments
+// around; every other part is a scaled unit sphere.
+var limbs = map[string]struct {
+	radius, length float64
+	segments       int
+}{
+	"upperArm": {0.052, 0.23, 18},
+	"foreArm":  {0.043, 0.19, 18},
+	"upperLeg": {0.075, 0.34, 20},
+	"lowerLeg": {0.062, 0.30, 20},
 }
 
-// buildAvatar returns the avatar's glTF document: the skeleton with its parts.
-func buildAvatar() *document {
-	d := newDocument()
-	root := addSkeleton(d)
-	d.Scenes = []scene{{Name: "Wisp", Nodes: []int{root}}}
+// shapeGeometry is a part's mesh at full detail, or coarse (for the small VRM fixtures).
+func shapeGeometry(shape string, coarse bool) geometry {
+	l, ok := limbs[shape]
+	switch {
+	case ok && coarse:
+		return capsule(l.radius, l.length, 3, 8)
+	case ok:
+		return capsule(l.radius, l.length, 5, l.segments)
+	case coarse:
+		return sphere(6, 10)
+	}
+	return sphere(14, 22)
+}
+
+// addMaterials appends one material per paint, in order (material i is paint i).
+func (d *document) addMaterials() {
 	for _, p := range paints {
 		m := material{Name: p.name, PBRMetallicRoughness: pbr{
 			BaseColorFactor: [4]float64{round(linear(p.srgb[0])), round(linear(p.srgb[1])), round(linear(p.srgb[2])), 1},
@@ -106,25 +120,25 @@ func buildAvatar() *document {
 		}
 		d.Materials = append(d.Materials, m)
 	}
+}
+
+// buildAvatar returns the avatar's glTF document: the skeleton with its parts.
+func buildAvatar() *document {
+	d := newDocument()
+	root := addSkeleton(d)
+	d.Scenes = []scene{{Name: "Wisp", Nodes: []int{root}}}
+	d.addMaterials()
 	meshes := map[[2]any]int{}
 	meshFor := func(shape string, mat int) int {
 		key := [2]any{shape, mat}
 		if m, ok := meshes[key]; ok {
 			return m
 		}
-		g := sphere(14, 22)
-		if f, ok := limbShapes[shape]; ok {
-			g = f()
-		}
-		m := d.addMesh(shape+"-"+paints[mat].name, g, mat)
+		m := d.addMesh(shape+"-"+paints[mat].name, shapeGeometry(shape, false), mat)
 		meshes[key] = m
 		return m
 	}
-	parts := append([]part{}, centreParts...)
-	for _, p := range leftParts {
-		parts = append(parts, p, mirrorPart(p))
-	}
-	for i, p := range parts {
+	for i, p := range allParts() {
 		m := meshFor(p.shape, p.mat)
 		n := node{Name: skeleton[p.bone].name + "Part" + itoa(i), Mesh: &m, Translation: vec3p(p.at),
 			Scale: vec3p(p.size)}
@@ -135,7 +149,19 @@ func buildAvatar() *document {
 		parent := int(p.bone) // bone nodes come first
 		d.Nodes[parent].Children = append(d.Nodes[parent].Children, len(d.Nodes)-1)
 	}
+	face := d.addFace(faceLOD{5, 16}, faceFrame{})
+	d.Nodes = append(d.Nodes, node{Name: "Face", Mesh: &face})
+	d.Nodes[head].Children = append(d.Nodes[head].Children, len(d.Nodes)-1)
 	return d
+}
+
+// allParts are the centre parts and each left part with its mirror image.
+func allParts() []part {
+	parts := append([]part{}, centreParts...)
+	for _, p := range leftParts {
+		parts = append(parts, p, mirrorPart(p))
+	}
+	return parts
 }
 
 // mirrorPart moves a left-side part to the right side.

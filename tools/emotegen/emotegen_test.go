@@ -133,3 +133,60 @@ func TestPlantedFeetStayDown(t *testing.T) {
 		t.Errorf("foot not flat: toe direction %+v", toe)
 	}
 }
+
+// The VRM fixtures the browser tests load are what the generator makes.
+func TestCommittedVRMFixturesAreGenerated(t *testing.T) {
+	files, err := buildFixtures()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range files {
+		got, err := os.ReadFile(filepath.Join("../../frontend/e2e/fixtures", name))
+		if err != nil {
+			t.Errorf("%s: %v (run go generate ./emotes)", name, err)
+			continue
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from the generator's output (run go generate ./emotes)", name)
+		}
+		if len(want) > 200<<10 {
+			t.Errorf("%s is %d bytes: keep the fixtures small", name, len(want))
+		}
+	}
+}
+
+// A VRM stands in a T-pose with no bone rotated, facing +Z (1.0) or -Z (0.x), and its
+// skin's bind matrices put each bone back at the origin.
+func TestVRMPose(t *testing.T) {
+	for spec, facing := range map[string]float64{"1.0": 1, "0.0": -1} {
+		d := buildVRM(spec)
+		world := func(b bone) vec3 {
+			p := vec3{}
+			for ; b >= 0; b = skeleton[b].parent {
+				n := d.Nodes[b]
+				if n.Rotation != nil {
+					t.Errorf("%s: bone %s is rotated", spec, n.Name)
+				}
+				p = p.add(vec3{n.Translation[0], n.Translation[1], n.Translation[2]})
+			}
+			return p
+		}
+		// the character's left hand is out to its left: +X facing +Z, -X facing -Z
+		if h, s := world(handL), world(shoulderL); (h.X-s.X)*facing < 0.4 || math.Abs(h.Y-s.Y) > 1e-6 {
+			t.Errorf("%s: left hand at %+v, shoulder at %+v: not a T-pose", spec, h, s)
+		}
+		if world(head).Y < 1.2 {
+			t.Errorf("%s: the head is at %+v", spec, world(head))
+		}
+		ext := d.Extensions
+		if spec == "1.0" && ext["VRMC_vrm"] == nil || spec == "0.0" && ext["VRM"] == nil {
+			t.Errorf("%s: extensions %v", spec, ext)
+		}
+		if len(d.Skins) != 1 || len(d.Skins[0].Joints) != int(boneCount) {
+			t.Fatalf("%s: skins %+v", spec, d.Skins)
+		}
+	}
+	if _, err := json.Marshal(buildVRM("1.0").Extensions); err != nil {
+		t.Fatal(err)
+	}
+}

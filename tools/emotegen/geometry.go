@@ -45,6 +45,26 @@ func sphere(rings, segments int) geometry {
 	return lathe(p, segments)
 }
 
+// dome is the front half (z >= 0) of the unit sphere, its pole on +Z: the lens of a face
+// feature, whose back would be hidden inside the head anyway.
+func dome(rings, segments int) geometry {
+	var p []ring
+	for i := 0; i <= rings; i++ {
+		theta := math.Pi / 2 * float64(i) / float64(rings) // 0 at the pole
+		s, c := math.Sincos(theta)
+		p = append(p, ring{radius: s, y: c, nr: s, ny: c})
+	}
+	g := lathe(p, segments)
+	for i := range g.pos { // revolve around Z instead of Y: (x, y, z) -> (x, z, y)
+		g.pos[i] = vec3{g.pos[i].X, g.pos[i].Z, g.pos[i].Y}
+		g.nrm[i] = vec3{g.nrm[i].X, g.nrm[i].Z, g.nrm[i].Y}
+	}
+	for i := 0; i < len(g.idx); i += 3 { // swapping two axes mirrors: keep the faces outward
+		g.idx[i+1], g.idx[i+2] = g.idx[i+2], g.idx[i+1]
+	}
+	return g
+}
+
 // capsule is a rounded limb of the given radius hanging from the origin down to -length.
 func capsule(radius, length float64, capRings, segments int) geometry {
 	var p []ring
@@ -63,6 +83,12 @@ func capsule(radius, length float64, capRings, segments int) geometry {
 
 // addMesh stores a geometry with one material and returns the mesh index.
 func (d *document) addMesh(name string, g geometry, mat int) int {
+	d.Meshes = append(d.Meshes, mesh{Name: name, Primitives: []primitive{d.primitive(g, mat)}})
+	return len(d.Meshes) - 1
+}
+
+// primitive stores a geometry's positions, normals and indices.
+func (d *document) primitive(g geometry, mat int) primitive {
 	pos := make([]float64, 0, 3*len(g.pos))
 	nrm := make([]float64, 0, 3*len(g.nrm))
 	for i := range g.pos {
@@ -73,8 +99,5 @@ func (d *document) addMesh(name string, g geometry, mat int) int {
 	pa := d.floats(pos, "VEC3", targetArray)
 	na := d.floats(nrm, "VEC3", targetArray)
 	ia := d.indices(g.idx)
-	d.Meshes = append(d.Meshes, mesh{Name: name, Primitives: []primitive{{
-		Attributes: map[string]int{"POSITION": pa, "NORMAL": na}, Indices: ia, Material: mat,
-	}}})
-	return len(d.Meshes) - 1
+	return primitive{Attributes: map[string]int{"POSITION": pa, "NORMAL": na}, Indices: ia, Material: mat}
 }

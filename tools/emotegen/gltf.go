@@ -11,16 +11,19 @@ import (
 // same document always encodes to the same bytes.
 
 type document struct {
-	Asset       asset        `json:"asset"`
-	Scene       int          `json:"scene"`
-	Scenes      []scene      `json:"scenes"`
-	Nodes       []node       `json:"nodes"`
-	Meshes      []mesh       `json:"meshes,omitempty"`
-	Materials   []material   `json:"materials,omitempty"`
-	Animations  []animation  `json:"animations,omitempty"`
-	Accessors   []accessor   `json:"accessors"`
-	BufferViews []bufferView `json:"bufferViews"`
-	Buffers     []buffer     `json:"buffers"`
+	Asset          asset          `json:"asset"`
+	ExtensionsUsed []string       `json:"extensionsUsed,omitempty"`
+	Extensions     map[string]any `json:"extensions,omitempty"`
+	Scene          int            `json:"scene"`
+	Scenes         []scene        `json:"scenes"`
+	Nodes          []node         `json:"nodes"`
+	Meshes         []mesh         `json:"meshes,omitempty"`
+	Materials      []material     `json:"materials,omitempty"`
+	Animations     []animation    `json:"animations,omitempty"`
+	Accessors      []accessor     `json:"accessors"`
+	BufferViews    []bufferView   `json:"bufferViews"`
+	Buffers        []buffer       `json:"buffers"`
+	Skins          []skin         `json:"skins,omitempty"`
 
 	bin bytes.Buffer
 }
@@ -39,6 +42,7 @@ type node struct {
 	Name        string      `json:"name"`
 	Children    []int       `json:"children,omitempty"`
 	Mesh        *int        `json:"mesh,omitempty"`
+	Skin        *int        `json:"skin,omitempty"`
 	Translation *[3]float64 `json:"translation,omitempty"`
 	Rotation    *[4]float64 `json:"rotation,omitempty"`
 	Scale       *[3]float64 `json:"scale,omitempty"`
@@ -47,12 +51,28 @@ type node struct {
 type mesh struct {
 	Name       string      `json:"name"`
 	Primitives []primitive `json:"primitives"`
+	Weights    []float64   `json:"weights,omitempty"`
+	Extras     *meshExtras `json:"extras,omitempty"`
+}
+
+// meshExtras names the morph targets, which three.js reads into morphTargetDictionary.
+type meshExtras struct {
+	TargetNames []string `json:"targetNames"`
 }
 
 type primitive struct {
-	Attributes map[string]int `json:"attributes"`
-	Indices    int            `json:"indices"`
-	Material   int            `json:"material"`
+	Attributes map[string]int   `json:"attributes"`
+	Indices    int              `json:"indices"`
+	Material   int              `json:"material"`
+	Targets    []map[string]int `json:"targets,omitempty"`
+}
+
+// skin binds a mesh's vertices to joint nodes.
+type skin struct {
+	Name                string `json:"name"`
+	InverseBindMatrices int    `json:"inverseBindMatrices"`
+	Joints              []int  `json:"joints"`
+	Skeleton            int    `json:"skeleton"`
 }
 
 type material struct {
@@ -90,8 +110,10 @@ type sampler struct {
 }
 
 type accessor struct {
-	BufferView    int       `json:"bufferView"`
+	BufferView    *int      `json:"bufferView,omitempty"` // nil: all zeros
+	ByteOffset    int       `json:"byteOffset,omitempty"`
 	ComponentType int       `json:"componentType"`
+	Normalized    bool      `json:"normalized,omitempty"`
 	Count         int       `json:"count"`
 	Type          string    `json:"type"`
 	Min           []float64 `json:"min,omitempty"`
@@ -112,6 +134,7 @@ type buffer struct {
 const (
 	componentFloat  = 5126
 	componentUint16 = 5123
+	componentUint8  = 5121
 	targetArray     = 34962
 	targetElements  = 34963
 )
@@ -133,7 +156,7 @@ func (d *document) view(data []byte, target int) int {
 // floats stores float32 values as an accessor of the given type ("SCALAR", "VEC3", ...)
 // with its per-component min and max, which glTF requires for positions and key times.
 func (d *document) floats(values []float64, typ string, target int) int {
-	n := map[string]int{"SCALAR": 1, "VEC3": 3, "VEC4": 4}[typ]
+	n := map[string]int{"SCALAR": 1, "VEC3": 3, "VEC4": 4, "MAT4": 16}[typ]
 	raw := make([]byte, 4*len(values))
 	lo, hi := make([]float64, n), make([]float64, n)
 	for i, v := range values {
@@ -148,7 +171,7 @@ func (d *document) floats(values []float64, typ string, target int) int {
 		}
 	}
 	v := d.view(raw, target)
-	d.Accessors = append(d.Accessors, accessor{BufferView: v, ComponentType: componentFloat,
+	d.Accessors = append(d.Accessors, accessor{BufferView: &v, ComponentType: componentFloat,
 		Count: len(values) / n, Type: typ, Min: lo, Max: hi})
 	return len(d.Accessors) - 1
 }
@@ -159,7 +182,23 @@ func (d *document) indices(idx []uint16) int {
 		binary.LittleEndian.PutUint16(raw[2*i:], v)
 	}
 	v := d.view(raw, targetElements)
-	d.Accessors = append(d.Accessors, accessor{BufferView: v, ComponentType: componentUint16, Count: len(idx), Type: "SCALAR"})
+	d.Accessors = append(d.Accessors, accessor{BufferView: &v, ComponentType: componentUint16, Count: len(idx), Type: "SCALAR"})
+	return len(d.Accessors) - 1
+}
+
+// zeros is an accessor of count VEC3 zeros with no data behind it (glTF reads a missing
+// bufferView as zeros): the morph target of a primitive the target does not move.
+func (d *document) zeros(count int) int {
+	d.Accessors = append(d.Accessors, accessor{ComponentType: componentFloat, Count: count, Type: "VEC3",
+		Min: []float64{0, 0, 0}, Max: []float64{0, 0, 0}})
+	return len(d.Accessors) - 1
+}
+
+// bytesVec4 stores unsigned bytes as a VEC4 accessor (joints, or normalized weights).
+func (d *document) bytesVec4(values []byte, normalized bool) int {
+	v := d.view(values, targetArray)
+	d.Accessors = append(d.Accessors, accessor{BufferView: &v, ComponentType: componentUint8,
+		Normalized: normalized, Count: len(values) / 4, Type: "VEC4"})
 	return len(d.Accessors) - 1
 }
 

@@ -6,6 +6,10 @@
 //
 //	go run ./tools/emotegen -catalog emotes/catalog.json -out emotes/glb
 //
+// With -vrm <folder> it also writes the VRM fixtures the browser tests load: the same
+// character as a VRM 1.0 model (wisp-test.vrm), as a VRM 0.x model (wisp-test-0x.vrm),
+// and a file that starts like one and is broken (broken.vrm).
+//
 // It reads the catalog file rather than importing the emotes package, which embeds the
 // files this command writes.
 package main
@@ -28,6 +32,7 @@ type entry struct {
 func main() {
 	catalog := flag.String("catalog", "emotes/catalog.json", "the built-in catalog")
 	out := flag.String("out", "emotes/glb", "folder to write avatar.glb and <id>.glb into")
+	vrmOut := flag.String("vrm", "", "folder to write the VRM fixtures into (none when empty)")
 	flag.Parse()
 	data, err := os.ReadFile(*catalog)
 	if err != nil {
@@ -37,19 +42,27 @@ func main() {
 	if err := json.Unmarshal(data, &entries); err != nil {
 		log.Fatalf("%s: %v", *catalog, err)
 	}
-	files, err := build(entries)
+	writeAll(*out, func() (map[string][]byte, error) { return build(entries) })
+	if *vrmOut != "" {
+		writeAll(*vrmOut, buildFixtures)
+	}
+}
+
+// writeAll writes what build makes into dir.
+func writeAll(dir string, build func() (map[string][]byte, error)) {
+	files, err := build()
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := os.MkdirAll(*out, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		log.Fatal(err)
 	}
 	for name, data := range files {
-		if err := os.WriteFile(filepath.Join(*out, name), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			log.Fatal(err)
 		}
 	}
-	fmt.Printf("wrote %d files to %s\n", len(files), *out)
+	fmt.Printf("wrote %d files to %s\n", len(files), dir)
 }
 
 // build returns every file by name: the avatar and one clip per built-in emote.

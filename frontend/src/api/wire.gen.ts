@@ -2542,5 +2542,18 @@ export function decodeTranscription(v: unknown, path = 'Transcription'): Transcr
   return out
 }
 
+export interface VoiceStatus {
+  canSpeak: boolean
+  canListen: boolean
+}
+export function decodeVoiceStatus(v: unknown, path = 'VoiceStatus'): VoiceStatus {
+  const o = _obj(v, path)
+  const out: VoiceStatus = {
+    canSpeak: _bool(o.canSpeak, path + '.canSpeak'),
+    canListen: _bool(o.canListen, path + '.canListen'),
+  }
+  return out
+}
+
 /** Every shape of the golden file (testdata/wire.golden.json), by name. */
 export const SHAPE_NAMES = ['Approval', 'AssistantPayload', 'AutonomyPayload', 'AutonomyState', 'ConfigView', 'ContextInfo', 'Conversation', 'ConversationUsage', 'DisplayMessage', 'EmoteList', 'Grant', 'ImportResult', 'MCPServer', 'Memory', 'MemoryHistory', 'Message', 'Price', 'ProviderInfo', 'Reminder', 'RestartResult', 'RunInfo', 'RunState', 'SearchResults', 'SecretStore', 'SendResult', 'ShellView', 'Snapshot', 'Status', 'Summary', 'TerminalResult', 'TerminalRuns', 'TerminalSnapshot', 'TurnHeartbeat', 'UsageReport'] as const

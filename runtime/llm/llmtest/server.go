@@ -8,6 +8,9 @@
 // tests can exercise chunking, tool calls, thinking, error events, cut streams and
 // hangs through the official SDKs.
 //
+// It speaks OpenAI's audio API too (audio.go): POST /v1/audio/speech answers a
+// deterministic tone as WAV and POST /v1/audio/transcriptions a scripted text.
+//
 // The fake counts every request's prompt with package tokens and reports that count
 // as the usage's prompt tokens; given a context window (SetWindow) it refuses a
 // prompt over it with each provider's real error.
@@ -52,6 +55,7 @@ type Server struct {
 	blind    bool // the model does not see images (SetVision(false))
 
 	counts countCache // the token counts of long texts already seen
+	audio  audioState // the audio routes' script and record
 }
 
 // CallIDs is how the fake names the tool calls it sends.
@@ -179,13 +183,14 @@ func (s *Server) Requests() []Received {
 	return append([]Received(nil), s.requests...)
 }
 
-// ForgetRequests drops the requests recorded so far and the token counts it keeps
+// ForgetRequests drops the requests recorded so far (audio ones too) and the token counts it keeps
 // of their texts, so a long test holds no more than the fake model's own state
 // (Requests starts again from the next one).
 func (s *Server) ForgetRequests() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.requests = nil
+	s.audio.speech, s.audio.transcription = nil, nil
 	s.counts.mu.Lock()
 	s.counts.by, s.counts.bytes = nil, 0
 	s.counts.mu.Unlock()
@@ -264,6 +269,8 @@ func (s *Server) routesMux() *http.ServeMux {
 	mux.Handle("GET /v1/models", s.handle(s.listModels))
 	mux.Handle("GET /api/tags", s.handle(s.ollamaTags))
 	mux.Handle("POST /api/show", s.handle(s.ollamaShow))
+	mux.Handle("POST /v1/audio/speech", s.handle(s.audioSpeech))
+	mux.Handle("POST /v1/audio/transcriptions", s.handle(s.audioTranscriptions))
 	return mux
 }
 

@@ -23,6 +23,12 @@
 // Images in user messages are decoded and described by the echo ("I see 1 image:
 // 64×48 image/png. You said: …"). --no-vision makes the model blind: Ollama's
 // /api/show lists no "vision" capability and a request with images is refused.
+// It serves OpenAI's audio API on the same port: POST /v1/audio/speech answers a
+// 24 kHz WAV tone lasting 60 ms per character of input (--speech-delay d delays its
+// first byte) and POST /v1/audio/transcriptions answers --transcript "text" ("What
+// is the weather like today?" by default), so voice.tts.baseURL and
+// voice.stt.baseURL can both be http://127.0.0.1:PORT/v1.
+//
 // Point Wisp at it with WISP_PROVIDER=openai WISP_BASE_URL=http://127.0.0.1:PORT/v1
 // WISP_MODEL=fake (or WISP_PROVIDER=anthropic WISP_BASE_URL=http://127.0.0.1:PORT).
 package main

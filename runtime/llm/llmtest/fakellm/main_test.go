@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -196,5 +198,41 @@ func TestRunVision(t *testing.T) {
 			}
 		}
 		tr.CloseIdleConnections()
+	}
+}
+
+func TestRunAudio(t *testing.T) {
+	url := start(t, "--transcript", "Scripted words", "--speech-delay", "1ms")
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr}
+
+	res, err := client.Post(url+"/v1/audio/speech", "application/json", strings.NewReader(`{"model":"tts-1","input":"Hello","voice":"alloy","response_format":"wav"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wav, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "audio/wav" || string(wav[:4]) != "RIFF" {
+		t.Errorf("speech = %d %q, %d bytes", res.StatusCode, res.Header.Get("Content-Type"), len(wav))
+	}
+
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	fw, _ := mw.CreateFormFile("file", "speech.wav")
+	fw.Write([]byte("RIFF...."))
+	mw.WriteField("model", "whisper-1")
+	mw.Close()
+	res, err = client.Post(url+"/v1/audio/transcriptions", mw.FormDataContentType(), &form)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || string(body) != `{"text":"Scripted words"}`+"\n" {
+		t.Errorf("transcription = %d %s", res.StatusCode, body)
+	}
+	if c := run(context.Background(), []string{"--speech-delay", "-1s"}, io.Discard, io.Discard); c != 2 {
+		t.Errorf("--speech-delay -1s: exit code = %d, want 2", c)
 	}
 }

@@ -25,6 +25,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	callIDs := fs.String("call-ids", "scripted", "tool call ids: scripted, omitted (none sent) or repeated (call_0 for every call)")
 	window := fs.Int("window", 0, "context window in tokens: a longer prompt gets the provider's \"context too long\" error (0: none)")
 	noVision := fs.Bool("no-vision", false, "the model does not see images: Ollama's /api/show lists no \"vision\" capability, and a request with images is refused")
+	transcript := fs.String("transcript", llmtest.DefaultTranscript, "the text every POST /v1/audio/transcriptions answers")
+	speechDelay := fs.Duration("speech-delay", 0, "delay before the first byte of every POST /v1/audio/speech answer")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -32,6 +34,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"repeated": llmtest.CallIDsRepeated}[*callIDs]
 	if !ok {
 		fmt.Fprintf(stderr, "fakellm: --call-ids %q: use scripted, omitted or repeated\n", *callIDs)
+		return 2
+	}
+	if *speechDelay < 0 {
+		fmt.Fprintf(stderr, "fakellm: --speech-delay %s: want 0 or more\n", *speechDelay)
 		return 2
 	}
 	if *window < 0 {
@@ -56,6 +62,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	srv.SetCallIDs(ids)
 	srv.SetWindow(*window)
 	srv.SetVision(!*noVision)
+	srv.SetTranscript(*transcript)
+	srv.SetSpeechDelay(*speechDelay)
 	for _, r := range sc.routes {
 		srv.Route(r.when, r.turn)
 	}
