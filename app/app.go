@@ -108,8 +108,8 @@ type App struct {
 	actions  *runtime.Registry
 	confiner *confine.Confiner // the agent's processes (confine.go)
 	emotes   *emotes.Catalog
-	face     *expressions             // the avatar's expressions (expressions.go)
 	avatar   *avatar.Store            // the user's VRM character (avatar.go)
+	face     *expressions             // the avatar's expressions (expressions.go)
 	events   *fanout                  // the one wire.Events every producer publishes to
 	core     *core                    // what Start assembles on the store
 	svc      atomic.Pointer[services] // what a restart replaces
@@ -194,10 +194,10 @@ func New(opts Options) (*App, error) {
 	if err := a.newEmotes(); err != nil {
 		return nil, err
 	}
+	a.newAvatar()
 	if err := a.newExpressions(); err != nil {
 		return nil, err
 	}
-	a.newAvatar()
 	if err := a.checkServable(cfg); err != nil {
 		return nil, err
 	}
@@ -453,9 +453,9 @@ func (a *App) newHandler(s *services) http.Handler {
 		Memory:      a.core.memory,
 		Usage:       a.core.usage,
 		Attachments: attachAPI{a.core.attach, a.core.docs},
-		Expressions: a.face,
 		Voice:       a.voiceService(),
 		Avatar:      a.avatarAPI(),
+		Expressions: a.face,
 	}).Handler()
 }
 

@@ -58,12 +58,12 @@ type Options struct {
 	Usage Usage
 	// Attachments stores and serves attached files; nil leaves their routes out.
 	Attachments Attachments
-	// Expressions sets the avatar's expression; nil leaves its route out.
-	Expressions Expressions
 	// Voice speaks and listens (docs/voice.md); nil leaves its routes out.
 	Voice Voice
 	// Avatar stores and serves the user's VRM character; nil leaves its routes out.
 	Avatar Avatar
+	// Expressions sets the avatar's expression; nil leaves its route out.
+	Expressions Expressions
 }
 
 // Server is the HTTP API.
@@ -90,9 +90,9 @@ type Server struct {
 	memory        Memory
 	usage         Usage
 	attachments   Attachments
-	expressions   Expressions
 	voice         Voice
 	avatar        Avatar
+	expressions   Expressions
 }
 
 // New builds the API server.
@@ -108,9 +108,7 @@ func New(o Options) *Server {
 		chat: o.Chat, conversations: o.Conversations, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
 		emotes: o.Emotes, settings: o.Settings, restarter: o.Restarter, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
 		archive: o.Archive, memory: o.Memory, usage: o.Usage, context: o.Context, attachments: o.Attachments,
-		expressions: o.Expressions,
-		voice:       o.Voice,
-		avatar:      o.Avatar,
+		voice: o.Voice, avatar: o.Avatar, expressions: o.Expressions,
 	}
 }
 
@@ -154,11 +152,11 @@ func (s *Server) routes(mux *http.ServeMux) {
 	if s.emotes != nil {
 		s.emoteRoutes(mux)
 	}
-	if s.expressions != nil {
-		s.expressionRoutes(mux)
-	}
 	if s.avatar != nil {
 		s.avatarRoutes(mux)
+	}
+	if s.expressions != nil {
+		s.expressionRoutes(mux)
 	}
 	if s.settings != nil {
 		mux.Handle("GET /api/config", s.handle(s.getConfig))

@@ -216,8 +216,9 @@ describe('shortcuts, links and notifications', () => {
         ['Ctrl+N', 'New chat'],
         ['Ctrl+K', 'Search all conversations'],
         ['Ctrl+E', 'Play an emote'],
-        ['Esc', 'Stop the reply being written'],
+        ['Esc', 'Stop the reply being written or spoken'],
         ['?', 'Show these shortcuts (outside text fields)'],
+        ['Ctrl+Space', 'Hold to speak a message (when a transcription server is set)'],
         ['Enter', 'Send the message (in the message box)'],
         ['Shift+Enter', 'New line (in the message box)'],
       ])

@@ -225,6 +225,7 @@ const CHAT_FRAMES: Record<ChatFrameType, true> = {
   summary_end: true,
   done: true,
   error: true,
+  speech: true,
 }
 
 /** Every chat SSE frame type this client decodes, in either dialect. */
@@ -274,6 +275,8 @@ export function decodeChatFrame(v: unknown): ChatFrame | null {
       return wire.decodeOrNull(ctx.decodeSummaryDelta, v)
     case 'summary_end':
       return wire.decodeOrNull(ctx.decodeSummaryEnd, v)
+    case 'speech':
+      return wire.decodeOrNull(wire.decodeSpeech, v)
     case 'done':
       return decodeDoneFrame(v)
     case 'error': {

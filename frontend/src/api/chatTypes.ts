@@ -11,6 +11,7 @@ import type {
   MessageList,
   ProviderInfo as WireProviderInfo,
   RunStatus,
+  Speech,
   ToolCallStatus,
   Usage,
 } from './wire.gen'
@@ -144,6 +145,11 @@ export type ChatFrame =
   | SummaryEnd
   /** recoverable: the reply goes on after it; interrupted: the reply was stopped, what it said is kept. */
   | { type: 'error'; message: string; recoverable?: boolean; interrupted?: boolean }
+  /** A clause of the reply to speak (only when speaking replies): its text and where it is in the segment. */
+  | SpeechFrame
+
+/** docs/voice.md: a clause to speak, index counting from 0 in the reply; final on the last. */
+export type SpeechFrame = Speech
 
 export type ChatFrameType = ChatFrame['type']
 

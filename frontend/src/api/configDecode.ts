@@ -43,6 +43,12 @@ export const DEFAULT_CONFIG: WispConfig = {
   memory: { autoSave: false, maxBytes: 16_384 },
   attachments: { fileMiB: 20, messageMiB: 50, messageFiles: 10, totalMiB: 2048 },
   ui: { theme: 'system', notifications: true },
+  voice: {
+    tts: { baseURL: '', model: 'tts-1', voice: 'alloy', speed: 1 },
+    stt: { baseURL: '', model: 'whisper-1' },
+    speakReplies: false,
+    autoSend: false,
+  },
   desktop: { openAtLogin: false },
   mcpServers: {},
   prices: {},
@@ -70,6 +76,9 @@ export function decodeWispConfig(v: unknown): WispConfig | null {
   const attachments = section(v, 'attachments')
   const ui = section(v, 'ui')
   const desktop = section(v, 'desktop')
+  const voice = section(v, 'voice')
+  const tts = section(voice, 'tts')
+  const stt = section(voice, 'stt')
   return {
     server: {
       host: pick(server.host, isString, d.server.host),
@@ -118,6 +127,20 @@ export function decodeWispConfig(v: unknown): WispConfig | null {
     ui: {
       theme: pick(ui.theme, isThemeChoice, d.ui.theme),
       notifications: pick(ui.notifications, isBoolean, d.ui.notifications),
+    },
+    voice: {
+      tts: {
+        baseURL: pick(tts.baseURL, isString, d.voice.tts.baseURL),
+        model: pick(tts.model, isString, d.voice.tts.model),
+        voice: pick(tts.voice, isString, d.voice.tts.voice),
+        speed: pick(tts.speed, isNumber, d.voice.tts.speed),
+      },
+      stt: {
+        baseURL: pick(stt.baseURL, isString, d.voice.stt.baseURL),
+        model: pick(stt.model, isString, d.voice.stt.model),
+      },
+      speakReplies: pick(voice.speakReplies, isBoolean, d.voice.speakReplies),
+      autoSend: pick(voice.autoSend, isBoolean, d.voice.autoSend),
     },
     desktop: { openAtLogin: pick(desktop.openAtLogin, isBoolean, d.desktop.openAtLogin) },
     mcpServers: record(v.mcpServers, isObject),

@@ -49,6 +49,8 @@ export interface WispConfig {
   /** The limits of attached files, in MiB and files (docs/attachments.md#limits). */
   attachments: { fileMiB: number; messageMiB: number; messageFiles: number; totalMiB: number }
   ui: { theme: ThemeChoice; notifications: boolean }
+  /** Speech out and in (docs/voice.md); the two apiKeys are secrets, never sent. An empty baseURL turns that side off. */
+  voice: VoiceConfig
   /** openAtLogin: whether the autostart entry is in effect on disk (not only what the file asks). */
   desktop: { openAtLogin: boolean }
   /**
@@ -59,6 +61,16 @@ export interface WispConfig {
   mcpServers: Record<string, JsonObject>
   /** What models cost, by model name, in US dollars per million tokens (docs/usage.md). */
   prices: Record<string, Price>
+}
+
+/** The voice settings as GET /api/config sends them (without the keys). */
+export interface VoiceConfig {
+  tts: { baseURL: string; model: string; voice: string; speed: number }
+  stt: { baseURL: string; model: string }
+  /** Read every reply aloud as it streams (in the window that sent it). */
+  speakReplies: boolean
+  /** Send a transcript at once instead of leaving it in the composer. */
+  autoSend: boolean
 }
 
 /** GET /api/config (and the answer of PUT /api/config). */

@@ -46,7 +46,8 @@ import {
 } from './terminalDecode'
 import { decodeRestartResult } from './restartDecode'
 import { MemoryClient } from './restMemory'
-import { AttachmentsClient, UPLOAD_HEADER, type UploadOptions } from './restAttachments'
+import { AttachmentsClient, UPLOAD_HEADER, type AttachmentsTransport, type UploadOptions } from './restAttachments'
+import { VoiceClient } from './restVoice'
 import type { ObjectUrl } from './objectUrls'
 import type { Attachment } from './wire.gen'
 import { ContextApi } from './restContext'
@@ -122,19 +123,27 @@ export class ApiClient {
   })
 
   /** Uploads and the bytes and thumbnails of attachments (restAttachments.ts). */
-  readonly attachments = new AttachmentsClient({
-    fetch: async (path, init) => {
-      const headers = { ...init.headers, ...this.headers(init.headers.Accept ?? 'application/json') }
-      try {
-        return await this.fetchImpl(`${this.baseURL}${path}`, { ...init, headers })
-      } catch (err) {
-        if (init.signal?.aborted) throw err
-        throw new ApiError(0, `cannot reach the Wisp server: ${errorText(err)}`)
-      }
-    },
-    failed: async (res) => errorFromBody(res, parseJSON(await res.text().catch(() => ''))),
-    malformed: (what) => new ApiError(200, `malformed ${what} response`),
-  })
+  readonly attachments: AttachmentsClient = new AttachmentsClient(this.rawTransport())
+
+  /** Speech out and in: POST /api/speech and /api/transcriptions (restVoice.ts). */
+  readonly voice: VoiceClient = new VoiceClient(this.rawTransport())
+
+  /** fetch with the client's headers and errors, for the clients of non-JSON bodies. */
+  private rawTransport(): AttachmentsTransport {
+    return {
+      fetch: async (path, init) => {
+        const headers = { ...init.headers, ...this.headers(init.headers.Accept ?? 'application/json') }
+        try {
+          return await this.fetchImpl(`${this.baseURL}${path}`, { ...init, headers })
+        } catch (err) {
+          if (init.signal?.aborted) throw err
+          throw new ApiError(0, `cannot reach the Wisp server: ${errorText(err)}`)
+        }
+      },
+      failed: async (res) => errorFromBody(res, parseJSON(await res.text().catch(() => ''))),
+      malformed: (what) => new ApiError(200, `malformed ${what} response`),
+    }
+  }
 
   constructor(opts: ApiClientOptions) {
     this.baseURL = opts.baseURL.replace(/\/+$/, '')

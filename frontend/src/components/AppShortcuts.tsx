@@ -1,11 +1,12 @@
 // The app-wide keyboard shortcuts (state/shortcuts.ts): Ctrl/⌘+N a new chat,
-// Ctrl/⌘+E the emote picker, Esc stops the reply being written, `?` the
+// Ctrl/⌘+E the emote picker, Esc stops the reply being written (and what is being said), `?` the
 // overlay that lists them. Renders nothing, and re-renders with nothing: it
 // reads the chat state when a key is pressed.
 
 import { isReplying } from '../state/chat'
 import { useShortcuts } from '../state/useShortcuts'
 import { useChat } from '../state/useChat'
+import { useWisp } from '../state/wispContext'
 
 interface Props {
   onToggleEmotes(): void
@@ -14,13 +15,14 @@ interface Props {
 
 export function AppShortcuts({ onToggleEmotes, onToggleHelp }: Props) {
   const chat = useChat()
+  const { voice } = useWisp()
   useShortcuts({
     'new-chat': () => chat.open(null),
     emotes: onToggleEmotes,
     help: onToggleHelp,
-    // Esc with no reply streaming is left alone.
+    // Esc with no reply streaming and nothing being said is left alone.
     stop: () => {
-      if (!isReplying(chat.state)) return false
+      if (!isReplying(chat.state) && !voice.speech.active()) return false
       chat.stop()
     },
   })

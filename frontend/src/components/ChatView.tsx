@@ -13,7 +13,7 @@ import { useFileDrop } from './useFileDrop'
 
 export function ChatView() {
   const chat = useChat()
-  const { api } = useWisp()
+  const { api, voice } = useWisp()
   const c = useChatState((s) => s)
   const turn = useAppState((s) => (s.chat.conversationId === null ? undefined : s.turns[s.chat.conversationId]))
   const label = turnLabel(turn)
@@ -39,6 +39,7 @@ export function ChatView() {
           draft={draft}
           onSend={chat.send}
           onStop={chat.stop}
+          voice={voice}
         />
       </div>
       {drop.dragging ? (

@@ -1,12 +1,17 @@
 import './Composer.css'
 import { afterNextFrame } from '../tasks'
 import { useEffect, useLayoutEffect, useRef, useState, type ClipboardEvent, type FormEvent, type KeyboardEvent } from 'react'
-import type { Attachment } from '../api'
+import type { Attachment, VoiceConfig } from '../api'
 import { hasRefused, readyAttachments, uploading, type AttachmentDraft } from '../state/attachmentDraft'
 import { useStore } from '../state/store'
 import { AttachButton } from './AttachButton'
 import { AttachmentChips } from './AttachmentChips'
+import { MicButton } from './MicButton'
 import { VisionNotice } from './VisionNotice'
+import type { Loaded } from '../state/loadStore'
+import { Store } from '../state/store'
+import type { Voice } from '../voice/voice'
+import { IDLE_SPEECH } from '../voice/speech'
 
 /** The server takes 1..32000 characters. */
 export const MAX_MESSAGE_CHARS = 32_000
@@ -29,8 +34,19 @@ interface Props {
   draft: AttachmentDraft
   /** Returns false when the message could not be sent now (the text and files are then kept). */
   onSend(text: string, attachments: Attachment[]): boolean
-  /** Stops the streaming reply (the Stop button, or Escape in the composer). */
+  /** Stops the streaming reply and the speech (the Stop button, or Escape in the composer). */
   onStop(): void
+  /** The page's voice: the speech playing (Stop stops it too) and the mic's transcripts. */
+  voice?: Voice
+}
+
+const NO_SPEECH = new Store(IDLE_SPEECH)
+const NO_VOICE_CONFIG = new Store<Loaded<VoiceConfig>>({ value: null, error: null, unauthorized: false, loading: false })
+
+/** The draft with a transcript added: after what is typed, with a space between. */
+export function withTranscript(draft: string, text: string): string {
+  if (draft.trim() === '') return text
+  return `${draft.replace(/\s+$/, '')} ${text}`
 }
 
 /** What is sent for a draft: leading blank lines and trailing whitespace dropped. */
@@ -54,8 +70,13 @@ export function pastedFiles(data: Pick<DataTransfer, 'files'> | null): File[] {
   return data === null ? [] : [...data.files]
 }
 
-export function Composer({ disabled, replying, stopping, draft: files, onSend, onStop }: Props) {
+export function Composer({ disabled, replying, stopping, draft: files, onSend, onStop, voice }: Props) {
   const [draft, setDraft] = useState('')
+  const speech = useStore(voice?.speech.state ?? NO_SPEECH)
+  const autoSend = useStore(voice?.config ?? NO_VOICE_CONFIG, (c) => c.value?.autoSend === true)
+  const speaking = speech.status !== 'idle'
+  // The stop button and Esc stop the reply and what is being said.
+  const stoppable = replying || speaking
   const [pickError, setPickError] = useState<string | null>(null)
   const chips = useStore(files)
   const area = useRef<HTMLTextAreaElement>(null)
@@ -95,6 +116,19 @@ export function Composer({ disabled, replying, stopping, draft: files, onSend, o
     })
   }, [canWrite])
 
+  // What the user said: sent at once when auto-send is on (and a message can be sent), else added to the draft.
+  const sendRef = useRef({ autoSend, replying, disabled, onSend })
+  sendRef.current = { autoSend, replying, disabled, onSend }
+  useEffect(() => {
+    if (voice === undefined) return
+    return voice.mic.transcripts.add((text) => {
+      const now = sendRef.current
+      if (now.autoSend && !now.replying && !now.disabled && now.onSend(text, [])) return
+      setDraft((d) => withTranscript(d, text))
+      area.current?.focus({ preventScroll: true })
+    })
+  }, [voice])
+
   const submit = () => {
     if (!canSend) return
     if (!onSend(text, ready)) return
@@ -112,9 +146,9 @@ export function Composer({ disabled, replying, stopping, draft: files, onSend, o
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     const native = e.nativeEvent
-    if (replying && isStopKey({ key: e.key, isComposing: native.isComposing, keyCode: native.keyCode }, composing.current)) {
+    if (stoppable && isStopKey({ key: e.key, isComposing: native.isComposing, keyCode: native.keyCode }, composing.current)) {
       e.preventDefault()
-      if (!stopping) onStop()
+      if (!stopping || speaking) onStop()
       return
     }
     if (!isSendKey({ key: e.key, shiftKey: e.shiftKey, isComposing: native.isComposing, keyCode: native.keyCode }, composing.current)) return
@@ -128,7 +162,13 @@ export function Composer({ disabled, replying, stopping, draft: files, onSend, o
   }
 
   return (
-    <form className="composer" onSubmit={onSubmit}>
+    <form
+      className="composer"
+      onSubmit={onSubmit}
+      data-testid="composer-form"
+      data-speech={speech.status}
+      data-speech-index={speech.index ?? ''}
+    >
       <AttachmentChips chips={chips} onRemove={(key) => files.remove(key)} />
       <VisionNotice chips={chips} />
       {pickError !== null ? (
@@ -148,6 +188,7 @@ export function Composer({ disabled, replying, stopping, draft: files, onSend, o
         }}
         onError={setPickError}
       />
+      {voice !== undefined ? <MicButton voice={voice} disabled={disabled} /> : null}
       <textarea
         ref={area}
         data-testid="composer"
@@ -177,17 +218,17 @@ export function Composer({ disabled, replying, stopping, draft: files, onSend, o
             {text.length - MAX_MESSAGE_CHARS} characters too long
           </span>
         ) : null}
-        {replying ? (
+        {stoppable ? (
           <button
             key="stop"
             type="button"
             className="send stop"
             data-testid="stop"
-            title="Stop the reply (Esc)"
-            disabled={stopping}
+            title={replying ? 'Stop the reply (Esc)' : 'Stop speaking (Esc)'}
+            disabled={stopping && !speaking}
             onClick={onStop}
           >
-            {stopping ? 'Stopping…' : 'Stop'}
+            {stopping && !speaking ? 'Stopping…' : 'Stop'}
           </button>
         ) : (
           <button

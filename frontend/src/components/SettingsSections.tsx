@@ -18,6 +18,7 @@ import { AutonomyStatus } from './AutonomyStatus'
 import { ConfinementStatus } from './ConfinementStatus'
 import { NotificationPermission } from './NotificationPermission'
 import { FieldNotes, SettingField, SettingTags } from './SettingField'
+import { VoiceSettings } from './VoiceSettings'
 
 interface Props {
   settings: Settings
@@ -43,6 +44,7 @@ export function SettingsSections({ settings, snap, disabled }: Props) {
       {section('autonomy', <AutonomyStatus snap={snap} />)}
       {section('memory')}
       {section('appearance')}
+      <VoiceSettings snap={snap} disabled={disabled} reload={settings.reload} />
       {section('notifications', <NotificationPermission />)}
       {section('login')}
       {section('server')}

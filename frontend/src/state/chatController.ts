@@ -75,8 +75,15 @@ export interface ChatDeps {
   /** Sends a frame on the page's socket (dropped while there is none). */
   sendWs(msg: ClientMessage): void
   replies: ReplyStore
-  /** Sees every frame of every reply stream (the approvals take run_paused and run_resumed). */
-  onFrame?(frame: ChatFrame): void
+  /**
+   * Sees every frame of every reply stream (the approvals take run_paused and
+   * run_resumed; the speech its clauses), with how the stream was started.
+   */
+  onFrame?(frame: ChatFrame, kind: ReplyStart['kind']): void
+  /** This page starts a new turn (a send, an edit, a regenerate): the speech of the last one stops. */
+  onNewTurn?(): void
+  /** Stop was asked (the button, Esc), whether or not a reply streams: the speech stops. */
+  onStop?(): void
   /** Takes the summary frames of a turn that summarises before its reply (summaries.ts). */
   summaries?: { take(frame: SummaryFrame): void }
 }
@@ -218,6 +225,7 @@ export class ChatController implements ChatActions {
     const chat = this.state
     // While a conversation loads, its arriving messages would replace the new ones.
     if (this.sending || chat.loading || isReplying(chat) || (text.trim() === '' && attachments.length === 0)) return false
+    this.deps.onNewTurn?.()
     void this.sendNow(text, attachments)
     return true
   }
@@ -227,6 +235,7 @@ export class ChatController implements ChatActions {
   }
 
   readonly stop = (): void => {
+    this.deps.onStop?.()
     const reply = streamingReply(this.state)
     if (reply === undefined || reply.stopping) return
     const session = this.session
@@ -348,7 +357,7 @@ export class ChatController implements ChatActions {
               // Seed 001: the run was cut short by a crash; once its stream has
               // ended, the conversation is read again as it was saved.
               if (r.frame.type === 'stream_resync') resynced = true
-              this.deps.onFrame?.(r.frame)
+              this.deps.onFrame?.(r.frame, start.kind)
               // A summary the turn makes first: its own row, not the reply's bubble.
               if (isSummaryFrame(r.frame)) this.deps.summaries?.take(r.frame)
               else if (isLiveFrame(r.frame)) replies.push(key, r.seq, r.frame)
@@ -513,6 +522,7 @@ export class ChatController implements ChatActions {
     const bubble = chat.messages[i]
     const files = attachments ?? bubble?.attachments ?? []
     if (bubble?.role !== 'user' || !this.canBranch() || (text.trim() === '' && files.length === 0)) return false
+    this.deps.onNewTurn?.()
     void this.editNow(bubble, chat.messages[i + 1], text, attachments)
     return true
   }
@@ -524,6 +534,7 @@ export class ChatController implements ChatActions {
     if (conversationId === null) return false
     const session = this.session
     const replyKey = this.localKey()
+    this.deps.onNewTurn?.()
     const ctrl = this.beginReply()
     // The question it answers again becomes the leaf.
     const question = this.state.messages[this.state.messages.indexOf(bubble) - 1]?.id

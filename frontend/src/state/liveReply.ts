@@ -152,6 +152,8 @@ export function foldLive(live: LiveReply, frames: Iterable<SeqFrame>): LiveReply
         // action's progress through its callbacks.
       case 'stream_resync':
       case 'error':
+      // A clause to speak (voice/speech.ts): its text came in the token frames.
+      case 'speech':
         break
     }
   }

@@ -23,8 +23,9 @@ export const SHORTCUTS: readonly ShortcutEntry[] = [
   { id: 'new-chat', label: 'New chat', keys: { mac: '⌘N', other: 'Ctrl+N' } },
   { id: 'search', label: 'Search all conversations', keys: { mac: '⌘K', other: 'Ctrl+K' } },
   { id: 'emotes', label: 'Play an emote', keys: { mac: '⌘E', other: 'Ctrl+E' } },
-  { id: 'stop', label: 'Stop the reply being written', keys: { mac: 'Esc', other: 'Esc' } },
+  { id: 'stop', label: 'Stop the reply being written or spoken', keys: { mac: 'Esc', other: 'Esc' } },
   { id: 'help', label: 'Show these shortcuts', keys: { mac: '?', other: '?' }, where: 'outside text fields' },
+  { label: 'Hold to speak a message', keys: { mac: 'Ctrl+Space', other: 'Ctrl+Space' }, where: 'when a transcription server is set' },
   { label: 'Send the message', keys: { mac: 'Enter', other: 'Enter' }, where: 'in the message box' },
   { label: 'New line', keys: { mac: 'Shift+Enter', other: 'Shift+Enter' }, where: 'in the message box' },
 ]

@@ -50,6 +50,7 @@ import { SummaryController, SummaryLive } from './summaries'
 import { UsageReportStore } from './usageReport'
 import { followReplyUsage } from './replyUsage'
 import type { TerminalBridge } from './terminalBridge'
+import { Voice } from '../voice/voice'
 
 export type Endpoint = Omit<ResolvedConnection, 'token'>
 
@@ -102,7 +103,14 @@ export class WispPage {
   /** GET /api/provider: the provider form's saved settings. */
   readonly provider = new LoadStore<ProviderInfo>(() => this.api.get(), (api) => api.getProvider())
   /** The ui settings of GET /api/config (theme, notifications), reloaded when they change. */
-  readonly ui = new LoadStore<WispConfig['ui']>(() => this.api.get(), async (api) => (await api.getConfig()).config.ui)
+  readonly ui = new LoadStore<WispConfig['ui']>(() => this.api.get(), async (api) => {
+    const { config } = await api.getConfig()
+    // The same answer has the voice settings: no second request for them.
+    this.voice.config.put(config.voice)
+    return config.ui
+  })
+  /** The voice settings, the reply's speech and the microphone (voice/voice.ts). */
+  readonly voice: Voice
   /** GET /api/agent/autonomy: the autonomy loop as it runs now. */
   readonly autonomy = new LoadStore<AutonomyState>(() => this.api.get(), (api) => api.getAutonomy())
   readonly events: PageEvents = {
@@ -126,6 +134,8 @@ export class WispPage {
   socketResync: () => void = () => this.resync()
 
   constructor(frames?: FrameScheduler) {
+    this.voice = new Voice({ api: () => this.api.get(), notice: (message) => this.app.dispatch({ type: 'error', message }) })
+    this.events.configChanged.add((paths) => this.voice.configChanged(paths))
     this.replies = new ReplyStore(frames)
     this.summaryLive = new SummaryLive(frames)
     this.summaries = new SummaryController({
@@ -140,7 +150,12 @@ export class WispPage {
       api: () => this.api.get(),
       sendWs: (msg) => this.sendWs(msg),
       replies: this.replies,
-      onFrame: this.approvals.onChatFrame,
+      onFrame: (frame, kind) => {
+        this.approvals.onChatFrame(frame)
+        this.voice.speech.onFrame(frame, kind)
+      },
+      onNewTurn: () => this.voice.speech.newTurn(),
+      onStop: () => this.voice.speech.stop(),
       summaries: this.summaries,
     })
     this.meter.follow(this.app)

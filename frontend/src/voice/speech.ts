@@ -1,0 +1,85 @@
+// The reply's speech in this window (docs/voice.md, "In the window"): the
+// chat stream's speech frames go into a SpeechQueue that fetches, decodes and
+// plays each clause through the SpeechPlayer. Only streams this window started
+// speak (a send, an edit, a regenerate: never a run picked up from elsewhere),
+// and only while speaking replies is on with a speech server set. Stop, Esc,
+// a new message, the mic starting or the VAD hearing the user stop it at once
+// and keep the rest of that reply quiet.
+
+import type { ChatFrame } from '../api'
+import { Store } from '../state/store'
+import { SpeechPlayer, type AudioBufferLike } from './speechPlayer'
+import { SpeechQueue, type SpeechState } from './speechQueue'
+
+/** How a reply stream was started (chatRunner's ReplyStart kinds). */
+export type StreamKind = 'send' | 'edit' | 'regenerate' | 'resume'
+
+export interface SpeechDeps {
+  /** The clause's audio from POST /api/speech; null when there is no API client. */
+  speak(text: string, signal: AbortSignal): Promise<ArrayBuffer>
+  /** Speaking replies is on and a speech server is set (the config as this window read it). */
+  enabled(): boolean
+  /** Tells the user something once (a clause that could not be spoken). */
+  notice(message: string): void
+  player?: SpeechPlayer
+}
+
+export const IDLE_SPEECH: SpeechState = { status: 'idle', index: null }
+
+export class Speech {
+  /** What plays now: the composer's data-speech and its Stop button read it. */
+  readonly state = new Store<SpeechState>(IDLE_SPEECH)
+  readonly player: SpeechPlayer
+  private readonly deps: SpeechDeps
+  private readonly queue: SpeechQueue<AudioBufferLike>
+  /** The reply being streamed was stopped: its later clauses stay quiet. */
+  private muted = false
+  private sawToken = false
+
+  constructor(deps: SpeechDeps) {
+    this.deps = deps
+    this.player = deps.player ?? new SpeechPlayer()
+    this.queue = new SpeechQueue<AudioBufferLike>({
+      load: async (text, signal) => this.player.decode(await deps.speak(text, signal)),
+      play: (audio, _index, signal) => this.player.play(audio, signal),
+      notice: deps.notice,
+      changed: (s) => this.state.set(s),
+    })
+  }
+
+  /** Speech is playing or about to. */
+  active(): boolean {
+    return this.state.get().status !== 'idle'
+  }
+
+  /** A new turn of this window starts (a message sent, edited or regenerated): stops what plays. */
+  readonly newTurn = (): void => {
+    this.queue.stop()
+    this.muted = false
+    this.sawToken = false
+  }
+
+  /** Stops speaking now (Stop, Esc, the mic, barge-in); the rest of this reply stays quiet. */
+  readonly stop = (): void => {
+    this.queue.stop()
+    this.muted = true
+  }
+
+  /** A frame of a reply stream this window drives. */
+  readonly onFrame = (frame: ChatFrame, kind: StreamKind): void => {
+    if (kind === 'resume') return
+    if (frame.type === 'token' && !this.sawToken && frame.callback !== true) {
+      this.sawToken = true
+      this.player.firstToken()
+      return
+    }
+    if (frame.type !== 'speech' || this.muted || !this.deps.enabled()) return
+    this.queue.push(frame.index, frame.text)
+  }
+
+  /** Speaks text now (Settings → Voice's Test), after stopping what plays. */
+  readonly say = (text: string): void => {
+    this.newTurn()
+    this.queue.push(0, text)
+  }
+}

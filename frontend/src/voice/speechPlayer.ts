@@ -1,0 +1,176 @@
+// Plays the speech's audio on one AudioContext (made on first use) through an
+// AnalyserNode, so the face's mouth follows the sound actually heard: while a
+// clause plays, faceBus has a MouthSource whose level() is the analyser's
+// smoothed RMS; after it, null. Also marks the benchmark's moments:
+// 'wisp:first-token' (a turn's first reply token) and 'wisp:speech-start'
+// (that turn's first audio starting).
+
+import { faceBus as pageFaceBus, type FaceBus, type MouthSource } from '../avatar/faceBus'
+
+/** What the player uses of an AudioBuffer. */
+export interface AudioBufferLike {
+  duration: number
+}
+
+/** What the player uses of an AnalyserNode. */
+export interface AnalyserLike {
+  fftSize: number
+  connect(dest: unknown): unknown
+  getFloatTimeDomainData(array: Float32Array<ArrayBuffer>): void
+}
+
+/** What the player uses of an AudioBufferSourceNode. */
+export interface SourceLike {
+  buffer: AudioBufferLike | null
+  onended: (() => void) | null
+  connect(dest: unknown): unknown
+  disconnect(): void
+  start(): void
+  stop(): void
+}
+
+/** What the player uses of an AudioContext. */
+export interface AudioContextLike {
+  state: string
+  destination: unknown
+  resume(): Promise<void>
+  decodeAudioData(data: ArrayBuffer): Promise<AudioBufferLike>
+  createAnalyser(): AnalyserLike
+  createBufferSource(): SourceLike
+}
+
+export interface PlayerOptions {
+  /** Makes the one AudioContext (first use). */
+  context?: () => AudioContextLike
+  bus?: FaceBus
+  mark?: (name: string) => void
+}
+
+const browserContext = (): AudioContextLike => new AudioContext() as unknown as AudioContextLike
+const performanceMark = (name: string): void => {
+  try {
+    performance.mark(name)
+  } catch {
+    // A page without the User Timing API: no benchmark marks.
+  }
+}
+
+export class SpeechPlayer {
+  private ctx: AudioContextLike | null = null
+  private analyser: AnalyserLike | null = null
+  private readonly makeContext: () => AudioContextLike
+  private readonly bus: FaceBus
+  private readonly mark: (name: string) => void
+  private turnStarted = false
+  private current: SourceLike | null = null
+
+  constructor(opts: PlayerOptions = {}) {
+    this.makeContext = opts.context ?? browserContext
+    this.bus = opts.bus ?? pageFaceBus
+    this.mark = opts.mark ?? performanceMark
+  }
+
+  /** A turn's first reply token came: marks it, and the next audio to start is this turn's first. */
+  firstToken(): void {
+    this.mark('wisp:first-token')
+    this.turnStarted = true
+  }
+
+  /** Decodes audio (WAV from the server); rejects with a clear message when it is not audio. */
+  async decode(data: ArrayBuffer): Promise<AudioBufferLike> {
+    try {
+      return await this.context().decodeAudioData(data)
+    } catch (err) {
+      throw new Error(`the speech server's audio could not be decoded (${err instanceof Error ? err.message : String(err)})`)
+    }
+  }
+
+  /** Plays audio to its end; stops it when signal aborts. Resolves either way. */
+  play(audio: AudioBufferLike, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return Promise.resolve()
+    const ctx = this.context()
+    const analyser = this.analyserOf(ctx)
+    const source = ctx.createBufferSource()
+    source.buffer = audio
+    source.connect(analyser)
+    return new Promise<void>((resolve) => {
+      let done = false
+      const finish = () => {
+        if (done) return
+        done = true
+        signal.removeEventListener('abort', abort)
+        source.onended = null
+        try {
+          source.disconnect()
+        } catch {
+          // Already disconnected.
+        }
+        if (this.current === source) {
+          this.current = null
+          this.bus.setMouth(null)
+        }
+        resolve()
+      }
+      const abort = () => {
+        try {
+          source.stop()
+        } catch {
+          // Not started, or already stopped.
+        }
+        finish()
+      }
+      source.onended = finish
+      signal.addEventListener('abort', abort)
+      void (ctx.state === 'suspended' ? ctx.resume().catch(() => undefined) : Promise.resolve()).then(() => {
+        if (done) return
+        try {
+          source.start()
+        } catch (err) {
+          console.warn('wisp speech: cannot start audio', err)
+          finish()
+          return
+        }
+        this.current = source
+        if (this.turnStarted) {
+          this.turnStarted = false
+          this.mark('wisp:speech-start')
+        }
+        this.bus.setMouth(this.mouth(analyser))
+      })
+    })
+  }
+
+  private context(): AudioContextLike {
+    this.ctx ??= this.makeContext()
+    return this.ctx
+  }
+
+  private analyserOf(ctx: AudioContextLike): AnalyserLike {
+    if (this.analyser === null) {
+      const a = ctx.createAnalyser()
+      a.fftSize = 1024
+      a.connect(ctx.destination)
+      this.analyser = a
+    }
+    return this.analyser
+  }
+
+  /** The mouth's source while this clause plays: the analyser's RMS, opened fast and closed a little slower. */
+  private mouth(analyser: AnalyserLike): MouthSource {
+    const samples = new Float32Array(analyser.fftSize)
+    let level = 0
+    return {
+      level: () => {
+        analyser.getFloatTimeDomainData(samples)
+        let sum = 0
+        for (let i = 0; i < samples.length; i++) {
+          const s = samples[i] ?? 0
+          sum += s * s
+        }
+        const target = Math.min(1, Math.sqrt(sum / samples.length) * 4)
+        level = target > level ? target : level * 0.7 + target * 0.3
+        return level
+      },
+    }
+  }
+}
