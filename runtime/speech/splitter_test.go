@@ -1,6 +1,7 @@
 package speech
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -212,6 +213,8 @@ func FuzzSplitter(f *testing.F) {
 		f.Add(s, uint8(3))
 	}
 	f.Fuzz(func(t *testing.T, in string, chunk uint8) {
+		wd := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("WATCHDOG %q %d", in, chunk)) })
+		defer wd.Stop()
 		want := split(in, true)
 		checkClauses(t, in, want)
 		size := int(chunk%16) + 1
