@@ -453,7 +453,7 @@ func (a *App) newHandler(s *services) http.Handler {
 		Memory:      a.core.memory,
 		Usage:       a.core.usage,
 		Attachments: attachAPI{a.core.attach, a.core.docs},
-		Voice:       a.voiceService(),
+		Voice:       spokenVoice{a.voiceService()},
 		Avatar:      a.avatarAPI(),
 		Expressions: a.face,
 	}).Handler()

@@ -3,9 +3,12 @@ package app
 import (
 	"bytes"
 	"context"
+	"io"
 
+	"github.com/wispapp/wisp/app/api"
 	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/app/voice"
+	"github.com/wispapp/wisp/runtime/speech"
 )
 
 // voiceService is speech out and in on the live settings (docs/voice.md). It is
@@ -21,4 +24,15 @@ func (a *App) voiceService() *voice.Service {
 // transcription server: the desktop window's microphone hands its recordings here.
 func (a *App) Transcribe(ctx context.Context, audio []byte, mimeType string) (string, error) {
 	return a.voiceService().Transcribe(ctx, bytes.NewReader(audio), mimeType)
+}
+
+// spokenVoice is the voice the API serves: the text a client sends is read as speech
+// first (speech.Spoken), so markdown, code and links are said as a reply's clauses
+// are, not spelled out.
+type spokenVoice struct{ *voice.Service }
+
+var _ api.Voice = spokenVoice{}
+
+func (v spokenVoice) Speak(ctx context.Context, text, voiceName string) (io.ReadCloser, string, error) {
+	return v.Service.Speak(ctx, speech.Spoken(text), voiceName)
 }

@@ -44,8 +44,9 @@ func TestKeyringKeepsTheVoiceKeys(t *testing.T) {
 		t.Fatalf("GET /api/config shows a key: %s", view)
 	}
 
-	// The keys reach the servers they belong to.
-	req, _ := http.NewRequest("POST", a.URL()+"/api/speech", strings.NewReader(`{"text":"Hello."}`))
+	// The keys reach the servers they belong to; the text is said, not spelled out.
+	req, _ := http.NewRequest("POST", a.URL()+"/api/speech",
+		strings.NewReader(`{"text":"**Hello.** See [the docs](https://wisp.example/docs)."}`))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Authorization", "Bearer "+ownTokenOf(a.App))
 	res, err := http.DefaultClient.Do(req)
@@ -65,6 +66,9 @@ func TestKeyringKeepsTheVoiceKeys(t *testing.T) {
 	if len(sp) != 1 || sp[0].Header.Get("Authorization") != "Bearer sk-tts-secret" ||
 		len(tr) != 1 || tr[0].Header.Get("Authorization") != "Bearer gsk-stt-secret" {
 		t.Fatalf("the servers got %+v and %+v", sp, tr)
+	}
+	if sp[0].Input != "Hello. See the docs." {
+		t.Fatalf("the speech server was asked to say %q", sp[0].Input)
 	}
 	a.Stop()
 

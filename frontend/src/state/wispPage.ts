@@ -357,6 +357,7 @@ export class WispPage {
     const list = this.app.get().conversations
     this.app.dispatch({ type: 'proactive-message', conversationId: frame.conversationId, message: frame.message })
     if (list !== null && !list.some((c) => c.id === frame.conversationId)) void this.reloadConversationList()
+    this.voice.proactive(frame.message.text)
     this.events.proactive.emit(frame)
   }
 

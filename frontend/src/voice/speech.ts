@@ -24,6 +24,9 @@ export interface SpeechDeps {
   player?: SpeechPlayer
 }
 
+/** The most of a message spoken on its own (POST /api/speech takes 4,096 characters). */
+const MAX_ASIDE = 4000
+
 export const IDLE_SPEECH: SpeechState = { status: 'idle', index: null }
 
 export class Speech {
@@ -75,6 +78,17 @@ export class Speech {
     }
     if (frame.type !== 'speech' || this.muted || !this.deps.enabled()) return
     this.queue.push(frame.index, frame.text)
+  }
+
+  /**
+   * Speaks what Wisp said on its own (a reminder, an autonomy message) when
+   * speaking replies is on and nothing else is being said: a reply being spoken
+   * is not cut off by it. The server reads the text's markdown as speech.
+   */
+  readonly aside = (text: string): void => {
+    if (!this.deps.enabled() || this.active() || text.trim() === '') return
+    this.newTurn()
+    this.queue.push(0, text.slice(0, MAX_ASIDE))
   }
 
   /** Speaks text now (Settings → Voice's Test), after stopping what plays. */

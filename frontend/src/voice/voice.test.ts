@@ -55,4 +55,19 @@ describe('Voice', () => {
     expect(v.speech.active()).toBe(false)
     expect(aborted).toBe(true)
   })
+
+  it('speaks a proactive message only in a focused browser window, with speaking replies on', async () => {
+    const asked: string[] = []
+    const api = {
+      voice: { speak: async (t: string) => (asked.push(t), new ArrayBuffer(0)) },
+    } as unknown as ApiClient
+    const backend: MicBackend = { start: async () => undefined, stop: async () => null }
+    const v = new Voice({ api: () => api, notice: () => undefined }, () => backend)
+    v.config.put(voiceOf({ speakReplies: true, tts: { baseURL: 'http://127.0.0.1:9/v1', model: 'tts-1', voice: 'alloy', speed: 1 } }))
+    v.proactive('Reminder: stretch', false)
+    expect(asked).toEqual([])
+    v.proactive('Reminder: stretch', true)
+    await new Promise((r) => setTimeout(r, 0))
+    expect(asked).toEqual(['Reminder: stretch'])
+  })
 })

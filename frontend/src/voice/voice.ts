@@ -56,6 +56,15 @@ export class Voice {
   }
 
   /**
+   * Something Wisp said on its own arrived (a proactive-message frame). Every window
+   * hears the frame, so only one should speak it: the desktop window, or a browser
+   * window that has the focus.
+   */
+  proactive(text: string, focused: boolean = typeof document !== 'undefined' && document.hasFocus()): void {
+    if (desktopMicBindings() !== null || focused) this.speech.aside(text)
+  }
+
+  /**
    * After the config changed: the voice's paths read the voice settings again.
    * (None: anything may have changed; the page's ui settings load then, and
    * they bring the voice's with them.)
