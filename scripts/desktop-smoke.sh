@@ -9,7 +9,12 @@
 # be refused naming the first one's URL. A fourth, on a session bus with a stand-in
 # notification server (tools/fakenotifyd), hides the window and sets a reminder: the
 # reminder must show a desktop notification, and its click must bring the window back
-# on that conversation.
+# on that conversation. A fifth uploads the VRM fixture and sets the speech server to the fake
+# one (runtime/llm/llmtest/fakellm) with "speak replies" on: the window must report that it
+# shows the VRM character and, when a reminder is due, that it spoke it through WebKit's
+# audio; then a screenshot of the window with the character, checked not blank
+# (WISP_SMOKE_VOICE_SHOT, default artifacts/desktop-voice.png; WISP_SMOKE_VOICE=1 runs
+# this round alone).
 # Usage: scripts/desktop-smoke.sh [binary]   (WISP_SMOKE_SHOT: where the screenshot goes,
 # default artifacts/desktop.png)
 set -euo pipefail
@@ -227,6 +232,73 @@ notification() { # run on a session bus: a reminder while the window is hidden n
   echo "smoke[$name]: ok (a reminder while hidden notified through D-Bus; the click showed the window on its conversation)"
 }
 
+upload() { # upload URL TOKEN PATH FILE: POSTs FILE's bytes as an upload (X-Wisp-Upload), prints the answer
+  /usr/bin/python3 - "$@" <<'PY'
+import sys, urllib.request
+url, token, path, file = sys.argv[1:5]
+with open(file, "rb") as f:
+    body = f.read()
+req = urllib.request.Request(url + path, data=body, method="POST", headers={
+    "Authorization": "Bearer " + token, "Content-Type": "model/gltf-binary", "X-Wisp-Upload": "1"})
+with urllib.request.urlopen(req, timeout=30) as res:
+    print(res.read().decode())
+PY
+}
+
+await_log() { # await_log NAME PID LOG PATTERN WHAT: waits up to 60 s for a line of the log
+  local name=$1 pid=$2 log=$3 pattern=$4 what=$5
+  for _ in $(seq 1 240); do
+    grep -qsE "$pattern" "$log" && return 0
+    sleep 0.25
+  done
+  cat "$log"; echo "smoke[$name]: $what (no line matching $pattern in 60 s)" >&2; kill "$pid"; exit 1
+}
+
+voice() { # the window shows the user's VRM character and speaks a reminder aloud
+  local name=voice state log pid code token=smoke-voice url llm llmurl conv at shot=${WISP_SMOKE_VOICE_SHOT:-artifacts/desktop-voice.png}
+  state=$(mktemp -d)
+  log=$state/wisp.log
+  go build -o "$state/fakellm" ./runtime/llm/llmtest/fakellm
+  "$state/fakellm" >"$state/llm.log" 2>&1 &
+  llm=$!
+  for _ in $(seq 1 60); do grep -qs 'listening on' "$state/llm.log" && break; sleep 0.25; done
+  llmurl=$(grep -o 'http://[0-9.:]*' "$state/llm.log" | head -1)
+  [ -n "$llmurl" ] || { cat "$state/llm.log"; echo "smoke[$name]: no fake speech server" >&2; exit 1; }
+  WISP_STATE_DIR=$state WISP_API_TOKEN=$token "$bin" --port 0 >"$log" 2>&1 &
+  pid=$!
+  await_ready "$name" "$pid" "$log"
+  url=$(grep -o 'msg="wisp started" url=http://[0-9.:]*' "$log" | sed 's/.*url=//')
+  api "$url" "$token" PUT /api/config "{\"voice\":{\"tts\":{\"baseURL\":\"$llmurl/v1\"},\"speakReplies\":true}}" >/dev/null
+  upload "$url" "$token" "/api/avatar?name=wisp-test.vrm" frontend/e2e/fixtures/wisp-test.vrm >/dev/null
+  # Every window loads the new character (avatar-changed); the page reports what it shows.
+  await_log "$name" "$pid" "$log" 'msg="ui report" event=avatar-loaded detail=vrm' "the window did not show the VRM character"
+  conv=$(api "$url" "$token" POST /api/conversations '{"title":"Smoke"}' | json_field 'j["conversation"]["id"]')
+  at=$(/usr/bin/python3 -c 'import datetime as d; print((d.datetime.now(d.timezone.utc) + d.timedelta(seconds=1)).isoformat())')
+  api "$url" "$token" POST /api/reminders "{\"conversationId\":\"$conv\",\"text\":\"Time to stretch. Stand up for a minute.\",\"at\":\"$at\"}" >/dev/null
+  # The desktop window speaks what Wisp says on its own: the clauses were fetched,
+  # decoded and played through WebKit's audio, and the page says so once they ended.
+  await_log "$name" "$pid" "$log" 'msg="ui report" event=speech-(played|failed)' "the window did not speak the reminder"
+  if ! grep -q 'msg="ui report" event=speech-played' "$log"; then
+    cat "$log"; echo "smoke[$name]: the window could not play the speech" >&2; kill "$pid" "$llm"; exit 1
+  fi
+  grep 'msg="ui report"' "$log" | sed "s/^/smoke[$name]: /"
+  rm -f "$shot" "${shot%.png}-blank.png"
+  screenshot "$name" "$pid" "$log" "$shot"
+  kill -TERM "$pid"
+  code=0
+  wait "$pid" || code=$?
+  kill "$llm"
+  if [ "$code" -ne 0 ] || ! grep -q 'msg="wisp stopped"' "$log"; then
+    cat "$log"; echo "smoke[$name]: exit code $code, or no clean stop" >&2; exit 1
+  fi
+  rm -rf "$state"
+  echo "smoke[$name]: ok (the window showed the uploaded VRM character and spoke a reminder through WebKit's audio)"
+}
+
+if [ -n "${WISP_SMOKE_VOICE:-}" ]; then # this round alone
+  voice
+  exit 0
+fi
 if [ -n "${WISP_SMOKE_HANDOVER:-}" ]; then
   handover
   exit 0
@@ -244,4 +316,5 @@ round sigterm term
 WISP_SMOKE_HANDOVER=1 dbus-run-session -- "$0" "$bin"
 # So does the desktop's notifications': a bus with a stand-in notification server.
 WISP_SMOKE_NOTIFY=1 dbus-run-session -- "$0" "$bin"
-echo "smoke: 4 passed, 0 failed"
+voice
+echo "smoke: 5 passed, 0 failed"

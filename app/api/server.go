@@ -125,6 +125,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	mux.Handle("GET /api/status", s.handle(s.getStatus))
 	mux.Handle("POST /api/agent/event", s.handle(s.postAgentEvent))
 	mux.Handle("POST /api/ui/ready", s.handle(s.postUIReady))
+	mux.Handle("POST /api/ui/report", s.handle(s.postUIReport))
 	if s.chat != nil {
 		s.chatRoutes(mux)
 	}

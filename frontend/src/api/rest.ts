@@ -191,6 +191,11 @@ export class ApiClient {
     return decodeOk(await this.request('POST', '/api/ui/ready', { api: true, ws: true, painted: report.painted }))
   }
 
+  /** Tells the server something only the page knows (speech played or failed), for Wisp's log. */
+  async uiReport(event: string, detail: string): Promise<OkResult> {
+    return decodeOk(await this.request('POST', '/api/ui/report', { event, detail }))
+  }
+
   // Conversations
 
   async listConversations(): Promise<Conversation[]> {

@@ -9,7 +9,7 @@
 
 import './avatar.css'
 import { Component, Suspense, lazy, useEffect, useMemo, useState, type ReactNode } from 'react'
-import { BUILTIN_AVATAR_PATH, IDLE_EMOTE_ID } from '../api'
+import { BUILTIN_AVATAR_PATH, IDLE_EMOTE_ID, type ApiClient } from '../api'
 import { hasWebGL2 } from '../avatar/webgl'
 import { useApi, useWisp } from '../state/WispProvider'
 import { emoteLabel } from '../state/emotePicker'
@@ -83,7 +83,10 @@ export function AvatarPanel() {
               builtinURL={api.assetURL(BUILTIN_AVATAR_PATH)}
               clip={clip}
               still={still}
-              onOutcome={(o) => setReported({ key: avatarKey, outcome: o })}
+              onOutcome={(o) => {
+                setReported({ key: avatarKey, outcome: o })
+                reportOutcome(api, o)
+              }}
             />
           </Suspense>
         </CanvasBoundary>
@@ -124,4 +127,11 @@ class CanvasBoundary extends Component<{ children: ReactNode; onError(message: s
   render() {
     return this.state.failed ? null : this.props.children
   }
+}
+
+/** Tells Wisp's log which character the stage shows, or why it shows none (POST /api/ui/report). */
+function reportOutcome(api: ApiClient, o: CanvasOutcome): void {
+  const [event, detail] =
+    o.stage === 'ready' ? ['avatar-loaded', o.error === undefined ? o.kind : `${o.kind}: ${o.error}`] : ['avatar-failed', o.message]
+  api.uiReport(event, detail).catch(() => undefined)
 }

@@ -16,6 +16,7 @@ function setup(enabled = true) {
   const asked: string[] = []
   const notices: string[] = []
   const marks: string[] = []
+  const reports: string[] = []
   let on = enabled
   const s = new Speech({
     speak: async (text) => {
@@ -24,9 +25,10 @@ function setup(enabled = true) {
     },
     enabled: () => on,
     notice: (m) => notices.push(m),
+    report: (event, detail) => reports.push(`${event}: ${detail}`),
     player: new SpeechPlayer({ context: () => ctx, bus: new FaceBus(), mark: (m) => marks.push(m) }),
   })
-  return { s, ctx, asked, notices, marks, set: (v: boolean) => (on = v) }
+  return { s, ctx, asked, notices, marks, reports, set: (v: boolean) => (on = v) }
 }
 
 describe('Speech', () => {
@@ -46,6 +48,7 @@ describe('Speech', () => {
     expect(h.s.state.get().status).toBe('idle')
     expect(h.asked).toEqual(['Hi.', 'Bye.'])
     expect(h.marks).toEqual(['wisp:first-token', 'wisp:speech-start'])
+    expect(h.reports).toEqual(['speech-played: 2 clauses'])
   })
 
   it('says nothing for a run picked up from elsewhere, or when speaking replies is off', async () => {
@@ -83,6 +86,7 @@ describe('Speech', () => {
     await tick()
     expect(h.notices).toHaveLength(1)
     expect(h.notices[0]).toMatch(/could not be decoded/)
+    expect(h.reports).toEqual([`speech-failed: ${h.notices[0]}`])
     expect(h.s.state.get()).toEqual({ status: 'playing', index: 1 })
   })
 

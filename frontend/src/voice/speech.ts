@@ -21,6 +21,8 @@ export interface SpeechDeps {
   enabled(): boolean
   /** Tells the user something once (a clause that could not be spoken). */
   notice(message: string): void
+  /** Tells Wisp's log what this window's speech did: speech-played when a run of clauses ends, speech-failed. */
+  report?(event: 'speech-played' | 'speech-failed', detail: string): void
   player?: SpeechPlayer
 }
 
@@ -38,6 +40,9 @@ export class Speech {
   /** The reply being streamed was stopped: its later clauses stay quiet. */
   private muted = false
   private sawToken = false
+  /** Clauses played since speech was last idle (for report). */
+  private played = 0
+  private lastPlayed: number | null = null
 
   constructor(deps: SpeechDeps) {
     this.deps = deps
@@ -45,9 +50,25 @@ export class Speech {
     this.queue = new SpeechQueue<AudioBufferLike>({
       load: async (text, signal) => this.player.decode(await deps.speak(text, signal)),
       play: (audio, _index, signal) => this.player.play(audio, signal),
-      notice: deps.notice,
-      changed: (s) => this.state.set(s),
+      notice: (message) => {
+        deps.notice(message)
+        deps.report?.('speech-failed', message)
+      },
+      changed: (s) => this.changed(s),
     })
+  }
+
+  private changed(s: SpeechState): void {
+    if (s.status === 'playing' && s.index !== this.lastPlayed) {
+      this.played++
+      this.lastPlayed = s.index
+    }
+    if (s.status === 'idle') {
+      if (this.played > 0) this.deps.report?.('speech-played', `${this.played} clause${this.played === 1 ? '' : 's'}`)
+      this.played = 0
+      this.lastPlayed = null
+    }
+    this.state.set(s)
   }
 
   /** Speech is playing or about to. */

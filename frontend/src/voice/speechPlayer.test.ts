@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { FaceBus } from '../avatar/faceBus'
 import { FakeAudioContext, fakeWav } from './fakeAudio.test-util'
 import { SpeechPlayer } from './speechPlayer'
@@ -88,5 +88,55 @@ describe('SpeechPlayer', () => {
     expect(ctx.sources[0]?.started).toBe(true)
     ctx.sources[0]?.end()
     await p
+  })
+
+  describe('a window that cannot play sound', () => {
+    afterEach(() => {
+      vi.useRealTimers()
+    })
+
+    it('gives up on a context that never resumes, with a clear reason, and no mouth', async () => {
+      vi.useFakeTimers()
+      const { ctx, bus, player } = setup()
+      ctx.state = 'suspended'
+      ctx.resume = () => new Promise<void>(() => undefined) // WebKit's, before any click: never settles
+      const p = player.play(await player.decode(fakeWav()), new AbortController().signal)
+      const failed = expect(p).rejects.toThrow(/cannot play sound \(its audio is suspended/)
+      await vi.advanceTimersByTimeAsync(2_000)
+      await failed
+      expect(ctx.sources[0]?.started).toBe(false)
+      expect(bus.mouth()).toBeNull()
+    })
+
+    it('plays once a context that never settles its resume() is running all the same', async () => {
+      vi.useFakeTimers()
+      const { ctx, player } = setup()
+      ctx.state = 'suspended'
+      ctx.resume = () => {
+        ctx.state = 'running'
+        return new Promise<void>(() => undefined)
+      }
+      const p = player.play(await player.decode(fakeWav()), new AbortController().signal)
+      await vi.advanceTimersByTimeAsync(2_000)
+      expect(ctx.sources[0]?.started).toBe(true)
+      ctx.sources[0]?.end()
+      await p
+    })
+
+    it('stops a clause whose output stalls, a little after its length, as a failure', async () => {
+      vi.useFakeTimers()
+      const { ctx, bus, player } = setup()
+      const audio = await player.decode(fakeWav(48_000)) // the fake's 1 s
+      const p = player.play(audio, new AbortController().signal)
+      const failed = expect(p).rejects.toThrow(/stalled/)
+      await vi.advanceTimersByTimeAsync(0)
+      expect(bus.mouth()).not.toBeNull()
+      await vi.advanceTimersByTimeAsync(2_999)
+      expect(ctx.sources[0]?.stopped).toBe(false)
+      await vi.advanceTimersByTimeAsync(1)
+      await failed
+      expect(ctx.sources[0]?.stopped).toBe(true)
+      expect(bus.mouth()).toBeNull()
+    })
   })
 })

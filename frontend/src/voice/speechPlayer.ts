@@ -46,6 +46,11 @@ export interface PlayerOptions {
   mark?: (name: string) => void
 }
 
+/** How long a suspended AudioContext is given to resume before the clause is skipped. */
+const RESUME_WAIT_MS = 2000
+/** How long past its length a clause may play before it is taken as stalled and stopped. */
+const STALL_MARGIN_S = 2
+
 const browserContext = (): AudioContextLike => new AudioContext() as unknown as AudioContextLike
 const performanceMark = (name: string): void => {
   try {
@@ -85,7 +90,10 @@ export class SpeechPlayer {
     }
   }
 
-  /** Plays audio to its end; stops it when signal aborts. Resolves either way. */
+  /**
+   * Plays audio to its end; stops it when signal aborts (resolving either way).
+   * Rejects when the page may not play sound (its AudioContext does not run).
+   */
   play(audio: AudioBufferLike, signal: AbortSignal): Promise<void> {
     if (signal.aborted) return Promise.resolve()
     const ctx = this.context()
@@ -93,9 +101,9 @@ export class SpeechPlayer {
     const source = ctx.createBufferSource()
     source.buffer = audio
     source.connect(analyser)
-    return new Promise<void>((resolve) => {
+    return new Promise<void>((resolve, reject) => {
       let done = false
-      const finish = () => {
+      const finish = (failure?: Error) => {
         if (done) return
         done = true
         signal.removeEventListener('abort', abort)
@@ -109,7 +117,8 @@ export class SpeechPlayer {
           this.current = null
           this.bus.setMouth(null)
         }
-        resolve()
+        if (failure === undefined) resolve()
+        else reject(failure)
       }
       const abort = () => {
         try {
@@ -119,16 +128,33 @@ export class SpeechPlayer {
         }
         finish()
       }
-      source.onended = finish
+      source.onended = () => finish()
       signal.addEventListener('abort', abort)
-      void (ctx.state === 'suspended' ? ctx.resume().catch(() => undefined) : Promise.resolve()).then(() => {
+      void this.running(ctx).then((why) => {
         if (done) return
+        if (why !== null) {
+          finish(new Error(why))
+          return
+        }
         try {
           source.start()
         } catch (err) {
-          console.warn('wisp speech: cannot start audio', err)
-          finish()
+          finish(new Error(`the audio could not start (${err instanceof Error ? err.message : String(err)})`))
           return
+        }
+        // A device that stalls never ends the clause: it ends a little after its length.
+        const stall = setTimeout(() => {
+          try {
+            source.stop()
+          } catch {
+            // Already stopped.
+          }
+          finish(new Error('the sound output stalled: the clause did not finish playing'))
+        }, (audio.duration + STALL_MARGIN_S) * 1000)
+        signal.addEventListener('abort', () => clearTimeout(stall))
+        source.onended = () => {
+          clearTimeout(stall)
+          finish()
         }
         this.current = source
         if (this.turnStarted) {
@@ -138,6 +164,22 @@ export class SpeechPlayer {
         this.bus.setMouth(this.mouth(analyser))
       })
     })
+  }
+
+  /**
+   * Waits for the context to run: null once it does, else why it does not. A page
+   * that may not play sound yet (autoplay rules: no click in it so far) or has no
+   * audio device keeps its context suspended, and resume() may never settle: it is
+   * given RESUME_WAIT_MS.
+   */
+  private async running(ctx: AudioContextLike): Promise<string | null> {
+    if (ctx.state === 'running') return null
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, RESUME_WAIT_MS)))
+    await Promise.race([ctx.resume().catch(() => undefined), waited])
+    clearTimeout(timer)
+    if (ctx.state === 'running') return null
+    return `this window cannot play sound (its audio is ${ctx.state}: click in the window once, or check the sound output)`
   }
 
   private context(): AudioContextLike {

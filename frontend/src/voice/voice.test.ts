@@ -60,6 +60,7 @@ describe('Voice', () => {
     const asked: string[] = []
     const api = {
       voice: { speak: async (t: string) => (asked.push(t), new ArrayBuffer(0)) },
+      uiReport: async () => ({ ok: true }),
     } as unknown as ApiClient
     const backend: MicBackend = { start: async () => undefined, stop: async () => null }
     const v = new Voice({ api: () => api, notice: () => undefined }, () => backend)

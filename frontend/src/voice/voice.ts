@@ -47,6 +47,7 @@ export class Voice {
       speak: (text, signal) => client().voice.speak(text, undefined, signal),
       enabled: () => canSpeak(this.config.get().value),
       notice: deps.notice,
+      report: (event, detail) => void deps.api()?.uiReport(event, detail).catch(() => undefined),
     })
     this.mic = new Mic({
       backend,
