@@ -116,6 +116,15 @@ async function waitForUtterance(page: Page): Promise<void> {
   )
 }
 
+/** Waits until the message box holds want. */
+async function waitForComposer(page: Page, want: string): Promise<void> {
+  await page.waitForFunction(
+    (w) => (document.querySelector('[data-testid="composer"]') as HTMLTextAreaElement | null)?.value === w,
+    want,
+    { timeout: STEP_TIMEOUT },
+  )
+}
+
 async function composerText(page: Page): Promise<string> {
   return page.locator('[data-testid="composer"]').inputValue()
 }
@@ -178,9 +187,7 @@ describe('voice in the window', () => {
         await page.click('[data-testid="mic"]')
         await page.locator('[data-testid="mic-area"][data-recording="off"]').waitFor({ timeout: STEP_TIMEOUT })
         expect(await allTracksEnded(page)).toBe(true)
-        await page.waitForFunction((want) => (document.querySelector('[data-testid="composer"]') as HTMLTextAreaElement | null)?.value === want, TRANSCRIPT, {
-          timeout: STEP_TIMEOUT,
-        })
+        await waitForComposer(page, TRANSCRIPT)
         expect(await page.locator('[data-testid="mic-indicator"]').count()).toBe(0)
         // Not sent: auto-send is off.
         expect(await page.locator(USER).count()).toBe(0)
@@ -202,9 +209,7 @@ describe('voice in the window', () => {
         await page.keyboard.up('Space')
         await page.keyboard.up('Control')
         await page.locator('[data-testid="mic-area"][data-recording="off"]').waitFor({ timeout: STEP_TIMEOUT })
-        await page.waitForFunction((want) => (document.querySelector('[data-testid="composer"]') as HTMLTextAreaElement | null)?.value === want, TRANSCRIPT, {
-          timeout: STEP_TIMEOUT,
-        })
+        await waitForComposer(page, TRANSCRIPT)
         expect(await composerText(page)).toBe(TRANSCRIPT)
         expect(await allTracksEnded(page)).toBe(true)
       },
@@ -219,9 +224,7 @@ describe('voice in the window', () => {
         await open(page, s)
         await page.click('[data-testid="hands-free"]')
         await page.locator('[data-testid="mic-area"][data-recording="hands-free"]').waitFor({ timeout: STEP_TIMEOUT })
-        await page.waitForFunction((want) => (document.querySelector('[data-testid="composer"]') as HTMLTextAreaElement | null)?.value === want, TRANSCRIPT, {
-          timeout: STEP_TIMEOUT,
-        })
+        await waitForComposer(page, TRANSCRIPT)
         // Still listening for the next utterance.
         expect(await page.locator('[data-testid="mic-area"]').getAttribute('data-recording')).toBe('hands-free')
         expect(await allTracksEnded(page)).toBe(false)

@@ -4,31 +4,7 @@
 
 import { describe, expect, it } from 'vitest'
 import { ApiClient, ApiError } from './rest'
-import { json } from './fakeFetch.test-util'
-
-interface Sent {
-  url: string
-  method: string
-  headers: Record<string, string>
-  body: BodyInit | null | undefined
-  signal: AbortSignal | undefined
-}
-
-function recorder(respond: (s: Sent) => Response | Promise<Response>) {
-  const sent: Sent[] = []
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const s: Sent = {
-      url: String(input),
-      method: init?.method ?? 'GET',
-      headers: { ...(init?.headers as Record<string, string>) },
-      body: init?.body,
-      signal: init?.signal ?? undefined,
-    }
-    sent.push(s)
-    return respond(s)
-  }
-  return { fetch, sent }
-}
+import { json, recorder } from './fakeFetch.test-util'
 
 const stored = { id: 'att_1', name: 'shot 1.png', mime: 'image/png', size: 4, sha256: 'ab'.repeat(32), kind: 'image', width: 2, height: 1 }
 

@@ -4,31 +4,7 @@
 
 import { describe, expect, it } from 'vitest'
 import { ApiClient, ApiError } from './rest'
-import { json } from './fakeFetch.test-util'
-
-interface Sent {
-  url: string
-  method: string
-  headers: Record<string, string>
-  body: BodyInit | null | undefined
-  signal: AbortSignal | undefined
-}
-
-function recorder(respond: (s: Sent) => Response | Promise<Response>) {
-  const sent: Sent[] = []
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const s: Sent = {
-      url: String(input),
-      method: init?.method ?? 'GET',
-      headers: { ...(init?.headers as Record<string, string>) },
-      body: init?.body,
-      signal: init?.signal ?? undefined,
-    }
-    sent.push(s)
-    return respond(s)
-  }
-  return { fetch, sent }
-}
+import { json, recorder } from './fakeFetch.test-util'
 
 describe('ApiClient.voice.speak', () => {
   it('posts {text, voice} with the token and answers the audio bytes', async () => {

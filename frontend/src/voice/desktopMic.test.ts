@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { DesktopMic, desktopMicBindings } from './desktopMic'
-import type { MicEvents } from './micCapture'
+import { micEvents } from './fakeAudio.test-util'
 
 function fakeWails() {
   const handlers = new Map<string, (d: unknown) => void>()
@@ -29,18 +29,6 @@ function fakeWails() {
   return { win, handlers, calls, emit: (name: string, ...args: unknown[]) => handlers.get(name)?.(args) }
 }
 
-function recorder() {
-  const got = { levels: [] as number[], starts: 0, utterances: [] as (Blob | string)[], ended: [] as (string | null)[], problems: [] as string[] }
-  const events: MicEvents = {
-    level: (l) => got.levels.push(l),
-    speechStart: () => got.starts++,
-    utterance: (a) => got.utterances.push(a),
-    ended: (e) => got.ended.push(e),
-    problem: (m) => got.problems.push(m),
-  }
-  return { got, events }
-}
-
 describe('desktopMicBindings', () => {
   it('finds the bindings in the desktop window, and nothing in a browser', () => {
     expect(desktopMicBindings(fakeWails().win)).not.toBeNull()
@@ -54,7 +42,7 @@ describe('DesktopMic', () => {
     const w = fakeWails()
     const b = desktopMicBindings(w.win)!
     const mic = new DesktopMic(b.mic, b.events)
-    const { got, events } = recorder()
+    const { got, events } = micEvents()
     await mic.start(true, events)
     w.emit('mic:level', { level: 0.3 })
     w.emit('mic:level', { level: 7 })
@@ -71,7 +59,7 @@ describe('DesktopMic', () => {
     const w = fakeWails()
     const b = desktopMicBindings(w.win)!
     const mic = new DesktopMic(b.mic, b.events)
-    const { got, events } = recorder()
+    const { got, events } = micEvents()
     await mic.start(false, events)
     w.emit('mic:state', { on: true, handsFree: false })
     w.emit('mic:state', { on: true, handsFree: true, error: 'an utterance was dropped: speech-to-text is behind' })

@@ -1,5 +1,6 @@
 // A fake AudioContext for the player's tests: sources end when the test says.
 
+import type { MicEvents } from './micCapture'
 import type { AnalyserLike, AudioBufferLike, AudioContextLike, SourceLike } from './speechPlayer'
 
 export class FakeSource implements SourceLike {
@@ -65,4 +66,17 @@ export function fakeWav(n = 64): ArrayBuffer {
   const b = new Uint8Array(n)
   b.set([0x52, 0x49, 0x46, 0x46])
   return b.buffer
+}
+
+/** MicEvents that keep what a backend reported, for the mic backends' tests. */
+export function micEvents() {
+  const got = { levels: [] as number[], starts: 0, utterances: [] as (Blob | string)[], ended: [] as (string | null)[], problems: [] as string[] }
+  const events: MicEvents = {
+    level: (l) => got.levels.push(l),
+    speechStart: () => got.starts++,
+    utterance: (a) => got.utterances.push(a),
+    ended: (e) => got.ended.push(e),
+    problem: (m) => got.problems.push(m),
+  }
+  return { got, events }
 }

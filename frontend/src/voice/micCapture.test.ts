@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { BrowserMic, micErrorMessage, type OpenCapture } from './micCapture'
-import type { MicEvents } from './micCapture'
+import { micEvents } from './fakeAudio.test-util'
 
 const RATE = 16_000
 const CHUNK = 160 // 10 ms
@@ -18,22 +18,10 @@ function fakeOpen() {
   return { open, push, closed: () => closed }
 }
 
-function recorder() {
-  const got = { levels: [] as number[], starts: 0, utterances: [] as (Blob | string)[], ended: [] as (string | null)[], problems: [] as string[] }
-  const events: MicEvents = {
-    level: (l) => got.levels.push(l),
-    speechStart: () => got.starts++,
-    utterance: (a) => got.utterances.push(a),
-    ended: (e) => got.ended.push(e),
-    problem: (m) => got.problems.push(m),
-  }
-  return { got, events }
-}
-
 describe('BrowserMic', () => {
   it('push-to-talk: records until stop, closes the mic at once and answers a 16 kHz WAV', async () => {
     const f = fakeOpen()
-    const { got, events } = recorder()
+    const { got, events } = micEvents()
     const mic = new BrowserMic(f.open)
     await mic.start(false, events)
     f.push(0.1, 500)
@@ -49,14 +37,14 @@ describe('BrowserMic', () => {
   it('answers nothing for a take with no audio', async () => {
     const f = fakeOpen()
     const mic = new BrowserMic(f.open)
-    await mic.start(false, recorder().events)
+    await mic.start(false, micEvents().events)
     expect(await mic.stop()).toBeNull()
     expect(f.closed()).toBe(1)
   })
 
   it('hands-free: the VAD cuts utterances, with a little audio from before the start', async () => {
     const f = fakeOpen()
-    const { got, events } = recorder()
+    const { got, events } = micEvents()
     const mic = new BrowserMic(f.open)
     await mic.start(true, events)
     f.push(0.001, 500)
@@ -77,7 +65,7 @@ describe('BrowserMic', () => {
     const mic = new BrowserMic(async () => {
       throw new DOMException('Permission denied', 'NotAllowedError')
     })
-    await expect(mic.start(false, recorder().events)).rejects.toThrow(/blocked/)
+    await expect(mic.start(false, micEvents().events)).rejects.toThrow(/blocked/)
     expect(micErrorMessage(new DOMException('x', 'NotFoundError'))).toBe('No microphone was found.')
   })
 })
