@@ -13,7 +13,8 @@ mode=${1:-test}
 build_pkgs=(gcc libc6-dev pkg-config libwebkit2gtk-4.1-dev dpkg-dev)
 # desktop-file-utils: desktop-file-validate, for the package test. curl: the confinement
 # tests play an agent that calls Wisp's API with it.
-test_pkgs=(xvfb xauth dbus imagemagick chromium python3-xlib fonts-dejavu-core desktop-file-utils curl)
+# gstreamer1.0-alsa: the desktop smoke test's window plays speech into ALSA's null device.
+test_pkgs=(xvfb xauth dbus imagemagick chromium python3-xlib fonts-dejavu-core desktop-file-utils curl gstreamer1.0-alsa)
 # poppler-utils: pdftotext, the floor of bench/pdftext.
 bench_pkgs=(poppler-utils)
 pkgs=("${build_pkgs[@]}")

@@ -6,6 +6,7 @@
   x11-window.py hide NAME    unmaps it (what a window manager does to iconify a window)
   x11-window.py show NAME    maps it again
   x11-window.py state NAME   prints "viewable" or "unmapped"
+  x11-window.py click NAME X Y   clicks at X,Y in that window, as a user's mouse does (XTEST)
 
 Used by the desktop smoke test and bench/desktopidle, where Xvfb runs without a window
 manager (GTK takes an unmap it did not ask for as iconification, and WebKitGTK then
@@ -14,6 +15,7 @@ marks the page hidden). Exits 1 if no such window exists.
 import sys
 
 from Xlib import X, display
+from Xlib.ext import xtest
 from Xlib.protocol import event
 
 
@@ -34,7 +36,8 @@ def find(d, name):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in ("id", "close", "hide", "show", "state"):
+    click = len(sys.argv) == 5 and sys.argv[1] == "click"
+    if not click and (len(sys.argv) != 3 or sys.argv[1] not in ("id", "close", "hide", "show", "state")):
         print(__doc__, file=sys.stderr)
         return 2
     d = display.Display()
@@ -47,6 +50,15 @@ def main():
         return 0
     if sys.argv[1] in ("hide", "show"):
         w.unmap() if sys.argv[1] == "hide" else w.map()
+        d.sync()
+        return 0
+    if click:
+        # Real input through the XTEST extension: the toolkit takes it as the user's own
+        # (a sent event is marked synthetic and counts for less).
+        pos = d.screen().root.translate_coords(w, int(sys.argv[3]), int(sys.argv[4]))
+        xtest.fake_input(d, X.MotionNotify, x=pos.x, y=pos.y)
+        xtest.fake_input(d, X.ButtonPress, 1)
+        xtest.fake_input(d, X.ButtonRelease, 1)
         d.sync()
         return 0
     if sys.argv[1] == "state":

@@ -78,6 +78,8 @@ export class Speech {
 
   /** A new turn of this window starts (a message sent, edited or regenerated): stops what plays. */
   readonly newTurn = (): void => {
+    // A send is a user's gesture: the moment a browser lets the sound start.
+    if (this.deps.enabled()) this.player.warm()
     this.queue.stop()
     this.muted = false
     this.sawToken = false

@@ -46,10 +46,18 @@ export interface PlayerOptions {
   mark?: (name: string) => void
 }
 
-/** How long a suspended AudioContext is given to resume before the clause is skipped. */
-const RESUME_WAIT_MS = 2000
-/** How long past its length a clause may play before it is taken as stalled and stopped. */
-const STALL_MARGIN_S = 2
+/**
+ * How long past its length a clause may take before it is taken as stalled and
+ * stopped: a suspended context's start (seconds, in WebKitGTK) fits in it.
+ */
+const STALL_MARGIN_S = 10
+
+/** Why a clause did not end: the page's audio never ran, or its output stalled. */
+function stalled(state: string): string {
+  return state === 'running'
+    ? 'the sound output stalled: the clause did not finish playing'
+    : `this window cannot play sound (its audio is ${state}: click in the window once, or check the sound output)`
+}
 
 const browserContext = (): AudioContextLike => new AudioContext() as unknown as AudioContextLike
 const performanceMark = (name: string): void => {
@@ -92,7 +100,11 @@ export class SpeechPlayer {
 
   /**
    * Plays audio to its end; stops it when signal aborts (resolving either way).
-   * Rejects when the page may not play sound (its AudioContext does not run).
+   * The clause starts at once, even on a context still suspended (it plays when the
+   * context runs: WebKitGTK's sound output takes seconds to start, and never says so
+   * through resume()); one that has not ended STALL_MARGIN_S past its length is
+   * stopped and rejected: the page may not play sound (a browser's autoplay rule)
+   * or its output stalled.
    */
   play(audio: AudioBufferLike, signal: AbortSignal): Promise<void> {
     if (signal.aborted) return Promise.resolve()
@@ -101,11 +113,11 @@ export class SpeechPlayer {
     const source = ctx.createBufferSource()
     source.buffer = audio
     source.connect(analyser)
+    if (ctx.state !== 'running') ctx.resume().catch(() => undefined)
     return new Promise<void>((resolve, reject) => {
-      let done = false
+      let stall: ReturnType<typeof setTimeout> | undefined
       const finish = (failure?: Error) => {
-        if (done) return
-        done = true
+        clearTimeout(stall)
         signal.removeEventListener('abort', abort)
         source.onended = null
         try {
@@ -120,66 +132,45 @@ export class SpeechPlayer {
         if (failure === undefined) resolve()
         else reject(failure)
       }
-      const abort = () => {
+      const halt = (failure?: Error) => {
         try {
           source.stop()
         } catch {
           // Not started, or already stopped.
         }
-        finish()
+        finish(failure)
       }
+      const abort = () => halt()
       source.onended = () => finish()
       signal.addEventListener('abort', abort)
-      void this.running(ctx).then((why) => {
-        if (done) return
-        if (why !== null) {
-          finish(new Error(why))
-          return
-        }
-        try {
-          source.start()
-        } catch (err) {
-          finish(new Error(`the audio could not start (${err instanceof Error ? err.message : String(err)})`))
-          return
-        }
-        // A device that stalls never ends the clause: it ends a little after its length.
-        const stall = setTimeout(() => {
-          try {
-            source.stop()
-          } catch {
-            // Already stopped.
-          }
-          finish(new Error('the sound output stalled: the clause did not finish playing'))
-        }, (audio.duration + STALL_MARGIN_S) * 1000)
-        signal.addEventListener('abort', () => clearTimeout(stall))
-        source.onended = () => {
-          clearTimeout(stall)
-          finish()
-        }
-        this.current = source
-        if (this.turnStarted) {
-          this.turnStarted = false
-          this.mark('wisp:speech-start')
-        }
-        this.bus.setMouth(this.mouth(analyser))
-      })
+      try {
+        source.start()
+      } catch (err) {
+        finish(new Error(`the audio could not start (${err instanceof Error ? err.message : String(err)})`))
+        return
+      }
+      stall = setTimeout(() => halt(new Error(stalled(ctx.state))), (audio.duration + STALL_MARGIN_S) * 1000)
+      this.current = source
+      if (this.turnStarted) {
+        this.turnStarted = false
+        this.mark('wisp:speech-start')
+      }
+      this.bus.setMouth(this.mouth(analyser))
     })
   }
 
   /**
-   * Waits for the context to run: null once it does, else why it does not. A page
-   * that may not play sound yet (autoplay rules: no click in it so far) or has no
-   * audio device keeps its context suspended, and resume() may never settle: it is
-   * given RESUME_WAIT_MS.
+   * Starts the sound output ahead of the first clause (the AudioContext, resumed):
+   * WebKitGTK's takes seconds to run, and a browser lets it start only after a
+   * gesture of the user's. It never throws.
    */
-  private async running(ctx: AudioContextLike): Promise<string | null> {
-    if (ctx.state === 'running') return null
-    let timer: ReturnType<typeof setTimeout> | undefined
-    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, RESUME_WAIT_MS)))
-    await Promise.race([ctx.resume().catch(() => undefined), waited])
-    clearTimeout(timer)
-    if (ctx.state === 'running') return null
-    return `this window cannot play sound (its audio is ${ctx.state}: click in the window once, or check the sound output)`
+  warm(): void {
+    try {
+      const ctx = this.context()
+      if (ctx.state !== 'running') ctx.resume().catch(() => undefined)
+    } catch (err) {
+      console.warn('wisp speech: no sound output', err)
+    }
   }
 
   private context(): AudioContextLike {

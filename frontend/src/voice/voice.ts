@@ -25,6 +25,11 @@ export function canListen(c: VoiceConfig | null): boolean {
   return c !== null && c.stt.baseURL.trim() !== ''
 }
 
+/** Whether this page has the focus (false where there is no document to ask). */
+function pageFocused(): boolean {
+  return typeof document !== 'undefined' && typeof document.hasFocus === 'function' && document.hasFocus()
+}
+
 /** The desktop's Go capture when its bindings are there, else the browser's. */
 export function pickBackend(): MicBackend {
   const desktop = desktopMicBindings()
@@ -49,6 +54,11 @@ export class Voice {
       notice: deps.notice,
       report: (event, detail) => void deps.api()?.uiReport(event, detail).catch(() => undefined),
     })
+    // The sound output can take seconds to start (WebKitGTK's GStreamer sink): it is
+    // started as soon as this window may speak, not when the first clause is ready.
+    this.config.subscribe(() => {
+      if (canSpeak(this.config.get().value)) this.speech.player.warm()
+    })
     this.mic = new Mic({
       backend,
       transcribe: (wav) => client().voice.transcribe(wav),
@@ -61,7 +71,7 @@ export class Voice {
    * hears the frame, so only one should speak it: the desktop window, or a browser
    * window that has the focus.
    */
-  proactive(text: string, focused: boolean = typeof document !== 'undefined' && document.hasFocus()): void {
+  proactive(text: string, focused: boolean = pageFocused()): void {
     if (desktopMicBindings() !== null || focused) this.speech.aside(text)
   }
 
