@@ -11,8 +11,9 @@
 # reminder must show a desktop notification, and its click must bring the window back
 # on that conversation. A fifth uploads the VRM fixture and sets the speech server to the fake
 # one (runtime/llm/llmtest/fakellm) with "speak replies" on: the window must report that it
-# shows the VRM character and, when a reminder is due, that it spoke it through WebKit's
-# audio; then a screenshot of the window with the character, checked not blank
+# shows the VRM character and, after a click in it (XTEST: WebKit lets a page's sound start
+# after a gesture of the user's) and a reminder, that it spoke the reminder through WebKit's
+# audio (GStreamer's ALSA sink into ALSA's null device: CI has no sound card); then a screenshot of the window with the character, checked not blank
 # (WISP_SMOKE_VOICE_SHOT, default artifacts/desktop-voice.png; WISP_SMOKE_VOICE=1 runs
 # this round alone).
 # Usage: scripts/desktop-smoke.sh [binary]   (WISP_SMOKE_SHOT: where the screenshot goes,
