@@ -15,11 +15,12 @@ const maxClauses = 2000
 // as it streams (runtime/speech) and logs each as a speech event after the text
 // delta that completed it, so a client has the text when it gets the clause. Only
 // the model's text segments are spoken, never an action's callbacks. The last clause
-// carries Final, so each is held back until more speakable text follows (a token
-// later, usually), an action starts (it may take long: the clause goes at once) or
-// the run ends (then it goes with Final). A reply that ends without a clause sends
-// none; one whose last clause went before an action and no text followed has none
-// with Final: the run's end frame ends its speech too.
+// carries Final, so each but the first is held back until more speakable text
+// follows (a token later, usually), an action starts (it may take long: the clause
+// goes at once) or the run ends (then it goes with Final). The run's first clause is
+// never held: speech starts as soon as it can. A reply that ends without a clause
+// sends none; one of a single clause, or whose last clause went before an action and
+// no text followed, has none with Final: the run's end frame ends its speech too.
 type speaker struct {
 	log   *slog.Logger
 	run   string
@@ -89,6 +90,9 @@ func (k *speaker) add(cs []speech.Clause) {
 		k.release(false)
 		k.held = &runtime.Speech{Index: k.next, Text: c.Text, Segment: k.seg, Start: c.Start, End: c.End}
 		k.next++
+		if k.held.Index == 0 {
+			k.release(false) // the first goes at once: speech starts a token sooner
+		}
 	}
 }
 

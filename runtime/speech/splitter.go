@@ -14,8 +14,9 @@ const (
 	// LongClause is the length past which a clause is cut at , ; or :.
 	LongClause = 120
 	// EarlyClause is the length past which the first clause is cut at , ; or :
-	// (Splitter.Early), so that speech starts sooner.
-	EarlyClause = 24
+	// (Splitter.Early), so that speech starts sooner: "Sure thing," is said while
+	// the model writes the rest (a shorter one, "Well,", waits for more).
+	EarlyClause = 8
 )
 
 // linePrefixMax bounds how much of a line's start is read to find its markdown marks.

@@ -97,11 +97,11 @@ func TestSplitterOffsets(t *testing.T) {
 // The early clause is the first only: Feed emits it before the rest has come.
 func TestSplitterEarlyClauseStreams(t *testing.T) {
 	s := &Splitter{Early: true}
-	if got := s.Feed("Sure thing, "); len(got) != 0 {
+	if got := s.Feed("Sure, "); len(got) != 0 {
 		t.Fatalf("short first clause cut: %+v", got)
 	}
-	got := s.Feed("here is what I found today, and ")
-	if len(got) != 1 || got[0].Text != "Sure thing, here is what I found today," {
+	got := s.Feed("thing: here is what I found today, and ")
+	if len(got) != 1 || got[0].Text != "Sure, thing:" {
 		t.Fatalf("early clause = %+v", got)
 	}
 	if got := s.Feed("more words, and yet more words follow"); len(got) != 0 {
