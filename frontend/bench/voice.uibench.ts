@@ -286,7 +286,7 @@ function speechReading(
   const head = sp.pass
     ? `Reading: the target is met (${ms(sp.wisp)} ≤ ${ms(limit)}).`
     : `Reading: the target is missed by ${ms(sp.wisp - limit)}, and the wait for the first clause to be complete (${ms(clauseMs)}) is ` +
-      `${clauseMs >= sp.wisp - limit ? 'more than all of it' : 'part of it'}: once the clause is complete, Wisp is heard ` +
+      `${clauseMs >= sp.wisp - limit ? 'larger than the whole excess' : 'part of it'}: once the clause is complete, Wisp is heard ` +
       `${ms(fromClause.wisp)} later, ${(fromClause.wisp / fromClause.floor).toFixed(2)}× the floor, within the target's allowance ` +
       `(${fromClause.wisp <= limit ? 'it would pass' : 'it would still miss'}).`
   return (
