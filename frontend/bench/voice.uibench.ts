@@ -309,7 +309,7 @@ one server, one page, many rounds. The fake speech server waits 150 ms before it
 byte (a local TTS server's time to start; the fake's own default is none), then sends the
 whole WAV (24 kHz, 60 ms of tone per character) in 4,800-byte chunks; the fake model
 streams the reply a word every 20 ms. **Speech**: each round sends a message (the reply:
-"You said: " and the message, two sentences and four clauses); Wisp's figure is from the
+"You said: " and the message, two sentences); Wisp's figure is from the
 page's \`wisp:first-token\` mark (the reply's first token handled by the page) to its
 \`wisp:speech-start\` mark (the first clause's audio source started), both set by
 \`frontend/src/voice/speechPlayer.ts\`. The floor: the speech server's own time to first
