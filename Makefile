@@ -19,7 +19,7 @@ WAILS_VERSION = $(shell $(GO) list -m -f '{{.Version}}' github.com/wailsapp/wail
 WAILS         = $(GO) run github.com/wailsapp/wails/v2/cmd/wails@$(WAILS_VERSION)
 WAILS_FLAGS  := -skipbindings -m -nosyncgomod
 
-.PHONY: run serve dev build build-serve wails-build fakellm frontend deps deps-build test test-go test-frontend e2e smoke package test-package bench bench-ui bench-desktop clean
+.PHONY: run serve dev build build-serve wails-build fakellm frontend deps deps-build test test-go test-frontend e2e smoke package test-package bench bench-ui bench-voice bench-desktop clean
 
 ## run: build the desktop app and open it (headless machines get `wisp serve`)
 run: build
@@ -105,13 +105,17 @@ bench: build-serve fakellm
 	$(GO) run ./bench/pdftext --wisp $(BIN)/wisp-serve --out BENCHMARKS.md
 	$(GO) run -tags $(STORE_TAGS) ./bench/upload --out BENCHMARKS.md
 
-## bench-ui: in Chromium, an 8,000-token reply and 128 KB of hostile markdown against a bare page fed from memory, and 100 vs 10,000 messages; updates BENCHMARKS.md
+## bench-ui: in Chromium, an 8,000-token reply and 128 KB of hostile markdown against a bare page fed from memory, 100 vs 10,000 messages, and voice (first token → speech, push-to-talk → transcript) against the audio servers; updates BENCHMARKS.md
 bench-ui: build-serve fakellm
 	cd frontend && WISP_BIN=../$(BIN)/wisp-serve WISP_FAKELLM_BIN=../$(BIN)/wisp-fakellm npx vitest run --config vitest.uibench.config.ts
 
-## bench-desktop: CPU share and memory of the desktop build at idle in Xvfb, window visible and hidden; updates BENCHMARKS.md
+## bench-voice: in Chromium, first reply token → first clause heard and push-to-talk released → transcript, against the fake audio servers' own times (also part of bench-ui); updates BENCHMARKS.md
+bench-voice: build-serve fakellm
+	cd frontend && WISP_BIN=../$(BIN)/wisp-serve WISP_FAKELLM_BIN=../$(BIN)/wisp-fakellm npx vitest run --config vitest.uibench.config.ts bench/voice.uibench.ts
+
+## bench-desktop: CPU share and memory of the desktop build at idle in Xvfb, window visible and hidden, with the built-in character and with a VRM; updates BENCHMARKS.md
 bench-desktop: deps build
-	$(GO) run -tags $(STORE_TAGS) ./bench/desktopidle --wisp $(BIN)/wisp --out BENCHMARKS.md
+	$(GO) run -tags $(STORE_TAGS) ./bench/desktopidle --wisp $(BIN)/wisp --vrm frontend/e2e/fixtures/wisp-test.vrm --out BENCHMARKS.md
 
 clean:
 	rm -rf build/bin artifacts frontend/e2e/artifacts

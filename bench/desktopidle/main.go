@@ -17,6 +17,14 @@
 // processes at the end of the visible and of the hidden window. Then the
 // window is closed like a user closes it, and must exit with status 0.
 //
+// With --vrm <file>, the same binary is measured a second time, in turn with
+// the first, with the user's own character: once the page painted, the driver
+// uploads the file (POST /api/avatar, as Settings → Avatar does, with the API
+// token it gave the binary in WISP_API_TOKEN, at the URL from the log's
+// `msg="wisp started" url=…` line) and waits for the page's
+// `msg="ui report" event=avatar-loaded detail=vrm` before settling. Either
+// run waits for the page's report that its character loaded.
+//
 // Targets: at most 5% of one core visible and idle, at most 1% hidden.
 //
 // The result is printed on stdout and, with --out, written between the
@@ -40,6 +48,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/wispapp/wisp/bench/benchkit"
@@ -47,6 +56,7 @@ import (
 
 type config struct {
 	wisp, baseline, baselineName string
+	vrm                          string // a VRM file measured as a second character; empty: the built-in one only
 	runs                         int
 	settle, hiddenSettle         time.Duration // before the visible and the hidden window
 	window, shownWindow          time.Duration // visible and hidden; shown again
@@ -61,6 +71,7 @@ func main() {
 	flag.StringVar(&cfg.wisp, "wisp", "build/bin/wisp", "the desktop binary (make build)")
 	flag.StringVar(&cfg.baseline, "baseline", "", "a second desktop binary measured in the same run, in turn with --wisp (e.g. an older build); empty: none")
 	flag.StringVar(&cfg.baselineName, "baseline-name", "baseline", "what the report calls --baseline")
+	flag.StringVar(&cfg.vrm, "vrm", "", "a .vrm file: also measure the binary with it as the character (uploaded like Settings → Avatar does), in turn; empty: the built-in character only")
 	flag.IntVar(&cfg.runs, "runs", 1, "measured runs of each binary, each from exec to exit")
 	flag.DurationVar(&cfg.settle, "settle", 15*time.Second, "pause after the page painted, before the visible window (the avatar loads)")
 	flag.DurationVar(&cfg.hiddenSettle, "hidden-settle", 3*time.Second, "pause after hiding the window, before the hidden window")
@@ -80,16 +91,31 @@ func main() {
 }
 
 func run(ctx context.Context, cfg config, tmp string) error {
-	targets := []*target{{name: "wisp", path: cfg.wisp}}
+	targets := []*target{{name: "wisp", path: cfg.wisp, checked: true}}
+	if cfg.vrm != "" {
+		if _, err := os.Stat(cfg.vrm); err != nil {
+			return fmt.Errorf("--vrm: %w", err)
+		}
+		targets[0].name = builtinName
+		targets = append(targets, &target{name: vrmName, path: cfg.wisp, vrm: cfg.vrm, checked: true})
+	}
 	if cfg.baseline != "" {
 		targets = append(targets, &target{name: cfg.baselineName, path: cfg.baseline})
 	}
-	bins := make([]benchkit.Binary, len(targets))
-	for i, t := range targets {
+	var bins []benchkit.Binary
+	statted := map[string]bool{}
+	for _, t := range targets {
 		if _, err := os.Stat(t.path); err != nil {
 			return fmt.Errorf("%s binary (make build): %w", t.name, err)
 		}
-		bins[i] = benchkit.StatBinary(t.name, t.path)
+		if !statted[t.path] {
+			statted[t.path] = true
+			name := t.name
+			if t.vrm == "" && cfg.vrm != "" {
+				name = "wisp"
+			}
+			bins = append(bins, benchkit.StatBinary(name, t.path))
+		}
 	}
 
 	if cfg.logDir != "" {
@@ -109,11 +135,11 @@ func run(ctx context.Context, cfg config, tmp string) error {
 
 	for round := 1; round <= cfg.runs; round++ {
 		for _, t := range targets {
-			dir := filepath.Join(tmp, fmt.Sprintf("%s-%d", t.name, round))
+			dir := filepath.Join(tmp, fmt.Sprintf("%s-%d", fileName(t.name), round))
 			fmt.Fprintf(os.Stderr, "run %d/%d, %s (%s):\n", round, cfg.runs, t.name, t.path)
 			logPath := filepath.Join(dir, "wisp.log")
 			if cfg.logDir != "" {
-				logPath = filepath.Join(cfg.logDir, fmt.Sprintf("%s-%d.log", t.name, round))
+				logPath = filepath.Join(cfg.logDir, fmt.Sprintf("%s-%d.log", fileName(t.name), round))
 			}
 			r, err := measureOnce(ctx, cfg, x, t, dir, logPath)
 			if err != nil {
@@ -125,4 +151,20 @@ func run(ctx context.Context, cfg config, tmp string) error {
 
 	res := &results{env: benchkit.Environment(bins...), cfg: cfg, targets: targets, ownXvfb: cfg.display == ""}
 	return benchkit.Publish(cfg.out, "desktopidle", sectionIntro, res.markdown())
+}
+
+// What the report calls the two characters when --vrm is given.
+const (
+	builtinName = "wisp, built-in character"
+	vrmName     = "wisp, VRM character"
+)
+
+// fileName is a target's name as a file name: letters and digits, the rest "-".
+func fileName(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '-'
+	}, name)
 }

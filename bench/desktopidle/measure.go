@@ -20,6 +20,15 @@ import (
 // and the socket and painted (scripts/desktop-smoke.sh waits for the same).
 const readyLine = `msg="ui ready" api=true ws=true painted=true origin=wails://wails`
 
+// startedLine starts the log line that names the API's URL: msg="wisp started" url=http://….
+const startedLine = `msg="wisp started" url=`
+
+// avatarLine is what the page reports once its character of that kind (builtin, vrm) is shown.
+func avatarLine(kind string) string { return `msg="ui report" event=avatar-loaded detail=` + kind }
+
+// apiToken is the API token the driver gives the binary (WISP_API_TOKEN) when it must call the API.
+const apiToken = "desktopidle-bench-token"
+
 const (
 	readyTimeout = 120 * time.Second
 	windowWait   = 20 * time.Second
@@ -41,6 +50,8 @@ func (p phase) String() string { return [...]string{"visible", "hidden", "shown 
 // target is one desktop binary under test.
 type target struct {
 	name, path string
+	vrm        string // a VRM file to upload as the character once the page painted; empty: the built-in one
+	checked    bool   // measured against the targets (a --baseline is not)
 	runs       []*runResult
 }
 
@@ -71,11 +82,20 @@ func measureOnce(ctx context.Context, cfg config, x *xvfb, t *target, dir, logPa
 		return nil, err
 	}
 	defer logFile.Close()
-	ready := newLineWatch(readyLine)
-	out := io.MultiWriter(logFile, ready)
+	ready, started := newLineWatch(readyLine), newLineWatch(startedLine)
+	kind := "builtin"
+	if t.vrm != "" {
+		kind = "vrm"
+	}
+	avatar := newLineWatch(avatarLine(kind) + " ")
+	out := io.MultiWriter(logFile, ready, started, avatar)
 
+	token := ""
+	if t.vrm != "" {
+		token = apiToken
+	}
 	cmd := exec.Command(t.path, "--port", "0")
-	cmd.Env = childEnv(x.display, state, home)
+	cmd.Env = childEnv(x.display, state, home, token)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	start := time.Now()
@@ -106,7 +126,26 @@ func measureOnce(ctx context.Context, cfg config, x *xvfb, t *target, dir, logPa
 	if err := waitWindowState(ctx, x.display, "viewable", windowWait); err != nil {
 		return fail("%v", err)
 	}
-	fmt.Fprintf(os.Stderr, "  %s: page painted after %.1f s; settling %v\n", t.name, res.ready.Seconds(), cfg.settle)
+	if t.vrm != "" {
+		url, err := startedURL(started.line())
+		if err != nil {
+			return fail("%v", err)
+		}
+		if err := uploadVRM(ctx, url, t.vrm); err != nil {
+			return fail("%v", err)
+		}
+	}
+	select {
+	case <-avatar.seen:
+	case err := <-exited:
+		exited <- err
+		return fail("exited before the page showed its %s character: %v", kind, err)
+	case <-time.After(readyTimeout):
+		return fail("no %q within %v", avatarLine(kind), readyTimeout)
+	case <-ctx.Done():
+		return fail("%v", ctx.Err())
+	}
+	fmt.Fprintf(os.Stderr, "  %s: page painted after %.1f s, its %s character shown; settling %v\n", t.name, res.ready.Seconds(), kind, cfg.settle)
 	if err := sleep(ctx, exited, cfg.settle); err != nil {
 		return fail("%v", err)
 	}
@@ -235,9 +274,10 @@ func share(ticks int64, seconds float64, perSecond int64) float64 {
 
 // childEnv is the driver's environment for Wisp: the display, a fresh state
 // directory and a fresh home (so WebKit's storage and caches start empty, as on
-// a first launch), no token, and no other WISP_* or XDG_* variables.
-func childEnv(display, state, home string) []string {
-	env := []string{"DISPLAY=" + display, "HOME=" + home, "WISP_STATE_DIR=" + state, "WISP_API_TOKEN="}
+// a first launch), the API token given ("": none, Wisp makes its own), and no
+// other WISP_* or XDG_* variables.
+func childEnv(display, state, home, token string) []string {
+	env := []string{"DISPLAY=" + display, "HOME=" + home, "WISP_STATE_DIR=" + state, "WISP_API_TOKEN=" + token}
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		switch {
@@ -250,13 +290,22 @@ func childEnv(display, state, home string) []string {
 	return env
 }
 
-// lineWatch is an io.Writer that closes seen once a line containing want was written.
+// lineWatch is an io.Writer that closes seen once a line containing want was
+// written, and keeps that line.
 type lineWatch struct {
-	want string
-	seen chan struct{}
-	mu   sync.Mutex
-	buf  []byte
-	done bool
+	want  string
+	seen  chan struct{}
+	mu    sync.Mutex
+	buf   []byte
+	done  bool
+	found string
+}
+
+// line is the first line that contained want ("" before seen is closed).
+func (w *lineWatch) line() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.found
 }
 
 func newLineWatch(want string) *lineWatch {
@@ -279,6 +328,7 @@ func (w *lineWatch) Write(p []byte) (int, error) {
 		w.buf = w.buf[i+1:]
 		if strings.Contains(line, w.want) {
 			w.done = true
+			w.found = line
 			w.buf = nil
 			close(w.seen)
 			break

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -37,6 +38,12 @@ const sectionIntro = "## Desktop at idle\n\n" +
 	"some part of it has moved 5 pixels since the last frame drawn (about once a second for the idle clip), " +
 	"because without a GPU every frame costs WebKit a full-window composite in software GL; and nothing is " +
 	"drawn while the page is hidden, which WebKitGTK reports when the window is minimised or unmapped. " +
+	"With `--vrm <file>` (as `make bench-desktop` runs it, with `frontend/e2e/fixtures/wisp-test.vrm`) the same " +
+	"binary is measured a second time, in turn with the first, with the user's own character: once the page " +
+	"painted, the driver uploads the file through `POST /api/avatar` (as Settings → Avatar does) and waits for " +
+	"the page's report that it shows the VRM (`ui report event=avatar-loaded detail=vrm`) before settling; " +
+	"either run waits for the page's report that its character loaded. The face blinks every 2–6 s and glances " +
+	"now and then, so idle draws a little more than before it had a face. " +
 	"Driver: `bench/desktopidle`.\n\n"
 
 // results are every run of one invocation of the driver.
@@ -56,7 +63,12 @@ func (r *results) markdown() string {
 		runs = "1 run"
 	}
 	each := "the binary"
-	if len(r.targets) > 1 {
+	switch {
+	case c.vrm != "" && len(r.targets) > 2:
+		each = "each character and binary, taking turns"
+	case c.vrm != "":
+		each = fmt.Sprintf("each character (the built-in one, and `%s` uploaded through `POST /api/avatar` once the page painted), taking turns", filepath.ToSlash(c.vrm))
+	case len(r.targets) > 1:
 		each = "each binary, taking turns"
 	}
 	fmt.Fprintf(&b, "%s · Xvfb %s, no window manager · %s of %s, each: the page painted, %s to settle, %s visible, %s hidden (after %s), %s shown again.\n\n",
@@ -109,14 +121,20 @@ func (r *results) table(b *strings.Builder) {
 		fmt.Fprintf(b, "| %s |", name)
 		for i, t := range r.targets {
 			v := fmt.Sprintf(format, t.median(f))
-			if i == 0 && ok != nil {
+			if (t.checked || i == 0) && ok != nil {
 				v = "**" + v + "**"
 			}
 			fmt.Fprintf(b, " %s |", v)
 		}
 		verdict := "—"
 		if ok != nil {
-			verdict = benchkit.Verdict(ok(r.targets[0].median(f)))
+			var vs []string
+			for i, t := range r.targets {
+				if t.checked || i == 0 {
+					vs = append(vs, benchkit.Verdict(ok(t.median(f))))
+				}
+			}
+			verdict = strings.Join(vs, " / ")
 		}
 		fmt.Fprintf(b, " %s | %s |\n", target, verdict)
 	}

@@ -27,7 +27,7 @@ func fakeRun(visibleTicks, hiddenTicks int64) *runResult {
 func fakeResults(targets ...*target) *results {
 	env := benchkit.Env{Date: "2026-11-24 12:00 UTC", Commit: "abc1234", Go: "go1.26 linux/amd64", Kernel: "6.1", CPU: "EPYC", CPUs: 2,
 		Binaries: []benchkit.Binary{{Name: "wisp", Path: "build/bin/wisp", Size: 72 << 20}}}
-	cfg := config{runs: len(targets[0].runs), settle: 15 * time.Second, hiddenSettle: 3 * time.Second, window: 30 * time.Second, shownWindow: 10 * time.Second, ticks: 100}
+	cfg := config{runs: len(targets[0].runs), vrm: targets[len(targets)-1].vrm, settle: 15 * time.Second, hiddenSettle: 3 * time.Second, window: 30 * time.Second, shownWindow: 10 * time.Second, ticks: 100}
 	return &results{env: env, cfg: cfg, targets: targets, ownXvfb: true}
 }
 
@@ -49,6 +49,20 @@ func TestMarkdown(t *testing.T) {
 				"| PSS of the same, visible | 360 MiB |",
 				"| `WebKitWebProces` | 1 | 4.0% | 0.5% | 320 MiB | 240 MiB |",
 				"wisp: closed like a user closes the window, exit status 0: 1/1.",
+			},
+		},
+		{
+			name: "two characters, both checked",
+			targets: []*target{
+				{name: builtinName, checked: true, runs: []*runResult{fakeRun(120, 15)}},
+				{name: vrmName, vrm: "frontend/e2e/fixtures/wisp-test.vrm", checked: true, runs: []*runResult{fakeRun(180, 60)}},
+			},
+			want: []string{
+				"1 run of each character (the built-in one, and `frontend/e2e/fixtures/wisp-test.vrm` uploaded through `POST /api/avatar` once the page painted), taking turns",
+				"| Figure | wisp, built-in character | wisp, VRM character | Target | Result |",
+				"| CPU, window visible, avatar idling (30 s), share of one core | **4.0%** | **6.0%** | ≤ 5% | pass / **MISSED** |",
+				"| CPU, window hidden (unmapped, 30 s) | **0.5%** | **2.0%** | ≤ 1% | pass / **MISSED** |",
+				"By process, wisp, VRM character",
 			},
 		},
 		{
