@@ -291,8 +291,8 @@ function speechReading(
       `(${fromClause.wisp <= limit ? 'it would pass' : 'it would still miss'}).`
   return (
     `${head} The clause wait grows with the model's pace (a word every ${WORD_DELAY_MS} ms here) and the first clause's length; ` +
-    `what would shorten it is cutting the first clause sooner (at a word boundary after a few words, or after a time, rather than at ` +
-    `the first comma past 24 characters). Playing PCM as it streams in, rather than after the whole clause's WAV is downloaded and ` +
+    `what would shorten it further is cutting the first clause sooner (at a word boundary after a few words, or after a time, rather ` +
+    `than at the first , ; or : past 8 characters). Playing PCM as it streams in, rather than after the whole clause's WAV is downloaded and ` +
     `decoded, would save at most the ${ms(afterFirstByteMs)} between the first byte and the start here (the fake sends the whole WAV at ` +
     `once; a real server that synthesises at a finite rate makes that part longer).`
   )
@@ -413,7 +413,7 @@ it('speaks the first clause and transcribes push-to-talk, against the audio serv
       '',
       `Where Wisp's time to speech goes (medians): the first clause complete and its \`POST /api/speech\` begun ${ms(med(speech, (s) => s.clauseMs))} ` +
         `after the first token (the reply streams a word every ${WORD_DELAY_MS} ms; the first clause, ${clauses.map((c) => JSON.stringify(c)).join(', ')}, ` +
-        `is cut early at its first comma once it has 24 characters); that request → its first byte ${ms(med(speech, (s) => s.firstByteMs))} ` +
+        `is cut early at its first , ; or : once it has 8 characters, and sent at once); that request → its first byte ${ms(med(speech, (s) => s.firstByteMs))} ` +
         `(Wisp's relay and the TTS server's ${ms(sp.floor)}); the whole clause's WAV ${ms(med(speech, (s) => s.downloadMs))} more; ` +
         `decoding it (\`decodeAudioData\`) and starting the source ${ms(med(speech, (s) => s.decodeMs))}. ` +
         `The page plays a clause only once all of it is downloaded and decoded.`,
