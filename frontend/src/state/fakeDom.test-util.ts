@@ -225,6 +225,11 @@ export class FakeDocument extends FakeNode {
   get activeElement(): FakeElement {
     return this.body
   }
+  /** A page in front, with the focus, as a test's page is unless it says otherwise. */
+  hidden = false
+  hasFocus(): boolean {
+    return true
+  }
   createElement(tag: string): FakeElement {
     return tag.toLowerCase() === 'iframe' ? new FakeIFrame(tag, HTML_NS, this) : new FakeElement(tag, HTML_NS, this)
   }
