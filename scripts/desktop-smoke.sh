@@ -13,7 +13,10 @@
 # one (runtime/llm/llmtest/fakellm) with "speak replies" on: the window must report that it
 # shows the VRM character and, after a click in it (XTEST: WebKit lets a page's sound start
 # after a gesture of the user's) and a reminder, that it spoke the reminder through WebKit's
-# audio (GStreamer's ALSA sink into ALSA's null device: CI has no sound card); then a screenshot of the window with the character, checked not blank
+# audio (GStreamer's ALSA sink into ALSA's null device: CI has no sound card); then a click
+# on the hands-free switch must turn Wisp's own capture on (WISP_MIC_FILE: a WAV made by the
+# e2e tests' generator), and what it heard must be transcribed by the fake server and sent
+# (voice.autoSend: the user's message is found by search); then a screenshot of the window with the character, checked not blank
 # (WISP_SMOKE_VOICE_SHOT, default artifacts/desktop-voice.png; WISP_SMOKE_VOICE=1 runs
 # this round alone).
 # Usage: scripts/desktop-smoke.sh [binary]   (WISP_SMOKE_SHOT: where the screenshot goes,
@@ -256,7 +259,7 @@ await_log() { # await_log NAME PID LOG PATTERN WHAT: waits up to 60 s for a line
 }
 
 voice() { # the window shows the user's VRM character and speaks a reminder aloud
-  local name=voice state log pid code token=smoke-voice url llm llmurl conv at shot=${WISP_SMOKE_VOICE_SHOT:-artifacts/desktop-voice.png}
+  local name=voice state log pid code token=smoke-voice url llm llmurl conv at hits shot=${WISP_SMOKE_VOICE_SHOT:-artifacts/desktop-voice.png}
   state=$(mktemp -d)
   log=$state/wisp.log
   go build -o "$state/fakellm" ./runtime/llm/llmtest/fakellm
@@ -269,11 +272,15 @@ voice() { # the window shows the user's VRM character and speaks a reminder alou
   # into ALSA's null device, named the default by a home of this round's own.
   mkdir -p "$state/home"
   printf 'pcm.!default { type null }\n' >"$state/home/.asoundrc"
-  GST_PLUGIN_FEATURE_RANK=pulsesink:NONE GST_DEBUG=${GST_DEBUG:-1} HOME=$state/home WISP_STATE_DIR=$state WISP_API_TOKEN=$token "$bin" --port 0 >"$log" 2>&1 &
+  # The microphone: Wisp's own capture (WebKitGTK has no getUserMedia) plays a WAV made
+  # by the e2e tests' generator as if it were spoken.
+  node frontend/e2e/fixtures/makeSpeechWav.mjs "$state/speech.wav" >/dev/null
+  WISP_MIC_FILE=$state/speech.wav WISP_PROVIDER=openai WISP_BASE_URL=$llmurl/v1 WISP_MODEL=fake \
+    GST_PLUGIN_FEATURE_RANK=pulsesink:NONE GST_DEBUG=${GST_DEBUG:-1} HOME=$state/home WISP_STATE_DIR=$state WISP_API_TOKEN=$token "$bin" --port 0 >"$log" 2>&1 &
   pid=$!
   await_ready "$name" "$pid" "$log"
   url=$(grep -o 'msg="wisp started" url=http://[0-9.:]*' "$log" | sed 's/.*url=//')
-  api "$url" "$token" PUT /api/config "{\"voice\":{\"tts\":{\"baseURL\":\"$llmurl/v1\"},\"speakReplies\":true}}" >/dev/null
+  api "$url" "$token" PUT /api/config "{\"voice\":{\"tts\":{\"baseURL\":\"$llmurl/v1\"},\"stt\":{\"baseURL\":\"$llmurl/v1\"},\"speakReplies\":true,\"autoSend\":true}}" >/dev/null
   upload "$url" "$token" "/api/avatar?name=wisp-test.vrm" frontend/e2e/fixtures/wisp-test.vrm >/dev/null
   # Every window loads the new character (avatar-changed); the page reports what it shows.
   await_log "$name" "$pid" "$log" 'msg="ui report" event=avatar-loaded detail=vrm' "the window did not show the VRM character"
@@ -289,7 +296,21 @@ voice() { # the window shows the user's VRM character and speaks a reminder alou
   if ! grep -q 'msg="ui report" event=speech-played detail="1 clause"' "$log" || grep -q 'event=speech-failed' "$log"; then
     cat "$log"; echo "smoke[$name]: the window could not play the speech" >&2; kill "$pid" "$llm"; exit 1
   fi
-  grep 'msg="ui report"' "$log" | sed "s/^/smoke[$name]: /"
+  # Listening, hands-free: the switch beside the mic button turns Wisp's capture on; its
+  # voice detector ends the utterance by itself, the fake transcription server answers, and
+  # the transcript is sent (voice.autoSend): the user's message is then in the history.
+  /usr/bin/python3 scripts/x11-window.py click Wisp 362 767
+  await_log "$name" "$pid" "$log" 'msg="microphone on" source="file [^"]*" mode=hands-free' "the hands-free switch did not turn the microphone on"
+  hits=0
+  for _ in $(seq 1 120); do
+    hits=$(api "$url" "$token" GET '/api/search?q=weather' | json_field "len([r for r in j['results'] if r['role'] == 'user'])")
+    [ "$hits" -gt 0 ] && break
+    sleep 0.25
+  done
+  if [ "$hits" -eq 0 ]; then
+    cat "$log"; echo "smoke[$name]: what the microphone heard was not transcribed and sent" >&2; kill "$pid" "$llm"; exit 1
+  fi
+  grep -E 'msg="ui report"|msg="microphone' "$log" | sed "s/^/smoke[$name]: /"
   rm -f "$shot" "${shot%.png}-blank.png"
   screenshot "$name" "$pid" "$log" "$shot"
   kill -TERM "$pid"
@@ -300,7 +321,7 @@ voice() { # the window shows the user's VRM character and speaks a reminder alou
     cat "$log"; echo "smoke[$name]: exit code $code, or no clean stop" >&2; exit 1
   fi
   rm -rf "$state"
-  echo "smoke[$name]: ok (the window showed the uploaded VRM character and spoke a reminder through WebKit's audio)"
+  echo "smoke[$name]: ok (the window showed the uploaded VRM character, spoke a reminder through WebKit's audio, and sent what Wisp's own capture heard hands-free)"
 }
 
 if [ -n "${WISP_SMOKE_VOICE:-}" ]; then # this round alone

@@ -291,6 +291,8 @@ func (m *Mic) transcribeEach(s *micSession) {
 			continue
 		}
 		if text = strings.TrimSpace(text); text != "" {
+			// The words are the user's: the log says only that something was heard.
+			m.opts.Log.Info("microphone heard an utterance", "mode", "hands-free", "chars", len(text))
 			m.opts.Events.Emit(micTranscriptEvent, MicTranscript{Text: text})
 		}
 	}
