@@ -53,4 +53,27 @@ describe('listenPushToTalk', () => {
     fire('keydown')
     expect(log).toEqual(['start', 'stop', 'start', 'stop'])
   })
+
+  it('leaves Ctrl+Space alone in the terminal, and while the mic cannot be used', () => {
+    class InTerminal extends EventTarget {
+      closest(selector: string): unknown {
+        return selector === '.xterm' ? this : null
+      }
+    }
+    const log: string[] = []
+    const fire = (target: EventTarget) => {
+      const e = Object.assign(new Event('keydown', { cancelable: true }), key())
+      target.dispatchEvent(e)
+      return e
+    }
+    const terminal = new InTerminal()
+    const offTerminal = listenPushToTalk(terminal as unknown as Window, { start: () => log.push('start'), stop: () => undefined, usable: () => true })
+    expect(fire(terminal).defaultPrevented).toBe(false)
+    offTerminal()
+    const page = new EventTarget()
+    const offPage = listenPushToTalk(page as unknown as Window, { start: () => log.push('start'), stop: () => undefined, usable: () => false })
+    expect(fire(page).defaultPrevented).toBe(false)
+    offPage()
+    expect(log).toEqual([])
+  })
 })

@@ -26,6 +26,12 @@ export function isTalkUp(e: Pick<TalkKey, 'code' | 'key'>): boolean {
   return e.code === 'Space' || e.key === 'Control'
 }
 
+/** Whether an event's target is in the xterm terminal view. */
+function inTerminal(target: EventTarget | null): boolean {
+  const el = target as { closest?: (selector: string) => unknown } | null
+  return typeof el?.closest === 'function' && el.closest('.xterm') != null
+}
+
 export interface TalkTarget {
   start(): void
   stop(): void
@@ -37,9 +43,11 @@ export interface TalkTarget {
 export function listenPushToTalk(win: Pick<Window, 'addEventListener' | 'removeEventListener'>, target: TalkTarget): () => void {
   let held = false
   const down = (e: KeyboardEvent) => {
-    if (!isTalkDown(e)) return
+    // Unused (no transcription server, hands-free on) or in the terminal, whose program
+    // owns Ctrl+Space (a NUL: Emacs' set-mark), the keys go where they were going.
+    if (!isTalkDown(e) || inTerminal(e.target) || !target.usable()) return
     e.preventDefault()
-    if (e.repeat || held || !target.usable()) return
+    if (e.repeat || held) return
     held = true
     target.start()
   }
