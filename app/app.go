@@ -330,11 +330,12 @@ func (a *App) start(ctx context.Context) error {
 	}
 	a.life.running.startOptional(ctx, "emote folder watch", a.emotes, "emote folder not watched: new packs need a restart")
 	watcher := config.NewWatcher(a.settings.Path(), config.WatchOptions{
-		OnChange: a.settings.Reload,
+		// The settings read the file again in their queue's turn (Reload).
+		OnChange: func(*config.File, error) { a.settings.Reload() },
 		OnError:  func(err error) { a.log.Warn("config watch", "err", err) },
 	})
 	a.life.running.startOptional(ctx, "config watch", watcher, "config file changes will not be noticed")
-	a.settings.Reload(config.Read(a.settings.Path())) // whatever changed since it was loaded
+	a.settings.Reload() // whatever changed since it was loaded
 	return nil
 }
 

@@ -12,9 +12,13 @@ import (
 	"github.com/wispapp/wisp/internal/fault"
 )
 
-// Reload takes the file as read by the watcher (or err, why it cannot be used).
-func (s *Settings) Reload(f *config.File, err error) {
+// Reload reads the file again and applies it (or says why it cannot be used): the
+// watcher calls it when the file changed. The file is read in the queue's turn, not
+// before: a read made before a change the API saved, applied after it, would bring
+// back what that change replaced.
+func (s *Settings) Reload() {
 	_ = s.do(func() error {
+		f, err := config.Read(s.opts.Path)
 		if err == nil {
 			err = s.apply(f)
 		}

@@ -203,7 +203,7 @@ func TestBrokenFileKeepsTheLastGoodSettings(t *testing.T) {
 	if err := os.WriteFile(s.Path(), []byte("{broken"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s.Reload(config.Read(s.Path()))
+	s.Reload()
 	if _, msg := s.Pending(); msg == "" {
 		t.Fatal("no config error")
 	}
@@ -220,9 +220,22 @@ func TestBrokenFileKeepsTheLastGoodSettings(t *testing.T) {
 	if err := os.WriteFile(s.Path(), []byte(`{"character":{"name":"Bo"}}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s.Reload(config.Read(s.Path()))
+	s.Reload()
 	if _, msg := s.Pending(); msg != "" || s.Live().Character.Name != "Bo" {
 		t.Fatalf("error %q, name %q", msg, s.Live().Character.Name)
+	}
+}
+
+// The watcher's reload reads the file in its turn: one queued behind a change applies
+// the changed file, never a copy read before the change was saved.
+func TestReloadAfterAChangeKeepsIt(t *testing.T) {
+	s, _ := started(t, owner{})
+	if err := s.Change(context.Background(), func(f *config.File) error { return rename(f, "Ada") }); err != nil {
+		t.Fatal(err)
+	}
+	s.Reload()
+	if got := s.Live().Character.Name; got != "Ada" {
+		t.Fatalf("after a change and a reload: %q", got)
 	}
 }
 
