@@ -22,7 +22,7 @@ func TestMain(m *testing.M) {
 }
 
 // waitLimit bounds every wait of a test for something that must happen.
-const waitLimit = 10 * time.Second
+const waitLimit = 30 * time.Second
 
 // silence is d of digital silence in the Speech format.
 func silence(d time.Duration) []int16 { return make([]int16, samplesOf(d)) }
