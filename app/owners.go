@@ -22,6 +22,8 @@ func (a *App) ownSettings() error {
 		s.Own("memory", readAtUse{}, config.Section("memory")...),
 		s.Own("attachments", readAtUse{}, config.Section("attachments")...),
 		s.Own("voice", readAtUse{}, config.Section("voice")...),
+		s.Own("files", readAtUse{}, config.Section("files")...),
+		s.Own("web", readAtUse{}, config.Section("web")...),
 		s.Own("prices", readAtUse{}, "prices"),
 		s.Own("autostart", a.autostart(), "desktop.openAtLogin"),
 		s.Own("services", restartOnly{a.checkServable}, slices.Concat(config.Section("server"), config.Section("api"),

@@ -80,7 +80,12 @@ type request struct {
 	ToolDescription string                `json:"toolDescription,omitempty"`
 	Arguments       json.RawMessage       `json:"arguments,omitempty"`
 	Annotations     *wire.ToolAnnotations `json:"annotations,omitempty"`
-	Text            string                `json:"text,omitempty"` // a memo's
+	Text            string                `json:"text,omitempty"` // a memo's, a task's prompt
+	URL             string                `json:"url,omitempty"`
+	Path            string                `json:"path,omitempty"`
+	Root            string                `json:"root,omitempty"`
+	Diff            string                `json:"diff,omitempty"`
+	Schedule        string                `json:"schedule,omitempty"`
 }
 
 func (r request) kind() string {

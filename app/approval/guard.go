@@ -82,6 +82,24 @@ func Guard[A any](s *Service, g Guarded[A]) runtime.Action {
 	return act
 }
 
+// runGranted are the bases of a kind the run's own grants cover.
+func (s *Service) runGranted(ctx context.Context, runID, kind string) (map[string]bool, error) {
+	if s.opts.RunGrants == nil {
+		return nil, nil
+	}
+	grants, err := s.opts.RunGrants(context.WithoutCancel(ctx), runID)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, g := range grants {
+		if string(g.Kind) == kind {
+			out[g.Base] = true
+		}
+	}
+	return out, nil
+}
+
 // ask is the question a call would put to the user, and whether grants cover it:
 // nothing in it always asks, grants hold now, and every base is granted.
 func (s *Service) ask(ctx context.Context, call runtime.Call, tool string, req Request) (Ask, bool, error) {
@@ -97,8 +115,12 @@ func (s *Service) ask(ctx context.Context, call runtime.Call, tool string, req R
 	if err != nil {
 		return a, false, err
 	}
+	scoped, err := s.runGranted(ctx, call.RunID, req.Detail.Kind())
+	if err != nil {
+		return a, false, err
+	}
 	for _, b := range a.Bases {
-		if !granted(b) {
+		if !granted(b) && !scoped[b] {
 			a.Grantable = append(a.Grantable, b)
 		}
 	}

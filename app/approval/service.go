@@ -39,6 +39,9 @@ type Options struct {
 	// (the agent's commands are not fully confined): then every call asks. Default:
 	// they hold.
 	GrantsHold func() (hold bool, why string)
+	// RunGrants are the standing grants of the run's own (a scheduled task's: they
+	// cover its runs only), beside the user's grants; nil: none.
+	RunGrants func(ctx context.Context, runID string) ([]wire.TaskGrant, error)
 }
 
 // Service keeps approvals and grants.
@@ -346,7 +349,8 @@ func toWire(a store.Approval) wire.Approval {
 		Grantable: jsonlist.NonNil(r.Grantable), AlwaysAsk: jsonlist.NonNil(r.AlwaysAsk), Kind: wire.ApprovalKind(r.kind()),
 		Server: r.Server, Tool: r.Tool, Arguments: r.Arguments, Annotations: r.Annotations,
 		ToolTitle: r.ToolTitle, ToolDescription: r.ToolDescription, Status: wire.ApprovalStatus(a.Status), Note: a.Note,
-		Text: r.Text, CreatedAt: wire.ISOTime(a.CreatedAt)}
+		Text: r.Text, URL: r.URL, Path: r.Path, Root: r.Root, Diff: r.Diff, Schedule: r.Schedule,
+		CreatedAt: wire.ISOTime(a.CreatedAt)}
 	if a.EditedText != "" {
 		out.Text = a.EditedText
 	}

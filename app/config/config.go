@@ -28,6 +28,10 @@ type Config struct {
 	// Voice is speech out (TTS) and in (STT) through OpenAI-compatible audio servers
 	// (docs/voice.md).
 	Voice Voice `json:"voice"`
+	// Files are the folders the agent may list, read and edit (docs/files.md).
+	Files Files `json:"files"`
+	// Web is what the agent may fetch and how it searches (docs/web.md).
+	Web Web `json:"web"`
 	// MCPServers are the Model Context Protocol servers whose tools the agent may
 	// use, by name, in the notation of Claude Desktop, Cursor and LM Studio. Env and
 	// header values are secrets: the API shows only their names.
@@ -202,6 +206,42 @@ type STT struct {
 	APIKey  string `json:"apiKey" apply:"hot" secret:"true" label:"Transcription server API key"`
 }
 
+// Files are the folders the agent's file actions work in: none by default. A
+// root is an absolute path; the state folder and the config file stay out of
+// reach even under one (docs/files.md).
+type Files struct {
+	Roots []string `json:"roots" apply:"hot" label:"Folders the agent may work in"`
+}
+
+// Web is what FETCH_URL may reach besides the public internet, and the search
+// backend of WEB_SEARCH (docs/web.md).
+type Web struct {
+	// AllowHosts are hosts the user lets the agent fetch even though they resolve
+	// to a loopback, private or link-local address ("nas.local", "192.168.1.20").
+	AllowHosts []string  `json:"allowHosts" apply:"hot" label:"Hosts on your network the agent may fetch"`
+	Search     WebSearch `json:"search"`
+}
+
+// WebSearch is the search backend: SearXNG's JSON API at BaseURL, or Brave
+// Search's API with a key. An empty provider turns WEB_SEARCH off.
+type WebSearch struct {
+	Provider string `json:"provider" apply:"hot" label:"Web search provider"`
+	BaseURL  string `json:"baseURL" apply:"hot" label:"Web search server"`
+	APIKey   string `json:"apiKey" apply:"hot" secret:"true" label:"Web search API key"`
+}
+
+// The web search providers.
+const (
+	SearchSearXNG = "searxng"
+	SearchBrave   = "brave"
+)
+
+// The bounds of the file and web settings.
+const (
+	MaxFileRoots  = 50
+	MaxAllowHosts = 100
+)
+
 // The defaults and bounds of the voice.
 const (
 	DefaultTTSModel = "tts-1"
@@ -251,6 +291,8 @@ func Default() Config {
 			MessageFiles: DefaultAttachmentFiles, TotalMiB: DefaultAttachmentTotalMiB},
 		Voice: Voice{TTS: TTS{Model: DefaultTTSModel, Voice: DefaultTTSVoice, Speed: 1},
 			STT: STT{Model: DefaultSTTModel}},
+		Files:      Files{Roots: []string{}},
+		Web:        Web{AllowHosts: []string{}},
 		MCPServers: map[string]MCPServer{},
 		Prices:     map[string]Price{},
 	}

@@ -58,6 +58,11 @@ func TestEveryFieldIsClassified(t *testing.T) {
 		"voice.stt.apiKey":         {h, true, true},
 		"voice.speakReplies":       {h, false, true},
 		"voice.autoSend":           {h, false, true},
+		"files.roots":              {h, false, true},
+		"web.allowHosts":           {h, false, true},
+		"web.search.provider":      {h, false, true},
+		"web.search.baseURL":       {h, false, true},
+		"web.search.apiKey":        {h, true, true},
 		"mcpServers":               {h, false, false}, // through /api/mcp/servers
 		"prices":                   {h, false, true},
 	}

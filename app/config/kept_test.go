@@ -10,7 +10,7 @@ import (
 )
 
 func TestSecretPathsAreTheSecretSettings(t *testing.T) {
-	want := []string{"api.token", "api.terminalToken", "model.apiKey", "voice.tts.apiKey", "voice.stt.apiKey"}
+	want := []string{"api.token", "api.terminalToken", "model.apiKey", "voice.tts.apiKey", "voice.stt.apiKey", "web.search.apiKey"}
 	if got := SecretPaths(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %v, want %v", got, want)
 	}

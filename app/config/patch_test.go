@@ -105,7 +105,7 @@ func TestPublicHidesSecrets(t *testing.T) {
 		}
 	}
 	set := SecretsSet(c)
-	if !set["api.token"] || !set["model.apiKey"] || set["api.terminalToken"] || len(set) != 5 {
+	if !set["api.token"] || !set["model.apiKey"] || set["api.terminalToken"] || len(set) != 6 {
 		t.Errorf("SecretsSet = %v", set)
 	}
 }

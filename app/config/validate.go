@@ -49,6 +49,8 @@ func (c Config) Validate() error {
 	check(oneOf(c.UI.Theme, "system", "light", "dark"), "ui.theme must be system, light or dark, got %q", c.UI.Theme)
 	errs = append(errs, validatePrices(c.Prices)...)
 	errs = append(errs, validateVoice(c.Voice)...)
+	errs = append(errs, validateFiles(c.Files)...)
+	errs = append(errs, validateWeb(c.Web)...)
 	return errors.Join(errs...)
 }
 

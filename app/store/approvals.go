@@ -93,6 +93,10 @@ func (s *Store) PendingApprovals(ctx context.Context) ([]Approval, error) {
 const (
 	GrantShell = "shell" // a base command
 	GrantMCP   = "mcp"   // an MCP server's tool: "server.tool"
+	// The hands' grants: a site (web), a folder of files.roots (file_read, file_edit).
+	GrantWeb      = "web"
+	GrantFileRead = "file_read"
+	GrantFileEdit = "file_edit"
 )
 
 // DecideApproval records a decision on a pending approval, compare-and-swap: exactly

@@ -315,6 +315,26 @@ var migrations = []string{
 	// 15: the text of attached documents, their pages and chunks, and the chunks'
 	// full-text index (docTextMigration, in doctext.go).
 	docTextMigration,
+
+	// 16: grants of the agent's hands: a site it may fetch (web), a folder of
+	// files.roots it may read (file_read) or change (file_edit).
+	`CREATE TABLE grants_16 (
+		id         TEXT    PRIMARY KEY,
+		kind       TEXT    NOT NULL CHECK (kind IN ('shell', 'mcp', 'web', 'file_read', 'file_edit')),
+		base       TEXT    NOT NULL,
+		created_at INTEGER NOT NULL,
+		UNIQUE (kind, base)
+	);
+	INSERT INTO grants_16 (id, kind, base, created_at) SELECT id, kind, base, created_at FROM grants;
+	DROP TABLE grants;
+	ALTER TABLE grants_16 RENAME TO grants;`,
+
+	// 17: the files the agent read and the edits it made, to refuse a stale edit and
+	// to undo one (fileEditsMigration, in file_edits.go).
+	fileEditsMigration,
+
+	// 18: tasks on a schedule and their runs, one per slot (tasksMigration, in tasks.go).
+	tasksMigration,
 }
 
 // SchemaVersion is the version a fully migrated database has.

@@ -31,7 +31,17 @@ type Approval struct {
 	ToolDescription string           `json:"toolDescription"`
 	// Text is what a REMEMBER proposes to save (kind memory); once approved with the
 	// user's edit, that edit.
-	Text      string            `json:"text"`
+	Text string `json:"text"`
+	// Web: the page to fetch (its base is its site, "example.com").
+	URL string `json:"url"`
+	// Files: the file, the folder of files.roots it is under (the base), and for an
+	// edit or a write the unified diff it makes.
+	Path string `json:"path"`
+	Root string `json:"root"`
+	Diff string `json:"diff"`
+	// Schedule is, for a task the agent would schedule (kind task, the prompt in
+	// Text), when it runs, in words.
+	Schedule  string            `json:"schedule"`
 	Status    ApprovalStatus    `json:"status"`
 	Decision  *ApprovalDecision `json:"decision"`
 	Note      string            `json:"note"`
@@ -170,6 +180,8 @@ func approvalExamples() []Frame {
 	return []Frame{
 		NewApprovalRequested(exampleApproval(false)), NewApprovalDecided(exampleApproval(true)),
 		NewApprovalRequested(exampleMCPApproval()), NewApprovalRequested(exampleMemoryApproval()),
+		NewApprovalRequested(exampleWebApproval()), NewApprovalRequested(exampleFileEditApproval()),
+		NewApprovalRequested(exampleTaskApproval()),
 		NewToolStatus(exCallID, "RUN_SHELL", "waiting", ""),
 		NewToolStatus(exCallID, "RUN_SHELL", "executing", "run-1763715600000-a1b2c3"),
 		NewRunPaused("waiting for the user's approval", "RUN_SHELL", exCallID, "ap_1", pending),

@@ -127,6 +127,7 @@ func Examples() []Frame {
 	frames = append(frames, stateExamples()...)
 	frames = append(frames, summaryFrameExamples()...)
 	frames = append(frames, voiceExamples()...)
+	frames = append(frames, taskExamples()...)
 	return append(frames, terminalExamples()...)
 }
 
@@ -138,7 +139,9 @@ func ShapeExamples() map[string][]any {
 	conv2.Metadata, conv2.Unread = nil, false
 	reminders := exampleReminders()
 	shapes := map[string][]any{
-		"Approval":      {exampleApproval(false), exampleApproval(true), exampleMCPApproval(), exampleMemoryApproval()},
+		"Approval": {exampleApproval(false), exampleApproval(true), exampleMCPApproval(), exampleMemoryApproval(),
+			exampleWebApproval(), exampleFileEditApproval(), exampleTaskApproval()},
+		"Task":          {exampleTasks()[0], exampleTasks()[1], exampleTasks()[2]},
 		"Memory":        {exampleMemory(), Memory{MaxBytes: 16384, Character: "Wisp"}},
 		"MemoryHistory": {exampleMemoryHistory(), MemoryHistory{Versions: []MemoryVersion{}}},
 		"MCPServer":     {exampleMCPServers()[0], exampleMCPServers()[1]},

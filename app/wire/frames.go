@@ -508,6 +508,8 @@ var Catalog = []Spec{
 	{TypeProactiveMessage, ToClient, Proactive{}},
 	{TypeReminderUpdated, ToClient, ReminderUpdated{}},
 	{TypeReminderDeleted, ToClient, ReminderDeleted{}},
+	{TypeTaskUpdated, ToClient, TaskUpdated{}},
+	{TypeTaskDeleted, ToClient, TaskDeleted{}},
 	{TypeReplayTruncated, ToClient, ReplayTruncated{}},
 	{TypeApprovalRequested, ToClient, ApprovalChanged{}},
 	{TypeApprovalDecided, ToClient, ApprovalChanged{}},

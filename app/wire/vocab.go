@@ -78,11 +78,11 @@ func Enums() [][]any {
 		{RoleUser, RoleAssistant}, {RunActive, RunWaiting, RunEnded, RunFailed, RunInterrupted},
 		{DisplayUser, DisplayAssistant, DisplayTool, DisplaySystem},
 		{ContentText, ContentThinking, ContentToolCall, ContentToolResult, ContentError, ContentNotification, ContentApproval},
-		{ReminderPending, ReminderDelivered}, {TurnThinking, TurnReplying, TurnSent, TurnFailed}, {KindShell, KindMCP, KindMemory},
+		{ReminderPending, ReminderDelivered}, {TurnThinking, TurnReplying, TurnSent, TurnFailed}, {KindShell, KindMCP, KindMemory, KindWeb, KindFileRead, KindFileEdit, KindTask},
 		{DecisionApprove, DecisionApproveAlways, DecisionDeny}, {MCPStarting, MCPRunning, MCPFailed, MCPDisabled},
 		{MCPStdio, MCPHTTP}, {SecretsInKeyring, SecretsInFile},
 		{SummaryStreaming, SummaryDone, SummaryFailed, SummaryUndone}, anys(AttachmentKinds),
-		anys(ExpressionNames), anys(AvatarKinds)}
+		anys(ExpressionNames), anys(AvatarKinds), anys(TaskRunStatuses)}
 }
 
 func anys[T any](s []T) []any {

@@ -28,6 +28,11 @@ export const approvalExample: Approval = {
   toolTitle: '',
   toolDescription: '',
   text: '',
+  url: '',
+  path: '',
+  root: '',
+  diff: '',
+  schedule: '',
 }
 
 /** A call of the tool create_issue of the MCP server github. */

@@ -141,8 +141,8 @@ export function decodeTurnStatus(v: unknown, path = 'TurnStatus'): TurnStatus {
   return _oneOf(v, TurnStatusValues, path)
 }
 
-export type ApprovalKind = 'shell' | 'mcp' | 'memory'
-export const ApprovalKindValues: readonly ApprovalKind[] = ['shell', 'mcp', 'memory']
+export type ApprovalKind = 'shell' | 'mcp' | 'memory' | 'web' | 'file_read' | 'file_edit' | 'task'
+export const ApprovalKindValues: readonly ApprovalKind[] = ['shell', 'mcp', 'memory', 'web', 'file_read', 'file_edit', 'task']
 export function decodeApprovalKind(v: unknown, path = 'ApprovalKind'): ApprovalKind {
   return _oneOf(v, ApprovalKindValues, path)
 }
@@ -193,6 +193,12 @@ export type AvatarKind = 'builtin' | 'vrm'
 export const AvatarKindValues: readonly AvatarKind[] = ['builtin', 'vrm']
 export function decodeAvatarKind(v: unknown, path = 'AvatarKind'): AvatarKind {
   return _oneOf(v, AvatarKindValues, path)
+}
+
+export type TaskRunStatus = 'running' | 'paused' | 'done' | 'failed' | 'skipped'
+export const TaskRunStatusValues: readonly TaskRunStatus[] = ['running', 'paused', 'done', 'failed', 'skipped']
+export function decodeTaskRunStatus(v: unknown, path = 'TaskRunStatus'): TaskRunStatus {
+  return _oneOf(v, TaskRunStatusValues, path)
 }
 
 export type TerminalRunStatus = 'running' | 'exited' | 'timeout' | 'killed' | 'error'
@@ -581,6 +587,103 @@ export function decodeReminderDeleted(v: unknown, path = 'ReminderDeleted'): Rem
   return out
 }
 
+export interface TaskUpdated {
+  type: 'task-updated'
+  task: Task
+}
+export function decodeTaskUpdated(v: unknown, path = 'TaskUpdated'): TaskUpdated {
+  const o = _obj(v, path)
+  const out: TaskUpdated = {
+    type: _oneOf(o.type, ['task-updated'] as const, path + '.type'),
+    task: decodeTask(o.task, path + '.task'),
+  }
+  return out
+}
+
+export interface Task {
+  id: string
+  prompt: string
+  conversationId: string
+  at: string | null
+  rrule: string
+  cron: string
+  schedule: string
+  catchUp: boolean
+  paused: boolean
+  nextRunAt: string | null
+  lastRun: TaskRun | null
+  grants: TaskGrant[]
+  createdAt: string
+}
+export function decodeTask(v: unknown, path = 'Task'): Task {
+  const o = _obj(v, path)
+  const out: Task = {
+    id: _str(o.id, path + '.id'),
+    prompt: _str(o.prompt, path + '.prompt'),
+    conversationId: _str(o.conversationId, path + '.conversationId'),
+    at: _nullable(o.at, path + '.at', (x, p) => _str(x, p)),
+    rrule: _str(o.rrule, path + '.rrule'),
+    cron: _str(o.cron, path + '.cron'),
+    schedule: _str(o.schedule, path + '.schedule'),
+    catchUp: _bool(o.catchUp, path + '.catchUp'),
+    paused: _bool(o.paused, path + '.paused'),
+    nextRunAt: _nullable(o.nextRunAt, path + '.nextRunAt', (x, p) => _str(x, p)),
+    lastRun: _nullable(o.lastRun, path + '.lastRun', (x, p) => decodeTaskRun(x, p)),
+    grants: _arr(o.grants, path + '.grants', (x, p) => decodeTaskGrant(x, p)),
+    createdAt: _str(o.createdAt, path + '.createdAt'),
+  }
+  return out
+}
+
+export interface TaskRun {
+  slot: string
+  runId: string
+  startedAt: string
+  status: TaskRunStatus
+  manual: boolean
+  result: string
+  error: string
+}
+export function decodeTaskRun(v: unknown, path = 'TaskRun'): TaskRun {
+  const o = _obj(v, path)
+  const out: TaskRun = {
+    slot: _str(o.slot, path + '.slot'),
+    runId: _str(o.runId, path + '.runId'),
+    startedAt: _str(o.startedAt, path + '.startedAt'),
+    status: decodeTaskRunStatus(o.status, path + '.status'),
+    manual: _bool(o.manual, path + '.manual'),
+    result: _str(o.result, path + '.result'),
+    error: _str(o.error, path + '.error'),
+  }
+  return out
+}
+
+export interface TaskGrant {
+  kind: ApprovalKind
+  base: string
+}
+export function decodeTaskGrant(v: unknown, path = 'TaskGrant'): TaskGrant {
+  const o = _obj(v, path)
+  const out: TaskGrant = {
+    kind: decodeApprovalKind(o.kind, path + '.kind'),
+    base: _str(o.base, path + '.base'),
+  }
+  return out
+}
+
+export interface TaskDeleted {
+  type: 'task-deleted'
+  id: string
+}
+export function decodeTaskDeleted(v: unknown, path = 'TaskDeleted'): TaskDeleted {
+  const o = _obj(v, path)
+  const out: TaskDeleted = {
+    type: _oneOf(o.type, ['task-deleted'] as const, path + '.type'),
+    id: _str(o.id, path + '.id'),
+  }
+  return out
+}
+
 export interface ReplayTruncated {
   type: 'replay-truncated'
   lastEventId: string
@@ -630,6 +733,11 @@ export interface Approval {
   toolTitle: string
   toolDescription: string
   text: string
+  url: string
+  path: string
+  root: string
+  diff: string
+  schedule: string
   status: ApprovalStatus
   decision: ApprovalDecision | null
   note: string
@@ -658,6 +766,11 @@ export function decodeApproval(v: unknown, path = 'Approval'): Approval {
     toolTitle: _str(o.toolTitle, path + '.toolTitle'),
     toolDescription: _str(o.toolDescription, path + '.toolDescription'),
     text: _str(o.text, path + '.text'),
+    url: _str(o.url, path + '.url'),
+    path: _str(o.path, path + '.path'),
+    root: _str(o.root, path + '.root'),
+    diff: _str(o.diff, path + '.diff'),
+    schedule: _str(o.schedule, path + '.schedule'),
     status: decodeApprovalStatus(o.status, path + '.status'),
     decision: _nullable(o.decision, path + '.decision', (x, p) => decodeApprovalDecision(x, p)),
     note: _str(o.note, path + '.note'),
@@ -1310,8 +1423,8 @@ export function decodeTerminalResize(v: unknown, path = 'TerminalResize'): Termi
   return out
 }
 
-export type ServerFrame = StatusFrame | Envelope | Pong | AuthOK | SocketError | ConversationUpdated | ConversationBranch | DisplayMessageChanged | TerminalOutput | Emote | RestartRequired | ConfigError | ConfigChanged | Proactive | ReminderUpdated | ReminderDeleted | ReplayTruncated | ApprovalChanged | MCPServers | MemoryUpdated | ConversationSummary | Expression | AvatarChanged
-export const ServerFrameTypes = ['status', 'agent_event', 'heartbeat_event', 'training_event', 'pong', 'auth-ok', 'error', 'conversation-updated', 'conversation-branch', 'display-message-saved', 'display-message-updated', 'terminal-output', 'emote', 'restart-required', 'config-error', 'config-changed', 'proactive-message', 'reminder-updated', 'reminder-deleted', 'replay-truncated', 'approval-requested', 'approval-decided', 'mcp-servers', 'memory-updated', 'conversation-summary', 'expression', 'avatar-changed'] as const
+export type ServerFrame = StatusFrame | Envelope | Pong | AuthOK | SocketError | ConversationUpdated | ConversationBranch | DisplayMessageChanged | TerminalOutput | Emote | RestartRequired | ConfigError | ConfigChanged | Proactive | ReminderUpdated | ReminderDeleted | TaskUpdated | TaskDeleted | ReplayTruncated | ApprovalChanged | MCPServers | MemoryUpdated | ConversationSummary | Expression | AvatarChanged
+export const ServerFrameTypes = ['status', 'agent_event', 'heartbeat_event', 'training_event', 'pong', 'auth-ok', 'error', 'conversation-updated', 'conversation-branch', 'display-message-saved', 'display-message-updated', 'terminal-output', 'emote', 'restart-required', 'config-error', 'config-changed', 'proactive-message', 'reminder-updated', 'reminder-deleted', 'task-updated', 'task-deleted', 'replay-truncated', 'approval-requested', 'approval-decided', 'mcp-servers', 'memory-updated', 'conversation-summary', 'expression', 'avatar-changed'] as const
 const serverFrameDecoders: Record<string, (v: unknown, path: string) => ServerFrame> = {
   status: decodeStatusFrame,
   agent_event: decodeEnvelope,
@@ -1332,6 +1445,8 @@ const serverFrameDecoders: Record<string, (v: unknown, path: string) => ServerFr
   'proactive-message': decodeProactive,
   'reminder-updated': decodeReminderUpdated,
   'reminder-deleted': decodeReminderDeleted,
+  'task-updated': decodeTaskUpdated,
+  'task-deleted': decodeTaskDeleted,
   'replay-truncated': decodeReplayTruncated,
   'approval-requested': decodeApprovalChanged,
   'approval-decided': decodeApprovalChanged,
@@ -2555,5 +2670,27 @@ export function decodeVoiceStatus(v: unknown, path = 'VoiceStatus'): VoiceStatus
   return out
 }
 
+export interface TaskList {
+  tasks: Task[]
+}
+export function decodeTaskList(v: unknown, path = 'TaskList'): TaskList {
+  const o = _obj(v, path)
+  const out: TaskList = {
+    tasks: _arr(o.tasks, path + '.tasks', (x, p) => decodeTask(x, p)),
+  }
+  return out
+}
+
+export interface TaskBody {
+  task: Task
+}
+export function decodeTaskBody(v: unknown, path = 'TaskBody'): TaskBody {
+  const o = _obj(v, path)
+  const out: TaskBody = {
+    task: decodeTask(o.task, path + '.task'),
+  }
+  return out
+}
+
 /** Every shape of the golden file (testdata/wire.golden.json), by name. */
-export const SHAPE_NAMES = ['Approval', 'AssistantPayload', 'AutonomyPayload', 'AutonomyState', 'ConfigView', 'ContextInfo', 'Conversation', 'ConversationUsage', 'DisplayMessage', 'EmoteList', 'Grant', 'ImportResult', 'MCPServer', 'Memory', 'MemoryHistory', 'Message', 'Price', 'ProviderInfo', 'Reminder', 'RestartResult', 'RunInfo', 'RunState', 'SearchResults', 'SecretStore', 'SendResult', 'ShellView', 'Snapshot', 'Status', 'Summary', 'TerminalResult', 'TerminalRuns', 'TerminalSnapshot', 'TurnHeartbeat', 'UsageReport'] as const
+export const SHAPE_NAMES = ['Approval', 'AssistantPayload', 'AutonomyPayload', 'AutonomyState', 'ConfigView', 'ContextInfo', 'Conversation', 'ConversationUsage', 'DisplayMessage', 'EmoteList', 'Grant', 'ImportResult', 'MCPServer', 'Memory', 'MemoryHistory', 'Message', 'Price', 'ProviderInfo', 'Reminder', 'RestartResult', 'RunInfo', 'RunState', 'SearchResults', 'SecretStore', 'SendResult', 'ShellView', 'Snapshot', 'Status', 'Summary', 'Task', 'TerminalResult', 'TerminalRuns', 'TerminalSnapshot', 'TurnHeartbeat', 'UsageReport'] as const
