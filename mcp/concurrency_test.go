@@ -158,7 +158,7 @@ func TestCallWaitsForAStartingServer(t *testing.T) {
 	if err != nil || res.Text != "1" {
 		t.Fatalf("a call as the server starts = %+v, %v", res, err)
 	}
-	if _, err := w.Call(ctx, "missing", "x", json.RawMessage(`{}`), nil); err == nil || !strings.Contains(err.Error(), "no such program") {
+	if _, err := w.Call(ctx, "missing", "x", json.RawMessage(`{}`), nil); err == nil || !strings.Contains(err.Error(), "not found in PATH") {
 		t.Errorf("a call to a server that cannot start: %v", err)
 	}
 	if _, err := w.Restart("self"); err != nil {

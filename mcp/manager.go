@@ -41,6 +41,11 @@ type Options struct {
 	// Strip are variables never passed on to a server unless its own env sets them:
 	// Wisp's tokens and keys.
 	Strip []string
+	// PATH, when set, gives the PATH stdio servers get and their command is looked
+	// for in (Env's is replaced), and where it came from ("login shell /bin/zsh"),
+	// which a command not found names. It may wait a moment: the login shell's PATH
+	// is read in the background, bounded in time. A server's own env PATH wins.
+	PATH func() (path, from string)
 	// Confine, when set, starts every stdio server confined: it calls start (which
 	// starts the process) so that the process begins confined, and returns release,
 	// called once the process has been waited for. A server it refuses fails to start.
@@ -238,10 +243,28 @@ func (m *Manager) Close() {
 	stopAll(list)
 }
 
-// env is a stdio server's environment: the base without Strip, then its own.
-func (m *Manager) env(own map[string]string) []string {
-	out := make([]string, 0, len(m.o.Env)+len(own))
-	for _, kv := range m.o.Env {
+// Where a server's PATH came from, besides what Options.PATH says.
+const (
+	pathInherited = "inherited"
+	pathOwn       = "the server's env"
+)
+
+// env is a stdio server's environment: the base with Options.PATH's PATH, without
+// Strip, then its own; with the PATH its command is looked for in, and whence.
+func (m *Manager) env(own map[string]string) (env []string, path, from string) {
+	base := m.o.Env
+	from = pathInherited
+	if m.o.PATH != nil {
+		path, from = m.o.PATH()
+		base = append(slices.DeleteFunc(slices.Clone(base), isPATH), "PATH="+path)
+	} else if i := slices.IndexFunc(base, isPATH); i >= 0 {
+		path = base[i][len("PATH="):]
+	}
+	if p, ok := own["PATH"]; ok {
+		path, from = p, pathOwn
+	}
+	out := make([]string, 0, len(base)+len(own))
+	for _, kv := range base {
 		k, _, _ := strings.Cut(kv, "=")
 		if _, mine := own[k]; mine || slices.Contains(m.o.Strip, k) {
 			continue
@@ -251,5 +274,7 @@ func (m *Manager) env(own map[string]string) []string {
 	for k, v := range own {
 		out = append(out, k+"="+v)
 	}
-	return out
+	return out, path, from
 }
+
+func isPATH(kv string) bool { return strings.HasPrefix(kv, "PATH=") }

@@ -304,7 +304,7 @@ func TestFailingServerRetriesWithBackoff(t *testing.T) {
 	// A program that does not exist fails with a clear message.
 	w.Apply(map[string]Spec{"missing": {Command: "wisp-no-such-program"}})
 	st = w.until(t, "missing", func(st Status) bool { return st.State == Failed })
-	if !strings.Contains(st.LastError, "no such program") {
+	if !strings.Contains(st.LastError, `command "wisp-no-such-program" not found in PATH (inherited): `) {
 		t.Errorf("last error = %q", st.LastError)
 	}
 }

@@ -26,9 +26,10 @@ type process struct {
 // grace is how long a stopping process has after its stdin closes, then after SIGTERM.
 const grace = 2 * time.Second
 
-// startProcess starts a stdio server, through confine when it is set.
-func startProcess(s Spec, env []string, stderr io.Writer, confine func(func() error) (func(), error)) (*process, error) {
-	cmd := exec.Command(s.Command, s.Args...)
+// startProcess starts a stdio server's program exe (its command, looked up),
+// through confine when it is set.
+func startProcess(s Spec, exe string, env []string, stderr io.Writer, confine func(func() error) (func(), error)) (*process, error) {
+	cmd := &exec.Cmd{Path: exe, Args: append([]string{s.Command}, s.Args...)}
 	cmd.Dir = s.Cwd
 	cmd.Env = env
 	cmd.Stderr = stderr
@@ -68,9 +69,6 @@ func startProcess(s Spec, env []string, stderr io.Writer, confine func(func() er
 }
 
 func startError(command string, err error) error {
-	if errors.Is(err, exec.ErrNotFound) {
-		return fmt.Errorf("cannot start %s: no such program on the PATH", command)
-	}
 	if errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("cannot start %s: no such file (or no such working folder)", command)
 	}

@@ -220,7 +220,12 @@ func (s *server) transport() (sdk.Transport, *process, error) {
 		client := &http.Client{Transport: headers{s.spec.Headers, s.m.o.HTTPTransport}}
 		return &sdk.StreamableClientTransport{Endpoint: s.spec.URL, HTTPClient: client, MaxRetries: 1}, nil, nil
 	}
-	proc, err := startProcess(s.spec, s.m.env(s.spec.Env), s.stderr, s.m.o.Confine)
+	env, path, from := s.m.env(s.spec.Env)
+	exe, err := lookPath(s.spec.Command, path, from)
+	if err != nil {
+		return nil, nil, err
+	}
+	proc, err := startProcess(s.spec, exe, env, s.stderr, s.m.o.Confine)
 	if err != nil {
 		return nil, nil, err
 	}
