@@ -2,6 +2,8 @@ package terminal
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -90,5 +92,26 @@ func TestSecretsAreLeftOut(t *testing.T) {
 	plain := NewManager(Options{Env: []string{"WISP_TERMINAL_RUN_TOKEN=x", "WISP_API_TOKEN=y"}})
 	if got := plain.opts.Env; len(got) != 2 || strings.HasPrefix(got[0], "WISP_") {
 		t.Errorf("environment without a list of secrets: %q", got)
+	}
+}
+
+// Every run, the agent's or the user's, gets the PATH Options.PATH gives, and still
+// no secret.
+func TestRunsGetTheGivenPATH(t *testing.T) {
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "wisp-login-only-tool"), []byte("#!/bin/sh\necho found it\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	login := bin + ":/usr/bin:/bin"
+	env := []string{"PATH=/usr/bin:/bin", "WISP_API_TOKEN=tok", "KEEP=yes"}
+	m, rec := newTestManager(t, Options{Env: env, Secrets: []string{"WISP_API_TOKEN"}, PATH: func() string { return login }})
+	for _, owner := range []string{"", "tab-1"} {
+		r := start(t, m, Spec{Command: `wisp-login-only-tool; printf '%s\n' "$PATH"; env`, Owner: owner, Capture: true})
+		wait(t, rec, r)
+		out := r.Result().Stdout
+		if !strings.HasPrefix(out, "found it\n"+login+"\n") || strings.Count(out, "PATH=") != 1 ||
+			strings.Contains(out, "tok") || !strings.Contains(out, "KEEP=yes") {
+			t.Errorf("owner %q: output %q", owner, out)
+		}
 	}
 }

@@ -25,6 +25,11 @@ type Options struct {
 	// Secrets are the variables no run inherits (Wisp's tokens and keys); default
 	// WISP_API_TOKEN and WISP_TERMINAL_RUN_TOKEN.
 	Secrets []string
+	// PATH, when set, gives the PATH of every run, the agent's and the user's, in
+	// place of Env's: the user's login shell's, so that a run finds what the user's
+	// own terminal finds. It is asked at each run's start and may wait a moment (the
+	// login shell's PATH is read in the background, bounded in time).
+	PATH func() string
 	// Confine, when set, starts the agent's runs (Spec.Owner "") confined: it calls
 	// start (which starts the shell) so that the process begins confined, and returns
 	// release, called once the shell has been waited for. A run it refuses fails to
@@ -103,6 +108,17 @@ func defaultShell() string {
 		}
 	}
 	return "/bin/sh"
+}
+
+// withPATH is env with its PATH replaced by path.
+func withPATH(env []string, path string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "PATH=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "PATH="+path)
 }
 
 // runEnv drops Wisp's secrets and sets the terminal type.

@@ -167,7 +167,10 @@ func (r *Run) spawn() (master, errR *os.File, cmd *exec.Cmd, release func(), err
 	defer errW.Close()
 	cmd = exec.Command(o.Shell, "-c", r.spec.Command)
 	cmd.Dir = dir
-	cmd.Env = o.Env
+	cmd.Env = o.Env // secrets left out (setDefaults)
+	if o.PATH != nil {
+		cmd.Env = withPATH(o.Env, o.PATH())
+	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, errW
 	// Its own session (and so its own process group, id = pid) with the PTY as the
 	// controlling terminal (fd 0 in the child).
