@@ -70,6 +70,7 @@ func TestDependencyRules(t *testing.T) {
 		{"mcp", "is a leaf: nothing of app/ or runtime/", internalOnly},
 		{"secrets", "is a leaf: nothing of Wisp", func(string) bool { return false }},
 		{"confine", "is a leaf: nothing of Wisp but internal/", internalOnly},
+		{"loginpath", "is a leaf: nothing of Wisp but internal/", internalOnly},
 		{"doctext", "is a leaf: nothing of Wisp but internal/", internalOnly},
 		{"mic", "is a leaf: nothing of Wisp but internal/", internalOnly},
 		{"internal/pdfgen", "is a leaf: nothing of Wisp", func(string) bool { return false }},

@@ -96,7 +96,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	a, err := app.New(app.Options{
 		Host: *host, Port: *port, StateDir: *stateDir, Getenv: os.Getenv,
 		UI: frontend.Dist(), Logger: log, Desktop: cmd == "desktop", KeepToken: cmd == "serve", Version: version,
-		Keyring: secretService,
+		Keyring: secretService, LoginPATH: app.LoginPATH(log),
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "wisp: %v\n", err)

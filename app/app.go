@@ -45,6 +45,7 @@ import (
 	"github.com/wispapp/wisp/internal/clock"
 	"github.com/wispapp/wisp/internal/fault"
 	"github.com/wispapp/wisp/internal/instance"
+	"github.com/wispapp/wisp/loginpath"
 	"github.com/wispapp/wisp/mcp"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/llm"
@@ -83,6 +84,9 @@ type Options struct {
 	// Confine forces a fallback of the agent's confinement (tests): confine.Off as
 	// on a kernel without Landlock, confine.Paths as on one without network rules.
 	Confine confine.Mode
+	// LoginPATH gives the PATH of MCP servers and terminal runs: the login shell's
+	// (main: LoginPATH(log), app/loginpath.go). It may wait, bounded. Nil: Wisp's own.
+	LoginPATH func() loginpath.Result
 }
 
 // Connection is what a client needs to reach the API.

@@ -32,7 +32,7 @@ func (a *App) newMCP(approvals *approval.Service) *mcp.Manager {
 	// offered, then taken back by a change that read the list before they came).
 	var changing sync.Mutex
 	m = mcp.New(mcp.Options{
-		Logger: a.log.With("component", "mcp"), Strip: secretEnv(), Confine: a.confiner.Start,
+		Logger: a.log.With("component", "mcp"), Strip: secretEnv(), PATH: a.mcpPATH(), Confine: a.confiner.Start,
 		OnChange: func() {
 			changing.Lock()
 			defer changing.Unlock()

@@ -24,6 +24,7 @@ func (a *App) newTerminalManager(cfg config.Config) *terminal.Manager {
 	return terminal.NewManager(terminal.Options{
 		Dir:           t.Cwd,
 		Secrets:       secretEnv(),
+		PATH:          a.terminalPATH(),
 		Confine:       a.confiner.Start,
 		MaxConcurrent: t.MaxConcurrent,
 		MaxDuration:   time.Duration(t.MaxDurationMs) * time.Millisecond,
