@@ -85,7 +85,8 @@ type Options struct {
 	// on a kernel without Landlock, confine.Paths as on one without network rules.
 	Confine confine.Mode
 	// LoginPATH gives the PATH of MCP servers and terminal runs: the login shell's
-	// (main: LoginPATH(log), app/loginpath.go). It may wait, bounded. Nil: Wisp's own.
+	// (main: LoginPATH(log), app/loginpath.go; New starts it). It may wait, bounded.
+	// Nil: Wisp's own.
 	LoginPATH func() loginpath.Result
 }
 
@@ -205,6 +206,7 @@ func New(opts Options) (*App, error) {
 	if err := a.checkServable(cfg); err != nil {
 		return nil, err
 	}
+	a.startLoginPATH()
 	return a, nil
 }
 

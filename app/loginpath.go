@@ -6,13 +6,24 @@ import (
 	"github.com/wispapp/wisp/loginpath"
 )
 
-// LoginPATH starts reading the user's login shell's PATH in the background (once
-// for the process, bounded in time, with Wisp's secrets kept out of the shell's
-// environment) and returns the getter for Options.LoginPATH. main calls it first
-// thing, so the answer is usually in before the first MCP server or run needs it.
+// LoginPATH is the getter main gives Options.LoginPATH: the user's login shell's
+// PATH, read once for the process (bounded in time, with Wisp's secrets kept out of
+// the shell's environment) from its first call on; New makes that call.
 func LoginPATH(log *slog.Logger) func() loginpath.Result {
-	loginpath.Start(loginpath.Options{Strip: secretEnv(), Logger: log.With("component", "loginpath")})
-	return loginpath.Get
+	o := loginpath.Options{Strip: secretEnv(), Logger: log.With("component", "loginpath")}
+	return func() loginpath.Result {
+		loginpath.Start(o)
+		return loginpath.Get()
+	}
+}
+
+// startLoginPATH starts reading the login shell's PATH in the background, so that
+// the answer is usually in before the first MCP server or terminal run needs it.
+// Wisp's start never waits for it.
+func (a *App) startLoginPATH() {
+	if get := a.opts.LoginPATH; get != nil {
+		go get() // returns within the resolution's bound
+	}
 }
 
 // mcpPATH is the PATH of the MCP servers' programs and whence it came; nil keeps
