@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -193,6 +194,7 @@ func TestChooseShell(t *testing.T) {
 
 // The process-wide resolution runs once, in the background; every Get sees it.
 func TestStartAndGet(t *testing.T) {
+	global.once = sync.Once{} // a fresh process (go test -count=N runs this again)
 	sh := fakeShell(t, "bash", loginShell)
 	Start(opts(t, sh))
 	Start(Options{Getenv: func(string) string { return "" }}) // too late: ignored
