@@ -57,6 +57,9 @@ func (s *Service) checkList(_ context.Context, call runtime.Call) (listArgs, app
 	}
 	a.at = at
 	a.Depth = min(max(a.Depth, 1), MaxListDepth)
+	if err := s.openable(at, "dir"); err != nil {
+		return a, approval.Request{}, err
+	}
 	return a, readRequest(at, a.Reason), nil
 }
 
@@ -221,6 +224,9 @@ func (s *Service) checkSearch(_ context.Context, call runtime.Call) (searchArgs,
 		return a, approval.Request{}, err
 	}
 	a.at = at
+	if err := s.openable(at, "dir"); err != nil {
+		return a, approval.Request{}, err
+	}
 	return a, readRequest(at, a.Reason), nil
 }
 

@@ -55,7 +55,20 @@ func (s *Service) checkRead(_ context.Context, call runtime.Call) (readArgs, app
 	if a.Offset < 0 || a.Limit < 0 {
 		return a, approval.Request{}, errors.New("offset and limit must be positive")
 	}
+	if err := s.openable(at, "file"); err != nil {
+		return a, approval.Request{}, err
+	}
 	return a, readRequest(at, a.Reason), nil
+}
+
+// openable refuses, before anyone is asked, what could never be read: outside the
+// root, denied, missing, not a regular file (or folder).
+func (s *Service) openable(at place, want string) error {
+	f, _, err := s.open(at, want)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // readRequest asks to read at: its base is its root.
