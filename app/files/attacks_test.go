@@ -261,4 +261,3 @@ func TestListAndSearch(t *testing.T) {
 		t.Errorf("list not bounded: %d bytes", len(out))
 	}
 }
-
