@@ -126,7 +126,6 @@ func (s *Service) checkWrite(ctx context.Context, call runtime.Call) (editArgs, 
 // ask finishes a check: the content after is text within bounds, and the card shows
 // the diff from the file as it is now to it, exactly what is applied.
 func (s *Service) ask(a editArgs, c change) (editArgs, approval.Request, error) {
-	shown := s.show(c.at.abs())
 	switch {
 	case len(c.after) > MaxEditBytes:
 		return a, approval.Request{}, fmt.Errorf("the file would be %d bytes, over the %d an edit may make", len(c.after), MaxEditBytes)
@@ -142,7 +141,6 @@ func (s *Service) ask(a editArgs, c change) (editArgs, approval.Request, error) 
 	}
 	c.diff = diff
 	a.c, a.Reason = c, shortReason(a.Reason)
-	_ = shown
 	return a, approval.Request{Detail: approval.FileEdit{Path: c.at.abs(), Root: c.at.root, Diff: diff, Reason: a.Reason},
 		Bases: []string{c.at.root}}, nil
 }
