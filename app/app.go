@@ -34,6 +34,7 @@ import (
 	"github.com/wispapp/wisp/app/chat"
 	"github.com/wispapp/wisp/app/config"
 	"github.com/wispapp/wisp/app/docs"
+	"github.com/wispapp/wisp/app/files"
 	"github.com/wispapp/wisp/app/memory"
 	"github.com/wispapp/wisp/app/proactive"
 	"github.com/wispapp/wisp/app/store"
@@ -134,6 +135,7 @@ type core struct {
 	usage     *usage.Service
 	attach    *attach.Service
 	docs      *docs.Service
+	files     *files.Service
 }
 
 // life is where App is in its life: what Start started, the state, the restarts.
@@ -395,6 +397,9 @@ func (a *App) assemble(st *store.Store) (*core, error) {
 	if err := a.registerMemoryActions(c); err != nil {
 		return nil, err
 	}
+	if err := a.registerFiles(c); err != nil {
+		return nil, err
+	}
 	a.events.terminal = append(a.events.terminal, c.proactive.TerminalOutput)
 	// Opening a conversation clears its unread mark.
 	c.hub.OnActiveConversation(func(_ ws.Client, id string) { c.proactive.MarkRead(id) })
@@ -463,6 +468,7 @@ func (a *App) newHandler(s *services) http.Handler {
 		Voice:       spokenVoice{a.voiceService()},
 		Avatar:      a.avatarAPI(),
 		Expressions: a.face,
+		Edits:       a.core.files,
 	}).Handler()
 }
 

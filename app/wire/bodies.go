@@ -117,5 +117,6 @@ func Bodies() []any {
 	return []any{OK{}, ErrorBody{}, ConversationList{}, ConversationBody{}, MessageList{}, DisplayMessageList{}, Truncated{},
 		Published{}, ApprovalList{}, ApprovalBody{}, ApprovalConflict{}, GrantList{}, MCPServerList{}, MCPServerBody{},
 		ReminderList{}, TerminalStarted{}, RunBody{}, SummaryRun{}, SummaryBody{}, AttachmentCreated{},
-		Avatar{}, SpeechBody{}, ExpressionBody{}, Transcription{}, VoiceStatus{}, TaskList{}, TaskBody{}}
+		Avatar{}, SpeechBody{}, ExpressionBody{}, Transcription{}, VoiceStatus{}, TaskList{}, TaskBody{},
+		FileEditList{}, FileEditBody{}}
 }

@@ -142,6 +142,7 @@ func ShapeExamples() map[string][]any {
 		"Approval": {exampleApproval(false), exampleApproval(true), exampleMCPApproval(), exampleMemoryApproval(),
 			exampleWebApproval(), exampleFileEditApproval(), exampleTaskApproval()},
 		"Task":          {exampleTasks()[0], exampleTasks()[1], exampleTasks()[2]},
+		"FileEdit":      {exampleFileEdits()[0], exampleFileEdits()[1]},
 		"Memory":        {exampleMemory(), Memory{MaxBytes: 16384, Character: "Wisp"}},
 		"MemoryHistory": {exampleMemoryHistory(), MemoryHistory{Versions: []MemoryVersion{}}},
 		"MCPServer":     {exampleMCPServers()[0], exampleMCPServers()[1]},

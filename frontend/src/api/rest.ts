@@ -49,6 +49,7 @@ import { MemoryClient } from './restMemory'
 import { AttachmentsClient, UPLOAD_HEADER, type AttachmentsTransport, type UploadOptions } from './restAttachments'
 import { AvatarClient } from './restAvatar'
 import { VoiceClient } from './restVoice'
+import { EditsClient } from './restEdits'
 import type { ObjectUrl } from './objectUrls'
 import type { Attachment } from './wire.gen'
 import { ContextApi } from './restContext'
@@ -128,6 +129,9 @@ export class ApiClient {
 
   /** Speech out and in: POST /api/speech and /api/transcriptions (restVoice.ts). */
   readonly voice: VoiceClient = new VoiceClient(this.rawTransport())
+
+  /** The agent's file edits and their undo: /api/edits (restEdits.ts). */
+  readonly edits: EditsClient = new EditsClient(this.rawTransport())
 
   /** The user's character: GET, POST (a .vrm) and DELETE /api/avatar (restAvatar.ts). */
   readonly avatar: AvatarClient = new AvatarClient(this.rawTransport())

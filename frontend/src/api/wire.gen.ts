@@ -1795,6 +1795,33 @@ export function decodeEmoteList(v: unknown, path = 'EmoteList'): EmoteList {
   return out
 }
 
+export interface FileEdit {
+  id: string
+  runId: string
+  callId: string
+  conversationId: string
+  path: string
+  created: boolean
+  undoable: boolean
+  undoneAt: string | null
+  createdAt: string
+}
+export function decodeFileEdit(v: unknown, path = 'FileEdit'): FileEdit {
+  const o = _obj(v, path)
+  const out: FileEdit = {
+    id: _str(o.id, path + '.id'),
+    runId: _str(o.runId, path + '.runId'),
+    callId: _str(o.callId, path + '.callId'),
+    conversationId: _str(o.conversationId, path + '.conversationId'),
+    path: _str(o.path, path + '.path'),
+    created: _bool(o.created, path + '.created'),
+    undoable: _bool(o.undoable, path + '.undoable'),
+    undoneAt: _nullable(o.undoneAt, path + '.undoneAt', (x, p) => _str(x, p)),
+    createdAt: _str(o.createdAt, path + '.createdAt'),
+  }
+  return out
+}
+
 export interface Grant {
   id: string
   kind: ApprovalKind
@@ -2692,5 +2719,27 @@ export function decodeTaskBody(v: unknown, path = 'TaskBody'): TaskBody {
   return out
 }
 
+export interface FileEditList {
+  edits: FileEdit[]
+}
+export function decodeFileEditList(v: unknown, path = 'FileEditList'): FileEditList {
+  const o = _obj(v, path)
+  const out: FileEditList = {
+    edits: _arr(o.edits, path + '.edits', (x, p) => decodeFileEdit(x, p)),
+  }
+  return out
+}
+
+export interface FileEditBody {
+  edit: FileEdit
+}
+export function decodeFileEditBody(v: unknown, path = 'FileEditBody'): FileEditBody {
+  const o = _obj(v, path)
+  const out: FileEditBody = {
+    edit: decodeFileEdit(o.edit, path + '.edit'),
+  }
+  return out
+}
+
 /** Every shape of the golden file (testdata/wire.golden.json), by name. */
-export const SHAPE_NAMES = ['Approval', 'AssistantPayload', 'AutonomyPayload', 'AutonomyState', 'ConfigView', 'ContextInfo', 'Conversation', 'ConversationUsage', 'DisplayMessage', 'EmoteList', 'Grant', 'ImportResult', 'MCPServer', 'Memory', 'MemoryHistory', 'Message', 'Price', 'ProviderInfo', 'Reminder', 'RestartResult', 'RunInfo', 'RunState', 'SearchResults', 'SecretStore', 'SendResult', 'ShellView', 'Snapshot', 'Status', 'Summary', 'Task', 'TerminalResult', 'TerminalRuns', 'TerminalSnapshot', 'TurnHeartbeat', 'UsageReport'] as const
+export const SHAPE_NAMES = ['Approval', 'AssistantPayload', 'AutonomyPayload', 'AutonomyState', 'ConfigView', 'ContextInfo', 'Conversation', 'ConversationUsage', 'DisplayMessage', 'EmoteList', 'FileEdit', 'Grant', 'ImportResult', 'MCPServer', 'Memory', 'MemoryHistory', 'Message', 'Price', 'ProviderInfo', 'Reminder', 'RestartResult', 'RunInfo', 'RunState', 'SearchResults', 'SecretStore', 'SendResult', 'ShellView', 'Snapshot', 'Status', 'Summary', 'Task', 'TerminalResult', 'TerminalRuns', 'TerminalSnapshot', 'TurnHeartbeat', 'UsageReport'] as const

@@ -71,6 +71,7 @@ const SHAPE_DECODERS: Record<string, (v: unknown) => unknown> = {
   AutonomyPayload: (v) => decodeAutonomyPayload(v as JsonObject),
   AssistantPayload: (v) => decodeAssistantPayload(v as JsonObject),
   ConfigView: decodeConfigSnapshot,
+  FileEdit: wire.decodeFileEdit,
   SecretStore: decodeSecretStore,
   ShellView: decodeShellAccess,
   RestartResult: decodeRestartResult,

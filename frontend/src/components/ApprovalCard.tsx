@@ -18,6 +18,7 @@ import type { Approval } from '../api'
 import { countHidden } from '../hiddenChars'
 import { ApprovalActions, ApprovalFrame, type CardProps as Props } from './ApprovalParts'
 import { HiddenCharsNote, HiddenText, type HiddenPart } from './HiddenText'
+import { FileEditApprovalCard, FileReadApprovalCard, WebApprovalCard } from './HandsApprovalCards'
 import { McpApprovalCard } from './McpApprovalCard'
 import { MemoryApprovalCard } from './MemoryApprovalCard'
 
@@ -31,6 +32,12 @@ export const ApprovalCard = memo(function ApprovalCard({ card, onDecide }: Props
       return <MemoryApprovalCard card={card} onDecide={onDecide} />
     case 'shell':
       return <ShellApprovalCard card={card} onDecide={onDecide} />
+    case 'web':
+      return <WebApprovalCard card={card} onDecide={onDecide} />
+    case 'file_read':
+      return <FileReadApprovalCard card={card} onDecide={onDecide} />
+    case 'file_edit':
+      return <FileEditApprovalCard card={card} onDecide={onDecide} />
   }
 })
 

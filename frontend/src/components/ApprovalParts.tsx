@@ -81,10 +81,12 @@ interface ActionsProps extends CardProps {
   once: string
   /** What "always" means for a base, in the button's title. */
   alwaysTitle(base: string): string
+  /** The "Always allow" button's words for a base (default: Always allow <base>). */
+  alwaysLabel?(base: string): ReactNode
 }
 
 /** Yes once, yes for good (one button per base the approval can grant), or no with a note. */
-export function ApprovalActions({ card, onDecide, once, alwaysTitle }: ActionsProps) {
+export function ApprovalActions({ card, onDecide, once, alwaysTitle, alwaysLabel }: ActionsProps) {
   const { approval, sending, error } = card
   const busy = sending !== null
   const grantable = approval.alwaysAsk.length === 0 ? approval.grantable : []
@@ -105,10 +107,16 @@ export function ApprovalActions({ card, onDecide, once, alwaysTitle }: ActionsPr
             title={alwaysTitle(escapeHidden(base))}
             onClick={() => onDecide(approval.id, 'approve_always', '', [base])}
           >
-            Always allow{' '}
-            <code>
-              <HiddenText text={base} newline="escape" />
-            </code>
+            {alwaysLabel !== undefined ? (
+              alwaysLabel(base)
+            ) : (
+              <>
+                Always allow{' '}
+                <code>
+                  <HiddenText text={base} newline="escape" />
+                </code>
+              </>
+            )}
           </button>
         ))}
         <DenyWithNote id={approval.id} busy={busy} onDecide={onDecide} />

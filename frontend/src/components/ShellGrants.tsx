@@ -9,6 +9,7 @@ import './ShellGrants.css'
 import { useEffect, useState } from 'react'
 import type { Grant } from '../api'
 import { useApprovalStore, useApprovals } from '../state/useApprovals'
+import { tildePath } from './homePath'
 
 export function ShellGrants() {
   const store = useApprovalStore()
@@ -20,7 +21,7 @@ export function ShellGrants() {
     <section className="settings-section" aria-labelledby="settings-grants-title" data-testid="settings-section-grants">
       <h3 id="settings-grants-title">Grants</h3>
       <p className="hint grants-hint">
-        Shell commands and tools Wisp may use without asking, because you chose “Always allow”. A shell command is run
+        Shell commands, tools, sites and folders Wisp may use without asking, because you chose “Always allow”. A shell command is run
         without asking only when every command in it is granted.
       </p>
       {grantsError !== null ? (
@@ -56,21 +57,21 @@ function GrantRow({ grant, onRevoke }: { grant: Grant; onRevoke(id: string): Pro
       setBusy(false)
     }
   }
-  const tool = grant.kind === 'mcp'
+  const { label, title, aria } = grantLabel(grant)
   return (
     <li className="grant" data-testid="grant" data-base={grant.base} data-kind={grant.kind}>
       <span className={`tag grant-kind grant-kind-${grant.kind}`} data-testid="grant-kind">
-        {tool ? 'Tool' : 'Command'}
+        {label}
       </span>
-      <code className="grant-base" title={tool ? `The tool ${grant.base} of an MCP server` : `The shell command ${grant.base}`}>
-        {grant.base}
+      <code className="grant-base" title={title}>
+        {grant.kind === 'file_read' || grant.kind === 'file_edit' ? tildePath(grant.base) : grant.base}
       </code>
       {Number.isNaN(since.getTime()) ? null : <span className="muted grant-since">since {since.toLocaleDateString()}</span>}
       <button
         type="button"
         className="header-button"
         data-testid="revoke-grant"
-        aria-label={`Revoke ${tool ? 'tool ' : ''}${grant.base}`}
+        aria-label={`Revoke ${aria}${grant.base}`}
         disabled={busy}
         onClick={() => void revoke()}
       >
@@ -78,4 +79,20 @@ function GrantRow({ grant, onRevoke }: { grant: Grant; onRevoke(id: string): Pro
       </button>
     </li>
   )
+}
+
+/** What a grant lets Wisp do, by its kind: the tag, the base's title, the words before the base in Revoke's label. */
+export function grantLabel(grant: Grant): { label: string; title: string; aria: string } {
+  switch (grant.kind) {
+    case 'mcp':
+      return { label: 'Tool', title: `The tool ${grant.base} of an MCP server`, aria: 'tool ' }
+    case 'web':
+      return { label: 'Site', title: `Pages of ${grant.base}, fetched without asking`, aria: 'site ' }
+    case 'file_read':
+      return { label: 'Read files', title: `Reading files in ${grant.base} without asking`, aria: 'reading in ' }
+    case 'file_edit':
+      return { label: 'Edit files', title: `Changing files in ${grant.base} without asking`, aria: 'edits under ' }
+    default:
+      return { label: 'Command', title: `The shell command ${grant.base}`, aria: '' }
+  }
 }

@@ -3,6 +3,7 @@ import { memo, type MouseEvent } from 'react'
 import { sliceWhole } from '../format'
 import type { ToolView } from '../state/chat'
 import { useShowTerminalRun } from '../state/terminalOpener'
+import { CallEditUndo, EDIT_TOOLS } from './EditUndo'
 import { HiddenText } from './HiddenText'
 
 const STATUS_LABEL: Record<ToolView['status'], string> = {
@@ -53,6 +54,7 @@ export const ToolCard = memo(function ToolCard({ tool }: { tool: ToolView }) {
         </span>
         <span className="tool-status">{STATUS_LABEL[tool.status]}</span>
         {tool.terminalRunId !== undefined ? <ShowInTerminal runId={tool.terminalRunId} /> : null}
+        {tool.status === 'completed' && EDIT_TOOLS.has(tool.name) ? <CallEditUndo callId={tool.callId} /> : null}
       </summary>
       <div className="tool-body">
         {isEmpty(tool.arguments) ? null : (
