@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -113,7 +114,7 @@ func (s *Service) fetch(ctx context.Context, u *url.URL) (*Page, error) {
 		return nil, fmt.Errorf("FETCH_URL reads web pages, text and PDFs, not %s", mediaType)
 	default:
 		page.Type = mediaType
-		body, cut, err := s.readBody(resp.Body)
+		body, cut, err := s.readBody(resp)
 		if err != nil {
 			return nil, err
 		}
@@ -124,7 +125,7 @@ func (s *Service) fetch(ctx context.Context, u *url.URL) (*Page, error) {
 
 // sniffed reads a body the server did not type by its first bytes.
 func (s *Service) sniffed(ctx context.Context, page *Page, resp *http.Response, final *url.URL, params map[string]string) (*Page, error) {
-	body, cut, err := s.readBody(resp.Body)
+	body, cut, err := s.readBody(resp)
 	if err != nil {
 		return nil, err
 	}
@@ -146,9 +147,14 @@ func (s *Service) sniffed(ctx context.Context, page *Page, resp *http.Response, 
 	return page, s.render(page, kind, body, cut, mediaType, params, final)
 }
 
-// readBody reads at most MaxBody bytes; cut says there was more.
-func (s *Service) readBody(r io.Reader) ([]byte, bool, error) {
-	b, err := io.ReadAll(io.LimitReader(r, s.lim.MaxBody+1))
+// readBody reads at most MaxBody bytes of resp's body; cut says there was more.
+func (s *Service) readBody(resp *http.Response) ([]byte, bool, error) {
+	var buf bytes.Buffer
+	if n := resp.ContentLength; n > 0 { // one allocation when the server says the size
+		buf.Grow(int(min(n, s.lim.MaxBody)) + bytes.MinRead)
+	}
+	_, err := buf.ReadFrom(io.LimitReader(resp.Body, s.lim.MaxBody+1))
+	b := buf.Bytes()
 	if err != nil {
 		return nil, false, plainError(err)
 	}

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
@@ -241,5 +242,25 @@ func TestFetchStopped(t *testing.T) {
 	cancel()
 	if err := <-done; err == nil || strings.Contains(err.Error(), "did not arrive") {
 		t.Fatalf("stopped: %v", err)
+	}
+}
+
+// TestFetchLongArticle: a page far longer than the bound gives its beginning, cut at
+// a line end, with a note of about how much was left out; the end never arrives.
+func TestFetchLongArticle(t *testing.T) {
+	f := newFixture(t)
+	page, err := f.fetch(f.service(Limits{MaxMarkdown: 5000}), f.url("example.com", "/long"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := page.Markdown
+	body, note, ok := strings.Cut(md, "\n\n[Cut here: about ")
+	if !ok || !strings.HasSuffix(note, " more characters were left out.]") || len([]rune(body)) > 5000 {
+		t.Fatalf("the cut (%d characters): ...%s", len([]rune(body)), md[max(0, len(md)-200):])
+	}
+	var left int
+	fmt.Sscan(note, &left)
+	if !strings.Contains(body, "PARA-0 ") || strings.Contains(md, "PARA-2999") || left < 300_000 {
+		t.Fatalf("kept %d characters, said %d left out", len(body), left)
 	}
 }

@@ -229,6 +229,13 @@ func (f *fixture) routes(mux *http.ServeMux) {
 	mux.HandleFunc("/to-file", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "file:///etc/passwd", http.StatusFound)
 	})
+	var long strings.Builder
+	long.WriteString("<html><head><title>Long</title></head><body><article><h1>Long</h1>")
+	for i := range 3000 {
+		fmt.Fprintf(&long, "<p>Paragraph PARA-%d of a very long article, long enough to be read as one, with words and commas, and more.</p>\n", i)
+	}
+	long.WriteString("</article></body></html>")
+	mux.HandleFunc("/long", page("text/html", long.String()))
 	mux.HandleFunc("/secret", page("text/plain", "the router's admin password"))
 	mux.HandleFunc("/missing", func(w http.ResponseWriter, r *http.Request) { http.NotFound(w, r) })
 	// Search backends.

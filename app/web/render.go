@@ -29,13 +29,14 @@ const maxElements = 100_000
 // render turns a body of kind into the page's Markdown, bounded.
 func (s *Service) render(page *Page, kind string, body []byte, cut bool, contentType string, params map[string]string, final *url.URL) error {
 	var md string
+	left := 0
 	switch kind {
 	case "html":
-		title, text, err := s.markdown(body, contentType, final)
+		title, text, pruned, err := s.markdown(body, contentType, final)
 		if err != nil {
 			return err
 		}
-		page.Title, md = title, text
+		page.Title, md, left = title, text, pruned
 	case "text":
 		text, err := decodeText(body, params["charset"])
 		if err != nil {
@@ -61,22 +62,27 @@ func (s *Service) render(page *Page, kind string, body []byte, cut bool, content
 	if cut {
 		md += fmt.Sprintf("\n\n[The page is longer than %s: only its beginning was read.]", mib(s.lim.MaxBody))
 	}
-	page.Markdown = bound(md, s.lim.MaxMarkdown)
+	page.Markdown = bound(md, s.lim.MaxMarkdown, left)
 	return nil
 }
 
 // markdown is an HTML page's readable part (readability) as Markdown, and its title.
-func (s *Service) markdown(body []byte, contentType string, final *url.URL) (string, string, error) {
+// Only what can reach the model is worked on: the document is cut after a few
+// times the Markdown bound of text before readability scores it, and the article
+// after a little more than the bound before it is converted (both passes cost
+// in proportion to what they read; docs/web.md, BENCHMARKS.md).
+func (s *Service) markdown(body []byte, contentType string, final *url.URL) (string, string, int, error) {
 	r, err := charset.NewReader(bytes.NewReader(body), contentType)
 	if err != nil {
 		r = bytes.NewReader(body)
 	}
 	doc, err := html.Parse(r)
 	if err != nil {
-		return "", "", fmt.Errorf("the page's HTML could not be read: %v", err)
+		return "", "", 0, fmt.Errorf("the page's HTML could not be read: %v", err)
 	}
 	title := docTitle(doc)
 	node := doc
+	left := prune(doc, 4*s.lim.MaxMarkdown)
 	p := readability.NewParser()
 	p.MaxElemsToParse = maxElements
 	if art, err := p.ParseAndMutate(doc, final); err == nil && art.Node != nil {
@@ -87,11 +93,48 @@ func (s *Service) markdown(body []byte, contentType string, final *url.URL) (str
 	} else {
 		dropNoise(doc)
 	}
+	left += prune(node, s.lim.MaxMarkdown+s.lim.MaxMarkdown/4)
 	out, err := s.conv.ConvertNode(node, converter.WithDomain(final.String()))
 	if err != nil {
-		return "", "", fmt.Errorf("the page could not be turned into text: %v", err)
+		return "", "", 0, fmt.Errorf("the page could not be turned into text: %v", err)
 	}
-	return oneLine(title), strings.TrimSpace(string(out)), nil
+	return oneLine(title), strings.TrimSpace(string(out)), left, nil
+}
+
+// prune keeps the first budget bytes of text under n (and the elements around
+// them), removing everything after; it answers how many bytes of text it removed.
+func prune(n *html.Node, budget int) (removed int) {
+	var walk func(n *html.Node) bool // whether the budget ran out in n
+	walk = func(n *html.Node) bool {
+		if n.Type == html.TextNode {
+			budget -= len(n.Data)
+			return budget <= 0
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if walk(c) {
+				for next := c.NextSibling; next != nil; next = c.NextSibling {
+					removed += textLen(next)
+					n.RemoveChild(next)
+				}
+				return true
+			}
+		}
+		return false
+	}
+	walk(n)
+	return removed
+}
+
+// textLen is the bytes of text under n.
+func textLen(n *html.Node) int {
+	if n.Type == html.TextNode {
+		return len(n.Data)
+	}
+	total := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		total += textLen(c)
+	}
+	return total
 }
 
 // docTitle is the text of the document's <title>.
@@ -131,7 +174,7 @@ func dropNoise(n *html.Node) {
 // decodeText is a body in its charset as clean UTF-8: no NULs, LF line ends.
 func decodeText(body []byte, cs string) (string, error) {
 	var r io.Reader = bytes.NewReader(body)
-	if cs != "" {
+	if cs != "" && !strings.EqualFold(cs, "utf-8") && !strings.EqualFold(cs, "utf8") {
 		if dr, err := charset.NewReaderLabel(cs, r); err == nil {
 			r = dr
 		}
@@ -187,7 +230,7 @@ func (s *Service) pdfFrom(ctx context.Context, page *Page, r io.Reader) (*Page, 
 	}
 	u, _ := url.Parse(page.URL)
 	page.Title = titleFromPath(u)
-	page.Markdown = bound(md, s.lim.MaxMarkdown)
+	page.Markdown = bound(md, s.lim.MaxMarkdown, 0)
 	return page, nil
 }
 
@@ -215,16 +258,25 @@ func oneLine(s string) string {
 }
 
 // bound cuts md to at most max characters, at a line end when one is near,
-// saying how much was left out.
-func bound(md string, max int) string {
-	if utf8.RuneCountInString(md) <= max {
+// saying about how much was left out (more: characters already left out before).
+func bound(md string, max, more int) string {
+	end, count := len(md), 0
+	for i := range md {
+		if count == max {
+			end = i
+			break
+		}
+		count++
+	}
+	if end == len(md) && more == 0 {
 		return md
 	}
-	r := []rune(md)
-	cut := string(r[:max])
-	if i := strings.LastIndexByte(cut, '\n'); i > len(cut)*3/4 {
-		cut = cut[:i]
+	cut := md[:end]
+	if end < len(md) {
+		if i := strings.LastIndexByte(cut, '\n'); i > len(cut)*3/4 {
+			cut = cut[:i]
+		}
 	}
-	left := len(r) - utf8.RuneCountInString(cut)
-	return strings.TrimRight(cut, " \n") + fmt.Sprintf("\n\n[Cut here: %d more characters were left out.]", left)
+	left := utf8.RuneCountInString(md[len(cut):]) + more
+	return strings.TrimRight(cut, " \n") + fmt.Sprintf("\n\n[Cut here: about %d more characters were left out.]", left)
 }
