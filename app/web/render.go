@@ -37,6 +37,16 @@ func (s *Service) render(page *Page, kind string, body []byte, cut bool, content
 			return err
 		}
 		page.Title, md, left = title, text, pruned
+	case "text", "json", "xml":
+		// Only the beginning can reach the model: 4 bytes a character at most.
+		if limit := 4 * s.lim.MaxMarkdown; len(body) > limit {
+			for limit > 0 && !utf8.RuneStart(body[limit]) {
+				limit--
+			}
+			left, body = utf8.RuneCount(body[limit:]), body[:limit]
+		}
+	}
+	switch kind {
 	case "text":
 		text, err := decodeText(body, params["charset"])
 		if err != nil {
@@ -48,7 +58,7 @@ func (s *Service) render(page *Page, kind string, body []byte, cut bool, content
 		if err != nil {
 			return err
 		}
-		if kind == "json" && len(text) < 1<<20 {
+		if kind == "json" && left == 0 && len(text) < 1<<20 {
 			var b bytes.Buffer
 			if json.Indent(&b, []byte(text), "", "  ") == nil {
 				text = b.String()
@@ -59,10 +69,10 @@ func (s *Service) render(page *Page, kind string, body []byte, cut bool, content
 	if page.Title == "" {
 		page.Title = titleFromPath(final)
 	}
-	if cut {
-		md += fmt.Sprintf("\n\n[The page is longer than %s: only its beginning was read.]", mib(s.lim.MaxBody))
-	}
 	page.Markdown = bound(md, s.lim.MaxMarkdown, left)
+	if cut {
+		page.Markdown += fmt.Sprintf("\n\n[The page is longer than %s: only its beginning was read.]", mib(s.lim.MaxBody))
+	}
 	return nil
 }
 
