@@ -79,3 +79,31 @@ func FuzzSpecial(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseResults: whatever a search service answers, at most MaxResults results
+// come back, each with an http(s) URL and a title and snippet on one line.
+func FuzzParseResults(f *testing.F) {
+	f.Add(SearXNG, `{"results":[{"title":"a\nb","url":"https://x.example/","content":"<b>c</b> &amp; d"}]}`)
+	f.Add(Brave, `{"web":{"results":[{"title":"T","url":"javascript:alert(1)","description":"x"}]}}`)
+	f.Add(Brave, `{"web":{"results":[{"title":"<strong>T","url":"http://[::1]/","description":"&#0;"}]}}`)
+	f.Fuzz(func(t *testing.T, provider, body string) {
+		if provider != SearXNG && provider != Brave {
+			return
+		}
+		results, err := parseResults(provider, []byte(body))
+		if err != nil {
+			return
+		}
+		if len(results) > MaxResults {
+			t.Fatalf("%d results", len(results))
+		}
+		for _, r := range results {
+			if !strings.HasPrefix(r.URL, "http://") && !strings.HasPrefix(r.URL, "https://") {
+				t.Fatalf("a result's URL %q", r.URL)
+			}
+			if strings.ContainsAny(r.Title+r.Snippet, "\n\r") {
+				t.Fatalf("a result on more than one line: %+v", r)
+			}
+		}
+	})
+}

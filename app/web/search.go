@@ -197,8 +197,8 @@ func parseResults(provider string, body []byte) ([]Result, error) {
 	}
 	var out []Result
 	for _, it := range items {
-		u, err := url.Parse(it.URL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		u, err := CheckURL(it.URL) // only what FETCH_URL could read
+		if err != nil {
 			continue
 		}
 		snippet := it.Content
