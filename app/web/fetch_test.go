@@ -264,3 +264,21 @@ func TestFetchLongArticle(t *testing.T) {
 		t.Fatalf("kept %d characters, said %d left out", len(body), left)
 	}
 }
+
+// TestFetchHostileFiles: a PDF that is not one is refused in doctext's words, one
+// that says it is larger than the cap is refused before it is read, and a gzip bomb
+// inflates only to the body cap.
+func TestFetchHostileFiles(t *testing.T) {
+	f := newFixture(t)
+	s := f.service(Limits{})
+	if _, err := f.fetch(s, f.url("example.com", "/garbage.pdf")); err == nil || !strings.HasPrefix(err.Error(), "the PDF could not be read") {
+		t.Errorf("a garbage PDF: %v", err)
+	}
+	if _, err := f.fetch(s, f.url("example.com", "/big.pdf")); err == nil || err.Error() != "the PDF is 64 MiB, larger than the 20 MiB FETCH_URL reads" {
+		t.Errorf("a 64 MiB PDF: %v", err)
+	}
+	page, err := f.fetch(s, f.url("example.com", "/bomb.txt"))
+	if err != nil || page.Bytes != DefaultMaxBody || !strings.HasSuffix(page.Markdown, "only its beginning was read.]") {
+		t.Fatalf("a gzip bomb: %v %d bytes", err, page.Bytes)
+	}
+}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"compress/gzip"
 	"context"
 	"fmt"
 	"net"
@@ -181,6 +182,27 @@ func (f *fixture) routes(mux *http.ServeMux) {
 	mux.HandleFunc("/paper.pdf", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "application/pdf")
 		w.Write(pdfgen.Document([][]string{{"The first page of the paper."}, {"Results are on page two."}}))
+	})
+	mux.HandleFunc("/garbage.pdf", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Write(pdfgen.Garbage(4096))
+	})
+	mux.HandleFunc("/big.pdf", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "application/pdf")
+		w.Header().Set("Content-Length", fmt.Sprint(64<<20))
+		w.Write([]byte("%PDF-1.4\n")) // the rest never comes: the length alone refuses it
+	})
+	mux.HandleFunc("/bomb.txt", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Header().Set("Content-Encoding", "gzip")
+		zw := gzip.NewWriter(w)
+		zeros := make([]byte, 1<<20)
+		for range 64 { // 64 MiB once inflated, 64 KiB on the wire
+			if _, err := zw.Write(zeros); err != nil {
+				return
+			}
+		}
+		zw.Close()
 	})
 	mux.HandleFunc("/huge", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
