@@ -86,7 +86,7 @@ package: build
 test-package: deps package
 	scripts/package-test.sh
 
-## bench: start-up, idle RSS, chat and terminal latency/throughput, emote broadcast, config-save, proactive-message, shell-approval and MCP tool-call latency against their floors, search in a million messages against the bare FTS5 query, context assembly on a 10,000-message branch, a 200-page PDF's text against pdftotext, a 64 MiB upload against a bare copy to disk; updates BENCHMARKS.md
+## bench: start-up, idle RSS, chat and terminal latency/throughput, emote broadcast, config-save, proactive-message, shell-approval and MCP tool-call latency against their floors, search in a million messages against the bare FTS5 query, context assembly on a 10,000-message branch, a 200-page PDF's text against pdftotext, a 64 MiB upload against a bare copy to disk, FETCH_URL on a 1 MiB page against a bare fetch; updates BENCHMARKS.md
 bench: build-serve fakellm
 	$(GO) build -trimpath -ldflags "-s -w" -o $(BIN)/wisp-floor ./bench/floor
 	$(GO) build -tags sdk -trimpath -ldflags "-s -w" -o $(BIN)/wisp-floor-sdk ./bench/floor
@@ -104,6 +104,7 @@ bench: build-serve fakellm
 	@scripts/deps.sh bench
 	$(GO) run ./bench/pdftext --wisp $(BIN)/wisp-serve --out BENCHMARKS.md
 	$(GO) run -tags $(STORE_TAGS) ./bench/upload --out BENCHMARKS.md
+	$(GO) run ./bench/webfetch --out BENCHMARKS.md
 
 ## bench-ui: in Chromium, an 8,000-token reply and 128 KB of hostile markdown against a bare page fed from memory, 100 vs 10,000 messages, and voice (first token → speech, push-to-talk → transcript) against the audio servers; updates BENCHMARKS.md
 bench-ui: build-serve fakellm

@@ -113,6 +113,9 @@ func TestDependencyRules(t *testing.T) {
 		{"app/voice", "speaks to audio servers: knows the config and internal/", func(d string) bool {
 			return d == "app/config" || internalOnly(d)
 		}},
+		{"app/web", "knows the consent wrapper, the catalog, the store (through it), the runtime, doctext and internal/ (never chat, never the config)", func(d string) bool {
+			return d == "app/approval" || d == "app/wire" || d == "app/store" || d == "doctext" || strings.HasPrefix(d, "runtime") || internalOnly(d)
+		}},
 		{"runtime/llm/tokens", "counts tokens of the model's types: nothing of Wisp but runtime/llm", func(d string) bool { return d == "runtime/llm" }},
 		{"internal/tsgen", "is a leaf: nothing of Wisp", func(string) bool { return false }},
 		{"runtime/speech", "is pure: nothing of Wisp", func(string) bool { return false }},

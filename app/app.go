@@ -400,6 +400,9 @@ func (a *App) assemble(st *store.Store) (*core, error) {
 	if err := a.registerFiles(c); err != nil {
 		return nil, err
 	}
+	if err := a.registerWebActions(c); err != nil {
+		return nil, err
+	}
 	a.events.terminal = append(a.events.terminal, c.proactive.TerminalOutput)
 	// Opening a conversation clears its unread mark.
 	c.hub.OnActiveConversation(func(_ ws.Client, id string) { c.proactive.MarkRead(id) })
