@@ -112,6 +112,10 @@ func (s *Service) fetch(ctx context.Context, u *url.URL) (*Page, error) {
 			return s.sniffed(ctx, page, resp, final, params)
 		}
 		return nil, fmt.Errorf("FETCH_URL reads web pages, text and PDFs, not %s", mediaType)
+	case "html":
+		// Parsed as it arrives: the parse overlaps the download (render.go).
+		page.Type = mediaType
+		return page, s.renderHTML(page, resp, final)
 	default:
 		page.Type = mediaType
 		body, cut, err := s.readBody(resp)
@@ -162,6 +166,54 @@ func (s *Service) readBody(resp *http.Response) ([]byte, bool, error) {
 		return b[:s.lim.MaxBody], true, nil
 	}
 	return b, false, nil
+}
+
+// bodyReader gives at most max bytes of a response body as they arrive, counting
+// them: the same bound as readBody's for a reader that never holds the body whole.
+// After the max-th byte it asks for one more, to know whether the body was cut.
+type bodyReader struct {
+	r    io.Reader
+	left int64 // bytes it may still give
+	n    int64 // bytes given
+	cut  bool  // the body went on past max
+	err  error // the first failure to read, other than the end
+	done bool
+}
+
+func (s *Service) bodyReader(resp *http.Response) *bodyReader {
+	return &bodyReader{r: resp.Body, left: s.lim.MaxBody}
+}
+
+func (b *bodyReader) Read(p []byte) (int, error) {
+	if b.done {
+		return 0, io.EOF
+	}
+	if b.left <= 0 {
+		b.done = true
+		var one [1]byte
+		n, err := io.ReadFull(b.r, one[:])
+		switch {
+		case n == 1:
+			b.cut = true
+		case err != io.EOF && err != io.ErrUnexpectedEOF:
+			b.err = err
+			return 0, err
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.r.Read(p)
+	b.n += int64(n)
+	b.left -= int64(n)
+	if err != nil {
+		b.done = true
+		if err != io.EOF {
+			b.err = err
+		}
+	}
+	return n, err
 }
 
 // kindOf is how a media type is read: html, text, json, xml, pdf, or "" (refused).

@@ -32,7 +32,7 @@ func (s *Service) render(page *Page, kind string, body []byte, cut bool, content
 	left := 0
 	switch kind {
 	case "html":
-		title, text, pruned, err := s.markdown(body, contentType, final)
+		title, text, pruned, err := s.markdown(bytes.NewReader(body), contentType, final)
 		if err != nil {
 			return err
 		}
@@ -66,6 +66,30 @@ func (s *Service) render(page *Page, kind string, body []byte, cut bool, content
 		}
 		md = fenced(kind, text)
 	}
+	s.finish(page, md, left, cut, final)
+	return nil
+}
+
+// renderHTML reads an HTML page from resp's body as it arrives, up to MaxBody
+// bytes: the parse works on each part while the next is on its way, and the body is
+// never held whole beside its DOM.
+func (s *Service) renderHTML(page *Page, resp *http.Response, final *url.URL) error {
+	body := s.bodyReader(resp)
+	title, md, left, err := s.markdown(body, resp.Header.Get("Content-Type"), final)
+	if body.err != nil { // the transport failed (a time limit, a reset): say that, not the parse
+		return plainError(body.err)
+	}
+	if err != nil {
+		return err
+	}
+	page.Title, page.Bytes = title, body.n
+	s.finish(page, md, left, body.cut, final)
+	return nil
+}
+
+// finish gives page its Markdown, bounded (left: characters already left out), and
+// a title when it has none.
+func (s *Service) finish(page *Page, md string, left int, cut bool, final *url.URL) {
 	if page.Title == "" {
 		page.Title = titleFromPath(final)
 	}
@@ -73,7 +97,6 @@ func (s *Service) render(page *Page, kind string, body []byte, cut bool, content
 	if cut {
 		page.Markdown += fmt.Sprintf("\n\n[The page is longer than %s: only its beginning was read.]", mib(s.lim.MaxBody))
 	}
-	return nil
 }
 
 // markdown is an HTML page's readable part (readability) as Markdown, and its title.
@@ -81,10 +104,11 @@ func (s *Service) render(page *Page, kind string, body []byte, cut bool, content
 // times the Markdown bound of text before readability scores it, and the article
 // after a little more than the bound before it is converted (both passes cost
 // in proportion to what they read; docs/web.md, BENCHMARKS.md).
-func (s *Service) markdown(body []byte, contentType string, final *url.URL) (string, string, int, error) {
-	r, err := charset.NewReader(bytes.NewReader(body), contentType)
-	if err != nil {
-		r = bytes.NewReader(body)
+func (s *Service) markdown(body io.Reader, contentType string, final *url.URL) (string, string, int, error) {
+	// The charset comes from the header or the first 1,024 bytes (a BOM, a <meta>).
+	r, err := charset.NewReader(body, contentType)
+	if err != nil { // fewer than 1,024 bytes and a failure, or none at all
+		r = strings.NewReader("")
 	}
 	doc, err := html.Parse(r)
 	if err != nil {
