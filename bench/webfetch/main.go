@@ -1,14 +1,21 @@
 // Command webfetch is Wisp's benchmark of FETCH_URL (docs/web.md): the time from
 // the request to the Markdown the model gets, for a 1 MiB article page served on
-// loopback, against the floor, a bare Go http.Client fetching the same bytes
-// (GET, io.ReadAll); and the peak heap each adds while it runs.
+// loopback (as fast as it goes, and shaped like a real site), against the floor,
+// a bare Go http.Client fetching the same bytes (GET, io.ReadAll); and the peak
+// heap each adds while it runs.
 //
 // Wisp's side is app/web's Service.Fetch, as the action calls it after consent:
 // the checked dialer (the host is in web.allowHosts, as a page on the user's
 // network would be), the bounded read, the charset, the HTML parse, readability and
 // the Markdown converter. Two more cases say where the time goes: the same bytes
 // served as text/plain through the same client (no HTML work), and the HTML parse
-// alone (x/net/html, no fetch), which readability and the converter need first. The cases alternate, after unrecorded warm-up rounds.
+// alone (x/net/html, no fetch), which readability and the converter need first.
+//
+// Loopback sends 1 MiB in a millisecond or two, which no real site does. So the
+// same server also serves the page shaped like a real site's (--rtt, --mbit,
+// --chunk: by default the headers 20 ms after the request, then the body at
+// 100 Mbit/s in 16 KiB chunks), and the floor and FETCH_URL fetch it too, in the
+// same run. The cases alternate, after unrecorded warm-up rounds.
 //
 // Usage (see `make bench`):
 //
@@ -41,6 +48,20 @@ import (
 type config struct {
 	kib, rounds, warmup int
 	out, profile        string
+	shape               shape
+}
+
+// shape is how the fixture server sends the shaped page, as a real site would: the
+// first byte after one round trip, then the body at a fixed rate, in chunks.
+type shape struct {
+	rtt   time.Duration
+	mbit  float64 // the rate, in Mbit/s
+	chunk int     // bytes written (and flushed) at a time
+}
+
+// at is when byte n is due, after the first.
+func (s shape) at(n int) time.Duration {
+	return time.Duration(float64(n) * 8 / (s.mbit * 1e6) * float64(time.Second))
 }
 
 func main() {
@@ -50,6 +71,9 @@ func main() {
 	flag.IntVar(&cfg.warmup, "warmup", 3, "unrecorded rounds before them")
 	flag.StringVar(&cfg.out, "out", "", "Markdown file whose webfetch section is replaced (e.g. BENCHMARKS.md); empty: stdout only")
 	flag.StringVar(&cfg.profile, "cpuprofile", "", "write a CPU profile to this file")
+	flag.DurationVar(&cfg.shape.rtt, "rtt", 20*time.Millisecond, "the shaped page: the delay before its first byte")
+	flag.Float64Var(&cfg.shape.mbit, "mbit", 100, "the shaped page: its rate in Mbit/s")
+	flag.IntVar(&cfg.shape.chunk, "chunk", 16<<10, "the shaped page: bytes written at a time")
 	flag.Parse()
 	benchkit.Main("webfetch", cfg.profile, func(ctx context.Context, _ string) error { return run(ctx, cfg) })
 }
@@ -60,11 +84,14 @@ type sample struct {
 	heap uint64
 }
 
-type results struct{ wisp, text, floor, parse []sample }
+type results struct {
+	wisp, text, floor, parse []sample // on loopback, as fast as it goes
+	shapedWisp, shapedFloor  []sample // the same page, shaped like a real site's
+}
 
 func run(ctx context.Context, cfg config) error {
 	page := article(cfg.kib << 10)
-	base, stop, err := serve(page)
+	base, stop, err := serve(page, cfg.shape)
 	if err != nil {
 		return err
 	}
@@ -74,10 +101,11 @@ func run(ctx context.Context, cfg config) error {
 	}})
 	htmlURL, _ := url.Parse(base + "/article.html")
 	textURL, _ := url.Parse(base + "/article.txt")
+	shapedURL, _ := url.Parse(base + "/shaped/article.html")
 	// A fetch of a page is a one-off: the floor connects anew each time too, as
 	// FETCH_URL does.
 	floor := &http.Client{Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true}}
-	var md string
+	var md, shapedMD string
 	cases := []struct {
 		name string
 		out  *[]sample
@@ -93,9 +121,18 @@ func run(ctx context.Context, cfg config) error {
 		{"text", nil, func() error { _, err := svc.Fetch(ctx, textURL); return err }},
 		{"floor", nil, func() error { return bare(ctx, floor, htmlURL.String(), len(page)) }},
 		{"parse", nil, func() error { _, err := html.Parse(bytes.NewReader(page)); return err }},
+		{"shaped wisp", nil, func() error {
+			p, err := svc.Fetch(ctx, shapedURL)
+			if err == nil {
+				shapedMD = p.Markdown
+			}
+			return err
+		}},
+		{"shaped floor", nil, func() error { return bare(ctx, floor, shapedURL.String(), len(page)) }},
 	}
 	var res results
 	cases[0].out, cases[1].out, cases[2].out, cases[3].out = &res.wisp, &res.text, &res.floor, &res.parse
+	cases[4].out, cases[5].out = &res.shapedWisp, &res.shapedFloor
 	for i := range cfg.warmup + cfg.rounds {
 		for j := range cases {
 			c := cases[(i+j)%len(cases)]
@@ -110,6 +147,9 @@ func run(ctx context.Context, cfg config) error {
 	}
 	if !strings.Contains(md, "## Section 7") || !strings.Contains(md, "KEYWORD-42") {
 		return fmt.Errorf("the Markdown lacks the article: %.300q", md)
+	}
+	if shapedMD != md {
+		return errors.New("the shaped page gave other Markdown than the same page on loopback")
 	}
 	return benchkit.Publish(cfg.out, "webfetch", intro, report(cfg, len(page), len(md), res))
 }
@@ -178,8 +218,9 @@ func heapObjects() uint64 {
 	return s[0].Value.Uint64()
 }
 
-// serve serves the page as HTML and as text on loopback.
-func serve(page []byte) (string, func(), error) {
+// serve serves the page on loopback as HTML and as text, as fast as it goes, and
+// as HTML shaped by sh (/shaped/article.html).
+func serve(page []byte, sh shape) (string, func(), error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return "", nil, err
@@ -192,6 +233,24 @@ func serve(page []byte) (string, func(), error) {
 			w.Write(page)
 		})
 	}
+	mux.HandleFunc("/shaped/article.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Length", fmt.Sprint(len(page)))
+		time.Sleep(sh.rtt) // the request's way there and the first byte's way back
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		start := time.Now()
+		for off := 0; off < len(page); off += sh.chunk {
+			end := min(off+sh.chunk, len(page))
+			// A chunk leaves when its last byte is due, on a schedule from the
+			// first, so late wake-ups do not add up.
+			time.Sleep(time.Until(start.Add(sh.at(end))))
+			if _, err := w.Write(page[off:end]); err != nil {
+				return
+			}
+			w.(http.Flusher).Flush()
+		}
+	})
 	srv := &http.Server{Handler: mux}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
