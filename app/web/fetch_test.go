@@ -217,6 +217,56 @@ func TestFetchHugeBody(t *testing.T) {
 	}
 }
 
+// TestFetchHugeHTML: an HTML page is parsed as it arrives, and still only to the
+// cap: 100 MiB of paragraphs are read to 5 MiB, with the same notes as text.
+func TestFetchHugeHTML(t *testing.T) {
+	f := newFixture(t)
+	page, err := f.fetch(f.service(Limits{}), f.url("example.com", "/huge.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.Bytes != DefaultMaxBody || page.Type != "text/html" {
+		t.Fatalf("read %d bytes of %s", page.Bytes, page.Type)
+	}
+	if n := len([]rune(page.Markdown)); n > DefaultMaxMarkdown+200 || !strings.HasPrefix(page.Markdown, "Many words in a paragraph.") ||
+		!strings.HasSuffix(page.Markdown, "more characters were left out.]\n\n[The page is longer than 5 MiB: only its beginning was read.]") {
+		t.Fatalf("%d characters, ending %q", n, page.Markdown[max(0, len(page.Markdown)-120):])
+	}
+}
+
+// TestFetchHTMLAtTheCap: a page of exactly MaxBody bytes is whole; one byte more
+// and it is cut, with the note.
+func TestFetchHTMLAtTheCap(t *testing.T) {
+	f := newFixture(t)
+	whole, err := f.fetch(f.service(Limits{MaxBody: int64(len(articleHTML))}), f.url("example.com", "/article"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.Bytes != int64(len(articleHTML)) || strings.Contains(whole.Markdown, "only its beginning was read") || !strings.Contains(whole.Markdown, "## Brewing") {
+		t.Fatalf("at the cap, %d bytes:\n%s", whole.Bytes, whole.Markdown)
+	}
+	cut, err := f.fetch(f.service(Limits{MaxBody: int64(len(articleHTML)) - 1}), f.url("example.com", "/article"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cut.Bytes != int64(len(articleHTML))-1 || !strings.HasSuffix(cut.Markdown, "[The page is longer than "+fmt.Sprint(len(articleHTML)-1)+" bytes: only its beginning was read.]") {
+		t.Fatalf("one byte past the cap, %d bytes:\n%s", cut.Bytes, cut.Markdown)
+	}
+}
+
+// TestFetchHTMLCharset: the charset a page names in its first bytes decodes the
+// whole page, read as it arrives.
+func TestFetchHTMLCharset(t *testing.T) {
+	f := newFixture(t)
+	page, err := f.fetch(f.service(Limits{}), f.url("example.com", "/latin1.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.Title != "Café" || !strings.Contains(page.Markdown, "Un café crème.") {
+		t.Fatalf("%q:\n%s", page.Title, page.Markdown)
+	}
+}
+
 // TestFetchSlowBody: a body that never ends is stopped by the time limit.
 func TestFetchSlowBody(t *testing.T) {
 	f := newFixture(t)

@@ -171,6 +171,7 @@ func (f *fixture) routes(mux *http.ServeMux) {
 	mux.HandleFunc("/readme.md", page("text/markdown", "# Title\n\nSome *markdown*.\n"))
 	mux.HandleFunc("/data.json", page("application/json", `{"name":"wisp","tags":["a","b"]}`))
 	mux.HandleFunc("/latin1", page("text/plain; charset=iso-8859-1", "caf\xe9"))
+	mux.HandleFunc("/latin1.html", page("text/html", "<html><head><meta charset=\"iso-8859-1\"><title>Caf\xe9</title></head><body><p>Un caf\xe9 cr\xe8me.</p></body></html>"))
 	mux.HandleFunc("/untyped", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header()["Content-Type"] = nil // no type: the bytes decide
 		fmt.Fprint(w, articleHTML)
@@ -208,6 +209,16 @@ func (f *fixture) routes(mux *http.ServeMux) {
 		w.Header().Set("Content-Type", "text/plain")
 		chunk := []byte(strings.Repeat("0123456789abcdef", 4096)) // 64 KiB
 		// 100 MiB, unless the client leaves first.
+		for i := 0; i < 100<<20/len(chunk); i++ {
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	})
+	mux.HandleFunc("/huge.html", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		chunk := []byte(strings.Repeat("<p>Many words in a paragraph.</p>\n", 2048))
+		// 100 MiB or so, unless the client leaves first.
 		for i := 0; i < 100<<20/len(chunk); i++ {
 			if _, err := w.Write(chunk); err != nil {
 				return
