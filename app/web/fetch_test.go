@@ -254,6 +254,20 @@ func TestFetchHTMLAtTheCap(t *testing.T) {
 	}
 }
 
+// TestFetchInlineCSS: a page's inline styles and scripts do not count as its text:
+// 300 KB of them in the head leave the article whole.
+func TestFetchInlineCSS(t *testing.T) {
+	f := newFixture(t)
+	page, err := f.fetch(f.service(Limits{}), f.url("example.com", "/inline-css"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.Markdown, "Green tea is made from leaves that are not oxidised.") || !strings.Contains(page.Markdown, "## Brewing") ||
+		strings.Contains(page.Markdown, "color:red") || strings.Contains(page.Markdown, "left out") {
+		t.Fatalf("%d characters:\n%.2000s", len(page.Markdown), page.Markdown)
+	}
+}
+
 // TestFetchHTMLCharset: the charset a page names in its first bytes decodes the
 // whole page, read as it arrives.
 func TestFetchHTMLCharset(t *testing.T) {

@@ -215,6 +215,9 @@ func (f *fixture) routes(mux *http.ServeMux) {
 			}
 		}
 	})
+	// 300 KB of inline CSS and script before the article, as some sites send.
+	mux.HandleFunc("/inline-css", page("text/html", "<html><head><title>Styled</title><style>"+strings.Repeat(".a{color:red}\n", 20_000)+
+		"</style><script>"+strings.Repeat("var a=1;\n", 4_000)+"</script></head><body>"+articleHTML[strings.Index(articleHTML, "<body>")+6:]))
 	mux.HandleFunc("/huge.html", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		chunk := []byte(strings.Repeat("<p>Many words in a paragraph.</p>\n", 2048))

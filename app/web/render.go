@@ -137,12 +137,19 @@ func (s *Service) markdown(body io.Reader, contentType string, final *url.URL) (
 
 // prune keeps the first budget bytes of text under n (and the elements around
 // them), removing everything after; it answers how many bytes of text it removed.
+// What is never read as text (scripts, styles) is kept where it is but not
+// counted: 300 KB of inline CSS in a page's head must not use up the budget before
+// its article (readability drops them first, and reads JSON-LD metadata in
+// scripts).
 func prune(n *html.Node, budget int) (removed int) {
 	var walk func(n *html.Node) bool // whether the budget ran out in n
 	walk = func(n *html.Node) bool {
 		if n.Type == html.TextNode {
 			budget -= len(n.Data)
 			return budget <= 0
+		}
+		if notText(n) {
+			return false
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if walk(c) {
@@ -159,10 +166,18 @@ func prune(n *html.Node, budget int) (removed int) {
 	return removed
 }
 
-// textLen is the bytes of text under n.
+// notText is an element whose content is never the page's text.
+func notText(n *html.Node) bool {
+	return n.Type == html.ElementNode && n.Namespace == "" && (n.Data == "script" || n.Data == "style")
+}
+
+// textLen is the bytes of text under n, scripts and styles left out.
 func textLen(n *html.Node) int {
 	if n.Type == html.TextNode {
 		return len(n.Data)
+	}
+	if notText(n) {
+		return 0
 	}
 	total := 0
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
