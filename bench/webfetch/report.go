@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/wispapp/wisp/bench/benchkit"
 )
@@ -14,20 +13,20 @@ const intro = `## Web: FETCH_URL on a 1 MiB page against a bare fetch
 FETCH_URL's work after consent (docs/web.md), in the driver's process: app/web's
 ` + "`Service.Fetch`" + ` of a 1 MiB article page (40 menu links, ~120 sections of headings,
 paragraphs with links and emphasis, lists, tables and code, a sidebar, a footer,
-scripts) served on loopback, from the request to the bounded Markdown the model gets:
-the checked dialer, the bounded read, the charset, the HTML parse, readability
-(go-readability v2) and html-to-markdown v2. The floor is a bare Go http.Client
-fetching the same bytes (GET, io.ReadAll, a new connection each time as FETCH_URL's). A third case fetches the same bytes
-served as text/plain through FETCH_URL's client (no HTML work), which says how much
-of the time is the client and how much the reading; a fourth parses the bytes with
-golang.org/x/net/html alone (no fetch), the step every HTML reader needs first. Loopback
-sends the megabyte in a millisecond or two, which no real site does, so a second table
-fetches the same page from the same server sent as a site would send it: the first byte
-after a round trip, then the body at a fixed rate in chunks (the floor and FETCH_URL,
-in the same run). Peak heap is the heap's objects
-(runtime/metrics) sampled every 100 µs during a fetch, above what it was after a GC
-just before. Target (issue 33): ≤ 2× the floor's time. Driver: ` + "`bench/webfetch`" + `
-(` + "`make bench`" + `).
+scripts), from the request to the bounded Markdown the model gets: the checked
+dialer, the bounded read, the charset, the HTML parse (as the body arrives),
+readability (go-readability v2) and html-to-markdown v2. The floor is a bare Go
+http.Client fetching the same bytes (GET, io.ReadAll, a new connection each time as
+FETCH_URL's). On loopback, two more cases say where the time goes: the same bytes
+served as text/plain through FETCH_URL's client (no HTML work), and the bytes parsed
+by golang.org/x/net/html alone (no fetch), the step every HTML reader needs first.
+Loopback sends the megabyte in a millisecond or two, which no real site does, so the
+second table fetches the same page from the same server sent as a site sends it: the
+headers after a round trip, then the body at a fixed rate in chunks (the floor and
+FETCH_URL, their rounds interleaved with the loopback ones). Peak heap is the heap's
+objects (runtime/metrics) sampled every 100 µs during a fetch, above what it was
+after a GC just before. Target (issue 33): ≤ 2× the floor's time, in both tables.
+Driver: ` + "`bench/webfetch`" + ` (` + "`make bench`" + `).
 `
 
 func report(cfg config, pageBytes, mdChars int, res results) string {
@@ -51,8 +50,8 @@ func report(cfg config, pageBytes, mdChars int, res results) string {
 	fmt.Fprintf(&b, "\nTarget on loopback: time to Markdown ≤ 2× the bare fetch (median): %s (%.1f×).\n", benchkit.Verdict(ratio <= 2), ratio)
 
 	sh := cfg.shape
-	fmt.Fprintf(&b, "\n**Shaped like a real site** (same server, same page, same run, the rounds interleaved with those above): the server sends the headers %v after the request, as one round trip would, then the body at %g Mbit/s in %d KiB chunks (each written when its last byte is due: the whole body takes %v on the wire).\n\n",
-		sh.rtt, sh.mbit, sh.chunk>>10, sh.at(pageBytes).Round(100*time.Microsecond))
+	fmt.Fprintf(&b, "\n**Shaped like a real site** (same server, same page, same run, the rounds interleaved with those above): the server sends the headers %s after the request, as one round trip would, then the body at %g Mbit/s in %d KiB chunks (each written when its last byte is due: the whole body takes %s on the wire).\n\n",
+		benchkit.Msec(benchkit.Ms(sh.rtt)), sh.mbit, sh.chunk>>10, benchkit.Msec(benchkit.Ms(sh.at(pageBytes))))
 	b.WriteString("| case (shaped) | median | p90 | ratio to the shaped floor (median) | peak heap (median) | heap ratio |\n|---|--:|--:|--:|--:|--:|\n")
 	ft, fh = times(res.shapedFloor), heaps(res.shapedFloor)
 	row("floor: bare http.Client GET + io.ReadAll", res.shapedFloor)
