@@ -20,6 +20,7 @@ import { ApprovalActions, ApprovalFrame, type CardProps as Props } from './Appro
 import { HiddenCharsNote, HiddenText, type HiddenPart } from './HiddenText'
 import { McpApprovalCard } from './McpApprovalCard'
 import { MemoryApprovalCard } from './MemoryApprovalCard'
+import { TaskApprovalCard } from './TaskApprovalCard'
 
 export type { DecideFn } from './ApprovalParts'
 
@@ -31,6 +32,8 @@ export const ApprovalCard = memo(function ApprovalCard({ card, onDecide }: Props
       return <MemoryApprovalCard card={card} onDecide={onDecide} />
     case 'shell':
       return <ShellApprovalCard card={card} onDecide={onDecide} />
+    case 'task':
+      return <TaskApprovalCard card={card} onDecide={onDecide} />
   }
 })
 
