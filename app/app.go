@@ -37,6 +37,7 @@ import (
 	"github.com/wispapp/wisp/app/memory"
 	"github.com/wispapp/wisp/app/proactive"
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/tasks"
 	"github.com/wispapp/wisp/app/usage"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/app/ws"
@@ -129,6 +130,7 @@ type core struct {
 	usage     *usage.Service
 	attach    *attach.Service
 	docs      *docs.Service
+	tasks     *tasks.Service
 }
 
 // life is where App is in its life: what Start started, the state, the restarts.
@@ -324,6 +326,10 @@ func (a *App) start(ctx context.Context) error {
 	if err := c.approvals.HandOver(ctx); err != nil {
 		return fmt.Errorf("hand over decisions made before the restart: %w", err)
 	}
+	// Tasks start their runs in chat, once the runs paused before are adopted.
+	if err := a.life.running.start(ctx, "tasks", c.tasks); err != nil {
+		return err
+	}
 	// Off the start's path: the first collection runs in the collector's goroutine.
 	if err := a.life.running.start(ctx, "attachments gc", &collector{s: c.attach, log: a.log, first: collectFirst, every: collectEvery}); err != nil {
 		return err
@@ -387,6 +393,9 @@ func (a *App) assemble(st *store.Store) (*core, error) {
 		return nil, err
 	}
 	if err := a.registerMemoryActions(c); err != nil {
+		return nil, err
+	}
+	if err := a.registerTasks(c); err != nil {
 		return nil, err
 	}
 	a.events.terminal = append(a.events.terminal, c.proactive.TerminalOutput)
@@ -457,6 +466,7 @@ func (a *App) newHandler(s *services) http.Handler {
 		Voice:       spokenVoice{a.voiceService()},
 		Avatar:      a.avatarAPI(),
 		Expressions: a.face,
+		Tasks:       a.core.tasks,
 	}).Handler()
 }
 

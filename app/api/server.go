@@ -64,6 +64,8 @@ type Options struct {
 	Avatar Avatar
 	// Expressions sets the avatar's expression; nil leaves its route out.
 	Expressions Expressions
+	// Tasks serves the scheduled tasks; nil leaves their routes out.
+	Tasks Tasks
 }
 
 // Server is the HTTP API.
@@ -93,6 +95,7 @@ type Server struct {
 	voice         Voice
 	avatar        Avatar
 	expressions   Expressions
+	tasks         Tasks
 }
 
 // New builds the API server.
@@ -108,7 +111,7 @@ func New(o Options) *Server {
 		chat: o.Chat, conversations: o.Conversations, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
 		emotes: o.Emotes, settings: o.Settings, restarter: o.Restarter, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
 		archive: o.Archive, memory: o.Memory, usage: o.Usage, context: o.Context, attachments: o.Attachments,
-		voice: o.Voice, avatar: o.Avatar, expressions: o.Expressions,
+		voice: o.Voice, avatar: o.Avatar, expressions: o.Expressions, tasks: o.Tasks,
 	}
 }
 
@@ -182,6 +185,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 	if s.memory != nil {
 		s.memoryRoutes(mux)
+	}
+	if s.tasks != nil {
+		s.taskRoutes(mux)
 	}
 	if s.providers != nil {
 		mux.Handle("GET /api/provider", s.handle(s.getProvider))
