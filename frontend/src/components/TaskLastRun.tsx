@@ -23,13 +23,14 @@ interface Props {
 }
 
 export function TaskLastRun({ run, now, conversationId, onOpen }: Props) {
-  const ms = Date.parse(run.startedAt)
+  // A run started in the past: a clock a little behind the server's says "just now", never "in 1 s".
+  const ms = Math.min(Date.parse(run.startedAt), now)
   const text = run.status === 'failed' ? run.error : run.result
   return (
     <div className={`task-last status-${run.status}`} data-testid="task-last-run" data-status={run.status}>
       <p className="task-last-head">
         <span>Last run</span>
-        <time dateTime={run.startedAt} title={new Date(ms).toLocaleString()}>
+        <time dateTime={run.startedAt} title={new Date(run.startedAt).toLocaleString()}>
           {formatRelative(ms, now)} · {formatLocalTime(ms, now)}
         </time>
         <span className={`tag task-status-${run.status}`} data-testid="task-run-status">
