@@ -37,7 +37,7 @@ export const MessageBubble = memo(function MessageBubble({ message, agentName, e
   const live = useLiveReply(message.status === 'streaming' ? message.key : null)
   const m = live === undefined ? message : withLive(message, live)
   const who = m.role === 'user' ? 'You' : agentName
-  const label = m.role === 'assistant' ? sourceLabel(m.source) : null
+  const label = m.role === 'assistant' || m.source === 'task' ? sourceLabel(m.source) : null
   const [editing, setEditing] = useState(false)
   const pencil = useRef<HTMLButtonElement>(null)
   const refocus = useRef(false)
