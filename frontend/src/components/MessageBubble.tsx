@@ -4,7 +4,7 @@ import { formatTimestamp } from '../format'
 import { branchesLocked, versionsOf } from '../state/branches'
 import { USER_STOP_REASON, type ChatMessageView, type RunExtras } from '../state/chat'
 import { withLive } from '../state/liveReply'
-import { sourceLabel } from '../state/proactive'
+import { isProactiveSource, sourceLabel } from '../state/proactive'
 import { useChat, useChatState } from '../state/useChat'
 import { useLiveReply } from '../state/useLiveReply'
 import { BranchNav } from './BranchNav'
@@ -82,7 +82,7 @@ export const MessageBubble = memo(function MessageBubble({ message, agentName, e
         <ReplyBody message={m} extras={extras} canRetry={canRetry} onRetry={onRetry} />
       )}
       {m.role === 'assistant' && m.usage !== undefined ? <MessageUsage usage={m.usage} /> : null}
-      {editing ? null : <MessageActions message={m} proactive={label !== null} pencil={pencil} onEdit={() => setEditing(true)} />}
+      {editing ? null : <MessageActions message={m} proactive={isProactiveSource(m.source)} pencil={pencil} onEdit={() => setEditing(true)} />}
     </li>
   )
 })
