@@ -137,4 +137,38 @@ describe('tasks', () => {
       await page.screenshot({ path: artifact('tasks-conversation.png') })
     })
   })
+
+  it('asks on a card before the agent schedules a task (SCHEDULE_TASK), and lists it once allowed', async () => {
+    const prompt = 'Check my inbox folder and summarise'
+    const call = { id: 'call_task', name: 'SCHEDULE_TASK', arguments: { prompt, rrule: WEEKDAYS_9 } }
+    llm = await startFakeLLM({ script: [{ toolCalls: [call] }, { text: ['Scheduled.'] }] })
+    const s = await start({ env: { ...CLEAN_ENV, ...fakeModelEnv(llm.url) } })
+
+    await withBrowser(async (page) => {
+      await page.goto(s.openURL)
+      await page.waitForSelector('[data-testid="composer"]:not([disabled])', { timeout: UI_TIMEOUT })
+      await page.fill('[data-testid="composer"]', 'Every weekday at 9, check my inbox folder and summarise')
+      await page.click('[data-testid="send"]')
+
+      const card = page.locator('[data-testid="approval-card"][data-kind="task"][data-status="pending"]')
+      await card.waitFor({ timeout: UI_TIMEOUT })
+      expect(await card.locator('[data-testid="task-approval-prompt"]').textContent()).toBe(prompt)
+      expect(await card.locator('[data-testid="task-approval-schedule"]').textContent()).toContain('09:00')
+      expect(await card.locator('[data-testid="approve-always"]').count(), 'never an always answer').toBe(0)
+      expect(await listTasks(s)).toEqual([])
+      const png = await card.screenshot({ path: artifact('tasks-approval-card.png') })
+      expect(await inkShare(page, png), 'share of the card screenshot that is text or borders').toBeGreaterThan(0.01)
+
+      await card.getByRole('button', { name: 'Allow' }).click()
+      await page.locator('[data-testid="approval-card"][data-kind="task"][data-status="approved"]').waitFor({ timeout: UI_TIMEOUT })
+      await page.locator('[data-testid="message"][data-role="assistant"]').filter({ hasText: 'Scheduled.' }).waitFor({ timeout: UI_TIMEOUT })
+      const [task] = await listTasks(s)
+      expect(task).toMatchObject({ prompt, rrule: WEEKDAYS_9, paused: false })
+
+      await openTasks(page)
+      const row = page.locator(`${ROW}[data-task-id="${task!.id}"]`)
+      await row.waitFor({ timeout: UI_TIMEOUT })
+      expect(await row.locator('[data-testid="task-prompt"]').textContent()).toBe(prompt)
+    })
+  })
 })
