@@ -55,7 +55,7 @@ func parse(spec Spec, dtstart time.Time, loc *time.Location) (*schedule, error) 
 		if err != nil {
 			return nil, fault.Invalid.Errorf("rrule: %v", err)
 		}
-		opt.Dtstart = dtstart.In(loc).Truncate(time.Minute)
+		opt.Dtstart = floating(dtstart.In(loc).Truncate(time.Minute))
 		r, err := rrule.NewRRule(*opt)
 		if err != nil {
 			return nil, fault.Invalid.Errorf("rrule: %v", err)
@@ -76,35 +76,79 @@ func parse(spec Spec, dtstart time.Time, loc *time.Location) (*schedule, error) 
 	return s, nil
 }
 
-// rawNext is the schedule's first slot strictly after t; zero when there is none.
-func (s *schedule) rawNext(t time.Time) time.Time {
-	t = t.In(s.loc)
-	switch {
-	case s.rule != nil:
-		return s.rule.After(t, false)
-	case s.cron != nil:
-		return s.cron.Next(t)
-	case s.spec.At.After(t):
-		return s.spec.At
-	}
-	return time.Time{}
+// A recurring schedule is read on the wall clock: its rule runs on "floating" times
+// (the machine's wall-clock time written as UTC, which has no daylight saving), and
+// each slot found is placed on the machine's clock by time.Date. So a time the
+// clocks skip when they go forward runs when they show it again an hour on (02:30
+// becomes 03:30), and a time they show twice when they go back runs once, the first
+// time: RRULE and cron behave alike across DST.
+
+// floating is t's wall-clock time in its location, written as UTC.
+func floating(t time.Time) time.Time {
+	y, m, d := t.Date()
+	return time.Date(y, m, d, t.Hour(), t.Minute(), t.Second(), 0, time.UTC)
 }
 
-// next is the first slot strictly after t, never a wall-clock time the slot at t
-// showed already: when clocks go back, an hour is lived twice, and a task set for a
-// time in it runs once (at its first occurrence).
-func (s *schedule) next(t time.Time) time.Time {
-	n := s.rawNext(t)
-	for i := 0; i < 4 && !n.IsZero() && sameWall(n.In(s.loc), t.In(s.loc)); i++ {
-		n = s.rawNext(n)
+// placed is a floating time on the machine's clock. A wall-clock time the clocks
+// show twice is the first; one they skip (time.Date then answers with the offset from before the jump, an hour early)
+// moves on by the jump: 02:30 on the night clocks go from 02:00 to 03:00 is 03:30.
+func (s *schedule) placed(f time.Time) time.Time {
+	y, m, d := f.Date()
+	r := time.Date(y, m, d, f.Hour(), f.Minute(), f.Second(), 0, s.loc)
+	if floating(r).Equal(f) {
+		// A time shown twice (clocks went back) is its first showing: time.Date
+		// may answer either.
+		_, earlier := r.Add(-6 * time.Hour).Zone()
+		_, now := r.Zone()
+		if first := r.Add(-time.Duration(earlier-now) * time.Second); earlier > now && floating(first).Equal(f) {
+			return first
+		}
+		return r
 	}
-	return n
+	_, before := r.Zone()
+	_, after := r.Add(6 * time.Hour).Zone()
+	if jump := time.Duration(after-before) * time.Second; jump > 0 {
+		return r.Add(jump)
+	}
+	return r
+}
+
+// floatNext is the rule's first floating slot strictly after f; zero when none.
+func (s *schedule) floatNext(f time.Time) time.Time {
+	if s.rule != nil {
+		return s.rule.After(f, false)
+	}
+	return s.cron.Next(f)
+}
+
+// next is the first slot strictly after t, never at a wall-clock time t shows: when
+// clocks go back, an hour is lived twice, and a task set for a time in it runs once.
+func (s *schedule) next(t time.Time) time.Time {
+	if s.rule == nil && s.cron == nil {
+		if s.spec.At.After(t) {
+			return s.spec.At
+		}
+		return time.Time{}
+	}
+	local := t.In(s.loc)
+	f := floating(local)
+	for range 8 {
+		c := s.floatNext(f)
+		if c.IsZero() {
+			return time.Time{}
+		}
+		if r := s.placed(c); r.After(t) && !sameWall(r.In(s.loc), local) {
+			return r
+		}
+		f = c
+	}
+	return time.Time{}
 }
 
 func sameWall(a, b time.Time) bool {
 	ay, am, ad := a.Date()
 	by, bm, bd := b.Date()
-	return ay == by && am == bm && ad == bd && a.Hour() == b.Hour() && a.Minute() == b.Minute()
+	return ay == by && am == bm && ad == bd && a.Hour() == b.Hour() && a.Minute() == b.Minute() && a.Second() == b.Second()
 }
 
 // check refuses a schedule that never fires after now or fires more often than
