@@ -38,6 +38,7 @@ import (
 	"github.com/wispapp/wisp/app/memory"
 	"github.com/wispapp/wisp/app/proactive"
 	"github.com/wispapp/wisp/app/store"
+	"github.com/wispapp/wisp/app/tasks"
 	"github.com/wispapp/wisp/app/usage"
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/app/ws"
@@ -136,6 +137,7 @@ type core struct {
 	attach    *attach.Service
 	docs      *docs.Service
 	files     *files.Service
+	tasks     *tasks.Service
 }
 
 // life is where App is in its life: what Start started, the state, the restarts.
@@ -332,6 +334,10 @@ func (a *App) start(ctx context.Context) error {
 	if err := c.approvals.HandOver(ctx); err != nil {
 		return fmt.Errorf("hand over decisions made before the restart: %w", err)
 	}
+	// Tasks start their runs in chat, once the runs paused before are adopted.
+	if err := a.life.running.start(ctx, "tasks", c.tasks); err != nil {
+		return err
+	}
 	// Off the start's path: the first collection runs in the collector's goroutine.
 	if err := a.life.running.start(ctx, "attachments gc", &collector{s: c.attach, log: a.log, first: collectFirst, every: collectEvery}); err != nil {
 		return err
@@ -403,6 +409,9 @@ func (a *App) assemble(st *store.Store) (*core, error) {
 	if err := a.registerWebActions(c); err != nil {
 		return nil, err
 	}
+	if err := a.registerTasks(c); err != nil {
+		return nil, err
+	}
 	a.events.terminal = append(a.events.terminal, c.proactive.TerminalOutput)
 	// Opening a conversation clears its unread mark.
 	c.hub.OnActiveConversation(func(_ ws.Client, id string) { c.proactive.MarkRead(id) })
@@ -472,6 +481,7 @@ func (a *App) newHandler(s *services) http.Handler {
 		Avatar:      a.avatarAPI(),
 		Expressions: a.face,
 		Edits:       a.core.files,
+		Tasks:       a.core.tasks,
 	}).Handler()
 }
 

@@ -16,6 +16,7 @@ import (
 func (a *App) newApprovals(st *store.Store, c *chat.Service) *approval.Service {
 	return approval.New(approval.Options{
 		Store: st, Events: a.events, Logger: a.log.With("component", "approvals"), GrantsHold: a.grantsHold,
+		RunGrants: a.taskRunGrants,
 		OnDecided: func(ap wire.Approval) {
 			goOn := c.ResumePaused
 			if ap.Status == store.ApprovalCancelled {

@@ -66,6 +66,8 @@ type Options struct {
 	Expressions Expressions
 	// Edits lists and undoes the agent's file edits; nil leaves their routes out.
 	Edits Edits
+	// Tasks serves the scheduled tasks; nil leaves their routes out.
+	Tasks Tasks
 }
 
 // Server is the HTTP API.
@@ -96,6 +98,7 @@ type Server struct {
 	avatar        Avatar
 	expressions   Expressions
 	edits         Edits
+	tasks         Tasks
 }
 
 // New builds the API server.
@@ -111,7 +114,7 @@ func New(o Options) *Server {
 		chat: o.Chat, conversations: o.Conversations, providers: o.Providers, canRespond: o.CanRespond, term: o.Terminal,
 		emotes: o.Emotes, settings: o.Settings, restarter: o.Restarter, proactive: o.Proactive, approvals: o.Approvals, mcp: o.MCP,
 		archive: o.Archive, memory: o.Memory, usage: o.Usage, context: o.Context, attachments: o.Attachments,
-		voice: o.Voice, avatar: o.Avatar, expressions: o.Expressions, edits: o.Edits,
+		voice: o.Voice, avatar: o.Avatar, expressions: o.Expressions, edits: o.Edits, tasks: o.Tasks,
 	}
 }
 
@@ -185,6 +188,9 @@ func (s *Server) routes(mux *http.ServeMux) {
 	}
 	if s.memory != nil {
 		s.memoryRoutes(mux)
+	}
+	if s.tasks != nil {
+		s.taskRoutes(mux)
 	}
 	if s.providers != nil {
 		mux.Handle("GET /api/provider", s.handle(s.getProvider))

@@ -28,6 +28,13 @@ type SendInput struct {
 	// /api/attachments made them). For an edit, nil keeps the edited message's and
 	// an empty list sends none.
 	Attachments []string
+	// Source marks a message that did not come from the user's typing ("task": a
+	// scheduled task's prompt, app/tasks); empty for the user's own.
+	Source string
+	// Claim, when set, runs inside the transaction that saves the message and the
+	// run record, with the run's id: an error rolls all three back (a scheduled
+	// task claims its slot there, so a slot never runs twice). Send only.
+	Claim func(ctx context.Context, tx *store.Tx, runID string) error
 }
 
 // Send saves the user's message and starts a run answering it. The run belongs to
@@ -89,6 +96,10 @@ func (s *Service) reserve(convID, userMsgID string, cancel context.CancelCauseFu
 	return run, nil
 }
 
+// ErrBusy is Send's error while a reply is being written in the conversation (or a
+// run waits for the user on the branch shown): a scheduled task tries again later.
+var ErrBusy = errBusy
+
 // errBusy refuses a write while a reply is being written in the conversation.
 var errBusy = fault.Conflict.Errorf("a reply is still being written in this conversation; wait for it or stop it first")
 
@@ -136,16 +147,22 @@ func (s *Service) begin(ctx context.Context, run *Run, text string, in SendInput
 	msg := store.Message{
 		ID: run.UserMessageID, ConversationID: run.ConversationID, Role: "user", Text: text,
 		ClientMessageID: in.ClientMessageID, Metadata: in.Metadata, RunID: run.ID, CreatedAt: now,
-		AttachmentIDs: attIDs,
+		AttachmentIDs: attIDs, Source: in.Source,
 	}
 	err := s.store.InTx(ctx, func(tx *store.Tx) error {
 		if _, err := tx.AddMessage(ctx, msg); err != nil {
 			return err
 		}
-		return tx.CreateRun(ctx, store.Run{
+		if err := tx.CreateRun(ctx, store.Run{
 			ID: run.ID, ConversationID: run.ConversationID, UserMessageID: run.UserMessageID,
 			Status: StatusActive, StartedAt: now,
-		})
+		}); err != nil {
+			return err
+		}
+		if in.Claim != nil {
+			return in.Claim(ctx, tx, run.ID)
+		}
+		return nil
 	})
 	if errors.Is(err, store.ErrNotFound) {
 		return errConversationNotFound

@@ -21,7 +21,7 @@ const tasksMigration = `CREATE TABLE tasks (
 	CREATE TABLE task_runs (
 		task_id    TEXT    NOT NULL REFERENCES tasks (id) ON DELETE CASCADE,
 		slot       INTEGER NOT NULL,
-		run_id     TEXT    NOT NULL UNIQUE,
+		run_id     TEXT    UNIQUE, -- NULL for a slot that never started (skipped, failed to start)
 		manual     INTEGER NOT NULL DEFAULT 0 CHECK (manual IN (0, 1)),
 		started_at INTEGER NOT NULL,
 		status     TEXT    NOT NULL,

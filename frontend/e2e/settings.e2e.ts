@@ -43,6 +43,8 @@ async function recordAgentStates(page: Page): Promise<void> {
 }
 
 interface ConfigFile {
+  files?: { roots?: unknown }
+  web?: { allowHosts?: unknown; search?: { provider?: unknown } }
   features?: { shellEnabled?: unknown }
   character?: { name?: unknown }
   terminal?: { maxConcurrent?: unknown }
@@ -115,6 +117,43 @@ describe('settings', () => {
       await page.screenshot({ path: artifact('settings-after-restart.png') })
     })
     expect(await s.stop(), s.output()).toBe(0)
+  })
+
+  it('lets the agent work in a folder and reach a host: Files and web, saved at once', async () => {
+    const { dir, s } = await startFresh()
+    await withBrowser(async (page) => {
+      await page.goto(s.openURL)
+      await expectTestId(page, 'conn-state', 'connected')
+      await openSettings(page)
+      const section = page.locator('[data-testid="settings-section-hands"]')
+      await section.scrollIntoViewIfNeeded()
+      // None by default: no file access.
+      expect(await section.locator('[data-testid="files-roots-empty"]').textContent()).toContain('cannot read or change any file')
+      await section.getByLabel('Add to folders the agent may work in').fill('project')
+      await section.locator('[data-testid="files-roots-add"]').click()
+      expect(await section.locator('[data-testid="files-roots-error"]').textContent()).toContain('absolute path')
+      await section.getByLabel('Add to folders the agent may work in').fill(join(dir, 'project'))
+      await section.locator('[data-testid="files-roots-add"]').click()
+      await section.getByLabel('Add to hosts on your network the agent may fetch').fill('nas.local')
+      await section.getByLabel('Add to hosts on your network the agent may fetch').press('Enter')
+      await section.getByLabel('Web search', { exact: true }).selectOption('searxng')
+      await section.getByLabel('Search server').fill('http://127.0.0.1:8888')
+      await section.locator('[data-testid="hands-save"]').click()
+      await expectTestId(page, 'hands-note', 'Saved. The agent uses it from its next action.')
+      // Enter in the list's input added the host; it did not submit the whole settings form.
+      expect(await page.locator('[data-testid="settings-saved"]').count()).toBe(0)
+      const file = readConfig(dir)
+      expect(file.files?.roots).toEqual([join(dir, 'project')])
+      expect(file.web?.allowHosts).toEqual(['nas.local'])
+      expect(file.web?.search?.provider).toBe('searxng')
+      await section.screenshot({ path: artifact('settings-files-web.png') })
+
+      // Kept across a reload of the page.
+      await page.reload()
+      await openSettings(page)
+      const items = page.locator('[data-testid="settings-section-hands"] [data-testid="files-roots-item"] code')
+      expect(await items.allTextContents()).toEqual([join(dir, 'project')])
+    })
   })
 
   it('applies a new character name at once, without a restart', async () => {

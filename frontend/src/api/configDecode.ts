@@ -20,6 +20,7 @@ import type { Price } from './wire.gen'
 
 export const isThemeChoice = oneOf(['system', 'light', 'dark'])
 export const isModelProviderChoice = oneOf(['', 'openai', 'anthropic', 'ollama'])
+export const isSearchProvider = oneOf(['', 'searxng', 'brave'])
 const isApplyMode = oneOf(['hot', 'restart'])
 const isSecretPlace = oneOf(['keyring', 'file'])
 
@@ -49,6 +50,8 @@ export const DEFAULT_CONFIG: WispConfig = {
     speakReplies: false,
     autoSend: false,
   },
+  files: { roots: [] },
+  web: { allowHosts: [], search: { provider: '', baseURL: '' } },
   desktop: { openAtLogin: false },
   mcpServers: {},
   prices: {},
@@ -79,6 +82,9 @@ export function decodeWispConfig(v: unknown): WispConfig | null {
   const voice = section(v, 'voice')
   const tts = section(voice, 'tts')
   const stt = section(voice, 'stt')
+  const files = section(v, 'files')
+  const web = section(v, 'web')
+  const search = section(web, 'search')
   return {
     server: {
       host: pick(server.host, isString, d.server.host),
@@ -141,6 +147,14 @@ export function decodeWispConfig(v: unknown): WispConfig | null {
       },
       speakReplies: pick(voice.speakReplies, isBoolean, d.voice.speakReplies),
       autoSend: pick(voice.autoSend, isBoolean, d.voice.autoSend),
+    },
+    files: { roots: pick(files.roots, isStringArray, []) },
+    web: {
+      allowHosts: pick(web.allowHosts, isStringArray, []),
+      search: {
+        provider: pick(search.provider, isSearchProvider, d.web.search.provider),
+        baseURL: pick(search.baseURL, isString, d.web.search.baseURL),
+      },
     },
     desktop: { openAtLogin: pick(desktop.openAtLogin, isBoolean, d.desktop.openAtLogin) },
     mcpServers: record(v.mcpServers, isObject),

@@ -51,6 +51,10 @@ export interface WispConfig {
   ui: { theme: ThemeChoice; notifications: boolean }
   /** Speech out and in (docs/voice.md); the two apiKeys are secrets, never sent. An empty baseURL turns that side off. */
   voice: VoiceConfig
+  /** The folders the agent's file actions may work in (docs/files.md): none by default, so no file access. */
+  files: { roots: string[] }
+  /** What FETCH_URL may reach on the user's network, and WEB_SEARCH's backend (docs/web.md); the apiKey is a secret, never sent. */
+  web: WebConfig
   /** openAtLogin: whether the autostart entry is in effect on disk (not only what the file asks). */
   desktop: { openAtLogin: boolean }
   /**
@@ -71,6 +75,16 @@ export interface VoiceConfig {
   speakReplies: boolean
   /** Send a transcript at once instead of leaving it in the composer. */
   autoSend: boolean
+}
+
+/** '' turns WEB_SEARCH off. */
+export type SearchProvider = '' | 'searxng' | 'brave'
+
+/** The web settings as GET /api/config sends them (without the search key). */
+export interface WebConfig {
+  /** Hosts the agent may fetch although they resolve to a loopback, private or link-local address. */
+  allowHosts: string[]
+  search: { provider: SearchProvider; baseURL: string }
 }
 
 /** GET /api/config (and the answer of PUT /api/config). */

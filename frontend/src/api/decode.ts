@@ -20,6 +20,7 @@ import { decodeConfigChanged, decodeConfigError, decodeRestartRequired } from '.
 import { decodeProactiveFrame, decodeReminderDeleted, decodeReminderUpdated } from './proactiveDecode'
 import { decodeMcpServersFrame } from './mcpDecode'
 import { decodeMemoryUpdated } from './memoryDecode'
+import { decodeTaskDeleted, decodeTaskUpdated } from './taskDecode'
 import { isNumber, isObject, isString, isStringArray, optional } from './guards'
 import {
   AppStateValues,
@@ -130,6 +131,8 @@ const decoders: Decoders = {
   'proactive-message': decodeProactiveFrame,
   'reminder-updated': decodeReminderUpdated,
   'reminder-deleted': decodeReminderDeleted,
+  'task-updated': decodeTaskUpdated,
+  'task-deleted': decodeTaskDeleted,
   'approval-requested': decodeApprovalRequested,
   'approval-decided': decodeApprovalDecided,
   'mcp-servers': decodeMcpServersFrame,

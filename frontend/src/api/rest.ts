@@ -46,6 +46,7 @@ import {
 } from './terminalDecode'
 import { decodeRestartResult } from './restartDecode'
 import { MemoryClient } from './restMemory'
+import { TasksClient } from './restTasks'
 import { AttachmentsClient, UPLOAD_HEADER, type AttachmentsTransport, type UploadOptions } from './restAttachments'
 import { AvatarClient } from './restAvatar'
 import { VoiceClient } from './restVoice'
@@ -119,6 +120,13 @@ export class ApiClient {
 
   /** The memory: GET/PUT /api/memory, its history and undo (restMemory.ts). */
   readonly memory = new MemoryClient({
+    exchange: (method, path, body) => this.exchange(method, path, body),
+    answer,
+    malformed: (what) => new ApiError(200, `malformed ${what} response`),
+  })
+
+  /** Tasks on a schedule: /api/tasks (restTasks.ts). */
+  readonly tasks = new TasksClient({
     exchange: (method, path, body) => this.exchange(method, path, body),
     answer,
     malformed: (what) => new ApiError(200, `malformed ${what} response`),

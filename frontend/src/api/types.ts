@@ -14,6 +14,7 @@ import type { JsonObject } from './json'
 import type { McpServersMessage } from './mcpTypes'
 import type { MemoryUpdatedMessage } from './memoryTypes'
 import type { StatusFields } from './statusTypes'
+import type { TaskDeletedMessage, TaskUpdatedMessage } from './taskTypes'
 import type { AvatarChanged, ConversationBranch, Expression, ReplayTruncated, TerminalInput, TerminalResize } from './wire.gen'
 
 export type { JsonObject } from './json'
@@ -72,6 +73,8 @@ export interface KnownServerMessages {
   'proactive-message': ProactiveMessageFrame
   'reminder-updated': ReminderUpdatedMessage
   'reminder-deleted': ReminderDeletedMessage
+  'task-updated': TaskUpdatedMessage
+  'task-deleted': TaskDeletedMessage
   'replay-truncated': ReplayTruncatedMessage
   'approval-requested': ApprovalRequestedMessage
   'approval-decided': ApprovalDecidedMessage

@@ -17,6 +17,7 @@ import { decodeEmoteCatalog } from './emoteDecode'
 import { decodeAssistantPayload, decodeAutonomy, decodeAutonomyPayload, decodeReminder } from './proactiveDecode'
 import { decodeRestartResult } from './restartDecode'
 import { decodeSearchResults } from './searchDecode'
+import { decodeTaskBody } from './taskDecode'
 import * as wire from './wire.gen'
 import { decodeTerminalRunDetail, decodeTerminalRunList } from './terminalDecode'
 import { CLIENT_MESSAGE_TYPES } from './types'
@@ -65,6 +66,7 @@ const SHAPE_DECODERS: Record<string, (v: unknown) => unknown> = {
   RunInfo: decodeRun,
   SendResult: decodeSendResult,
   Reminder: decodeReminder,
+  Task: (v) => decodeTaskBody({ task: v }),
   AutonomyState: decodeAutonomy,
   Status: decodeStatus,
   TurnHeartbeat: (v) => decodeTurnHeartbeat(v as JsonObject, 0),

@@ -21,6 +21,7 @@ import { HiddenCharsNote, HiddenText, type HiddenPart } from './HiddenText'
 import { FileEditApprovalCard, FileReadApprovalCard, WebApprovalCard } from './HandsApprovalCards'
 import { McpApprovalCard } from './McpApprovalCard'
 import { MemoryApprovalCard } from './MemoryApprovalCard'
+import { TaskApprovalCard } from './TaskApprovalCard'
 
 export type { DecideFn } from './ApprovalParts'
 
@@ -38,6 +39,8 @@ export const ApprovalCard = memo(function ApprovalCard({ card, onDecide }: Props
       return <FileReadApprovalCard card={card} onDecide={onDecide} />
     case 'file_edit':
       return <FileEditApprovalCard card={card} onDecide={onDecide} />
+    case 'task':
+      return <TaskApprovalCard card={card} onDecide={onDecide} />
   }
 })
 

@@ -4,7 +4,7 @@ import { formatTimestamp } from '../format'
 import { branchesLocked, versionsOf } from '../state/branches'
 import { USER_STOP_REASON, type ChatMessageView, type RunExtras } from '../state/chat'
 import { withLive } from '../state/liveReply'
-import { sourceLabel } from '../state/proactive'
+import { isProactiveSource, sourceLabel } from '../state/proactive'
 import { useChat, useChatState } from '../state/useChat'
 import { useLiveReply } from '../state/useLiveReply'
 import { BranchNav } from './BranchNav'
@@ -37,7 +37,7 @@ export const MessageBubble = memo(function MessageBubble({ message, agentName, e
   const live = useLiveReply(message.status === 'streaming' ? message.key : null)
   const m = live === undefined ? message : withLive(message, live)
   const who = m.role === 'user' ? 'You' : agentName
-  const label = m.role === 'assistant' ? sourceLabel(m.source) : null
+  const label = m.role === 'assistant' || m.source === 'task' ? sourceLabel(m.source) : null
   const [editing, setEditing] = useState(false)
   const pencil = useRef<HTMLButtonElement>(null)
   const refocus = useRef(false)
@@ -82,7 +82,7 @@ export const MessageBubble = memo(function MessageBubble({ message, agentName, e
         <ReplyBody message={m} extras={extras} canRetry={canRetry} onRetry={onRetry} />
       )}
       {m.role === 'assistant' && m.usage !== undefined ? <MessageUsage usage={m.usage} /> : null}
-      {editing ? null : <MessageActions message={m} proactive={label !== null} pencil={pencil} onEdit={() => setEditing(true)} />}
+      {editing ? null : <MessageActions message={m} proactive={isProactiveSource(m.source)} pencil={pencil} onEdit={() => setEditing(true)} />}
     </li>
   )
 })

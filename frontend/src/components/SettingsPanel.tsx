@@ -1,7 +1,8 @@
 // The settings view (header's Settings button; Esc closes): the config
 // file's settings by section, what needs a restart or is overridden by the
 // environment, the file's own error, and saving only what changed; then the
-// memory (MemorySettings), the MCP servers (Tools) and the grants, which save on their own, and the
+// memory (MemorySettings), the tasks on a schedule (TasksSettings), the MCP
+// servers (Tools) and the grants, which save on their own, and the
 // conversations' export and import (DataSettings). The restart
 // banner stays visible above it (Notices). State: state/useSettings.ts.
 
@@ -17,6 +18,7 @@ import { SecretStoreNote } from './SecretStoreNote'
 import { SettingsSections } from './SettingsSections'
 import { UsageSettings } from './UsageSettings'
 import { ShellGrants } from './ShellGrants'
+import { TasksSettings } from './TasksSettings'
 
 interface Props {
   onClose(): void
@@ -91,6 +93,7 @@ export function SettingsPanel({ onClose }: Props) {
                 <SettingsSections settings={settings} snap={snap} disabled={blocked || settings.saving} />
               </fieldset>
               <MemorySettings />
+              <TasksSettings onOpened={onClose} />
               <McpServers blocked={blocked} />
               <ShellGrants />
             </>

@@ -1,6 +1,7 @@
 // The sections of the settings view: the generic fields of settingsForm.ts,
 // plus the write-only API key, the shell access switch with how far the
-// agent's commands are confined, and how the autonomy loop runs now.
+// agent's commands are confined, the folders and hosts the agent's file and
+// web actions may reach (HandsSettings), and how the autonomy loop runs now.
 
 import type { ReactNode } from 'react'
 import type { ConfigSnapshot } from '../api'
@@ -19,6 +20,7 @@ import { AvatarSettings } from './AvatarSettings'
 import { ConfinementStatus } from './ConfinementStatus'
 import { NotificationPermission } from './NotificationPermission'
 import { FieldNotes, SettingField, SettingTags } from './SettingField'
+import { HandsSettings } from './HandsSettings'
 import { VoiceSettings } from './VoiceSettings'
 
 interface Props {
@@ -42,6 +44,7 @@ export function SettingsSections({ settings, snap, disabled }: Props) {
       {section('character')}
       <AvatarSettings />
       <ShellSection settings={settings} snap={snap} disabled={disabled} />
+      <HandsSettings snap={snap} disabled={disabled} reload={settings.reload} />
       {section('terminal')}
       {section('autonomy', <AutonomyStatus snap={snap} />)}
       {section('memory')}

@@ -29,6 +29,7 @@ describe('what a notification says', () => {
     })
     expect(proactiveNotice(frame('m2', 'autonomy', 'Build done?'), 'Ada').title).toBe('Ada')
     expect(proactiveNotice(frame('m3', 'terminal', 'make finished (exit 0)'), 'Wisp').title).toBe('A terminal run ended')
+    expect(proactiveNotice(frame('m4', 'task', 'Two new files'), 'Wisp').title).toBe('Scheduled task from Wisp')
   })
 
   it('says what waits for approval, for shell commands and MCP tools', () => {

@@ -45,6 +45,8 @@ function proactiveTitle(source: string, agentName: string): string {
       return `Reminder from ${agentName}`
     case 'terminal':
       return 'A terminal run ended'
+    case 'task':
+      return `Scheduled task from ${agentName}`
     default:
       return agentName
   }

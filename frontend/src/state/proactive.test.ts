@@ -209,16 +209,19 @@ describe('loaded messages', () => {
     ])
   })
 
-  it('label the three proactive sources and nothing else', () => {
-    expect(['reminder', 'autonomy', 'terminal', 'chat', undefined].map(sourceLabel)).toEqual([
+  it('label the three proactive sources and a task’s messages, and nothing else', () => {
+    expect(['reminder', 'autonomy', 'terminal', 'task', 'chat', undefined].map(sourceLabel)).toEqual([
       'Reminder',
       'On its own',
       'Terminal',
+      'Scheduled task',
       null,
       null,
     ])
     expect(isProactiveSource('autonomy')).toBe(true)
     expect(isProactiveSource('chat')).toBe(false)
+    // A task's reply answers its scheduled prompt: Regenerate stays.
+    expect(isProactiveSource('task')).toBe(false)
   })
 })
 

@@ -20,6 +20,9 @@ export function sourceLabel(source: string | undefined): string | null {
       return 'On its own'
     case 'terminal':
       return 'Terminal'
+    // A task's run (docs/tasks.md): its scheduled prompt and its result.
+    case 'task':
+      return 'Scheduled task'
     default:
       return null
   }

@@ -45,6 +45,7 @@ import { LoadStore } from './loadStore'
 import { McpStore } from './mcpStore'
 import { MemoryStore } from './memoryStore'
 import { MessageFocus } from './messageFocus'
+import { TaskStore } from './taskStore'
 import { ReplyStore, type FrameScheduler } from './replyStore'
 import { Store } from './store'
 import { SummaryController, SummaryLive } from './summaries'
@@ -99,6 +100,8 @@ export class WispPage {
   readonly messageFocus = new MessageFocus()
   /** Settings → Memory: the memory, its edit, history and undo. */
   readonly memory = new MemoryStore()
+  /** Settings → Tasks: the tasks on a schedule, kept by their frames. */
+  readonly tasks = new TaskStore()
   /** GET /api/emotes: the avatar's and the picker's catalog. */
   readonly emoteCatalog = new LoadStore<EmoteCatalog>(() => this.api.get(), (api) => api.listEmotes())
   /** GET /api/avatar: the character the stage shows (avatar-changed frames put the new one). */
@@ -185,6 +188,7 @@ export class WispPage {
     this.approvals.setApi(api)
     this.mcp.setApi(api)
     this.memory.setApi(api?.memory ?? null)
+    this.tasks.setApi(api?.tasks ?? null)
     void this.meter.refresh()
   }
 
@@ -375,6 +379,7 @@ export class WispPage {
     if (this.api.get() === null || !this.app.get().apiReady) return
     void this.reloadConversationList()
     void this.chat.catchUpMessages()
+    void this.tasks.reload()
   }
 
   /**
@@ -395,6 +400,7 @@ export class WispPage {
     void this.loadReminders()
     void this.refreshStatus()
     void this.memory.refresh()
+    void this.tasks.reload()
     void this.avatar.load() // a missed avatar-changed
     this.events.configChanged.emit([])
   }
