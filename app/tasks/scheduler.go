@@ -61,9 +61,21 @@ func (sc *scheduler) wake() {
 func (sc *scheduler) loop() {
 	defer close(sc.done)
 	clk := sc.s.opts.Clock
+	spun := 0
 	for {
 		sc.runDue()
-		deadline := sc.nextDeadline(clk.Now())
+		now := clk.Now()
+		deadline := sc.nextDeadline(now)
+		if !deadline.After(now) && spun < 3 {
+			spun++ // a slot came due since runDue read the clock: look again now
+			continue
+		}
+		spun = 0
+		if !deadline.After(now) {
+			// Due and still not started (its start failed, and so did recording
+			// that): look again shortly, never spinning.
+			deadline = now.Add(time.Second)
+		}
 		timer := clk.NewTimer(max(deadline.Sub(clk.Now()), time.Millisecond))
 		// The clock may have moved between reading it and arming the timer (a fake
 		// clock in tests): a deadline passed already is not waited for.
@@ -83,7 +95,7 @@ func (sc *scheduler) loop() {
 }
 
 // nextDeadline is when the loop looks again: the next slot, a busy task's retry,
-// or maxSleep from now, whichever comes first.
+// or maxSleep from now, whichever comes first (maybe now or before).
 func (sc *scheduler) nextDeadline(now time.Time) time.Time {
 	deadline := now.Add(maxSleep)
 	if next, ok, err := sc.s.store.NextTaskAt(sc.s.base); err != nil {
@@ -97,11 +109,6 @@ func (sc *scheduler) nextDeadline(now time.Time) time.Time {
 		if at.Before(deadline) {
 			deadline = at
 		}
-	}
-	if !deadline.After(now) {
-		// Due and not started (its start failed, and so did recording that): look
-		// again shortly, never spinning.
-		deadline = now.Add(time.Second)
 	}
 	return deadline
 }
