@@ -105,6 +105,7 @@ bench: build-serve fakellm
 	$(GO) run ./bench/pdftext --wisp $(BIN)/wisp-serve --out BENCHMARKS.md
 	$(GO) run -tags $(STORE_TAGS) ./bench/upload --out BENCHMARKS.md
 	$(GO) run ./bench/webfetch --out BENCHMARKS.md
+	$(GO) run -tags $(STORE_TAGS) ./bench/taskrun --out BENCHMARKS.md
 
 ## bench-ui: in Chromium, an 8,000-token reply and 128 KB of hostile markdown against a bare page fed from memory, 100 vs 10,000 messages, and voice (first token → speech, push-to-talk → transcript) against the audio servers; updates BENCHMARKS.md
 bench-ui: build-serve fakellm

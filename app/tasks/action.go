@@ -56,7 +56,7 @@ func (s *Service) scheduleSchema() json.RawMessage {
 			"prompt": map[string]any{"type": "string", "description": "What you will be asked to do at each run, as the user would ask it"},
 			"at":     map[string]any{"type": "string", "description": "Once, at this RFC 3339 time with its zone. " + when},
 			"rrule": map[string]any{"type": "string", "description": "Or recurring, an RFC 5545 RRULE without DTSTART " +
-				"(FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0). " + when},
+				"(FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0), in that time zone"},
 			"cron":    map[string]any{"type": "string", "description": "Or recurring, a five-field cron expression (0 9 * * 1-5)"},
 			"catchUp": map[string]any{"type": "boolean", "description": "Run a time missed while Wisp was off once at its next start (default true)"},
 		},

@@ -61,23 +61,28 @@ func (sc *scheduler) wake() {
 func (sc *scheduler) loop() {
 	defer close(sc.done)
 	clk := sc.s.opts.Clock
+	spun := 0
 	for {
 		sc.runDue()
-		wait := maxSleep
-		if next, ok, err := sc.s.store.NextTaskAt(sc.s.base); err != nil {
-			if sc.s.base.Err() == nil {
-				sc.s.log.Warn("read next task", "err", err)
-			}
-		} else if ok {
-			wait = min(max(next.Sub(clk.Now()), 0), maxSleep)
+		now := clk.Now()
+		deadline := sc.nextDeadline(now)
+		if !deadline.After(now) && spun < 3 {
+			spun++ // a slot came due since runDue read the clock: look again now
+			continue
 		}
-		for _, at := range sc.waiting {
-			wait = min(wait, max(at.Sub(clk.Now()), 0))
+		spun = 0
+		if !deadline.After(now) {
+			// Due and still not started (its start failed, and so did recording
+			// that): look again shortly, never spinning.
+			deadline = now.Add(time.Second)
 		}
-		if wait == 0 {
-			wait = time.Millisecond // a busy slot never spins the loop
+		timer := clk.NewTimer(max(deadline.Sub(clk.Now()), time.Millisecond))
+		// The clock may have moved between reading it and arming the timer (a fake
+		// clock in tests): a deadline passed already is not waited for.
+		if !clk.Now().Before(deadline) {
+			timer.Stop()
+			continue
 		}
-		timer := clk.NewTimer(wait)
 		select {
 		case <-timer.C():
 		case <-sc.wakeC:
@@ -87,6 +92,25 @@ func (sc *scheduler) loop() {
 			return
 		}
 	}
+}
+
+// nextDeadline is when the loop looks again: the next slot, a busy task's retry,
+// or maxSleep from now, whichever comes first (maybe now or before).
+func (sc *scheduler) nextDeadline(now time.Time) time.Time {
+	deadline := now.Add(maxSleep)
+	if next, ok, err := sc.s.store.NextTaskAt(sc.s.base); err != nil {
+		if sc.s.base.Err() == nil {
+			sc.s.log.Warn("read next task", "err", err)
+		}
+	} else if ok && next.Before(deadline) {
+		deadline = next
+	}
+	for _, at := range sc.waiting {
+		if at.Before(deadline) {
+			deadline = at
+		}
+	}
+	return deadline
 }
 
 // runDue starts or skips every slot whose time has come.
