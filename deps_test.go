@@ -101,6 +101,9 @@ func TestDependencyRules(t *testing.T) {
 		{"app/files", "knows the store, the catalog, the consent wrapper, the runtime and internal/ (never chat)", func(d string) bool {
 			return d == "app/store" || d == "app/wire" || d == "app/approval" || strings.HasPrefix(d, "runtime") || internalOnly(d)
 		}},
+		{"app/tasks", "knows the store, view, the catalog, the consent wrapper, the runtime and internal/ (never chat: runs start through its Runner)", func(d string) bool {
+			return d == "app/store" || d == "app/view" || d == "app/wire" || d == "app/approval" || strings.HasPrefix(d, "runtime") || internalOnly(d)
+		}},
 		{"app/attach", "knows the store, the catalog, the model's image types and internal/", func(d string) bool {
 			return d == "app/store" || d == "app/wire" || d == "runtime/llm" || internalOnly(d)
 		}},
