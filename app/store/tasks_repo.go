@@ -140,6 +140,20 @@ func (t *Tx) SetTaskNext(ctx context.Context, id string, next time.Time) error {
 	return nil
 }
 
+// MoveTaskNext moves a task's next run from from to next (zero: none) while the
+// task is not paused and still has from due, and returns it as it is now:
+// ErrNotFound otherwise. One statement checks and moves, so a claim's
+// transaction reads nothing before it.
+func (t *Tx) MoveTaskNext(ctx context.Context, id string, from, next time.Time) (Task, error) {
+	task, err := scanTask(t.tx.QueryRowContext(ctx, "UPDATE tasks SET next_run_at = ? "+
+		"WHERE id = ? AND paused = 0 AND next_run_at = ? RETURNING "+taskColumns,
+		optMillis(next), id, from.UnixMilli()))
+	if err != nil {
+		return Task{}, fmt.Errorf("move task %s: %w", id, notFound(err))
+	}
+	return task, nil
+}
+
 // Task returns one task, or ErrNotFound.
 func (s *Store) Task(ctx context.Context, id string) (Task, error) {
 	t, err := scanTask(s.db.QueryRowContext(ctx, "SELECT "+taskColumns+" FROM tasks WHERE id = ?", id))

@@ -161,7 +161,7 @@ func (sc *scheduler) fire(t store.Task, now time.Time) {
 		sc.settle(t, slot, next, wire.TaskRunSkipped, "missed while Wisp was off (this task does not catch up)")
 		return
 	}
-	err = s.startRun(s.base, t, slot, false, next)
+	_, err = s.startRun(s.base, t, slot, false, next)
 	switch {
 	case err == nil:
 	case errors.Is(err, ErrBusy):
@@ -181,12 +181,14 @@ func (sc *scheduler) fire(t store.Task, now time.Time) {
 // the task's next run, in one transaction, while the task still has that slot due.
 func (sc *scheduler) settle(t store.Task, slot, next time.Time, status wire.TaskRunStatus, why string) {
 	s := sc.s
+	var cur store.Task
 	err := s.store.InTx(s.base, func(tx *store.Tx) error {
-		cur, err := tx.Task(s.base, t.ID)
-		if err != nil || cur.Paused || !cur.NextRunAt.Equal(t.NextRunAt) {
+		var err error
+		cur, err = tx.MoveTaskNext(s.base, t.ID, t.NextRunAt, next)
+		if errors.Is(err, store.ErrNotFound) {
 			return errStale
 		}
-		if err := tx.SetTaskNext(s.base, t.ID, next); err != nil {
+		if err != nil {
 			return err
 		}
 		if status == "" {
@@ -206,7 +208,5 @@ func (sc *scheduler) settle(t store.Task, slot, next time.Time, status wire.Task
 		return
 	}
 	s.log.Info("task slot settled", "task", t.ID, "slot", slot, "status", status, "next", next)
-	if cur, err := s.store.Task(s.base, t.ID); err == nil {
-		s.publish(s.base, cur)
-	}
+	s.publish(s.base, cur)
 }

@@ -430,7 +430,7 @@ func (s *Service) RunNow(ctx context.Context, id string) (wire.Task, error) {
 		return wire.Task{}, fault.Conflict.Errorf("a run of this task is still %s", last.Status)
 	}
 	now := s.opts.Clock.Now()
-	err = s.startRun(ctx, t, now.Truncate(time.Millisecond), true, time.Time{})
+	w, err := s.startRun(ctx, t, now.Truncate(time.Millisecond), true, time.Time{})
 	if errors.Is(err, ErrBusy) {
 		return wire.Task{}, fault.Conflict.Errorf("a reply is being written in the task's conversation: try again when it ends")
 	}
@@ -440,7 +440,7 @@ func (s *Service) RunNow(ctx context.Context, id string) (wire.Task, error) {
 	if err != nil {
 		return wire.Task{}, err
 	}
-	return s.Task(ctx, id)
+	return w, nil
 }
 
 func open(status string) bool {
@@ -458,32 +458,39 @@ var errStale = errors.New("the task changed before its slot was claimed")
 
 // startRun starts the task's run for slot. A scheduled run (manual false) claims the
 // slot only while the task still has it due, and moves the task's next run to next
-// in the same transaction.
-func (s *Service) startRun(ctx context.Context, t store.Task, slot time.Time, manual bool, next time.Time) error {
+// in the same transaction. Clients are told the task with its new run as soon as
+// that transaction committed, from what it wrote: nothing is read again first.
+func (s *Service) startRun(ctx context.Context, t store.Task, slot time.Time, manual bool, next time.Time) (wire.Task, error) {
 	meta := wire.JSON(map[string]any{"source": SourceTask, "taskId": t.ID, "slot": wire.ISOTime(slot), "manual": manual})
+	var run store.TaskRun
 	runID, err := s.opts.Runner.Start(ctx, t.ConversationID, t.Prompt, meta,
 		func(ctx context.Context, tx *store.Tx, runID string) error {
 			if !manual {
-				cur, err := tx.Task(ctx, t.ID)
-				if err != nil || cur.Paused || !cur.NextRunAt.Equal(t.NextRunAt) {
+				moved, err := tx.MoveTaskNext(ctx, t.ID, t.NextRunAt, next)
+				if errors.Is(err, store.ErrNotFound) {
 					return errStale
 				}
-				if err := tx.SetTaskNext(ctx, t.ID, next); err != nil {
+				if err != nil {
 					return err
 				}
+				t = moved
 			}
-			return tx.ClaimTaskRun(ctx, store.TaskRun{TaskID: t.ID, Slot: slot, RunID: runID, Manual: manual,
-				StartedAt: s.opts.Clock.Now(), Status: string(wire.TaskRunRunning)})
+			run = store.TaskRun{TaskID: t.ID, Slot: slot, RunID: runID, Manual: manual,
+				StartedAt: s.opts.Clock.Now(), Status: string(wire.TaskRunRunning)}
+			return tx.ClaimTaskRun(ctx, run)
 		})
 	if err != nil {
-		return err
+		return wire.Task{}, err
 	}
-	s.log.Info("task run started", "task", t.ID, "run", runID, "slot", slot, "manual", manual)
-	if t, err := s.store.Task(ctx, t.ID); err == nil {
-		s.publish(ctx, t)
+	w, err := s.wireOf(t, &run)
+	if err == nil {
+		s.opts.Events.Publish(wire.NewTaskUpdated(w))
+	} else {
+		s.log.Warn("read task", "task", t.ID, "err", err)
 	}
 	s.follow(t.ID, runID)
-	return nil
+	s.log.Info("task run started", "task", t.ID, "run", runID, "slot", slot, "manual", manual)
+	return w, nil
 }
 
 // publish tells every client the task as it is now and returns it.
@@ -499,6 +506,19 @@ func (s *Service) publish(ctx context.Context, t store.Task) wire.Task {
 
 // toWire is a task as the API shows it, with its last run.
 func (s *Service) toWire(ctx context.Context, t store.Task) (wire.Task, error) {
+	last, ok, err := s.store.LastTaskRun(ctx, t.ID)
+	if err != nil {
+		return wire.Task{}, err
+	}
+	var lastRun *store.TaskRun
+	if ok {
+		lastRun = &last
+	}
+	return s.wireOf(t, lastRun)
+}
+
+// wireOf is a task as the API shows it, given its last run (nil: none).
+func (s *Service) wireOf(t store.Task, last *store.TaskRun) (wire.Task, error) {
 	w := wire.Task{ID: t.ID, Prompt: t.Prompt, ConversationID: t.ConversationID, RRule: t.RRule, Cron: t.Cron,
 		CatchUp: t.CatchUp, Paused: t.Paused, Grants: []wire.TaskGrant{}, CreatedAt: wire.ISOTime(t.CreatedAt)}
 	if !t.At.IsZero() {
@@ -517,11 +537,7 @@ func (s *Service) toWire(ctx context.Context, t store.Task) (wire.Task, error) {
 			return w, fmt.Errorf("task %s grants: %w", t.ID, err)
 		}
 	}
-	last, ok, err := s.store.LastTaskRun(ctx, t.ID)
-	if err != nil {
-		return w, err
-	}
-	if ok {
+	if last != nil {
 		w.LastRun = &wire.TaskRun{Slot: wire.ISOTime(last.Slot), RunID: last.RunID, StartedAt: wire.ISOTime(last.StartedAt),
 			Status: wire.TaskRunStatus(last.Status), Manual: last.Manual, Result: last.Result, Error: last.Error}
 	}
