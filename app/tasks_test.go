@@ -141,7 +141,7 @@ func TestScheduleTaskAction(t *testing.T) {
 	if ap["kind"] != "task" || ap["text"] != "Check my inbox folder and summarise" || ap["schedule"] != "every weekday at 09:00" {
 		t.Fatalf("the card: %v", ap)
 	}
-	if body := string(fake.Requests()[0].Body); !strings.Contains(body, "It is now") || !strings.Contains(body, "time zone") {
+	if body := string(fake.Requests()[0].Body); !strings.Contains(body, "Once: RFC 3339 with zone. Now: ") || !strings.Contains(body, "all schedules use this zone") {
 		t.Fatalf("the model was not told the time: %s", body)
 	}
 	if code, out := a.do("POST", "/api/approvals/"+ap["id"].(string), map[string]any{"decision": "approve"}); code != http.StatusOK {

@@ -35,30 +35,30 @@ type scheduleArgs struct {
 func (s *Service) ScheduleAction(approvals *approval.Service) runtime.Action {
 	return approval.Guard(approvals, approval.Guarded[scheduleArgs]{Action: runtime.Action{
 		Name: ScheduleName,
-		Description: "Schedule a task: Wisp will send the prompt in this conversation at the times given, and you " +
-			"will answer it then, on your own (\"every weekday at 9 check my inbox folder and summarise\"). Give " +
-			"exactly one of at (once), rrule or cron. The user approves every task. For a one-off message to say " +
-			"later, use SCHEDULE_REMINDER instead.",
+		Description: "Schedule a prompt Wisp sends in this conversation later, for you to answer on your own " +
+			"(\"every weekday at 9 summarise my inbox folder\"). Give exactly one of at, rrule, cron; the user " +
+			"approves it. For a plain reminder use SCHEDULE_REMINDER.",
 		Schema: s.scheduleSchema,
 	}, Check: s.checkSchedule, Run: s.schedule})
 }
 
 // scheduleSchema tells the model the time zone and the time now, which it needs to
-// write a schedule.
+// write a schedule. The time is to the minute, as schedules are: the tools' text
+// then changes once a minute, not at every call (the token count of a text seen
+// before is remembered; a provider's prompt cache keeps a prefix that stays).
 func (s *Service) scheduleSchema() json.RawMessage {
 	now := s.opts.Clock.Now().In(s.opts.Location)
 	zone, _ := now.Zone()
-	when := fmt.Sprintf("It is now %s (%s) in the user's time zone %s (%s); schedules are in that zone.",
-		now.Format(time.RFC3339), now.Format("Monday"), s.opts.Location.String(), zone)
 	return wire.JSON(map[string]any{
 		"type": "object",
 		"properties": map[string]any{
-			"prompt": map[string]any{"type": "string", "description": "What you will be asked to do at each run, as the user would ask it"},
-			"at":     map[string]any{"type": "string", "description": "Once, at this RFC 3339 time with its zone. " + when},
-			"rrule": map[string]any{"type": "string", "description": "Or recurring, an RFC 5545 RRULE without DTSTART " +
-				"(FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0), in that time zone"},
-			"cron":    map[string]any{"type": "string", "description": "Or recurring, a five-field cron expression (0 9 * * 1-5)"},
-			"catchUp": map[string]any{"type": "boolean", "description": "Run a time missed while Wisp was off once at its next start (default true)"},
+			"prompt": map[string]any{"type": "string", "description": "What to do each run, as the user would ask"},
+			"at": map[string]any{"type": "string", "description": fmt.Sprintf("Once: RFC 3339 with zone. Now: %s %s, "+
+				"zone %s (%s); all schedules use this zone",
+				now.Format("Monday"), now.Format("2006-01-02T15:04Z07:00"), s.opts.Location.String(), zone)},
+			"rrule":   map[string]any{"type": "string", "description": "Recurring: RFC 5545 RRULE without DTSTART (FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;BYHOUR=9;BYMINUTE=0)"},
+			"cron":    map[string]any{"type": "string", "description": "Recurring: 5-field cron (0 9 * * 1-5)"},
+			"catchUp": map[string]any{"type": "boolean", "description": "Run times missed while Wisp was off once, at next start (default true)"},
 		},
 		"required": []string{"prompt"},
 	})
