@@ -10,7 +10,13 @@
 // first token frame. The floor round POSTs a message on a new conversation's SSE
 // route and times until its first token frame. The difference is what a task adds:
 // the scheduler's pass, the claim in the run's first transaction, the frame that
-// tells clients and the client's second request.
+// tells clients and the client's second request. The task's time is also split
+// where the driver sees it: the task-updated frame read, the stream's headers read.
+//
+// Before each floor round the fake clock moves on a second, untimed: a user's
+// message comes later than the one before, and the tools' texts that carry the time
+// (SCHEDULE_REMINDER's, to the second) are counted again as for every real message;
+// with the clock frozen the floor reused counts no user's message gets.
 //
 // Usage (see `make bench`):
 //
@@ -46,6 +52,9 @@ type config struct {
 	out, profile string
 }
 
+// phases are the parts of a task round's time the driver sees, in order.
+type phases struct{ frame, open, token []float64 }
+
 func main() {
 	var cfg config
 	flag.IntVar(&cfg.runs, "runs", 200, "recorded rounds of each")
@@ -54,11 +63,11 @@ func main() {
 	flag.StringVar(&cfg.profile, "cpuprofile", "", "write a CPU profile to this file")
 	flag.Parse()
 	benchkit.Main("taskrun", cfg.profile, func(ctx context.Context, tmp string) error {
-		task, floor, err := measure(ctx, tmp, cfg)
+		task, floor, split, err := measure(ctx, tmp, cfg)
 		if err != nil {
 			return err
 		}
-		return benchkit.Publish(cfg.out, "taskrun", intro, report(task, floor, cfg))
+		return benchkit.Publish(cfg.out, "taskrun", intro, report(task, floor, split, cfg))
 	})
 }
 
@@ -68,15 +77,27 @@ A one-off task coming due (the App's fake clock moved past its time) to its
 run's first token frame at a client that learnt of the run from /ws
 (` + "`task-updated`" + `) and opened its stream, against a user's message
 (POST …/messages/stream) to its first token frame, rounds alternating on one
-Wisp, the same fake model and reply. Target: ≤ 1.2×. Driver: ` + "`bench/taskrun`" + ` (` + "`make bench`" + `).
+Wisp, the same fake model and reply; before each message the fake clock moves on
+a second (untimed), as time passes between a user's messages. Target: ≤ 1.2×. Driver: ` + "`bench/taskrun`" + ` (` + "`make bench`" + `).
 `
 
-func report(task, floor benchkit.Tail, cfg config) string {
+func report(task, floor benchkit.Tail, split phases, cfg config) string {
 	var b strings.Builder
 	env := benchkit.InProcess("bench/taskrun")
 	fmt.Fprintf(&b, "%s · %d recorded rounds of each after %d unrecorded.\n\n", env.Line(), cfg.runs, cfg.warmup)
 	b.WriteString("| | p50 | p99 |\n|---|--:|--:|\n")
 	fmt.Fprintf(&b, "| task due → its run's first token | %s | %s |\n", benchkit.Msec(task.P50), benchkit.Msec(task.P99))
+	for _, p := range []struct {
+		name string
+		ms   []float64
+	}{
+		{"· due → `task-updated` read at the client", split.frame},
+		{"· → the run's stream open (its headers read)", split.open},
+		{"· → its first token read", split.token},
+	} {
+		t := benchkit.TailOf(p.ms)
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", p.name, benchkit.Msec(t.P50), benchkit.Msec(t.P99))
+	}
 	fmt.Fprintf(&b, "| floor: user message → first token | %s | %s |\n", benchkit.Msec(floor.P50), benchkit.Msec(floor.P99))
 	ratio := task.P50 / floor.P50
 	fmt.Fprintf(&b, "| **ratio** (target ≤ %.1f× at p50: %s) | **%.2f×** | **%.2f×** |\n", target,
@@ -91,7 +112,7 @@ type bench struct {
 	ws     *websocket.Conn
 }
 
-func measure(ctx context.Context, tmp string, cfg config) (task, floor benchkit.Tail, err error) {
+func measure(ctx context.Context, tmp string, cfg config) (task, floor benchkit.Tail, split phases, err error) {
 	total := cfg.runs + cfg.warmup
 	fake := llmtest.New()
 	defer fake.Close()
@@ -105,30 +126,33 @@ func measure(ctx context.Context, tmp string, cfg config) (task, floor benchkit.
 		"WISP_PROVIDER": "openai", "WISP_BASE_URL": fake.OpenAIURL(), "WISP_MODEL": "fake", "OPENAI_API_KEY": "k",
 	}, func(o *app.Options) { o.Clock = clk })
 	if err != nil {
-		return task, floor, err
+		return task, floor, split, err
 	}
 	defer a.Stop()
 	ws, err := dialWithHeader(ctx, a.Connection().WSURL, a.APIToken())
 	if err != nil {
-		return task, floor, err
+		return task, floor, split, err
 	}
 	defer ws.Close()
 	b := &bench{app: a, clk: clk, client: benchkit.WithToken(benchkit.NewHTTPClient(), a.APIToken()), ws: ws}
 	var tasks, floors []float64
 	for i := range total {
-		t, err := b.taskRound(ctx)
+		t, parts, err := b.taskRound(ctx)
 		if err != nil {
-			return task, floor, fmt.Errorf("task round %d: %w", i, err)
+			return task, floor, split, fmt.Errorf("task round %d: %w", i, err)
 		}
 		f, err := b.floorRound(ctx)
 		if err != nil {
-			return task, floor, fmt.Errorf("floor round %d: %w", i, err)
+			return task, floor, split, fmt.Errorf("floor round %d: %w", i, err)
 		}
 		if i >= cfg.warmup {
 			tasks, floors = append(tasks, benchkit.Ms(t)), append(floors, benchkit.Ms(f))
+			split.frame = append(split.frame, benchkit.Ms(parts[0]))
+			split.open = append(split.open, benchkit.Ms(parts[1]))
+			split.token = append(split.token, benchkit.Ms(parts[2]))
 		}
 	}
-	return benchkit.TailOf(tasks), benchkit.TailOf(floors), nil
+	return benchkit.TailOf(tasks), benchkit.TailOf(floors), split, nil
 }
 
 // dialWithHeader connects to /ws with the token `wisp serve` keeps in the
@@ -154,38 +178,43 @@ func dialWithHeader(ctx context.Context, url, token string) (*websocket.Conn, er
 }
 
 // taskRound makes a task due in a minute, moves the clock on and times until its
-// run's first token.
-func (b *bench) taskRound(ctx context.Context) (time.Duration, error) {
+// run's first token; parts are the times from due to the frame read, from there to
+// the stream's headers read, and from there to the first token.
+func (b *bench) taskRound(ctx context.Context) (time.Duration, [3]time.Duration, error) {
+	var parts [3]time.Duration
 	at := b.clk.Now().Add(time.Minute).Format(time.RFC3339Nano)
 	var created struct{ Task struct{ ID string } }
 	if err := benchkit.PostJSONStatus(ctx, b.client, b.app.URL()+"/api/tasks",
 		map[string]any{"prompt": "What is new?", "at": at}, &created, http.StatusCreated); err != nil {
-		return 0, err
+		return 0, parts, err
 	}
 	start := time.Now()
 	b.clk.Advance(time.Minute)
 	runID, err := b.announced(created.Task.ID)
 	if err != nil {
-		return 0, err
+		return 0, parts, err
 	}
+	heard := time.Now()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, b.app.URL()+"/api/runs/"+runID+"/stream?dialect=delta", nil)
 	if err != nil {
-		return 0, err
+		return 0, parts, err
 	}
 	req.Header.Set("Accept", "text/event-stream")
 	resp, err := b.client.Do(req)
 	if err != nil {
-		return 0, err
+		return 0, parts, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("stream: status %d", resp.StatusCode)
+		return 0, parts, fmt.Errorf("stream: status %d", resp.StatusCode)
 	}
+	opened := time.Now()
 	took, err := firstToken(resp.Body, start)
 	if err != nil {
-		return 0, err
+		return 0, parts, err
 	}
-	return took, b.delete(ctx, created.Task.ID) // Wisp keeps at most 200 tasks
+	parts = [3]time.Duration{heard.Sub(start), opened.Sub(heard), took - opened.Sub(start)}
+	return took, parts, b.delete(ctx, created.Task.ID) // Wisp keeps at most 200 tasks
 }
 
 // delete deletes a task whose run ended.
@@ -234,6 +263,7 @@ func (b *bench) floorRound(ctx context.Context) (time.Duration, error) {
 		return 0, err
 	}
 	body, _ := json.Marshal(map[string]string{"text": "What is new?"})
+	b.clk.Advance(time.Second) // a later second than the last message: see the package doc
 	start := time.Now()
 	resp, err := benchkit.OpenSSE(ctx, b.client, b.app.URL()+"/api/conversations/"+conv.Conversation.ID+"/messages/stream?dialect=delta", body)
 	if err != nil {
