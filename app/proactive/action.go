@@ -22,9 +22,12 @@ func (s *Service) ReminderAction() runtime.Action {
 	}
 }
 
-// reminderSchema tells the model the current time, which it needs to compute at.
+// reminderSchema tells the model the current time, which it needs to compute at. It
+// says it to the minute, as reminders are set: the tools' text then changes once a
+// minute, not at every call (a changed text is counted again, and breaks a
+// provider's prompt cache of the tools).
 func (s *Service) reminderSchema() json.RawMessage {
-	now := s.opts.Clock.Now().Local()
+	now := s.opts.Clock.Now().Local().Truncate(time.Minute)
 	return wire.JSON(map[string]any{
 		"type": "object",
 		"properties": map[string]any{
