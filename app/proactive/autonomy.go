@@ -10,6 +10,7 @@ import (
 
 	"github.com/wispapp/wisp/app/wire"
 	"github.com/wispapp/wisp/internal/clock"
+	"github.com/wispapp/wisp/internal/loop"
 	"github.com/wispapp/wisp/runtime"
 	"github.com/wispapp/wisp/runtime/llm"
 )
@@ -28,11 +29,8 @@ const (
 // autonomy is the loop that, when enabled, asks the agent every interval whether to
 // say something. One goroutine owns it; the mutex guards what Autonomy reads.
 type autonomy struct {
-	s       *Service
-	wakeC   chan struct{}
-	stopC   chan struct{}
-	done    chan struct{}
-	started bool
+	s    *Service
+	loop *loop.Loop
 
 	mu       sync.Mutex
 	ticks    int
@@ -42,21 +40,12 @@ type autonomy struct {
 }
 
 func newAutonomy(s *Service) *autonomy {
-	return &autonomy{s: s, wakeC: make(chan struct{}, 1), stopC: make(chan struct{}), done: make(chan struct{})}
+	return &autonomy{s: s, loop: loop.New()}
 }
 
-func (a *autonomy) start() {
-	a.started = true
-	go a.loop()
-}
+func (a *autonomy) start() { a.loop.Start(a.run) }
 
-func (a *autonomy) stop() {
-	if !a.started {
-		return
-	}
-	close(a.stopC)
-	<-a.done
-}
+func (a *autonomy) stop() { a.loop.Stop() }
 
 // wake makes the loop start its interval again under the new settings. The next
 // tick's time is set here too, so an answer given right after a change shows it.
@@ -68,14 +57,10 @@ func (a *autonomy) wake() {
 		a.nextTick = a.s.opts.Clock.Now().Add(set.Interval)
 	}
 	a.mu.Unlock()
-	select {
-	case a.wakeC <- struct{}{}:
-	default:
-	}
+	a.loop.Wake()
 }
 
-func (a *autonomy) loop() {
-	defer close(a.done)
+func (a *autonomy) run() {
 	clk := a.s.opts.Clock
 	for {
 		set := a.s.opts.Settings()
@@ -92,14 +77,14 @@ func (a *autonomy) loop() {
 		select {
 		case <-fire:
 			a.tick()
-		case <-a.wakeC: // the settings changed: start the interval again
-		case <-a.stopC:
+		case <-a.loop.Woken(): // the settings changed: start the interval again
+		case <-a.loop.Stopping():
 		}
 		if timer != nil {
 			timer.Stop()
 		}
 		select {
-		case <-a.stopC:
+		case <-a.loop.Stopping():
 			return
 		default:
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/wispapp/wisp/app/store"
 	"github.com/wispapp/wisp/app/wire"
+	"github.com/wispapp/wisp/internal/loop"
 )
 
 // maxSleep bounds how long the scheduler trusts one timer: Go timers follow the
@@ -22,40 +23,20 @@ const dueBatch = 50
 
 // scheduler delivers each reminder once, at its time. One goroutine owns it.
 type scheduler struct {
-	s       *Service
-	wakeC   chan struct{}
-	stopC   chan struct{}
-	done    chan struct{}
-	started bool
+	s    *Service
+	loop *loop.Loop
 }
 
-func newScheduler(s *Service) *scheduler {
-	return &scheduler{s: s, wakeC: make(chan struct{}, 1), stopC: make(chan struct{}), done: make(chan struct{})}
-}
+func newScheduler(s *Service) *scheduler { return &scheduler{s: s, loop: loop.New()} }
 
-func (sc *scheduler) start() {
-	sc.started = true
-	go sc.loop()
-}
+func (sc *scheduler) start() { sc.loop.Start(sc.run) }
 
-func (sc *scheduler) stop() {
-	if !sc.started {
-		return
-	}
-	close(sc.stopC)
-	<-sc.done
-}
+func (sc *scheduler) stop() { sc.loop.Stop() }
 
 // wake makes the loop look at the reminders again (one was added or deleted).
-func (sc *scheduler) wake() {
-	select {
-	case sc.wakeC <- struct{}{}:
-	default: // a wake is already pending
-	}
-}
+func (sc *scheduler) wake() { sc.loop.Wake() }
 
-func (sc *scheduler) loop() {
-	defer close(sc.done)
+func (sc *scheduler) run() {
 	clk := sc.s.opts.Clock
 	for {
 		failed := !sc.deliverDue()
@@ -73,9 +54,9 @@ func (sc *scheduler) loop() {
 		timer := clk.NewTimer(wait)
 		select {
 		case <-timer.C():
-		case <-sc.wakeC:
+		case <-sc.loop.Woken():
 			timer.Stop()
-		case <-sc.stopC:
+		case <-sc.loop.Stopping():
 			timer.Stop()
 			return
 		}
