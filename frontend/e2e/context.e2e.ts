@@ -17,7 +17,9 @@ import { CLEAN_ENV, freshStateDir, serverPerTest } from './server'
 /** How the summary request's system prompt begins (the const app/chat exports). */
 const SUMMARY_PROMPT = 'You summarise a conversation'
 const SUMMARY_TEXT = 'Earlier the user sent long notes about a trip to Lisbon in May.'
-const WINDOW = 3000
+// The window holds the system prompt with every action Wisp offers (about 1,700
+// tokens), the reply's 256 and one long note, not two.
+const WINDOW = 4000
 const ROW = '[data-testid="summary-row"]'
 const METER = '[data-testid="context-meter"]'
 const ASSISTANT = '[data-testid="message"][data-role="assistant"]'
