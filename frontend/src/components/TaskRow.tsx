@@ -1,18 +1,22 @@
 // One task of Settings → Tasks: its prompt, its schedule in words, its next
 // run (relative and local time), its last run (status, result or error, and
-// a link that opens the conversation it went to), then Pause/Resume, Run now
+// a link that opens the conversation it went to), its own grants (TaskGrants),
+// then Pause/Resume, Run now
 // and Delete (asked again before it deletes). A request's refusal (the
 // server's words: 409 while a run of it is going) shows under the row.
 
 import { useState } from 'react'
-import type { Task } from '../api'
+import type { Task, TaskGrant } from '../api'
 import { formatLocalTime, formatRelative } from '../format'
+import { TaskGrants } from './TaskGrants'
 import { TaskLastRun } from './TaskLastRun'
 
 export interface TaskRowActions {
   setPaused(id: string, paused: boolean): Promise<void>
   runNow(id: string): Promise<void>
   remove(id: string): Promise<void>
+  /** Replaces a task's own grants with this list. */
+  setGrants(id: string, grants: TaskGrant[]): Promise<void>
   /** Opens the conversation a task posts in. */
   openConversation(id: string): void
 }
@@ -69,6 +73,7 @@ export function TaskRow({ task, now, actions }: Props) {
           Not run yet.
         </p>
       )}
+      <TaskGrants grants={task.grants} onSave={(grants) => actions.setGrants(task.id, grants)} />
       {confirming ? (
         <div className="confirm-delete" role="group" aria-label="Delete this task?">
           <span>Delete this task? Its past results stay in their conversation.</span>

@@ -37,6 +37,7 @@ export function TasksSettings({ onOpened }: Props) {
       setPaused: store.setPaused,
       runNow: store.runNow,
       remove: store.remove,
+      setGrants: store.setGrants,
       openConversation: (id) => {
         if (page.app.get().chat.conversationId !== id) page.chat.open(id)
         onOpened?.()

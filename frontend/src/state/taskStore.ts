@@ -2,8 +2,8 @@
 // tasks as the server last said (loaded when the section opens, again after
 // /ws missed frames), each task-updated and task-deleted frame applied as
 // it comes, and the section's requests: create, pause or resume, run now
-// and delete. Components select from it and call its methods; they never
-// fetch.
+// and delete, and a task's own grants. Components select from it and call
+// its methods; they never fetch.
 //
 // Every change on the server publishes a frame, so an answer is applied
 // only when no frame of that task came while it was in flight (a frame is
@@ -11,7 +11,7 @@
 // of a frame that overtook it). Frames that come while the list loads are
 // applied over it, and a deleted task never comes back from a late frame.
 
-import { ApiError, type NewTask, type Task, type TasksClient } from '../api'
+import { ApiError, type NewTask, type Task, type TaskGrant, type TasksClient } from '../api'
 import { errorMessage } from './chatRunner'
 import { Store } from './store'
 
@@ -110,6 +110,9 @@ export class TaskStore extends Store<TasksState> {
 
   /** Pauses or resumes a task. Rejects with ApiError. */
   readonly setPaused = (id: string, paused: boolean): Promise<void> => this.change(id, (api) => api.update(id, { paused }))
+
+  /** Replaces a task's own grants (the whole list). Rejects with ApiError (400: the server's words). */
+  readonly setGrants = (id: string, grants: TaskGrant[]): Promise<void> => this.change(id, (api) => api.update(id, { grants }))
 
   /** Runs a task now. Rejects with ApiError (409 while a run of it is going). */
   readonly runNow = (id: string): Promise<void> => this.change(id, (api) => api.run(id))
