@@ -112,6 +112,9 @@ export function TaskGrants({ grants, onSave }: Props) {
         </select>
         <input
           id={`${id}-base`}
+          type="text"
+          spellCheck={false}
+          autoComplete="off"
           data-testid="task-grant-base"
           aria-label="What it may use"
           placeholder={placeholder}
