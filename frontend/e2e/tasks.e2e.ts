@@ -2,8 +2,8 @@
 // built UI against the real server binary and the fake LLM, in headless
 // Chromium. A task made from the form ("every weekday at 09:00") is listed
 // with its next run; Run now starts it like a user message, its result (the
-// fake model's reply) shows in the list and in its conversation; Pause
-// pauses it. Needs `npm run build`, the server binary (WISP_BIN) and the
+// fake model's reply) shows in the list and in its conversation; a grant of
+// its own added from its row is listed and saved; Pause pauses it. Needs `npm run build`, the server binary (WISP_BIN) and the
 // fake LLM (WISP_FAKELLM_BIN): the chat view only shows with a model set up.
 
 import { existsSync } from 'node:fs'
@@ -27,12 +27,19 @@ interface Task {
   paused: boolean
   nextRunAt: string | null
   lastRun: { status: string; manual: boolean; result: string } | null
+  grants: { kind: string; base: string }[]
 }
 
 async function listTasks(s: RunningServer): Promise<Task[]> {
   const res = await fetch(`${s.url}/api/tasks`, { headers: { Accept: 'application/json', ...s.auth } })
   expect(res.status).toBe(200)
   return ((await res.json()) as { tasks: Task[] }).tasks
+}
+
+async function getTask(s: RunningServer, id: string): Promise<Task> {
+  const res = await fetch(`${s.url}/api/tasks/${encodeURIComponent(id)}`, { headers: { Accept: 'application/json', ...s.auth } })
+  expect(res.status).toBe(200)
+  return ((await res.json()) as { task: Task }).task
 }
 
 async function openTasks(page: Page): Promise<void> {
@@ -105,6 +112,16 @@ describe('tasks', () => {
       const [ran] = await listTasks(s)
       expect(ran!.lastRun).toMatchObject({ status: 'done', manual: true })
       expect(ran!.lastRun!.result).toBe(result)
+
+      // A grant of its own, from the row: run `ls` without asking, listed and saved.
+      expect(await row.locator('[data-testid="task-grants-none"]').isVisible()).toBe(true)
+      await row.getByLabel('Add a grant', { exact: true }).selectOption('shell')
+      await row.getByLabel('What it may use', { exact: true }).fill('ls')
+      await row.getByRole('button', { name: 'Add', exact: true }).click()
+      await row.locator('[data-testid="task-grant"][data-kind="shell"][data-base="ls"]').waitFor({ timeout: UI_TIMEOUT })
+      expect(await row.locator('[data-testid="task-grant-words"]').allTextContents()).toEqual(['run ls'])
+      expect(await row.getByRole('button', { name: 'Remove: run ls' }).isEnabled()).toBe(true)
+      expect((await getTask(s, task!.id)).grants).toEqual([{ kind: 'shell', base: 'ls' }])
 
       // The screenshot shows the section, drawn.
       const section = page.locator(SECTION)

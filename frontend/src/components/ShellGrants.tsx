@@ -7,7 +7,7 @@
 
 import './ShellGrants.css'
 import { useEffect, useState } from 'react'
-import type { Grant } from '../api'
+import type { Grant, TaskGrant } from '../api'
 import { useApprovalStore, useApprovals } from '../state/useApprovals'
 import { tildePath } from './homePath'
 
@@ -82,7 +82,7 @@ function GrantRow({ grant, onRevoke }: { grant: Grant; onRevoke(id: string): Pro
 }
 
 /** What a grant lets Wisp do, by its kind: the tag, the base's title, the words before the base in Revoke's label. */
-export function grantLabel(grant: Pick<Grant, 'kind' | 'base'>): { label: string; title: string; aria: string } {
+export function grantLabel(grant: Grant | TaskGrant): { label: string; title: string; aria: string } {
   switch (grant.kind) {
     case 'mcp':
       return { label: 'Tool', title: `The tool ${grant.base} of an MCP server`, aria: 'tool ' }

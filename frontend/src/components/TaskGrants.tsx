@@ -85,7 +85,7 @@ export function TaskGrants({ grants, onSave }: Props) {
       <div
         className="task-grant-add"
         role="group"
-        aria-label="Add a grant"
+        aria-label="A new grant of this task"
         onKeyDown={(e) => {
           if (e.key !== 'Enter' || !(e.target instanceof HTMLElement) || e.target.tagName !== 'INPUT') return
           e.preventDefault()
