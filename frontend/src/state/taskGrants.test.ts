@@ -18,6 +18,7 @@ describe('checkTaskGrant', () => {
     expect(checkTaskGrant('shell', ' git ', [])).toBeNull()
     expect(checkTaskGrant('mcp', 'fs.read_file', [])).toBeNull()
     expect(checkTaskGrant('web', 'example.com', [])).toBeNull()
+    expect(checkTaskGrant('web', '::1', [])).toBeNull()
     expect(checkTaskGrant('file_read', '/home/ada/project', [])).toBeNull()
     expect(checkTaskGrant('file_edit', '/home/ada/project', [])).toBeNull()
   })

@@ -54,7 +54,7 @@ export function checkTaskGrant(kind: TaskGrantKind, rawBase: string, existing: r
       if (/\s/.test(base) || !/^[^.]+\..+$/.test(base)) return 'An MCP tool is server.tool, without spaces.'
       break
     case 'web':
-      if (/[\s/:]/.test(base)) return 'A site is its name alone, like example.com (no https://, no path).'
+      if (/[\s/]/.test(base)) return 'A site is its name alone, like example.com (no https://, no path).'
       break
     case 'file_read':
     case 'file_edit':
