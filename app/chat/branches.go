@@ -171,7 +171,7 @@ func (s *Service) SetBranch(ctx context.Context, convID, messageID string) (wire
 	busy := s.streamingLocked(convID)
 	s.mu.Unlock()
 	if busy {
-		return wire.MessageList{}, errBusy
+		return wire.MessageList{}, ErrBusy
 	}
 	leaf, err := s.store.SwitchBranch(ctx, convID, messageID)
 	if err != nil {
@@ -193,7 +193,7 @@ func (s *Service) pausedAtLeaf(ctx context.Context, convID string) error {
 		return err
 	}
 	if run != nil {
-		return errBusy
+		return ErrBusy
 	}
 	return nil
 }

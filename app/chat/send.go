@@ -87,7 +87,7 @@ func (s *Service) reserve(convID, userMsgID string, cancel context.CancelCauseFu
 		return nil, fault.Unavailable.Errorf("Wisp is shutting down")
 	}
 	if s.streamingLocked(convID) {
-		return nil, errBusy
+		return nil, ErrBusy
 	}
 	run := newRun(convID, userMsgID, cancel)
 	s.active[convID] = append(s.active[convID], run)
@@ -96,12 +96,9 @@ func (s *Service) reserve(convID, userMsgID string, cancel context.CancelCauseFu
 	return run, nil
 }
 
-// ErrBusy is Send's error while a reply is being written in the conversation (or a
+// ErrBusy refuses a write while a reply is being written in the conversation (or a
 // run waits for the user on the branch shown): a scheduled task tries again later.
-var ErrBusy = errBusy
-
-// errBusy refuses a write while a reply is being written in the conversation.
-var errBusy = fault.Conflict.Errorf("a reply is still being written in this conversation; wait for it or stop it first")
+var ErrBusy = fault.Conflict.Errorf("a reply is still being written in this conversation; wait for it or stop it first")
 
 // streamingLocked reports whether a run of the conversation is writing (not paused).
 func (s *Service) streamingLocked(convID string) bool {
