@@ -23,11 +23,15 @@ func secretEnv() []string { return config.SecretEnvVars() }
 // background when something will soon need them: shell access is on, or an MCP
 // server runs a program.
 func (a *App) setConfinement(cfg config.Config, port int) {
-	a.confiner.Set(confine.Policy{Deny: []string{a.stateDir, a.settings.Path()}, Ports: []int{port}})
+	a.confiner.Set(confine.Policy{Deny: a.deniedPaths(), Ports: []int{port}})
 	if cfg.Features.ShellEnabled || hasStdioServer(cfg) {
 		a.confiner.Prepare()
 	}
 }
+
+// deniedPaths are what no hand of the agent reaches: the state folder and the config
+// file (its processes through Landlock, its file actions by their own checks).
+func (a *App) deniedPaths() []string { return []string{a.stateDir, a.settings.Path()} }
 
 func hasStdioServer(cfg config.Config) bool {
 	for _, s := range cfg.MCPServers {

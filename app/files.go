@@ -12,7 +12,7 @@ func (a *App) registerFiles(c *core) error {
 	c.files = files.New(files.Options{
 		Store: c.store, Approvals: c.approvals, Home: a.opts.Getenv("HOME"),
 		Roots:  func() []string { return a.settings.Live().Files.Roots },
-		Deny:   func() []string { return []string{a.stateDir, a.settings.Path()} },
+		Deny:   a.deniedPaths,
 		Logger: a.log.With("component", "files"),
 	})
 	for _, act := range c.files.Actions() {
